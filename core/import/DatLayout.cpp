@@ -1,0 +1,171 @@
+#include "DatLayout.h"
+
+#include <cstring>
+#include <zlib.h>
+#include <zstd.h>
+
+namespace tickscope {
+namespace {
+
+// Bounds-checked reader over the file bytes in the file's endianness.
+class Reader
+{
+public:
+    Reader(const uint8_t *d, uint64_t size, bool big) : d_(d), size_(size), big_(big) {}
+    bool ok() const { return ok_; }
+    uint64_t pos() const { return pos_; }
+    void seek(uint64_t p) { p <= size_ ? void(pos_ = p) : void(ok_ = false); }
+    template <class T> T get()
+    {
+        T v{};
+        if (!ok_ || pos_ + sizeof(T) > size_) {
+            ok_ = false;
+            return v;
+        }
+        std::memcpy(&v, d_ + pos_, sizeof(T));
+        pos_ += sizeof(T);
+        if (big_) {
+            if constexpr (sizeof(T) == 2) v = static_cast<T>(__builtin_bswap16(static_cast<uint16_t>(v)));
+            if constexpr (sizeof(T) == 4) v = static_cast<T>(__builtin_bswap32(static_cast<uint32_t>(v)));
+            if constexpr (sizeof(T) == 8) v = static_cast<T>(__builtin_bswap64(static_cast<uint64_t>(v)));
+        }
+        return v;
+    }
+    std::string str()
+    {
+        if (!ok_) return {};
+        const void *end = std::memchr(d_ + pos_, 0, size_ - pos_);
+        if (!end) {
+            ok_ = false;
+            return {};
+        }
+        std::string s(reinterpret_cast<const char *>(d_ + pos_), static_cast<const uint8_t *>(end) - (d_ + pos_));
+        pos_ += s.size() + 1;
+        return s;
+    }
+
+private:
+    const uint8_t *d_;
+    uint64_t size_;
+    bool big_;
+    uint64_t pos_ = 0;
+    bool ok_ = true;
+};
+
+constexpr uint16_t kSectionOptions = 0;
+constexpr uint16_t kOptDone = 0, kOptBuffer = 3, kOptOffset = 7, kOptTimeShift = 12, kOptTsc2Nsec = 14,
+                   kOptBufferText = 22;
+
+bool parseOptions(const uint8_t *d, uint64_t size, bool big, DatLayout &out, uint64_t &next)
+{
+    Reader r(d, size, big);
+    next = 0;
+    while (r.ok() && r.pos() < size) {
+        const auto id = r.get<uint16_t>();
+        const auto len = r.get<uint32_t>();
+        const uint64_t start = r.pos();
+        if (!r.ok() || start + len > size) return false;
+        if (id == kOptDone) {
+            next = len >= 8 ? r.get<uint64_t>() : 0;
+            return r.ok();
+        }
+        if (id == kOptOffset || id == kOptTimeShift || id == kOptTsc2Nsec || id == kOptBufferText)
+            out.needsLibraryPath = true;
+        if (id == kOptBuffer) {
+            DatBuffer b;
+            r.get<uint64_t>(); // the flyrecord section
+            b.name = r.str();
+            b.clock = r.str();
+            // trace-cmd 3.1 writes the page size here; the v7 document of older versions does not.
+            const uint64_t fixed = 8 + b.name.size() + 1 + b.clock.size() + 1;
+            const auto countAt = [&](uint64_t extra) {
+                Reader p(d, size, big);
+                p.seek(start + fixed + extra);
+                const auto n = p.get<uint32_t>();
+                return p.ok() && fixed + extra + 4 + uint64_t{n} * 20 == len ? int64_t{n} : int64_t{-1};
+            };
+            uint64_t extra = 0;
+            int64_t n = countAt(4);
+            if (n >= 0) {
+                extra = 4;
+            } else {
+                n = countAt(0);
+            }
+            if (n < 0) return false;
+            r.seek(start + fixed + extra + 4);
+            for (int64_t i = 0; i < n; ++i) {
+                DatCpuData c;
+                c.cpu = r.get<uint32_t>();
+                c.offset = r.get<uint64_t>();
+                c.size = r.get<uint64_t>();
+                b.cpus.push_back(c);
+            }
+            out.buffers.push_back(std::move(b));
+        }
+        r.seek(start + len);
+    }
+    return false; // no DONE
+}
+
+} // namespace
+
+bool decompressBlock(const std::string &algorithm, const uint8_t *src, size_t srcSize, uint8_t *dst, size_t dstSize)
+{
+    if (algorithm == "zstd") {
+        const size_t n = ZSTD_decompress(dst, dstSize, src, srcSize);
+        return !ZSTD_isError(n) && n == dstSize;
+    }
+    if (algorithm == "zlib") {
+        uLongf n = dstSize;
+        return uncompress(dst, &n, src, srcSize) == Z_OK && n == dstSize;
+    }
+    return false;
+}
+
+std::optional<DatLayout> readDatLayout(const uint8_t *data, uint64_t size)
+{
+    if (size < 16 || std::memcmp(data, "\x17\x08\x44tracing", 10) != 0) return std::nullopt;
+    Reader head(data, size, false);
+    head.seek(10);
+    DatLayout l;
+    const std::string version = head.str();
+    if (version != "7") return std::nullopt;
+    l.version = 7;
+    l.bigEndian = head.get<uint8_t>() != 0;
+    l.longSize = head.get<uint8_t>();
+    Reader r(data, size, l.bigEndian);
+    r.seek(head.pos());
+    l.pageSize = r.get<uint32_t>();
+    l.compression = r.str();
+    r.str(); // compression version
+    uint64_t optionsAt = r.get<uint64_t>();
+    if (!r.ok() || l.pageSize == 0 || l.pageSize > (1u << 24)) return std::nullopt;
+    for (int guard = 0; optionsAt && guard < 64; ++guard) {
+        Reader s(data, size, l.bigEndian);
+        s.seek(optionsAt);
+        const auto id = s.get<uint16_t>();
+        const auto flags = s.get<uint16_t>();
+        s.get<uint32_t>(); // description string id
+        const auto secSize = s.get<uint64_t>();
+        if (!s.ok() || id != kSectionOptions || s.pos() + secSize > size) return std::nullopt;
+        const uint8_t *body = data + s.pos();
+        uint64_t bodySize = secSize;
+        std::vector<uint8_t> plain;
+        if (flags & 1) { // compressed section: <4: compressed size><4: size><data>
+            const auto csize = s.get<uint32_t>();
+            const auto usize = s.get<uint32_t>();
+            if (!s.ok() || s.pos() + csize > size || usize > (64u << 20)) return std::nullopt;
+            plain.resize(usize);
+            if (!decompressBlock(l.compression, data + s.pos(), csize, plain.data(), usize)) return std::nullopt;
+            body = plain.data();
+            bodySize = usize;
+        }
+        uint64_t next = 0;
+        if (!parseOptions(body, bodySize, l.bigEndian, l, next)) return std::nullopt;
+        optionsAt = next;
+    }
+    if (optionsAt) return std::nullopt;
+    return l;
+}
+
+} // namespace tickscope

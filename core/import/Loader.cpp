@@ -1,0 +1,84 @@
+#include "Loader.h"
+
+#include "TextImporter.h"
+#include "TraceDatHandle.h"
+#include "TraceDatImporter.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace tickscope {
+
+FileFormat detectFormat(const std::string &path)
+{
+    struct stat st{};
+    if (::stat(path.c_str(), &st) != 0) throw LoadError(path + ": " + std::strerror(errno));
+    if (S_ISDIR(st.st_mode)) throw LoadError(path + ": is a directory, not a trace file");
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw LoadError(path + ": " + std::strerror(errno));
+    unsigned char head[10] = {};
+    const ssize_t n = ::read(fd, head, sizeof head);
+    ::close(fd);
+    if (n < 0) throw LoadError(path + ": " + std::strerror(errno));
+    if (n == 0) throw LoadError(path + ": empty file");
+    static const unsigned char kMagic[10] = {0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g'};
+    if (n == sizeof head && std::memcmp(head, kMagic, sizeof kMagic) == 0) return FileFormat::TraceDat;
+    if (n >= 3 && std::memcmp(head, kMagic, 3) == 0) throw LoadError(path + ": truncated trace.dat header");
+    return FileFormat::Text;
+}
+
+std::vector<std::unique_ptr<Trace>> loadAll(const std::string &path, const LoadOptions &options)
+{
+    if (detectFormat(path) == FileFormat::Text) return importText(path, options);
+    std::vector<std::unique_ptr<Trace>> out;
+    TraceDatHandle file(path);
+    if (options.instanceGiven) {
+        out.push_back(importTraceDat(file, options.instance, options));
+        return out;
+    }
+    for (const auto &inst : listInstances(file)) {
+        if (inst.hasData) out.push_back(importTraceDat(file, inst.name, options));
+    }
+    if (out.empty()) out.push_back(importTraceDat(file, "", options)); // a file with no events at all
+    return out;
+}
+
+std::unique_ptr<Trace> loadTrace(const std::string &path, const LoadOptions &options)
+{
+    if (detectFormat(path) == FileFormat::TraceDat) {
+        TraceDatHandle file(path);
+        if (options.instanceGiven) return importTraceDat(file, options.instance, options);
+        const auto instances = listInstances(file);
+        std::vector<std::string> withData;
+        for (const auto &i : instances) {
+            if (i.hasData) withData.push_back(i.name.empty() ? "(top level)" : i.name);
+        }
+        if (withData.size() > 1) {
+            std::string names;
+            for (const auto &n : withData) names += (names.empty() ? "" : ", ") + n;
+            throw LoadError(path + ": events in " + std::to_string(withData.size()) + " buffer instances (" + names +
+                            "); choose one with --instance NAME");
+        }
+        for (const auto &i : instances) {
+            if (i.hasData) return importTraceDat(file, i.name, options);
+        }
+        return importTraceDat(file, "", options);
+    }
+    auto all = importText(path, options);
+    if (all.size() == 1) return std::move(all.front());
+    if (options.instanceGiven) {
+        for (auto &t : all) {
+            if (t->meta.instance == options.instance) return std::move(t);
+        }
+        throw LoadError(path + ": no instance named '" + options.instance + "' in this text trace");
+    }
+    std::string names;
+    for (const auto &t : all) names += (names.empty() ? "" : ", ") + (t->meta.instance.empty() ? "(top level)" : t->meta.instance);
+    throw LoadError(path + ": events in " + std::to_string(all.size()) + " buffer instances (" + names +
+                    "); choose one with --instance NAME");
+}
+
+} // namespace tickscope

@@ -1,0 +1,57 @@
+// Opening trace files: format detection, options (progress, cancel, threads, instance) and errors.
+#pragma once
+
+#include "model/Trace.h"
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace tickscope {
+
+struct LoadOptions
+{
+    // Fraction done in [0, 1]. May be called from worker threads (never concurrently with itself).
+    std::function<void(double)> progress;
+    const std::atomic<bool> *cancel = nullptr; // set to true to stop; the load throws LoadCancelled
+    int threads = 0;                           // decode threads; 0 = one per hardware thread
+    std::string instance;                      // trace.dat buffer instance; "" = the top-level buffer
+    bool instanceGiven = false;                // false: pick the one instance that has events
+    bool recordApi = false; // trace.dat: use libtracecmd's record API (the reference) instead of the page decoder
+};
+
+// One clear line for the user; the CLI prints it and exits non-zero, the GUI shows it in a dialog.
+class LoadError : public std::runtime_error
+{
+public:
+    using std::runtime_error::runtime_error;
+};
+class LoadCancelled : public LoadError
+{
+public:
+    LoadCancelled() : LoadError("loading cancelled") {}
+};
+
+enum class FileFormat { TraceDat, Text };
+
+// Throws LoadError for a missing/unreadable file, a directory, an empty file or unknown content.
+FileFormat detectFormat(const std::string &path);
+
+// Every source in the file: each buffer instance that has events (a text trace: one per instance
+// prefix, usually one). Throws LoadError when nothing can be read.
+std::vector<std::unique_ptr<Trace>> loadAll(const std::string &path, const LoadOptions &options = {});
+
+// Exactly one source: options.instance when given, else the only instance with events. A file with
+// events in several instances throws a LoadError that names them.
+std::unique_ptr<Trace> loadTrace(const std::string &path, const LoadOptions &options = {});
+
+// Throws LoadCancelled when the flag is set.
+inline void checkCancel(const LoadOptions &o)
+{
+    if (o.cancel && o.cancel->load(std::memory_order_relaxed)) throw LoadCancelled();
+}
+
+} // namespace tickscope

@@ -1,0 +1,24 @@
+// A whole file mapped privately (copy-on-write), for the fast trace.dat path.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace tickscope {
+
+class MappedFile
+{
+public:
+    explicit MappedFile(const std::string &path); // data() == nullptr when it cannot be mapped
+    ~MappedFile();
+    MappedFile(const MappedFile &) = delete;
+    MappedFile &operator=(const MappedFile &) = delete;
+    uint8_t *data() const { return data_; }
+    uint64_t size() const { return size_; }
+
+private:
+    uint8_t *data_ = nullptr;
+    uint64_t size_ = 0;
+};
+
+} // namespace tickscope

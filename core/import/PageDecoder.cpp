@@ -1,0 +1,144 @@
+#include "PageDecoder.h"
+
+#include "RecordDecoder.h"
+
+#include <cstring>
+#include <memory>
+#include <traceevent/event-parse.h>
+extern "C" { // kbuffer.h has no C++ guard
+#include <traceevent/kbuffer.h>
+}
+#include <vector>
+
+namespace tickscope {
+namespace {
+
+struct KbufferDeleter
+{
+    void operator()(kbuffer *k) const { kbuffer_free(k); }
+};
+
+class PageWalker
+{
+public:
+    PageWalker(const DatLayout &l, RecordDecoder &dec, CpuEvents &out, int cpu)
+        : kb_(kbuffer_alloc(l.longSize == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
+                            l.bigEndian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE)),
+          dec_(dec), out_(out), cpu_(cpu)
+    {
+    }
+    bool valid() const { return kb_ != nullptr; }
+    void setOldFormat() { kbuffer_set_old_format(kb_.get()); }
+
+    // Walks every event of one page. False when the page header is not a valid page.
+    bool page(uint8_t *p, uint32_t pageSize)
+    {
+        if (kbuffer_load_subbuffer(kb_.get(), p) < 0) return false;
+        if (kbuffer_subbuffer_size(kb_.get()) > static_cast<int>(pageSize)) return false;
+        const int missed = kbuffer_missed_events(kb_.get());
+        unsigned long long ts = 0;
+        tep_record rec{};
+        rec.cpu = cpu_;
+        bool first = true;
+        for (void *data = kbuffer_read_event(kb_.get(), &ts); data; data = kbuffer_next_event(kb_.get(), &ts)) {
+            rec.ts = ts;
+            rec.data = data;
+            rec.size = kbuffer_event_size(kb_.get());
+            if (first && missed) {
+                const auto t = static_cast<int64_t>(ts);
+                out_.lost.push_back({seen_ ? lastTs_ : t, t, missed > 0 ? static_cast<uint64_t>(missed) : 0});
+            }
+            first = false;
+            dec_.decode(rec, out_);
+            lastTs_ = static_cast<int64_t>(ts);
+            seen_ = true;
+        }
+        return true;
+    }
+
+private:
+    std::unique_ptr<kbuffer, KbufferDeleter> kb_;
+    RecordDecoder &dec_;
+    CpuEvents &out_;
+    int cpu_;
+    int64_t lastTs_ = 0;
+    bool seen_ = false;
+};
+
+uint32_t rd32(const uint8_t *p, bool big)
+{
+    uint32_t v;
+    std::memcpy(&v, p, 4);
+    return big ? __builtin_bswap32(v) : v;
+}
+
+} // namespace
+
+std::string decodeCpuPages(const PageSource &src, RecordDecoder &dec, CpuEvents &out,
+                           const std::function<void(double)> &progress, const LoadOptions &options)
+{
+    const DatLayout &l = *src.layout;
+    const DatCpuData &c = src.cpu;
+    const std::string cpuName = "CPU " + std::to_string(c.cpu);
+    const uint32_t ps = l.pageSize;
+    PageWalker walker(l, dec, out, static_cast<int>(c.cpu));
+    if (!walker.valid()) return cpuName + ": cannot allocate a page reader";
+    if (src.oldFormat) walker.setOldFormat();
+    if (c.size == 0) return {};
+    if (c.offset > src.fileSize) return cpuName + ": its data lies past the end of the file (truncated); all its events are lost";
+    uint8_t *base = src.file + c.offset;
+    const bool compressed = !l.compression.empty() && l.compression != "none";
+    std::string truncated = cpuName + ": data ends early (file truncated or corrupt); events after that point are lost";
+
+    if (!compressed) {
+        const uint64_t avail = std::min(c.size, src.fileSize - c.offset);
+        out.reserve(avail / 12 + 64, avail);
+        const uint64_t pages = avail / ps;
+        for (uint64_t i = 0; i < pages; ++i) {
+            if (!walker.page(base + i * ps, ps)) return truncated;
+            if ((i & 255) == 255) {
+                checkCancel(options);
+                progress(static_cast<double>(i) / static_cast<double>(pages));
+            }
+        }
+        return avail < c.size ? truncated : std::string();
+    }
+
+    // <4: chunk count> then per chunk <4: compressed size><4: uncompressed size><data>. The size in the
+    // BUFFER option does not count the 4-byte chunk count (trace-cmd 3.1).
+    const uint64_t limit = std::min(c.size + 4, src.fileSize - c.offset);
+    if (limit < 4) return truncated;
+    const uint32_t chunks = rd32(base, l.bigEndian);
+    uint64_t pos = 4;
+    uint64_t totalPlain = 0;
+    bool complete = true;
+    for (uint32_t k = 0; k < chunks; ++k) { // size the reservation from the chunk headers
+        if (pos + 8 > limit) {
+            complete = false;
+            break;
+        }
+        const uint32_t cs = rd32(base + pos, l.bigEndian);
+        totalPlain += rd32(base + pos + 4, l.bigEndian);
+        pos += 8 + uint64_t{cs};
+    }
+    out.reserve(totalPlain / 12 + 64, totalPlain);
+    std::vector<uint8_t> plain;
+    pos = 4;
+    for (uint32_t k = 0; k < chunks; ++k) {
+        if (pos + 8 > limit) return truncated;
+        const uint32_t cs = rd32(base + pos, l.bigEndian);
+        const uint32_t us = rd32(base + pos + 4, l.bigEndian);
+        if (pos + 8 + cs > limit || us % ps != 0 || us > (256u << 20)) return truncated;
+        if (plain.size() < us) plain.resize(us);
+        if (!decompressBlock(l.compression, base + pos + 8, cs, plain.data(), us)) return truncated;
+        for (uint32_t off = 0; off < us; off += ps) {
+            if (!walker.page(plain.data() + off, ps)) return truncated;
+        }
+        pos += 8 + uint64_t{cs};
+        checkCancel(options);
+        progress(static_cast<double>(k + 1) / static_cast<double>(chunks));
+    }
+    return complete ? std::string() : truncated;
+}
+
+} // namespace tickscope

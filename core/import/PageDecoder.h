@@ -1,0 +1,31 @@
+// The fast path: one CPU's ring-buffer pages, read straight from the mapped file (decompressing v7
+// chunks), walked with libtraceevent's kbuffer and decoded by a RecordDecoder.
+#pragma once
+
+#include "DatLayout.h"
+#include "Loader.h"
+
+#include <functional>
+#include <string>
+
+struct tep_handle;
+
+namespace tickscope {
+
+class CpuEvents;
+class RecordDecoder;
+
+struct PageSource
+{
+    uint8_t *file = nullptr; // a private writable mapping: kbuffer takes non-const pages
+    uint64_t fileSize = 0;
+    const DatLayout *layout = nullptr;
+    DatCpuData cpu;
+    bool oldFormat = false; // tep_is_old_format()
+};
+
+// Appends the CPU's events to out. Returns a warning when the data ends early (truncated/corrupt).
+std::string decodeCpuPages(const PageSource &src, RecordDecoder &dec, CpuEvents &out,
+                           const std::function<void(double)> &progress, const LoadOptions &options);
+
+} // namespace tickscope

@@ -1,0 +1,114 @@
+#include "CpuEvents.h"
+
+#include <algorithm>
+#include <numeric>
+#include <stdexcept>
+
+namespace tickscope {
+
+void CpuEvents::reserve(size_t events, size_t payloadBytes)
+{
+    // Large reservations are only address space until written, so an upper bound is cheap.
+    tsLow_.reserve(events);
+    type_.reserve(events);
+    flags_.reserve(events);
+    preempt_.reserve(events);
+    pid_.reserve(events);
+    arena_.reserve(payloadBytes);
+    blockOffset_.reserve((events >> kBlockShift) + 1);
+}
+
+bool CpuEvents::append(int64_t ts, uint16_t type, uint8_t flags, uint8_t preempt, int32_t pid,
+                       const void *payload, uint8_t payloadSize)
+{
+    if (ts < 0) ts = 0;
+    const size_t i = type_.size();
+    if ((i & ((1u << kBlockShift) - 1)) == 0) {
+        if (arena_.size() > UINT32_MAX) throw std::length_error("payload arena of one CPU exceeds 4 GiB");
+        blockOffset_.push_back(static_cast<uint32_t>(arena_.size()));
+    }
+    const auto high = static_cast<uint32_t>(static_cast<uint64_t>(ts) >> 32);
+    if (epochs_.empty() || epochs_.back().high != high) epochs_.push_back({i, high});
+    tsLow_.push_back(static_cast<uint32_t>(ts));
+    type_.push_back(type);
+    flags_.push_back(flags);
+    preempt_.push_back(preempt);
+    pid_.push_back(pid);
+    if (payloadSize) {
+        const auto *p = static_cast<const uint8_t *>(payload);
+        arena_.insert(arena_.end(), p, p + payloadSize);
+    }
+    const bool inOrder = ts >= lastTs_;
+    if (!inOrder) sorted_ = false;
+    lastTs_ = std::max(lastTs_, ts);
+    return inOrder;
+}
+
+size_t CpuEvents::epochIndex(size_t i) const
+{
+    auto it = std::upper_bound(epochs_.begin(), epochs_.end(), i,
+                               [](size_t v, const Epoch &e) { return v < e.first; });
+    return static_cast<size_t>(it - epochs_.begin()) - 1;
+}
+
+size_t CpuEvents::lowerBound(int64_t t) const
+{
+    size_t lo = 0;
+    size_t hi = size();
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (ts(mid) < t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+void CpuEvents::sortByTime()
+{
+    if (sorted_) return;
+    const size_t n = size();
+    std::vector<int64_t> times(n);
+    std::vector<size_t> offsets(n);
+    for (Cursor c(*this, 0); c.valid(); c.next()) {
+        times[c.index()] = c.ts();
+        offsets[c.index()] = c.payloadOffset();
+    }
+    std::vector<size_t> order(n);
+    std::iota(order.begin(), order.end(), size_t{0});
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return times[a] < times[b]; });
+    CpuEvents out(typeSizes_);
+    out.reserve(n, arena_.size());
+    out.lost = std::move(lost);
+    for (size_t k : order) {
+        const uint8_t sz = (*typeSizes_)[type_[k]];
+        out.append(times[k], type_[k], flags_[k], preempt_[k], pid_[k], arena_.data() + offsets[k], sz);
+    }
+    *this = std::move(out);
+}
+
+size_t CpuEvents::memoryBytes() const
+{
+    return tsLow_.size() * (sizeof(uint32_t) + sizeof(uint16_t) + 2 + sizeof(int32_t)) + arena_.size() +
+           blockOffset_.size() * sizeof(uint32_t) + epochs_.size() * sizeof(Epoch) +
+           lost.size() * sizeof(LostRange);
+}
+
+CpuEvents::Cursor::Cursor(const CpuEvents &ev, size_t start) : ev_(ev), i_(start)
+{
+    if (i_ < ev_.size()) {
+        off_ = ev_.payloadOffset(i_);
+        while (epoch_ + 1 < ev_.epochs_.size() && ev_.epochs_[epoch_ + 1].first <= i_) ++epoch_;
+        high_ = ev_.epochs_[epoch_].high;
+    }
+}
+
+void CpuEvents::Cursor::next()
+{
+    off_ += (*ev_.typeSizes_)[ev_.type_[i_]];
+    ++i_;
+    if (epoch_ + 1 < ev_.epochs_.size() && ev_.epochs_[epoch_ + 1].first == i_) high_ = ev_.epochs_[++epoch_].high;
+}
+
+} // namespace tickscope

@@ -1,0 +1,117 @@
+// One CPU's events, sorted by time, in columns. 12 bytes per event plus its payload:
+//   ts: the low 32 bits per event, the high 32 bits per "epoch" (a run of events sharing them);
+//   type (u16), common_flags (u8), common_preempt_count (u8), pid (i32);
+//   payload: the kind's packed struct in a byte arena; its offset is found from a per-64-event
+//   block offset plus the payload sizes of the preceding events of the block.
+#pragma once
+
+#include "EventKind.h"
+
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+namespace tickscope {
+
+struct LostRange
+{
+    int64_t from = 0;    // ts of the last event before the gap (or of the gap's start when known)
+    int64_t to = 0;      // ts of the first event after the gap
+    uint64_t count = 0;  // events lost, 0 when the source did not say
+};
+
+class CpuEvents
+{
+public:
+    static constexpr unsigned kBlockShift = 6;
+
+    // typeSizes: payload size per type id, owned by the Trace (it may grow while importing).
+    explicit CpuEvents(const std::vector<uint8_t> *typeSizes = nullptr) : typeSizes_(typeSizes) {}
+
+    size_t size() const { return type_.size(); }
+    bool empty() const { return type_.empty(); }
+
+    int64_t ts(size_t i) const
+    {
+        size_t e = epochs_.size() - 1;
+        if (epochs_[e].first > i) e = epochIndex(i);
+        return (static_cast<int64_t>(epochs_[e].high) << 32) | tsLow_[i];
+    }
+    uint16_t type(size_t i) const { return type_[i]; }
+    uint8_t flags(size_t i) const { return flags_[i]; }
+    uint8_t preempt(size_t i) const { return preempt_[i]; }
+    int32_t pid(size_t i) const { return pid_[i]; }
+
+    size_t payloadOffset(size_t i) const
+    {
+        size_t off = blockOffset_[i >> kBlockShift];
+        const auto &sizes = *typeSizes_;
+        for (size_t j = (i >> kBlockShift) << kBlockShift; j < i; ++j) off += sizes[type_[j]];
+        return off;
+    }
+    template <class T> T payload(size_t i) const { return payloadAt<T>(payloadOffset(i)); }
+    template <class T> T payloadAt(size_t offset) const
+    {
+        T v;
+        std::memcpy(&v, arena_.data() + offset, sizeof(T));
+        return v;
+    }
+
+    // First event with ts >= t (size() when none).
+    size_t lowerBound(int64_t t) const;
+
+    // Importer side. Events must come in time order; append() reports false (and keeps the event)
+    // when one goes back in time, and sortByTime() then restores the order.
+    void reserve(size_t events, size_t payloadBytes);
+    bool append(int64_t ts, uint16_t type, uint8_t flags, uint8_t preempt, int32_t pid, const void *payload,
+                uint8_t payloadSize);
+    bool sorted() const { return sorted_; }
+    void sortByTime();
+    void setTypeSizes(const std::vector<uint8_t> *typeSizes) { typeSizes_ = typeSizes; }
+
+    std::vector<LostRange> lost;
+
+    size_t memoryBytes() const; // bytes actually used by the columns
+    size_t payloadBytes() const { return arena_.size(); }
+
+    // Sequential reader: ts and payload offset without the per-call searches.
+    class Cursor
+    {
+    public:
+        Cursor(const CpuEvents &ev, size_t start);
+        bool valid() const { return i_ < ev_.size(); }
+        size_t index() const { return i_; }
+        int64_t ts() const { return (static_cast<int64_t>(high_) << 32) | ev_.tsLow_[i_]; }
+        size_t payloadOffset() const { return off_; }
+        template <class T> T payload() const { return ev_.payloadAt<T>(off_); }
+        void next();
+
+    private:
+        const CpuEvents &ev_;
+        size_t i_;
+        size_t off_ = 0;
+        size_t epoch_ = 0;
+        uint32_t high_ = 0;
+    };
+
+private:
+    struct Epoch
+    {
+        size_t first;
+        uint32_t high;
+    };
+    size_t epochIndex(size_t i) const;
+    const std::vector<uint8_t> *typeSizes_;
+    std::vector<uint32_t> tsLow_;
+    std::vector<Epoch> epochs_;
+    std::vector<uint16_t> type_;
+    std::vector<uint8_t> flags_;
+    std::vector<uint8_t> preempt_;
+    std::vector<int32_t> pid_;
+    std::vector<uint8_t> arena_;
+    std::vector<uint32_t> blockOffset_;
+    int64_t lastTs_ = INT64_MIN;
+    bool sorted_ = true;
+};
+
+} // namespace tickscope

@@ -1,0 +1,82 @@
+// One trace source (one buffer instance of a trace.dat, or one text trace): metadata, event types,
+// per-CPU event columns, interned strings and the task table. Not copyable or movable: the CPUs
+// point at the type table.
+#pragma once
+
+#include "CpuEvents.h"
+#include "EventKind.h"
+#include "StringPool.h"
+#include "TaskTable.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tickscope {
+
+struct EventType
+{
+    std::string system; // empty when the source does not say (text traces)
+    std::string name;
+    EventKind kind = EventKind::Generic;
+};
+
+struct TraceMeta
+{
+    std::string path;
+    std::string format;      // "trace.dat v7 (zstd)", "ftrace text", "trace-cmd report text"
+    std::string instance;    // "" for the top-level buffer
+    std::vector<std::string> fileInstances; // every buffer instance in the file ("" = top level)
+    int fileVersion = 0;     // trace.dat version, 0 for text
+    std::string compression; // trace.dat compression, "" when none
+    int cpuCount = 0;
+    int pageSize = 0;
+    int longSize = 0;
+    std::string traceClock;
+    std::string uname;         // as the file stores it (trace-cmd: "Linux host 6.1.0 #1 SMP ...")
+    std::string kernelRelease; // e.g. "6.1.0-57-amd64", parsed from uname when present
+    std::string kernelCmdline; // when the file carries it
+    uint64_t fileBytes = 0;
+};
+
+class Trace
+{
+public:
+    Trace() = default;
+    Trace(const Trace &) = delete;
+    Trace &operator=(const Trace &) = delete;
+
+    TraceMeta meta;
+    StringPool strings;
+    TaskTable tasks;
+    std::vector<std::string> warnings; // what was lost or skipped while loading
+
+    // Event types. Ids are u16; addType() returns the id of an existing (system, name) pair.
+    uint16_t addType(std::string_view system, std::string_view name);
+    int findType(std::string_view name) const; // -1 when absent (first match on name)
+    const std::vector<EventType> &types() const { return types_; }
+    EventKind kind(uint16_t type) const { return types_[type].kind; }
+    const std::vector<uint8_t> &typeSizes() const { return typeSizes_; }
+
+    void setCpuCount(int n);
+    int cpuCount() const { return static_cast<int>(cpus_.size()); }
+    CpuEvents &cpu(int c) { return cpus_[c]; }
+    const CpuEvents &cpu(int c) const { return cpus_[c]; }
+
+    size_t eventCount() const;
+    size_t lostEventCount() const; // sum of known counts
+    size_t lostRangeCount() const;
+    int64_t firstTs() const; // INT64_MAX when empty
+    int64_t lastTs() const;  // INT64_MIN when empty
+    size_t memoryBytes() const;
+
+private:
+    std::vector<EventType> types_;
+    std::vector<uint8_t> typeSizes_;
+    std::vector<CpuEvents> cpus_;
+};
+
+// "Linux host 6.1.0-57-amd64 #1 SMP ..." -> "6.1.0-57-amd64"
+std::string kernelReleaseFromUname(std::string_view uname);
+
+} // namespace tickscope

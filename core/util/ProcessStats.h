@@ -1,0 +1,9 @@
+// Peak resident memory of this process (for bytes/event figures).
+#pragma once
+
+#include <cstdint>
+
+namespace tickscope {
+uint64_t peakRssBytes();    // VmHWM
+uint64_t currentRssBytes(); // VmRSS
+} // namespace tickscope

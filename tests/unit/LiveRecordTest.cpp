@@ -1,0 +1,54 @@
+// A trace recorded now, on this machine's kernel, loads with the counts trace-cmd reports for it.
+// Needs root and tracefs; skips with a message otherwise.
+#include "TestUtil.h"
+#include "import/Loader.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <unistd.h>
+
+using namespace tickscope;
+using namespace tickscope::test;
+
+namespace {
+
+std::string instancesNow()
+{
+    return run("ls /sys/kernel/tracing/instances 2>/dev/null; cat /sys/kernel/tracing/set_event 2>/dev/null").out;
+}
+
+} // namespace
+
+TEST(LiveRecord, FreshTraceMatchesTraceCmdReport)
+{
+    if (::geteuid() != 0) GTEST_SKIP() << "needs root to record with tracefs";
+    if (!haveTraceCmd()) GTEST_SKIP() << "trace-cmd is not installed";
+    if (run("test -d /sys/kernel/tracing/events || mount -t tracefs nodev /sys/kernel/tracing").exitCode != 0)
+        GTEST_SKIP() << "tracefs is not available";
+    const std::string before = instancesNow();
+    const auto dir = tempDir();
+    const std::string dat = (dir / "live.dat").string();
+    const std::string script = std::string(TICKSCOPE_TEST_DATA) + "/../capture-live.sh";
+    const auto rec = run("'" + script + "' '" + dat + "' 0.5 -- sh -c 'while :; do sleep 0.002; done'");
+    ASSERT_EQ(rec.exitCode, 0) << rec.err;
+    EXPECT_EQ(instancesNow(), before) << "tracefs was not left as found";
+
+    const auto traces = loadAll(dat);
+    std::vector<const Trace *> p;
+    for (const auto &t : traces) p.push_back(t.get());
+    const auto model = countModel(p);
+    const auto report = countReport(dat);
+    ASSERT_GT(report.total, 100u);
+    EXPECT_EQ(model.byName, report.byName);
+    EXPECT_EQ(model.byCpu, report.byCpu);
+    EXPECT_GT(model.byName.count("sched_switch"), 0u);
+
+    const std::string txt = (dir / "live.txt").string();
+    ASSERT_EQ(run("trace-cmd report '" + dat + "' > '" + txt + "'").exitCode, 0);
+    std::vector<const Trace *> q;
+    const auto textTraces = loadAll(txt);
+    for (const auto &t : textTraces) q.push_back(t.get());
+    EXPECT_EQ(countModel(q).byName, report.byName);
+    std::filesystem::remove_all(dir);
+}

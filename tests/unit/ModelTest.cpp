@@ -1,0 +1,172 @@
+// The columnar model: timestamps across 2^32 ns epochs, payload offsets across blocks, sorting,
+// interning from several threads, the task table.
+#include "model/Trace.h"
+#include "util/JsonWriter.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <thread>
+
+using namespace tickscope;
+
+namespace {
+
+struct Fixture
+{
+    Trace trace;
+    uint16_t sw, idle, ue, sys;
+    Fixture()
+    {
+        trace.setCpuCount(1);
+        sw = trace.addType("sched", "sched_switch");
+        idle = trace.addType("power", "cpu_idle");
+        ue = trace.addType("context_tracking", "user_exit");
+        sys = trace.addType("raw_syscalls", "sys_enter");
+    }
+};
+
+} // namespace
+
+TEST(Model, KindsFromNames)
+{
+    EXPECT_EQ(kindForEvent("timer", "hrtimer_start"), EventKind::HrtimerStart);
+    EXPECT_EQ(kindForEvent("", "hrtimer_setup"), EventKind::HrtimerInit);
+    EXPECT_EQ(kindForEvent("irq_vectors", "local_timer_entry"), EventKind::LocalTimerEntry);
+    EXPECT_EQ(kindForEvent("irq_vectors", "call_function_single_exit"), EventKind::VectorExit);
+    EXPECT_EQ(kindForEvent("", "reschedule_entry"), EventKind::VectorEntry);
+    EXPECT_EQ(kindForEvent("foo", "bar_entry"), EventKind::Generic);
+    EXPECT_EQ(kindForEvent("ftrace", "print"), EventKind::Print);
+    EXPECT_EQ(tickDependencyName(0x4), "SCHED");
+    EXPECT_EQ(tickDependencyName(0x6), "PERF_EVENTS"); // first set bit, as the kernel prints it
+    EXPECT_EQ(tickDependencyFromName("RCU_EXP"), 0x20u);
+}
+
+TEST(Model, TimestampsAcrossEpochsAndPayloadsAcrossBlocks)
+{
+    Fixture f;
+    CpuEvents &ev = f.trace.cpu(0);
+    std::mt19937_64 rng(42);
+    std::vector<int64_t> ts;
+    std::vector<uint16_t> types;
+    int64_t t = (int64_t{1} << 32) - 5000; // start just below an epoch boundary
+    for (int i = 0; i < 5000; ++i) {
+        t += static_cast<int64_t>(rng() % 3'000'000); // crosses several 2^32 ns boundaries
+        if (i == 2500) t += int64_t{20} << 32;        // a long silent gap
+        const uint16_t ty = std::array<uint16_t, 4>{f.sw, f.idle, f.ue, f.sys}[rng() % 4];
+        ts.push_back(t);
+        types.push_back(ty);
+        if (ty == f.sw) {
+            SchedSwitchP p{i, i + 1, 120, 99, 0x100};
+            ASSERT_TRUE(ev.append(t, ty, 1, 2, i, &p, sizeof p));
+        } else if (ty == f.idle) {
+            CpuIdleP p{static_cast<uint32_t>(i), 0};
+            ASSERT_TRUE(ev.append(t, ty, 0, 0, 0, &p, sizeof p));
+        } else if (ty == f.sys) {
+            SyscallP p{i};
+            ASSERT_TRUE(ev.append(t, ty, 0, 0, i, &p, sizeof p));
+        } else {
+            ASSERT_TRUE(ev.append(t, ty, 0, 0, i, nullptr, 0));
+        }
+    }
+    ASSERT_EQ(ev.size(), ts.size());
+    for (size_t i = 0; i < ts.size(); ++i) {
+        ASSERT_EQ(ev.ts(i), ts[i]) << i;
+        ASSERT_EQ(ev.type(i), types[i]);
+        if (types[i] == f.sw) {
+            const auto p = ev.payload<SchedSwitchP>(i);
+            ASSERT_EQ(p.prevPid, static_cast<int32_t>(i));
+            ASSERT_EQ(p.nextPrio, 99);
+        } else if (types[i] == f.idle) {
+            ASSERT_EQ(ev.payload<CpuIdleP>(i).state, i);
+        } else if (types[i] == f.sys) {
+            ASSERT_EQ(ev.payload<SyscallP>(i).id, static_cast<int32_t>(i));
+        }
+    }
+    size_t n = 0;
+    for (CpuEvents::Cursor c(ev, 0); c.valid(); c.next(), ++n) {
+        ASSERT_EQ(c.ts(), ts[c.index()]);
+        ASSERT_EQ(c.payloadOffset(), ev.payloadOffset(c.index()));
+    }
+    EXPECT_EQ(n, ts.size());
+    for (size_t probe : {size_t{0}, size_t{1}, size_t{2499}, size_t{2500}, size_t{4999}}) {
+        EXPECT_EQ(ev.lowerBound(ts[probe]), probe);
+        EXPECT_EQ(ev.lowerBound(ts[probe] + 1), probe + 1);
+    }
+    EXPECT_EQ(ev.lowerBound(INT64_MAX), ev.size());
+    EXPECT_EQ(ev.lowerBound(0), 0u);
+}
+
+TEST(Model, OutOfOrderEventsAreSorted)
+{
+    Fixture f;
+    CpuEvents &ev = f.trace.cpu(0);
+    const int64_t times[] = {100, 300, 200, 50, 300, 10'000'000'000};
+    for (int i = 0; i < 6; ++i) {
+        SyscallP p{i};
+        ev.append(times[i], f.sys, 0, 0, i, &p, sizeof p);
+    }
+    EXPECT_FALSE(ev.sorted());
+    ev.sortByTime();
+    EXPECT_TRUE(ev.sorted());
+    const int expect[] = {3, 0, 2, 1, 4, 5}; // stable: the two 300s keep their order
+    for (int i = 0; i < 6; ++i) {
+        EXPECT_EQ(ev.payload<SyscallP>(static_cast<size_t>(i)).id, expect[i]);
+        EXPECT_EQ(ev.pid(static_cast<size_t>(i)), expect[i]);
+    }
+}
+
+TEST(Model, StringPoolIsThreadSafeAndStable)
+{
+    StringPool pool;
+    std::vector<std::thread> th;
+    std::vector<std::vector<uint32_t>> ids(4);
+    for (int t = 0; t < 4; ++t) {
+        th.emplace_back([&, t] {
+            LocalInterner local(pool);
+            for (int i = 0; i < 20000; ++i) ids[t].push_back(local.intern("comm-" + std::to_string(i % 3000)));
+        });
+    }
+    for (auto &x : th) x.join();
+    for (int t = 1; t < 4; ++t) EXPECT_EQ(ids[t], ids[0]);
+    EXPECT_EQ(pool.size(), 3001u); // plus the empty string
+    EXPECT_EQ(pool.str(ids[0][17]), "comm-17");
+    EXPECT_EQ(pool.intern(""), 0u);
+    const std::string big(100000, 'x');
+    EXPECT_EQ(pool.str(pool.intern(big)), big);
+}
+
+TEST(Model, TaskTableNamesOverTime)
+{
+    StringPool pool;
+    TaskTable tt;
+    TaskTable::Recorder a, b;
+    a.note(INT64_MIN, 42, pool.intern("bash"));
+    a.note(100, 42, pool.intern("bash"));
+    b.note(500, 42, pool.intern("cyclictest"));
+    b.note(10, 7, pool.intern("kworker/0:1"));
+    tt.merge(std::move(a.entries));
+    tt.merge(std::move(b.entries));
+    tt.finalize();
+    EXPECT_EQ(pool.str(tt.comm(42, 0)), "bash");
+    EXPECT_EQ(pool.str(tt.comm(42, 499)), "bash");
+    EXPECT_EQ(pool.str(tt.comm(42, 500)), "cyclictest");
+    EXPECT_EQ(pool.str(tt.comm(7, 0)), "kworker/0:1"); // before the first sighting: the first name
+    EXPECT_EQ(tt.comm(8, 0), 0u);
+    EXPECT_EQ(tt.taskCount(), 2u);
+}
+
+TEST(Model, KernelReleaseFromUname)
+{
+    EXPECT_EQ(kernelReleaseFromUname("Linux (none) 6.1.0-57-amd64 x86_64"), "6.1.0-57-amd64");
+    EXPECT_EQ(kernelReleaseFromUname("Linux vm 6.18.44-fc-v857 x86_64"), "6.18.44-fc-v857");
+    EXPECT_EQ(kernelReleaseFromUname("garbage"), "");
+}
+
+TEST(Model, JsonWriterEscapesAndNests)
+{
+    JsonWriter j(0);
+    j.beginObject().value("a", "x\"y\n").beginArray("b").value({}, int64_t{1}).value({}, true).endArray();
+    j.beginObject("c").endObject().endObject();
+    EXPECT_EQ(j.str(), "{\"a\":\"x\\\"y\\n\",\"b\":[1,true],\"c\":{}}\n");
+}

@@ -1,0 +1,123 @@
+#include "TestUtil.h"
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace tickscope::test {
+
+namespace fs = std::filesystem;
+
+static std::string slurp(const fs::path &p)
+{
+    std::ifstream in(p, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+CommandResult run(const std::string &cmd)
+{
+    const fs::path dir = tempDir();
+    const fs::path out = dir / "stdout";
+    const fs::path err = dir / "stderr";
+    const std::string full = "(" + cmd + ") >'" + out.string() + "' 2>'" + err.string() + "' </dev/null";
+    const int status = std::system(full.c_str());
+    CommandResult r;
+    if (WIFEXITED(status)) {
+        r.exitCode = WEXITSTATUS(status);
+        // sh reports a child killed by signal N as 128+N.
+        if (r.exitCode > 128 && r.exitCode < 160) r.signal = r.exitCode - 128;
+    } else if (WIFSIGNALED(status)) {
+        r.signal = WTERMSIG(status);
+    }
+    r.out = slurp(out);
+    r.err = slurp(err);
+    fs::remove_all(dir);
+    return r;
+}
+
+std::string dataPath(const std::string &name)
+{
+    return std::string(TICKSCOPE_TEST_DATA) + "/" + name;
+}
+
+fs::path tempDir()
+{
+    static std::mt19937_64 rng{std::random_device{}()};
+    const fs::path base = fs::temp_directory_path() / ("tickscope-test-" + std::to_string(::getpid()));
+    fs::path dir = base / std::to_string(rng());
+    fs::create_directories(dir);
+    return dir;
+}
+
+bool haveTraceCmd()
+{
+    return std::system("command -v trace-cmd >/dev/null 2>&1") == 0;
+}
+
+ReportCounts countReportText(const std::string &text)
+{
+    // An event line: "<comm>-<pid> [CPU] <ts>: <name>: ...". Find the "[NNN]" cpu token, then the
+    // first two tokens after it that end in ':' are the timestamp and the event name.
+    ReportCounts c;
+    std::istringstream in(text);
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.rfind("cpus=", 0) == 0 || line.rfind("version", 0) == 0) continue;
+        if (line.find("EVENTS DROPPED]") != std::string::npos) {
+            ++c.droppedLines;
+            continue;
+        }
+        std::istringstream ls(line);
+        std::vector<std::string> tok;
+        std::string t;
+        while (ls >> t) tok.push_back(t);
+        for (size_t i = 0; i < tok.size(); ++i) {
+            const std::string &k = tok[i];
+            if (k.size() < 3 || k.front() != '[' || k.back() != ']') continue;
+            bool digits = true;
+            for (size_t j = 1; j + 1 < k.size(); ++j) digits &= std::isdigit(static_cast<unsigned char>(k[j])) != 0;
+            if (!digits) continue;
+            const int cpu = std::stoi(k.substr(1, k.size() - 2));
+            size_t j = i + 1;
+            while (j < tok.size() && tok[j].back() != ':') ++j; // skip latency columns
+            if (j + 1 >= tok.size()) break;
+            std::string name = tok[j + 1];
+            if (name.back() != ':') break;
+            name.pop_back();
+            ++c.byName[name];
+            ++c.byCpu[cpu];
+            ++c.total;
+            break;
+        }
+    }
+    return c;
+}
+
+ReportCounts countReport(const std::string &file, const std::string &extraArgs)
+{
+    const auto r = run("trace-cmd report " + extraArgs + " '" + file + "'");
+    return countReportText(r.out);
+}
+
+ReportCounts countModel(const std::vector<const Trace *> &traces)
+{
+    ReportCounts c;
+    for (const Trace *t : traces) {
+        for (int cpu = 0; cpu < t->cpuCount(); ++cpu) {
+            const CpuEvents &ev = t->cpu(cpu);
+            for (size_t i = 0; i < ev.size(); ++i) ++c.byName[t->types()[ev.type(i)].name];
+            if (ev.size()) c.byCpu[cpu] += ev.size();
+            c.total += ev.size();
+            c.droppedLines += ev.lost.size();
+        }
+    }
+    return c;
+}
+
+} // namespace tickscope::test

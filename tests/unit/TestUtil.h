@@ -1,0 +1,44 @@
+// Helpers for tests: running commands, temp files, and counting `trace-cmd report` output
+// independently of tickscope's own text importer.
+#pragma once
+
+#include "model/Trace.h"
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace tickscope::test {
+
+struct CommandResult
+{
+    int exitCode = -1; // -1 when killed by a signal
+    int signal = 0;
+    std::string out;
+    std::string err;
+};
+
+// Runs `sh -c cmd`, capturing stdout and stderr.
+CommandResult run(const std::string &cmd);
+
+std::string dataPath(const std::string &name); // tests/data/NAME
+std::filesystem::path tempDir();               // a fresh directory under the build's temp
+bool haveTraceCmd();
+
+struct ReportCounts
+{
+    std::map<std::string, uint64_t> byName;
+    std::map<int, uint64_t> byCpu;
+    uint64_t total = 0;
+    uint64_t droppedLines = 0;
+};
+
+// Counts the event lines of `trace-cmd report FILE` (header and CPU-dropped lines ignored).
+ReportCounts countReport(const std::string &file, const std::string &extraArgs = "");
+ReportCounts countReportText(const std::string &text);
+
+// The same counts from a loaded model (summed over sources).
+ReportCounts countModel(const std::vector<const Trace *> &traces);
+
+} // namespace tickscope::test

@@ -1,0 +1,272 @@
+// trace.dat import checked against `trace-cmd report` on real traces: counts per event name and per
+// CPU, decoded fields, lost events, instances, metadata, progress and cancel, and the text form.
+#include "TestUtil.h"
+#include "import/Loader.h"
+
+#include <gtest/gtest.h>
+
+#include <cinttypes>
+#include <sstream>
+
+using namespace tickscope;
+using namespace tickscope::test;
+
+namespace {
+
+const char *kDatFiles[] = {"nohzfull-poll.dat",      "nohzfull-nopoll.dat", "host-6.18-idle.dat",
+                           "host-6.18-cyclictest.dat", "host-sleep.dat",      "host-cyclic-v6.dat",
+                           "host-instances.dat",     "host-lost.dat"};
+
+std::vector<const Trace *> ptrs(const std::vector<std::unique_ptr<Trace>> &v)
+{
+    std::vector<const Trace *> out;
+    for (const auto &t : v) out.push_back(t.get());
+    return out;
+}
+
+class EveryDatFile : public ::testing::TestWithParam<const char *>
+{
+};
+
+} // namespace
+
+TEST_P(EveryDatFile, CountsEqualTraceCmdReport)
+{
+    if (!haveTraceCmd()) GTEST_SKIP() << "trace-cmd is not installed";
+    const std::string file = dataPath(GetParam());
+    const auto traces = loadAll(file);
+    const ReportCounts model = countModel(ptrs(traces));
+    const ReportCounts report = countReport(file);
+    ASSERT_GT(report.total, 0u);
+    EXPECT_EQ(model.total, report.total);
+    EXPECT_EQ(model.byName, report.byName);
+    EXPECT_EQ(model.byCpu, report.byCpu);
+    EXPECT_EQ(model.droppedLines, report.droppedLines);
+}
+
+TEST_P(EveryDatFile, TextOfTheReportLoadsTheSameEvents)
+{
+    if (!haveTraceCmd()) GTEST_SKIP() << "trace-cmd is not installed";
+    const std::string file = dataPath(GetParam());
+    const auto dir = tempDir();
+    const std::string txt = (dir / "report.txt").string();
+    ASSERT_EQ(run("trace-cmd report '" + file + "' > '" + txt + "'").exitCode, 0);
+    const auto fromDat = countModel(ptrs(loadAll(file)));
+    const auto fromTxt = countModel(ptrs(loadAll(txt)));
+    EXPECT_EQ(fromTxt.total, fromDat.total);
+    EXPECT_EQ(fromTxt.byName, fromDat.byName);
+    EXPECT_EQ(fromTxt.byCpu, fromDat.byCpu);
+    std::filesystem::remove_all(dir);
+}
+
+INSTANTIATE_TEST_SUITE_P(RealTraces, EveryDatFile, ::testing::ValuesIn(kDatFiles),
+                         [](const auto &info) {
+                             std::string n = info.param;
+                             for (char &c : n) {
+                                 if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                             }
+                             return n;
+                         });
+
+TEST(TraceDat, MetadataOfTheNohzFullFixture)
+{
+    const auto t = loadTrace(dataPath("nohzfull-poll.dat"));
+    EXPECT_EQ(t->meta.fileVersion, 7);
+    EXPECT_EQ(t->meta.compression, "zstd");
+    EXPECT_EQ(t->cpuCount(), 2);
+    EXPECT_EQ(t->meta.traceClock, "local");
+    EXPECT_EQ(t->meta.kernelRelease, "6.1.0-57-amd64");
+    EXPECT_EQ(t->meta.instance, "");
+    EXPECT_TRUE(t->warnings.empty());
+    EXPECT_EQ(t->eventCount(), 11741u);
+}
+
+TEST(TraceDat, VersionSixUncompressed)
+{
+    const auto t = loadTrace(dataPath("host-cyclic-v6.dat"));
+    EXPECT_EQ(t->meta.fileVersion, 6);
+    EXPECT_EQ(t->meta.compression, "");
+    EXPECT_GT(t->eventCount(), 1000u);
+}
+
+// Field values decoded from the binary records equal what trace-cmd prints for them.
+TEST(TraceDat, DecodedFieldsMatchTheReport)
+{
+    if (!haveTraceCmd()) GTEST_SKIP() << "trace-cmd is not installed";
+    const std::string file = dataPath("nohzfull-poll.dat");
+    const auto t = loadTrace(file);
+    // "... [001]     4.805898: hrtimer_expire_entry: hrtimer=0xff3c2143be9235c0 now=4776084793 function=tick_sched_timer/0x0"
+    const auto rep = run("trace-cmd report -t '" + file + "'").out;
+    std::istringstream in(rep);
+    std::string line;
+    std::vector<std::string> fromReport;
+    while (std::getline(in, line)) {
+        const auto p = line.find("hrtimer_expire_entry:");
+        const auto c = line.find(" [001] ");
+        if (p == std::string::npos || c == std::string::npos) continue;
+        const auto h = line.find("hrtimer=", p);
+        const auto n = line.find("now=", p);
+        const auto f = line.find("function=", p);
+        const std::string fn = line.substr(f + 9, line.find_first_of("/+ ", f + 9) - f - 9);
+        fromReport.push_back(line.substr(h + 8, line.find(' ', h) - h - 8) + " " +
+                             line.substr(n + 4, line.find(' ', n) - n - 4) + " " + fn);
+    }
+    std::vector<std::string> fromModel;
+    const CpuEvents &ev = t->cpu(1);
+    for (size_t i = 0; i < ev.size(); ++i) {
+        if (t->kind(ev.type(i)) != EventKind::HrtimerExpireEntry) continue;
+        const auto p = ev.payload<HrtimerExpireEntryP>(i);
+        char buf[128];
+        std::snprintf(buf, sizeof buf, "0x%" PRIx64 " %" PRId64 " ", p.timer, p.now);
+        fromModel.push_back(buf + std::string(t->strings.str(p.function)));
+    }
+    ASSERT_GT(fromReport.size(), 100u);
+    EXPECT_EQ(fromModel, fromReport);
+}
+
+TEST(TraceDat, SchedSwitchAndIdleFieldsMatchTheReport)
+{
+    if (!haveTraceCmd()) GTEST_SKIP() << "trace-cmd is not installed";
+    const std::string file = dataPath("host-6.18-cyclictest.dat");
+    const auto t = loadTrace(file);
+    // tracefs-style print via -R (raw fields): "prev_pid=.. next_pid=.." and "state=.. cpu_id=..".
+    const auto rep = run("trace-cmd report -R '" + file + "'").out;
+    std::istringstream in(rep);
+    std::string line;
+    std::vector<std::string> fromReport;
+    auto field = [](const std::string &l, const std::string &key) {
+        const auto p = l.find(" " + key + "=");
+        if (p == std::string::npos) return std::string("?");
+        const auto s = p + key.size() + 2;
+        return l.substr(s, l.find(' ', s) - s);
+    };
+    while (std::getline(in, line)) {
+        if (line.find(" sched_switch:") != std::string::npos)
+            fromReport.push_back("sw " + field(line, "prev_pid") + " " + field(line, "next_pid") + " " +
+                                 field(line, "prev_prio") + " " + field(line, "prev_state"));
+        else if (line.find(" cpu_idle:") != std::string::npos)
+            fromReport.push_back("idle " + field(line, "state"));
+    }
+    std::vector<std::string> fromModel;
+    // The report is merged across CPUs by time; merge the model the same way.
+    std::vector<std::pair<int64_t, std::string>> merged;
+    for (int c = 0; c < t->cpuCount(); ++c) {
+        const CpuEvents &ev = t->cpu(c);
+        for (size_t i = 0; i < ev.size(); ++i) {
+            const EventKind k = t->kind(ev.type(i));
+            if (k == EventKind::SchedSwitch) {
+                const auto p = ev.payload<SchedSwitchP>(i);
+                merged.emplace_back(ev.ts(i), "sw " + std::to_string(p.prevPid) + " " + std::to_string(p.nextPid) + " " +
+                                                  std::to_string(p.prevPrio) + " " + std::to_string(p.prevState));
+            } else if (k == EventKind::CpuIdle) {
+                merged.emplace_back(ev.ts(i), "idle " + std::to_string(ev.payload<CpuIdleP>(i).state));
+            }
+        }
+    }
+    std::stable_sort(merged.begin(), merged.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+    for (auto &m : merged) fromModel.push_back(m.second);
+    ASSERT_GT(fromReport.size(), 1000u);
+    // Same multiset; the order of equal timestamps across CPUs may differ.
+    std::sort(fromReport.begin(), fromReport.end());
+    std::sort(fromModel.begin(), fromModel.end());
+    EXPECT_EQ(fromModel, fromReport);
+}
+
+TEST(TraceDat, TaskNamesComeFromSchedEventsAndCmdlines)
+{
+    const auto t = loadTrace(dataPath("host-6.18-cyclictest.dat"));
+    bool sawCyclictest = false;
+    for (const auto &e : t->tasks.entries()) sawCyclictest |= t->strings.str(e.comm) == "cyclictest";
+    EXPECT_TRUE(sawCyclictest);
+    EXPECT_EQ(t->strings.str(t->tasks.comm(0, t->firstTs())).substr(0, 7), "swapper");
+}
+
+TEST(TraceDat, LostEventsBecomeRanges)
+{
+    if (!haveTraceCmd()) GTEST_SKIP() << "trace-cmd is not installed";
+    const std::string file = dataPath("host-lost.dat");
+    const auto t = loadTrace(file);
+    EXPECT_GT(t->lostRangeCount(), 0u);
+    const auto rep = run("trace-cmd report '" + file + "'").out;
+    // "CPU:0 [14345 EVENTS DROPPED]": the same counts, per CPU.
+    std::map<int, uint64_t> fromReport, fromModel;
+    std::istringstream in(rep);
+    std::string line;
+    while (std::getline(in, line)) {
+        int cpu = 0;
+        unsigned long long n = 0;
+        if (std::sscanf(line.c_str(), " CPU:%d [%llu EVENTS DROPPED]", &cpu, &n) == 2) fromReport[cpu] += n;
+    }
+    for (int c = 0; c < t->cpuCount(); ++c) {
+        for (const auto &l : t->cpu(c).lost) {
+            fromModel[c] += l.count;
+            EXPECT_LE(l.from, l.to);
+        }
+    }
+    EXPECT_EQ(fromModel, fromReport);
+}
+
+TEST(TraceDat, SeveralInstancesAreSeveralSources)
+{
+    const std::string file = dataPath("host-instances.dat");
+    const auto all = loadAll(file);
+    ASSERT_EQ(all.size(), 2u);
+    EXPECT_NE(all[0]->meta.instance, all[1]->meta.instance);
+    for (const auto &t : all) EXPECT_GT(t->eventCount(), 0u);
+    try {
+        loadTrace(file);
+        FAIL() << "expected a LoadError naming the instances";
+    } catch (const LoadError &e) {
+        const std::string msg = e.what();
+        EXPECT_NE(msg.find(all[0]->meta.instance), std::string::npos) << msg;
+        EXPECT_NE(msg.find("--instance"), std::string::npos) << msg;
+    }
+    LoadOptions o;
+    o.instance = all[1]->meta.instance;
+    o.instanceGiven = true;
+    EXPECT_EQ(loadTrace(file, o)->eventCount(), all[1]->eventCount());
+    o.instance = "no-such-instance";
+    EXPECT_THROW(loadTrace(file, o), LoadError);
+}
+
+TEST(TraceDat, ASingleInstanceOpensWithoutAsking)
+{
+    const auto t = loadTrace(dataPath("host-6.18-idle.dat")); // events only in one named instance
+    EXPECT_FALSE(t->meta.instance.empty());
+    EXPECT_EQ(t->eventCount(), 28880u);
+}
+
+TEST(TraceDat, ProgressRisesToOneAndThreadsDoNotChangeTheResult)
+{
+    const std::string file = dataPath("host-6.18-cyclictest.dat");
+    std::vector<double> seen;
+    LoadOptions o;
+    o.threads = 2;
+    o.progress = [&](double f) { seen.push_back(f); };
+    const auto two = loadTrace(file, o);
+    ASSERT_FALSE(seen.empty());
+    EXPECT_DOUBLE_EQ(seen.back(), 1.0);
+    for (size_t i = 1; i < seen.size(); ++i) EXPECT_GE(seen[i] + 1e-9, seen[i - 1]);
+    LoadOptions one;
+    one.threads = 1;
+    const auto single = loadTrace(file, one);
+    ASSERT_EQ(single->eventCount(), two->eventCount());
+    for (int c = 0; c < two->cpuCount(); ++c) {
+        const auto &a = single->cpu(c);
+        const auto &b = two->cpu(c);
+        ASSERT_EQ(a.size(), b.size());
+        for (size_t i = 0; i < a.size(); ++i) {
+            ASSERT_EQ(a.ts(i), b.ts(i));
+            ASSERT_EQ(single->types()[a.type(i)].name, two->types()[b.type(i)].name);
+            ASSERT_EQ(a.payloadOffset(i), b.payloadOffset(i));
+        }
+    }
+}
+
+TEST(TraceDat, CancelStopsTheLoad)
+{
+    std::atomic<bool> cancel{true};
+    LoadOptions o;
+    o.cancel = &cancel;
+    EXPECT_THROW(loadTrace(dataPath("host-6.18-cyclictest.dat"), o), LoadCancelled);
+}
