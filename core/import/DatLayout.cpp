@@ -54,7 +54,7 @@ private:
 
 constexpr uint16_t kSectionOptions = 0;
 constexpr uint16_t kOptDone = 0, kOptBuffer = 3, kOptOffset = 7, kOptTimeShift = 12, kOptTsc2Nsec = 14,
-                   kOptBufferText = 22;
+                   kOptKallsyms = 19, kOptCmdlines = 21, kOptBufferText = 22;
 
 bool parseOptions(const uint8_t *d, uint64_t size, bool big, DatLayout &out, uint64_t &next)
 {
@@ -71,6 +71,9 @@ bool parseOptions(const uint8_t *d, uint64_t size, bool big, DatLayout &out, uin
         }
         if (id == kOptOffset || id == kOptTimeShift || id == kOptTsc2Nsec || id == kOptBufferText)
             out.needsLibraryPath = true;
+        if ((id == kOptKallsyms || id == kOptCmdlines) && len >= 8) {
+            (id == kOptKallsyms ? out.kallsymsSection : out.cmdlinesSection) = r.get<uint64_t>();
+        }
         if (id == kOptBuffer) {
             DatBuffer b;
             r.get<uint64_t>(); // the flyrecord section
@@ -112,7 +115,15 @@ bool parseOptions(const uint8_t *d, uint64_t size, bool big, DatLayout &out, uin
 bool decompressBlock(const std::string &algorithm, const uint8_t *src, size_t srcSize, uint8_t *dst, size_t dstSize)
 {
     if (algorithm == "zstd") {
-        const size_t n = ZSTD_decompress(dst, dstSize, src, srcSize);
+        // One context per thread, reused: ZSTD_decompress() would allocate one per chunk.
+        struct Ctx
+        {
+            ZSTD_DCtx *c = ZSTD_createDCtx();
+            ~Ctx() { ZSTD_freeDCtx(c); }
+        };
+        thread_local Ctx ctx;
+        if (!ctx.c) return false;
+        const size_t n = ZSTD_decompressDCtx(ctx.c, dst, dstSize, src, srcSize);
         return !ZSTD_isError(n) && n == dstSize;
     }
     if (algorithm == "zlib") {
@@ -122,6 +133,120 @@ bool decompressBlock(const std::string &algorithm, const uint8_t *src, size_t sr
     return false;
 }
 
+std::optional<std::string> readSectionText(const uint8_t *data, uint64_t size, const DatLayout &layout,
+                                           uint64_t sectionOffset, int lengthBytes)
+{
+    if (!sectionOffset) return std::nullopt;
+    Reader s(data, size, layout.bigEndian);
+    s.seek(sectionOffset);
+    s.get<uint16_t>(); // id
+    const auto flags = s.get<uint16_t>();
+    s.get<uint32_t>();
+    const auto secSize = s.get<uint64_t>();
+    if (!s.ok() || s.pos() + secSize > size) return std::nullopt;
+    std::vector<uint8_t> plain;
+    const uint8_t *body = data + s.pos();
+    uint64_t bodySize = secSize;
+    if (flags & 1) {
+        const auto csize = s.get<uint32_t>();
+        const auto usize = s.get<uint32_t>();
+        if (!s.ok() || s.pos() + csize > size || usize > (512u << 20)) return std::nullopt;
+        plain.resize(usize);
+        if (!decompressBlock(layout.compression, data + s.pos(), csize, plain.data(), usize)) return std::nullopt;
+        body = plain.data();
+        bodySize = usize;
+    }
+    Reader b(body, bodySize, layout.bigEndian);
+    const uint64_t len = lengthBytes == 8 ? b.get<uint64_t>() : b.get<uint32_t>();
+    if (!b.ok() || b.pos() + len > bodySize) return std::nullopt;
+    return std::string(reinterpret_cast<const char *>(body + b.pos()), len);
+}
+
+namespace {
+
+// v6: header_page, header_event, ftrace formats, event formats, kallsyms, printk, cmdlines, cpu count,
+// then "options  " (u16 id, u32 size, data; id 0 ends), and "flyrecord" with (offset, size) per CPU.
+std::optional<DatLayout> readV6(const uint8_t *data, uint64_t size, Reader &r, DatLayout l)
+{
+    auto skipSized64 = [&] {
+        const auto n = r.get<uint64_t>(); // read before taking pos()
+        r.seek(r.pos() + n);
+    };
+    auto expect = [&](std::string_view tag) {
+        if (!r.ok() || r.pos() + tag.size() > size || std::memcmp(data + r.pos(), tag.data(), tag.size()) != 0) return false;
+        r.seek(r.pos() + tag.size());
+        return true;
+    };
+    if (!expect(std::string_view("header_page\0", 12))) return std::nullopt;
+    skipSized64();
+    if (!expect(std::string_view("header_event\0", 13))) return std::nullopt;
+    skipSized64();
+    for (uint32_t n = r.get<uint32_t>(), i = 0; r.ok() && i < n; ++i) skipSized64(); // ftrace formats
+    for (uint32_t sys = r.get<uint32_t>(), i = 0; r.ok() && i < sys; ++i) {      // event formats
+        r.str();
+        for (uint32_t n = r.get<uint32_t>(), k = 0; r.ok() && k < n; ++k) skipSized64();
+    }
+    auto text = [&](uint64_t len) {
+        if (!r.ok() || r.pos() + len > size) return std::string();
+        std::string s(reinterpret_cast<const char *>(data + r.pos()), len);
+        r.seek(r.pos() + len);
+        return s;
+    };
+    l.kallsyms = text(r.get<uint32_t>());
+    const auto printkSize = r.get<uint32_t>(); // printk formats
+    r.seek(r.pos() + printkSize);
+    l.cmdlines = text(r.get<uint64_t>());
+    const uint32_t cpus = r.get<uint32_t>();
+    if (!r.ok() || cpus == 0 || cpus > 8192) return std::nullopt;
+    auto cpuTable = [&](Reader &t, DatBuffer &b) {
+        for (uint32_t c = 0; c < cpus; ++c) {
+            DatCpuData d;
+            d.cpu = c;
+            d.offset = t.get<uint64_t>();
+            d.size = t.get<uint64_t>();
+            b.cpus.push_back(d);
+        }
+        return t.ok();
+    };
+    std::vector<std::pair<uint64_t, std::string>> instances;
+    if (expect(std::string_view("options  \0", 10))) {
+        for (int guard = 0; guard < 100000; ++guard) {
+            const auto id = r.get<uint16_t>();
+            if (!r.ok()) return std::nullopt;
+            if (id == 0) break;
+            const auto len = r.get<uint32_t>();
+            const uint64_t start = r.pos();
+            if (!r.ok() || start + len > size) return std::nullopt;
+            if (id == kOptOffset || id == kOptTimeShift || id == kOptTsc2Nsec) l.needsLibraryPath = true;
+            if (id == kOptBuffer) {
+                const auto off = r.get<uint64_t>();
+                instances.emplace_back(off, r.str());
+            }
+            r.seek(start + len);
+        }
+    }
+    if (!expect(std::string_view("flyrecord\0", 10))) return std::nullopt; // latency traces: libtracecmd
+    DatBuffer top;
+    if (!cpuTable(r, top)) return std::nullopt;
+    l.buffers.push_back(std::move(top));
+    for (auto &[off, name] : instances) {
+        Reader t(data, size, l.bigEndian);
+        t.seek(off);
+        if (!t.ok() || off + 10 > size || std::memcmp(data + off, "flyrecord\0", 10) != 0) {
+            l.buffers.push_back({name, {}, {}, true}); // its table lies past the end: nothing is readable
+            continue;
+        }
+        t.seek(off + 10);
+        DatBuffer b;
+        b.name = name;
+        if (!cpuTable(t, b)) b.cpus.clear();
+        l.buffers.push_back(std::move(b));
+    }
+    return l;
+}
+
+} // namespace
+
 std::optional<DatLayout> readDatLayout(const uint8_t *data, uint64_t size)
 {
     if (size < 16 || std::memcmp(data, "\x17\x08\x44tracing", 10) != 0) return std::nullopt;
@@ -129,6 +254,16 @@ std::optional<DatLayout> readDatLayout(const uint8_t *data, uint64_t size)
     head.seek(10);
     DatLayout l;
     const std::string version = head.str();
+    if (version == "6") {
+        l.version = 6;
+        l.bigEndian = head.get<uint8_t>() != 0;
+        l.longSize = head.get<uint8_t>();
+        Reader r(data, size, l.bigEndian);
+        r.seek(head.pos());
+        l.pageSize = r.get<uint32_t>();
+        if (!r.ok() || l.pageSize == 0 || l.pageSize > (1u << 24)) return std::nullopt;
+        return readV6(data, size, r, std::move(l));
+    }
     if (version != "7") return std::nullopt;
     l.version = 7;
     l.bigEndian = head.get<uint8_t>() != 0;
@@ -165,6 +300,8 @@ std::optional<DatLayout> readDatLayout(const uint8_t *data, uint64_t size)
         optionsAt = next;
     }
     if (optionsAt) return std::nullopt;
+    if (auto k = readSectionText(data, size, l, l.kallsymsSection, 4)) l.kallsyms = std::move(*k);
+    if (auto k = readSectionText(data, size, l, l.cmdlinesSection, 8)) l.cmdlines = std::move(*k);
     return l;
 }
 

@@ -1,5 +1,5 @@
-// Where the per-CPU ring-buffer pages of a trace.dat v7 file are, read from its header and OPTIONS
-// sections (trace-cmd.dat.v7(5)). The fast import path decodes those pages itself; libtracecmd still
+// Where the per-CPU ring-buffer pages of a trace.dat file are: v7 from its header and OPTIONS sections
+// (trace-cmd.dat.v7(5)), v6 by walking its metadata in order (trace-cmd.dat.v6(5)). The fast import path decodes those pages itself; libtracecmd still
 // reads everything else (formats, kallsyms, cmdlines).
 #pragma once
 
@@ -22,6 +22,7 @@ struct DatBuffer
     std::string name; // "" = top level
     std::string clock;
     std::vector<DatCpuData> cpus;
+    bool unreadable = false; // its CPU table lies past the end of the file (truncated)
 };
 
 struct DatLayout
@@ -35,11 +36,20 @@ struct DatLayout
     // Options that make libtracecmd adjust timestamps (OFFSET, TIME_SHIFT, TSC2NSEC) or latency data:
     // the fast path does not reproduce those and leaves such files to libtracecmd.
     bool needsLibraryPath = false;
+    uint64_t kallsymsSection = 0; // v7: file offsets of those sections, 0 when absent
+    uint64_t cmdlinesSection = 0;
+    std::string kallsyms; // the /proc/kallsyms and saved_cmdlines texts the file carries
+    std::string cmdlines;
 };
 
-// Parses a v7 file's layout from its bytes. nullopt when the file is not v7 or anything is off (the
-// caller then uses libtracecmd's record API).
+// Parses a v6 or v7 file's layout from its bytes, with the kallsyms and cmdlines texts. nullopt when
+// the version is another or anything is off (the caller then uses libtracecmd's record API). CPU data
+// that runs past the end of the file is kept as it is: the page decoder reports it as truncated.
 std::optional<DatLayout> readDatLayout(const uint8_t *data, uint64_t size);
+
+// The text of a KALLSYMS (4-byte length) or CMDLINES (8-byte length) section; nullopt when unreadable.
+std::optional<std::string> readSectionText(const uint8_t *data, uint64_t size, const DatLayout &layout,
+                                           uint64_t sectionOffset, int lengthBytes);
 
 // Decompresses one block with the file's algorithm ("zstd" or "zlib"). False on any error.
 bool decompressBlock(const std::string &algorithm, const uint8_t *src, size_t srcSize, uint8_t *dst, size_t dstSize);

@@ -1,7 +1,6 @@
 #include "Loader.h"
 
 #include "TextImporter.h"
-#include "TraceDatHandle.h"
 #include "TraceDatImporter.h"
 
 #include <cerrno>
@@ -11,6 +10,19 @@
 #include <unistd.h>
 
 namespace tickscope {
+
+namespace {
+std::unique_ptr<Trace> finished(std::unique_ptr<Trace> t)
+{
+    for (int c = 0; c < t->cpuCount(); ++c) t->cpu(c).finishLoading();
+    return t;
+}
+std::vector<std::unique_ptr<Trace>> finished(std::vector<std::unique_ptr<Trace>> v)
+{
+    for (auto &t : v) t = finished(std::move(t));
+    return v;
+}
+} // namespace
 
 FileFormat detectFormat(const std::string &path)
 {
@@ -32,42 +44,14 @@ FileFormat detectFormat(const std::string &path)
 
 std::vector<std::unique_ptr<Trace>> loadAll(const std::string &path, const LoadOptions &options)
 {
-    if (detectFormat(path) == FileFormat::Text) return importText(path, options);
-    std::vector<std::unique_ptr<Trace>> out;
-    TraceDatHandle file(path);
-    if (options.instanceGiven) {
-        out.push_back(importTraceDat(file, options.instance, options));
-        return out;
-    }
-    for (const auto &inst : listInstances(file)) {
-        if (inst.hasData) out.push_back(importTraceDat(file, inst.name, options));
-    }
-    if (out.empty()) out.push_back(importTraceDat(file, "", options)); // a file with no events at all
-    return out;
+    if (detectFormat(path) == FileFormat::Text) return finished(importText(path, options));
+    return finished(importTraceDat(path, options, false));
 }
 
 std::unique_ptr<Trace> loadTrace(const std::string &path, const LoadOptions &options)
 {
-    if (detectFormat(path) == FileFormat::TraceDat) {
-        TraceDatHandle file(path);
-        if (options.instanceGiven) return importTraceDat(file, options.instance, options);
-        const auto instances = listInstances(file);
-        std::vector<std::string> withData;
-        for (const auto &i : instances) {
-            if (i.hasData) withData.push_back(i.name.empty() ? "(top level)" : i.name);
-        }
-        if (withData.size() > 1) {
-            std::string names;
-            for (const auto &n : withData) names += (names.empty() ? "" : ", ") + n;
-            throw LoadError(path + ": events in " + std::to_string(withData.size()) + " buffer instances (" + names +
-                            "); choose one with --instance NAME");
-        }
-        for (const auto &i : instances) {
-            if (i.hasData) return importTraceDat(file, i.name, options);
-        }
-        return importTraceDat(file, "", options);
-    }
-    auto all = importText(path, options);
+    if (detectFormat(path) == FileFormat::TraceDat) return std::move(finished(importTraceDat(path, options, true)).front());
+    auto all = finished(importText(path, options));
     if (all.size() == 1) return std::move(all.front());
     if (options.instanceGiven) {
         for (auto &t : all) {

@@ -2,7 +2,9 @@
 
 #include "RecordDecoder.h"
 
+#include <algorithm>
 #include <cstring>
+#include <unistd.h>
 #include <memory>
 #include <traceevent/event-parse.h>
 extern "C" { // kbuffer.h has no C++ guard
@@ -81,25 +83,39 @@ std::string decodeCpuPages(const PageSource &src, RecordDecoder &dec, CpuEvents 
     const DatCpuData &c = src.cpu;
     const std::string cpuName = "CPU " + std::to_string(c.cpu);
     const uint32_t ps = l.pageSize;
+    dec.beginCpu();
     PageWalker walker(l, dec, out, static_cast<int>(c.cpu));
     if (!walker.valid()) return cpuName + ": cannot allocate a page reader";
     if (src.oldFormat) walker.setOldFormat();
     if (c.size == 0) return {};
-    if (c.offset > src.fileSize) return cpuName + ": its data lies past the end of the file (truncated); all its events are lost";
-    uint8_t *base = src.file + c.offset;
+    const std::string truncated =
+        cpuName + ": data ends early (file truncated or corrupt); events after that point are lost";
+    if (c.offset >= src.fileSize) return truncated;
+    auto readAt = [&](uint64_t off, void *dst, size_t n) {
+        size_t done = 0;
+        while (done < n) {
+            const ssize_t r = ::pread(src.fd, static_cast<char *>(dst) + done, n - done, static_cast<off_t>(off + done));
+            if (r <= 0) return false;
+            done += static_cast<size_t>(r);
+        }
+        return true;
+    };
     const bool compressed = !l.compression.empty() && l.compression != "none";
-    std::string truncated = cpuName + ": data ends early (file truncated or corrupt); events after that point are lost";
 
     if (!compressed) {
         const uint64_t avail = std::min(c.size, src.fileSize - c.offset);
         out.reserve(avail / 12 + 64, avail);
         const uint64_t pages = avail / ps;
-        for (uint64_t i = 0; i < pages; ++i) {
-            if (!walker.page(base + i * ps, ps)) return truncated;
-            if ((i & 255) == 255) {
-                checkCancel(options);
-                progress(static_cast<double>(i) / static_cast<double>(pages));
+        const uint64_t batch = std::max<uint64_t>(1, (1u << 20) / ps);
+        std::vector<uint8_t> buf(static_cast<size_t>(batch * ps));
+        for (uint64_t i = 0; i < pages; i += batch) {
+            const uint64_t n = std::min(batch, pages - i);
+            if (!readAt(c.offset + i * ps, buf.data(), static_cast<size_t>(n * ps))) return truncated;
+            for (uint64_t k = 0; k < n; ++k) {
+                if (!walker.page(buf.data() + k * ps, ps)) return truncated;
             }
+            checkCancel(options);
+            progress(static_cast<double>(i + n) / static_cast<double>(pages));
         }
         return avail < c.size ? truncated : std::string();
     }
@@ -107,30 +123,30 @@ std::string decodeCpuPages(const PageSource &src, RecordDecoder &dec, CpuEvents 
     // <4: chunk count> then per chunk <4: compressed size><4: uncompressed size><data>. The size in the
     // BUFFER option does not count the 4-byte chunk count (trace-cmd 3.1).
     const uint64_t limit = std::min(c.size + 4, src.fileSize - c.offset);
-    if (limit < 4) return truncated;
-    const uint32_t chunks = rd32(base, l.bigEndian);
+    uint8_t hdr[8];
+    if (limit < 4 || !readAt(c.offset, hdr, 4)) return truncated;
+    const uint32_t chunks = rd32(hdr, l.bigEndian);
+    // Size the reservation from the chunk headers (a few small reads).
     uint64_t pos = 4;
     uint64_t totalPlain = 0;
-    bool complete = true;
-    for (uint32_t k = 0; k < chunks; ++k) { // size the reservation from the chunk headers
-        if (pos + 8 > limit) {
-            complete = false;
-            break;
-        }
-        const uint32_t cs = rd32(base + pos, l.bigEndian);
-        totalPlain += rd32(base + pos + 4, l.bigEndian);
-        pos += 8 + uint64_t{cs};
+    for (uint32_t k = 0; k < chunks && pos + 8 <= limit; ++k) {
+        if (!readAt(c.offset + pos, hdr, 8)) break;
+        totalPlain += rd32(hdr + 4, l.bigEndian);
+        pos += 8 + uint64_t{rd32(hdr, l.bigEndian)};
     }
     out.reserve(totalPlain / 12 + 64, totalPlain);
+    std::vector<uint8_t> packed;
     std::vector<uint8_t> plain;
     pos = 4;
     for (uint32_t k = 0; k < chunks; ++k) {
-        if (pos + 8 > limit) return truncated;
-        const uint32_t cs = rd32(base + pos, l.bigEndian);
-        const uint32_t us = rd32(base + pos + 4, l.bigEndian);
+        if (pos + 8 > limit || !readAt(c.offset + pos, hdr, 8)) return truncated;
+        const uint32_t cs = rd32(hdr, l.bigEndian);
+        const uint32_t us = rd32(hdr + 4, l.bigEndian);
         if (pos + 8 + cs > limit || us % ps != 0 || us > (256u << 20)) return truncated;
+        if (packed.size() < cs) packed.resize(cs);
         if (plain.size() < us) plain.resize(us);
-        if (!decompressBlock(l.compression, base + pos + 8, cs, plain.data(), us)) return truncated;
+        if (!readAt(c.offset + pos + 8, packed.data(), cs)) return truncated;
+        if (!decompressBlock(l.compression, packed.data(), cs, plain.data(), us)) return truncated;
         for (uint32_t off = 0; off < us; off += ps) {
             if (!walker.page(plain.data() + off, ps)) return truncated;
         }
@@ -138,7 +154,7 @@ std::string decodeCpuPages(const PageSource &src, RecordDecoder &dec, CpuEvents 
         checkCancel(options);
         progress(static_cast<double>(k + 1) / static_cast<double>(chunks));
     }
-    return complete ? std::string() : truncated;
+    return {};
 }
 
 } // namespace tickscope

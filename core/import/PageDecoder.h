@@ -17,7 +17,7 @@ class RecordDecoder;
 
 struct PageSource
 {
-    uint8_t *file = nullptr; // a private writable mapping: kbuffer takes non-const pages
+    int fd = -1; // read with pread: the pages pass through small buffers, never all resident at once
     uint64_t fileSize = 0;
     const DatLayout *layout = nullptr;
     DatCpuData cpu;

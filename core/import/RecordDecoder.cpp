@@ -86,6 +86,7 @@ EventLayouts::EventLayouts(tep_handle *tep, Trace &trace)
         l.known = true;
         const auto names = fieldNames(l.kind);
         for (size_t k = 0; k < names.size() && k < std::size(l.f); ++k) l.f[k] = ref(tep_find_field(ev, names[k]));
+        if (l.kind == EventKind::TickStop && !l.f[1].valid()) needsTep = true;
         if (!commonType.valid()) {
             commonType = ref(tep_find_common_field(ev, "common_type"));
             commonFlags = ref(tep_find_common_field(ev, "common_flags"));
@@ -96,8 +97,19 @@ EventLayouts::EventLayouts(tep_handle *tep, Trace &trace)
     if (!commonType.valid()) commonType = {0, 2, 0};
 }
 
-RecordDecoder::RecordDecoder(tep_handle *tep, const EventLayouts &layouts, Trace &trace)
-    : tep_(tep), layouts_(layouts), trace_(trace), strings_(trace.strings)
+const char *TepNames::function(uint64_t addr) const
+{
+    return tep_find_function(tep_, addr);
+}
+
+const char *TepNames::comm(int pid) const
+{
+    const char *c = tep_data_comm_from_pid(tep_, pid);
+    return c && std::strcmp(c, "<...>") != 0 ? c : nullptr;
+}
+
+RecordDecoder::RecordDecoder(tep_handle *tep, const NameResolver &names, const EventLayouts &layouts, Trace &trace)
+    : tep_(tep), names_(names), layouts_(layouts), trace_(trace), strings_(trace.strings)
 {
 }
 
@@ -149,7 +161,7 @@ std::string_view RecordDecoder::str(const uint8_t *d, int size, const FieldRef &
 uint32_t RecordDecoder::symbol(uint64_t addr)
 {
     if (auto it = symbols_.find(addr); it != symbols_.end()) return it->second;
-    const char *name = tep_find_function(tep_, addr);
+    const char *name = names_.function(addr);
     uint32_t id;
     if (name) {
         id = strings_.intern(name);
@@ -162,24 +174,43 @@ uint32_t RecordDecoder::symbol(uint64_t addr)
     return id;
 }
 
+void RecordDecoder::beginCpu()
+{
+    tasks.newStream();
+    for (auto &s : comms_) s.pid = INT32_MIN;
+}
+
 void RecordDecoder::noteComm(int64_t ts, int32_t pid, std::string_view comm)
 {
     if (comm.empty()) return;
-    tasks.note(ts, pid, strings_.intern(comm));
+    CommSlot &s = comms_[static_cast<uint32_t>(pid) % std::size(comms_)];
+    if (s.pid == pid && s.len == comm.size() && std::memcmp(s.text, comm.data(), comm.size()) == 0) return;
+    const uint32_t id = strings_.intern(comm);
+    tasks.note(ts, pid, id);
+    if (comm.size() <= sizeof s.text) {
+        s.pid = pid;
+        s.id = id;
+        s.len = static_cast<uint8_t>(comm.size());
+        std::memcpy(s.text, comm.data(), comm.size());
+    } else {
+        s.pid = INT32_MIN;
+    }
 }
 
 void RecordDecoder::notePid(int32_t pid)
 {
+    if (pid == lastPid_) return;
+    lastPid_ = pid;
     if (!pidsSeen_.insert(pid).second) return;
     // The saved cmdlines name tasks that never appear in a sched event.
-    const char *comm = tep_data_comm_from_pid(tep_, pid);
-    if (comm && std::strcmp(comm, "<...>") != 0) tasks.note(INT64_MIN, pid, strings_.intern(comm));
+    if (const char *comm = names_.comm(pid)) tasks.noteInitial(pid, strings_.intern(comm));
 }
 
 uint32_t RecordDecoder::oldTickStopReason(const tep_record &rec)
 {
     // Kernels before ~4.6 trace a string reason (error_msg) instead of a dependency mask; let
     // libtraceevent format it (rare event, the slow path is fine).
+    if (!tep_) return strings_.intern("(string reason)");
     trace_seq s;
     trace_seq_init(&s);
     tep_print_event(tep_, &s, const_cast<tep_record *>(&rec), "%s", TEP_PRINT_INFO);

@@ -2,6 +2,7 @@
 // id, built once from the event formats; per-thread symbol and comm caches.
 #pragma once
 
+#include "FileSymbols.h"
 #include "model/Trace.h"
 
 #include <cstdint>
@@ -43,17 +44,33 @@ public:
         return id >= 0 && static_cast<size_t>(id) < byId_.size() && byId_[id].known ? &byId_[id] : nullptr;
     }
     FieldRef commonType, commonFlags, commonPreempt, commonPid;
-    bool swap = false; // file endianness differs from ours
+    bool swap = false;     // file endianness differs from ours
+    bool needsTep = false; // some event needs libtraceevent's printer at decode time (old tick_stop)
 
 private:
     std::vector<EventLayout> byId_;
 };
 
 // Decodes records of one CPU stream into a CpuEvents. One per thread (holds per-thread caches).
+// NameResolver over a live libtraceevent handle (the reference path).
+class TepNames : public NameResolver
+{
+public:
+    explicit TepNames(tep_handle *tep) : tep_(tep) {}
+    const char *function(uint64_t addr) const override;
+    const char *comm(int pid) const override;
+
+private:
+    tep_handle *tep_;
+};
+
 class RecordDecoder
 {
 public:
-    RecordDecoder(tep_handle *tep, const EventLayouts &layouts, Trace &trace);
+    // tep may be null when !layouts.needsTep.
+    RecordDecoder(tep_handle *tep, const NameResolver &names, const EventLayouts &layouts, Trace &trace);
+    // Call before the first record of each CPU.
+    void beginCpu();
     // Appends the record to out; returns false when the record is not an event the file describes.
     bool decode(const tep_record &rec, CpuEvents &out);
 
@@ -70,11 +87,23 @@ private:
     uint32_t oldTickStopReason(const tep_record &rec);
 
     tep_handle *tep_;
+    const NameResolver &names_;
     const EventLayouts &layouts_;
     Trace &trace_;
     LocalInterner strings_;
     std::unordered_map<uint64_t, uint32_t> symbols_;
     std::unordered_set<int32_t> pidsSeen_;
+    int32_t lastPid_ = INT32_MIN;
+    // Direct-mapped cache of the last comm noted per pid, so that a sched event whose comm did not
+    // change costs a 16-byte compare instead of a hash lookup.
+    struct CommSlot
+    {
+        int32_t pid = INT32_MIN;
+        uint32_t id = 0;
+        uint8_t len = 0;
+        char text[16] = {};
+    };
+    CommSlot comms_[512];
 };
 
 } // namespace tickscope

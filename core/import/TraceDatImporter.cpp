@@ -3,12 +3,19 @@
 #include "RecordDecoder.h"
 #include "TraceCmdApi.h"
 #include "DatLayout.h"
+#include "FileSymbols.h"
 #include "MappedFile.h"
 #include "PageDecoder.h"
 #include "TraceDatHandle.h"
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <malloc.h>
+#include <optional>
+#include <unistd.h>
 #include <exception>
 #include <functional>
 #include <mutex>
@@ -50,22 +57,40 @@ private:
     std::vector<double> done_;
 };
 
-void fillMeta(Trace &trace, TraceDatHandle &h, const std::string &instance)
+// Metadata of one instance: from libtracecmd's handle of the instance (record path), or from the
+// file's layout (page path, which never opens an instance handle: libtracecmd crashes opening the
+// instance of a truncated v6 file).
+void fillMeta(Trace &trace, TraceDatHandle &h, const std::string &instance, const DatLayout *layout,
+              const DatBuffer *buffer)
 {
     TraceMeta &m = trace.meta;
     const std::string &path = h.path();
     m.path = path;
     m.instance = instance;
-    tracecmd_input *in = h.instance(instance);
-    m.fileVersion = static_cast<int>(tracecmd_get_in_file_version(h.top()));
+    tracecmd_input *top = h.top();
+    m.fileVersion = static_cast<int>(tracecmd_get_in_file_version(top));
     const char *cname = nullptr;
     const char *cver = nullptr;
-    if (tracecmd_get_file_compress_proto(h.top(), &cname, &cver) == 0 && cname) m.compression = cname;
+    if (tracecmd_get_file_compress_proto(top, &cname, &cver) == 0 && cname && std::strcmp(cname, "none") != 0)
+        m.compression = cname;
     m.format = "trace.dat v" + std::to_string(m.fileVersion) + (m.compression.empty() ? "" : " (" + m.compression + ")");
-    m.cpuCount = tracecmd_cpus(in);
-    m.pageSize = tracecmd_page_size(in);
-    m.longSize = tracecmd_long_size(in);
-    if (const char *clock = tracecmd_get_trace_clock(in)) {
+    const char *clock = nullptr;
+    if (buffer) {
+        int cpus = tracecmd_cpus(top);
+        for (const auto &c : buffer->cpus) cpus = std::max(cpus, static_cast<int>(c.cpu) + 1);
+        m.cpuCount = cpus;
+        m.pageSize = static_cast<int>(layout->pageSize);
+        m.longSize = layout->longSize;
+        if (!buffer->clock.empty()) m.traceClock = buffer->clock;
+        clock = tracecmd_get_trace_clock(top);
+    } else {
+        tracecmd_input *in = h.instance(instance);
+        m.cpuCount = tracecmd_cpus(in);
+        m.pageSize = tracecmd_page_size(in);
+        m.longSize = tracecmd_long_size(in);
+        clock = tracecmd_get_trace_clock(in);
+    }
+    if (clock && m.traceClock.empty()) {
         // The file stores the trace_clock file: "[local] global counter ..."; keep the selected one.
         std::string_view c(clock);
         const auto a = c.find('[');
@@ -73,12 +98,18 @@ void fillMeta(Trace &trace, TraceDatHandle &h, const std::string &instance)
         m.traceClock = (a != std::string_view::npos && b > a) ? std::string(c.substr(a + 1, b - a - 1))
                                                               : std::string(c.substr(0, c.find_first_of(" \n")));
     }
-    if (const char *u = tracecmd_get_uname(h.top())) {
+    if (const char *u = tracecmd_get_uname(top)) {
         m.uname = u;
         m.kernelRelease = kernelReleaseFromUname(m.uname);
     }
     m.fileInstances.push_back("");
-    for (auto &name : h.instanceNames()) m.fileInstances.push_back(std::move(name));
+    if (layout) {
+        for (const auto &b : layout->buffers) {
+            if (!b.name.empty()) m.fileInstances.push_back(b.name);
+        }
+    } else {
+        for (auto &name : h.instanceNames()) m.fileInstances.push_back(std::move(name));
+    }
     struct stat st{};
     if (::stat(path.c_str(), &st) == 0) m.fileBytes = static_cast<uint64_t>(st.st_size);
 }
@@ -88,6 +119,7 @@ std::string decodeCpu(tracecmd_input *in, int cpu, RecordDecoder &dec, Trace &tr
                       const LoadOptions &options)
 {
     checkCancel(options);
+    dec.beginCpu();
     CpuEvents &out = trace.cpu(cpu);
     RecordPtr last;
     last.reset(tracecmd_read_cpu_last(in, cpu));
@@ -178,6 +210,14 @@ int hardwareThreads(const LoadOptions &o)
     return o.threads > 0 ? o.threads : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
 }
 
+// One instance on its way from the file to a Trace.
+struct Pending
+{
+    std::unique_ptr<Trace> trace;
+    std::unique_ptr<EventLayouts> layouts;
+    const DatBuffer *pages = nullptr; // set: the page decoder reads it; null: the record API
+};
+
 struct DecodeState
 {
     Trace &trace;
@@ -196,6 +236,16 @@ struct DecodeState
         std::lock_guard lock(mutex);
         unknown += dec.unknownRecords;
         trace.tasks.merge(std::move(dec.tasks.entries));
+    }
+    void finish()
+    {
+        trace.tasks.finalize();
+        for (auto &w : cpuWarnings) {
+            if (!w.empty()) trace.warnings.push_back(std::move(w));
+        }
+        if (unknown)
+            trace.warnings.push_back(std::to_string(unknown) + " records of event ids without a format were skipped");
+        for (int c = 0; c < trace.cpuCount(); ++c) trace.cpu(c).sortByTime();
     }
 };
 
@@ -221,7 +271,8 @@ void decodeWithRecordApi(TraceDatHandle &file, const std::string &instance, Deco
             own = std::make_unique<TraceDatHandle>(file.path());
             in = own->instance(instance);
         }
-        RecordDecoder dec(tracecmd_get_tep(in), st.layouts, st.trace);
+        const TepNames names(tracecmd_get_tep(in));
+        RecordDecoder dec(tracecmd_get_tep(in), names, st.layouts, st.trace);
         for (int cpu = t; cpu < cpus; cpu += threads) {
             st.cpuWarnings[static_cast<size_t>(cpu)] = decodeCpu(in, cpu, dec, st.trace, st.progress, options);
         }
@@ -229,14 +280,11 @@ void decodeWithRecordApi(TraceDatHandle &file, const std::string &instance, Deco
     });
 }
 
-// The fast path: pages straight from the mapped file through kbuffer, any number of threads sharing
-// one (read-only) tep handle. Proven equal to the record API by the tests.
-void decodeWithPages(MappedFile &map, const DatLayout &layout, const DatBuffer &buffer, tep_handle *tep,
-                     DecodeState &st, const LoadOptions &options)
+// The fast path: pages read straight from the file, through kbuffer, on any number of threads.
+// tep is null once libtracecmd has been closed (names then come from the file's own sections).
+void decodeWithPages(int fd, uint64_t fileSize, const DatLayout &layout, const DatBuffer &buffer, tep_handle *tep,
+                     bool oldFormat, const NameResolver &names, DecodeState &st, const LoadOptions &options)
 {
-    // Build libtraceevent's lazy lookup tables now, so the threads only read them.
-    tep_find_function(tep, 0);
-    tep_data_comm_from_pid(tep, 0);
     const int cpus = st.trace.cpuCount();
     std::vector<const DatCpuData *> work;
     for (const auto &c : buffer.cpus) {
@@ -246,13 +294,12 @@ void decodeWithPages(MappedFile &map, const DatLayout &layout, const DatBuffer &
     std::sort(work.begin(), work.end(), [](const auto *a, const auto *b) { return a->size > b->size; });
     std::atomic<size_t> next{0};
     const int threads = std::clamp(hardwareThreads(options), 1, std::max<int>(1, static_cast<int>(work.size())));
-    const bool oldFormat = tep_is_old_format(tep);
     runThreads(threads, [&](int) {
-        RecordDecoder dec(tep, st.layouts, st.trace);
+        RecordDecoder dec(tep, names, st.layouts, st.trace);
         for (size_t k = next++; k < work.size(); k = next++) {
             const DatCpuData &c = *work[k];
             const int cpu = static_cast<int>(c.cpu);
-            PageSource src{map.data(), map.size(), &layout, c, oldFormat};
+            const PageSource src{fd, fileSize, &layout, c, oldFormat};
             st.cpuWarnings[static_cast<size_t>(cpu)] = decodeCpuPages(
                 src, dec, st.trace.cpu(cpu), [&](double f) { st.progress.set(cpu, f); }, options);
             st.progress.set(cpu, 1.0);
@@ -261,46 +308,132 @@ void decodeWithPages(MappedFile &map, const DatLayout &layout, const DatBuffer &
     });
 }
 
-} // namespace
-
-std::unique_ptr<Trace> importTraceDat(TraceDatHandle &file, const std::string &instance, const LoadOptions &options)
+std::vector<std::string> chooseInstances(TraceDatHandle &file, const DatLayout *layout, const LoadOptions &options,
+                                         bool requireOne)
 {
-    auto trace = std::make_unique<Trace>();
-    const std::string &path = file.path();
-    tracecmd_input *mainIn = file.instance(instance);
-    fillMeta(*trace, file, instance);
-    const int cpus = trace->meta.cpuCount;
-    if (cpus <= 0 || cpus > 8192) throw LoadError(path + ": implausible CPU count " + std::to_string(cpus));
-    trace->setCpuCount(cpus);
-    tep_handle *tep = tracecmd_get_tep(mainIn);
-    const EventLayouts layouts(tep, *trace);
-    checkCancel(options);
-
-    DecodeState st(*trace, layouts, options);
-    bool done = false;
-    if (!options.recordApi) {
-        MappedFile map(path);
-        const auto layout = map.data() ? readDatLayout(map.data(), map.size()) : std::nullopt;
-        if (layout && !layout->needsLibraryPath && layout->longSize == trace->meta.longSize) {
-            for (const auto &b : layout->buffers) {
-                if (b.name != instance) continue;
-                decodeWithPages(map, *layout, b, tep, st, options);
-                trace->meta.format += ", direct page decode";
-                done = true;
-                break;
-            }
+    if (options.instanceGiven) {
+        bool known = false;
+        if (layout) {
+            for (const auto &b : layout->buffers) known |= b.name == options.instance;
+        }
+        if (!known) file.instance(options.instance); // throws for an unknown name
+        return {options.instance};
+    }
+    std::vector<std::string> names;
+    if (layout) {
+        for (const auto &b : layout->buffers) {
+            bool data = false;
+            for (const auto &c : b.cpus) data |= c.size > 0;
+            if (data) names.push_back(b.name);
+        }
+    } else {
+        for (const auto &i : listInstances(file)) {
+            if (i.hasData) names.push_back(i.name);
         }
     }
-    if (!done) decodeWithRecordApi(file, instance, st, options);
-
-    trace->tasks.finalize();
-    for (auto &w : st.cpuWarnings) {
-        if (!w.empty()) trace->warnings.push_back(std::move(w));
+    if (names.empty()) {
+        if (layout) {
+            for (const auto &b : layout->buffers) {
+                if (b.unreadable) throw LoadError(file.path() + ": truncated: no event data left in the file");
+            }
+        }
+        names.push_back(""); // a file without events: its top level, empty
     }
-    if (st.unknown)
-        trace->warnings.push_back(std::to_string(st.unknown) + " records of event ids without a format were skipped");
-    for (int c = 0; c < cpus; ++c) trace->cpu(c).sortByTime();
-    return trace;
+    if (requireOne && names.size() > 1) {
+        std::string list;
+        for (const auto &n : names) list += (list.empty() ? "" : ", ") + (n.empty() ? std::string("(top level)") : n);
+        throw LoadError(file.path() + ": events in " + std::to_string(names.size()) + " buffer instances (" + list +
+                        "); choose one with --instance NAME");
+    }
+    return names;
+}
+
+} // namespace
+
+std::vector<std::unique_ptr<Trace>> importTraceDat(const std::string &path, const LoadOptions &options, bool requireOne)
+{
+    auto file = std::make_unique<TraceDatHandle>(path);
+
+    // The page decoder's view of the file: its layout and its own symbol and cmdline texts.
+    std::optional<DatLayout> layout;
+    uint64_t fileSize = 0;
+    if (!options.recordApi) {
+        MappedFile map(path); // only the metadata gets read (and the mapping is gone before decoding)
+        fileSize = map.size();
+        if (map.data()) layout = readDatLayout(map.data(), map.size());
+        if (layout && (layout->needsLibraryPath || layout->longSize != tracecmd_long_size(file->top()))) layout.reset();
+    }
+    const auto names = chooseInstances(*file, layout ? &*layout : nullptr, options, requireOne);
+    tep_handle *topTep = tracecmd_get_tep(file->top());
+
+    std::vector<Pending> pending;
+    bool allPages = true;
+    for (const auto &name : names) {
+        Pending p;
+        p.trace = std::make_unique<Trace>();
+        if (layout) {
+            for (const auto &b : layout->buffers) {
+                if (b.name == name) p.pages = &b;
+            }
+        }
+        fillMeta(*p.trace, *file, name, p.pages ? &*layout : nullptr, p.pages);
+        const int cpus = p.trace->meta.cpuCount;
+        if (cpus <= 0 || cpus > 8192) throw LoadError(path + ": implausible CPU count " + std::to_string(cpus));
+        p.trace->setCpuCount(cpus);
+        // All buffers of a file share the event formats of its top level.
+        p.layouts = std::make_unique<EventLayouts>(p.pages ? topTep : tracecmd_get_tep(file->instance(name)), *p.trace);
+        if (p.layouts->needsTep) p.pages = nullptr;
+        allPages &= p.pages != nullptr;
+        pending.push_back(std::move(p));
+    }
+    checkCancel(options);
+    const bool oldFormat = tep_is_old_format(topTep);
+    std::unique_ptr<FileSymbols> fileNames;
+    std::unique_ptr<TepNames> tepNames;
+    if (allPages) {
+        // Everything left comes from the file itself: drop libtracecmd's parsed metadata before the
+        // model grows, so the peak memory is the larger of the two, not their sum.
+        fileNames = std::make_unique<FileSymbols>(std::move(layout->kallsyms), layout->cmdlines);
+        layout->cmdlines.clear();
+        file.reset();
+        topTep = nullptr;
+        malloc_trim(0);
+    } else if (layout) {
+        tep_find_function(topTep, 0); // build libtraceevent's lazy tables before threads read them
+        tep_data_comm_from_pid(topTep, 0);
+        tepNames = std::make_unique<TepNames>(topTep);
+    }
+
+    std::vector<std::unique_ptr<Trace>> out;
+    for (auto &p : pending) {
+        DecodeState st(*p.trace, *p.layouts, options);
+        const std::string &name = p.trace->meta.instance;
+        if (p.pages) {
+            const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+            if (fd < 0) throw LoadError(path + ": cannot reopen: " + std::strerror(errno));
+            try {
+                const NameResolver &resolver = fileNames ? static_cast<const NameResolver &>(*fileNames) : *tepNames;
+                decodeWithPages(fd, fileSize, *layout, *p.pages, topTep, oldFormat, resolver, st, options);
+            } catch (...) {
+                ::close(fd);
+                throw;
+            }
+            ::close(fd);
+            p.trace->meta.format += ", direct page decode";
+        } else {
+            decodeWithRecordApi(*file, name, st, options);
+        }
+        st.finish();
+        out.push_back(std::move(p.trace));
+    }
+    if (layout && !out.empty()) {
+        for (const auto &b : layout->buffers) {
+            if (b.unreadable)
+                out.front()->warnings.push_back("buffer instance '" + b.name +
+                                                "' lies past the end of the file (truncated); its events are lost");
+        }
+    }
+    return out;
 }
 
 } // namespace tickscope

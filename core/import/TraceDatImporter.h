@@ -17,7 +17,9 @@ struct InstanceInfo
 // The buffer instances of the file, the top level first.
 std::vector<InstanceInfo> listInstances(TraceDatHandle &file);
 
-// Loads one instance (name "" = top level).
-std::unique_ptr<Trace> importTraceDat(TraceDatHandle &file, const std::string &instance, const LoadOptions &options);
+// Loads options.instance when given, else every instance that has events; with requireOne, a file
+// with events in several instances is a LoadError that names them.
+std::vector<std::unique_ptr<Trace>> importTraceDat(const std::string &path, const LoadOptions &options,
+                                                   bool requireOne);
 
 } // namespace tickscope

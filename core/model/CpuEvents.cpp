@@ -8,12 +8,11 @@ namespace tickscope {
 
 void CpuEvents::reserve(size_t events, size_t payloadBytes)
 {
-    // Large reservations are only address space until written, so an upper bound is cheap.
+    // An upper bound is cheap: Column reserves address space, not memory.
     tsLow_.reserve(events);
     type_.reserve(events);
     flags_.reserve(events);
     preempt_.reserve(events);
-    pid_.reserve(events);
     arena_.reserve(payloadBytes);
     blockOffset_.reserve((events >> kBlockShift) + 1);
 }
@@ -23,25 +22,31 @@ bool CpuEvents::append(int64_t ts, uint16_t type, uint8_t flags, uint8_t preempt
 {
     if (ts < 0) ts = 0;
     const size_t i = type_.size();
+    if (i >= UINT32_MAX) throw std::length_error("more than 4G events on one CPU");
     if ((i & ((1u << kBlockShift) - 1)) == 0) {
         if (arena_.size() > UINT32_MAX) throw std::length_error("payload arena of one CPU exceeds 4 GiB");
         blockOffset_.push_back(static_cast<uint32_t>(arena_.size()));
     }
     const auto high = static_cast<uint32_t>(static_cast<uint64_t>(ts) >> 32);
     if (epochs_.empty() || epochs_.back().high != high) epochs_.push_back({i, high});
+    if (runs_.empty() || runs_.back().pid != pid) runs_.push_back({static_cast<uint32_t>(i), pid});
     tsLow_.push_back(static_cast<uint32_t>(ts));
     type_.push_back(type);
     flags_.push_back(flags);
     preempt_.push_back(preempt);
-    pid_.push_back(pid);
-    if (payloadSize) {
-        const auto *p = static_cast<const uint8_t *>(payload);
-        arena_.insert(arena_.end(), p, p + payloadSize);
-    }
+    if (payloadSize) arena_.append(payload, payloadSize);
     const bool inOrder = ts >= lastTs_;
     if (!inOrder) sorted_ = false;
     lastTs_ = std::max(lastTs_, ts);
     return inOrder;
+}
+
+int32_t CpuEvents::pid(size_t i) const
+{
+    const PidRun *b = runs_.data();
+    const PidRun *e = b + runs_.size();
+    const PidRun *it = std::upper_bound(b, e, i, [](size_t v, const PidRun &r) { return v < r.first; });
+    return (it - 1)->pid;
 }
 
 size_t CpuEvents::epochIndex(size_t i) const
@@ -71,9 +76,11 @@ void CpuEvents::sortByTime()
     const size_t n = size();
     std::vector<int64_t> times(n);
     std::vector<size_t> offsets(n);
+    std::vector<int32_t> pids(n);
     for (Cursor c(*this, 0); c.valid(); c.next()) {
         times[c.index()] = c.ts();
         offsets[c.index()] = c.payloadOffset();
+        pids[c.index()] = c.pid();
     }
     std::vector<size_t> order(n);
     std::iota(order.begin(), order.end(), size_t{0});
@@ -83,24 +90,39 @@ void CpuEvents::sortByTime()
     out.lost = std::move(lost);
     for (size_t k : order) {
         const uint8_t sz = (*typeSizes_)[type_[k]];
-        out.append(times[k], type_[k], flags_[k], preempt_[k], pid_[k], arena_.data() + offsets[k], sz);
+        out.append(times[k], type_[k], flags_[k], preempt_[k], pids[k], arena_.data() + offsets[k], sz);
     }
     *this = std::move(out);
 }
 
+void CpuEvents::finishLoading()
+{
+    tsLow_.trim();
+    type_.trim();
+    flags_.trim();
+    preempt_.trim();
+    runs_.trim();
+    arena_.trim();
+    blockOffset_.trim();
+}
+
 size_t CpuEvents::memoryBytes() const
 {
-    return tsLow_.size() * (sizeof(uint32_t) + sizeof(uint16_t) + 2 + sizeof(int32_t)) + arena_.size() +
-           blockOffset_.size() * sizeof(uint32_t) + epochs_.size() * sizeof(Epoch) +
-           lost.size() * sizeof(LostRange);
+    return tsLow_.bytes() + type_.bytes() + flags_.bytes() + preempt_.bytes() + runs_.bytes() + arena_.bytes() +
+           blockOffset_.bytes() + epochs_.size() * sizeof(Epoch) + lost.size() * sizeof(LostRange);
 }
 
 CpuEvents::Cursor::Cursor(const CpuEvents &ev, size_t start) : ev_(ev), i_(start)
 {
     if (i_ < ev_.size()) {
         off_ = ev_.payloadOffset(i_);
-        while (epoch_ + 1 < ev_.epochs_.size() && ev_.epochs_[epoch_ + 1].first <= i_) ++epoch_;
+        epoch_ = ev_.epochIndex(i_);
         high_ = ev_.epochs_[epoch_].high;
+        const PidRun *b = ev_.runs_.data();
+        run_ = static_cast<size_t>(std::upper_bound(b, b + ev_.runs_.size(), i_,
+                                                    [](size_t v, const PidRun &r) { return v < r.first; }) -
+                                   b) -
+               1;
     }
 }
 
@@ -109,6 +131,7 @@ void CpuEvents::Cursor::next()
     off_ += (*ev_.typeSizes_)[ev_.type_[i_]];
     ++i_;
     if (epoch_ + 1 < ev_.epochs_.size() && ev_.epochs_[epoch_ + 1].first == i_) high_ = ev_.epochs_[++epoch_].high;
+    if (run_ + 1 < ev_.runs_.size() && ev_.runs_[run_ + 1].first == i_) ++run_;
 }
 
 } // namespace tickscope

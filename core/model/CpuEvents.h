@@ -1,10 +1,12 @@
-// One CPU's events, sorted by time, in columns. 12 bytes per event plus its payload:
+// One CPU's events, sorted by time, in columns. About 8 bytes per event plus its payload:
 //   ts: the low 32 bits per event, the high 32 bits per "epoch" (a run of events sharing them);
-//   type (u16), common_flags (u8), common_preempt_count (u8), pid (i32);
+//   type (u16), common_flags (u8), common_preempt_count (u8);
+//   pid: run-length coded (a CPU runs one task for many events), one {first index, pid} per run;
 //   payload: the kind's packed struct in a byte arena; its offset is found from a per-64-event
 //   block offset plus the payload sizes of the preceding events of the block.
 #pragma once
 
+#include "Column.h"
 #include "EventKind.h"
 
 #include <cstdint>
@@ -15,9 +17,9 @@ namespace tickscope {
 
 struct LostRange
 {
-    int64_t from = 0;    // ts of the last event before the gap (or of the gap's start when known)
-    int64_t to = 0;      // ts of the first event after the gap
-    uint64_t count = 0;  // events lost, 0 when the source did not say
+    int64_t from = 0;   // ts of the last event before the gap (== to when the gap opens the CPU's data)
+    int64_t to = 0;     // ts of the first event after the gap
+    uint64_t count = 0; // events lost, 0 when the source did not say
 };
 
 class CpuEvents
@@ -40,7 +42,7 @@ public:
     uint16_t type(size_t i) const { return type_[i]; }
     uint8_t flags(size_t i) const { return flags_[i]; }
     uint8_t preempt(size_t i) const { return preempt_[i]; }
-    int32_t pid(size_t i) const { return pid_[i]; }
+    int32_t pid(size_t i) const;
 
     size_t payloadOffset(size_t i) const
     {
@@ -67,6 +69,7 @@ public:
                 uint8_t payloadSize);
     bool sorted() const { return sorted_; }
     void sortByTime();
+    void finishLoading(); // returns unused reserved memory
     void setTypeSizes(const std::vector<uint8_t> *typeSizes) { typeSizes_ = typeSizes; }
 
     std::vector<LostRange> lost;
@@ -74,7 +77,7 @@ public:
     size_t memoryBytes() const; // bytes actually used by the columns
     size_t payloadBytes() const { return arena_.size(); }
 
-    // Sequential reader: ts and payload offset without the per-call searches.
+    // Sequential reader: ts, pid and payload offset without the per-call searches.
     class Cursor
     {
     public:
@@ -82,6 +85,7 @@ public:
         bool valid() const { return i_ < ev_.size(); }
         size_t index() const { return i_; }
         int64_t ts() const { return (static_cast<int64_t>(high_) << 32) | ev_.tsLow_[i_]; }
+        int32_t pid() const { return ev_.runs_[run_].pid; }
         size_t payloadOffset() const { return off_; }
         template <class T> T payload() const { return ev_.payloadAt<T>(off_); }
         void next();
@@ -91,6 +95,7 @@ public:
         size_t i_;
         size_t off_ = 0;
         size_t epoch_ = 0;
+        size_t run_ = 0;
         uint32_t high_ = 0;
     };
 
@@ -100,16 +105,22 @@ private:
         size_t first;
         uint32_t high;
     };
+    struct PidRun
+    {
+        uint32_t first;
+        int32_t pid;
+    };
     size_t epochIndex(size_t i) const;
+
     const std::vector<uint8_t> *typeSizes_;
-    std::vector<uint32_t> tsLow_;
+    Column<uint32_t> tsLow_;
     std::vector<Epoch> epochs_;
-    std::vector<uint16_t> type_;
-    std::vector<uint8_t> flags_;
-    std::vector<uint8_t> preempt_;
-    std::vector<int32_t> pid_;
-    std::vector<uint8_t> arena_;
-    std::vector<uint32_t> blockOffset_;
+    Column<uint16_t> type_;
+    Column<uint8_t> flags_;
+    Column<uint8_t> preempt_;
+    Column<PidRun> runs_;
+    Column<uint8_t> arena_;
+    Column<uint32_t> blockOffset_;
     int64_t lastTs_ = INT64_MIN;
     bool sorted_ = true;
 };

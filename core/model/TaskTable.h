@@ -24,6 +24,11 @@ public:
     {
     public:
         void note(int64_t ts, int32_t pid, uint32_t comm);
+        // A name known before the trace (saved cmdlines): outside the per-stream change tracking.
+        void noteInitial(int32_t pid, uint32_t comm) { entries.push_back({INT64_MIN, pid, comm}); }
+        // Starts another CPU's stream: changes are tracked per time-ordered stream, so that the table
+        // does not depend on which thread decoded which CPU.
+        void newStream() { last_.clear(); }
         std::vector<Entry> entries;
 
     private:

@@ -89,6 +89,8 @@ std::string formatStatsText(const std::vector<TraceStats> &sources, const LoadFi
                     formatSeconds(s.lastTs).c_str(), formatSeconds(s.lastTs - s.firstTs).c_str());
         }
         appendf(out, "lost:     %" PRIu64 " ranges, %" PRIu64 " events counted\n", s.lostRanges, s.lostEvents);
+        appendf(out, "model:    %.1f MB (%.1f bytes/event)\n", static_cast<double>(s.modelBytes) / 1e6,
+                s.events ? static_cast<double>(s.modelBytes) / static_cast<double>(s.events) : 0.0);
         out += "\nper CPU:\n";
         for (const auto &c : s.cpus) {
             appendf(out, "  CPU %-3d %10" PRIu64 " events", c.cpu, c.events);
@@ -125,6 +127,7 @@ std::string formatStatsJson(const std::vector<TraceStats> &sources, const LoadFi
         j.value("cpu_count", s.cpuCount).value("events", s.events);
         j.value("first_ts_ns", s.firstTs).value("last_ts_ns", s.lastTs);
         j.value("lost_ranges", s.lostRanges).value("lost_events", s.lostEvents);
+        j.value("model_bytes", s.modelBytes);
         j.beginArray("cpus");
         for (const auto &c : s.cpus) {
             j.beginObject().value("cpu", c.cpu).value("events", c.events);

@@ -1,0 +1,482 @@
+#include "TextImporter.h"
+
+#include "TextLineParser.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <map>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <unordered_map>
+#include <utility>
+
+namespace tickscope {
+namespace {
+
+using text::LineKind;
+using text::ParsedLine;
+
+constexpr size_t kProgressStep = size_t{1} << 20;
+constexpr int kMaxCpus = 8192;
+// Real traces have a few hundred event types; the cap keeps a file of random "name:" lines from making
+// Trace::addType (a linear scan) quadratic.
+constexpr size_t kMaxTypes = 8192;
+constexpr int64_t kNoTs = INT64_MIN;
+
+// The whole file: mapped when it is a regular file, else read (pipes, /proc files).
+class FileData
+{
+public:
+    explicit FileData(const std::string &path)
+    {
+        const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd < 0) throw LoadError(path + ": " + std::strerror(errno));
+        struct stat st
+        {
+        };
+        if (::fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
+            const int err = S_ISDIR(st.st_mode) ? EISDIR : errno;
+            ::close(fd);
+            throw LoadError(path + ": " + std::strerror(err));
+        }
+        if (S_ISREG(st.st_mode) && st.st_size > 0) {
+            const auto size = static_cast<size_t>(st.st_size);
+            void *p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+            if (p != MAP_FAILED) {
+                ::madvise(p, size, MADV_SEQUENTIAL);
+                map_ = p;
+                size_ = size;
+                ::close(fd);
+                return;
+            }
+        }
+        char buf[1 << 16];
+        while (true) {
+            const ssize_t n = ::read(fd, buf, sizeof buf);
+            if (n > 0) {
+                buf_.append(buf, static_cast<size_t>(n));
+            } else if (n == 0) {
+                break;
+            } else if (errno != EINTR) {
+                const int err = errno;
+                ::close(fd);
+                throw LoadError(path + ": " + std::strerror(err));
+            }
+        }
+        ::close(fd);
+    }
+    FileData(const FileData &) = delete;
+    FileData &operator=(const FileData &) = delete;
+    ~FileData()
+    {
+        if (map_) ::munmap(map_, size_);
+    }
+    std::string_view view() const
+    {
+        return map_ ? std::string_view(static_cast<const char *>(map_), size_) : std::string_view(buf_);
+    }
+
+private:
+    void *map_ = nullptr;
+    size_t size_ = 0;
+    std::string buf_;
+};
+
+struct SvHash
+{
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
+};
+template <class V> using SvMap = std::unordered_map<std::string, V, SvHash, std::equal_to<>>;
+
+struct TypeRef
+{
+    uint16_t id;
+    EventKind kind;
+};
+
+struct CommSlot
+{
+    uint32_t id = 0;
+    std::string_view str; // the pool's copy
+};
+
+struct CpuState
+{
+    std::unique_ptr<CpuEvents> events;
+    int64_t lastTs = kNoTs;
+    long openLost = -1;         // index in events->lost of a range still waiting for its first event after
+    int32_t colPid = INT32_MIN; // task column of the previous line, to skip the task table for repeats
+    std::string colComm;
+};
+
+// One Trace being filled: the top-level buffer ("") or one instance prefix.
+struct Instance
+{
+    std::string name;
+    std::unique_ptr<Trace> trace = std::make_unique<Trace>();
+    int cpusHeader = 0;
+    std::vector<CpuState> cpus;
+    SvMap<TypeRef> types;
+    SvMap<uint16_t> undecodedTypes;
+    std::unordered_map<int32_t, CommSlot> comms;
+    TaskTable::Recorder rec;
+    int64_t minTs = INT64_MAX;
+    int64_t maxTs = INT64_MIN;
+    size_t events = 0;
+    std::map<std::string, size_t, std::less<>> undecoded;
+    size_t undecodedTotal = 0;
+    std::string firstUndecoded;
+    size_t timerStarts = 0;
+    size_t timerStartsDPI = 0;
+};
+
+// A line for a warning: at most 100 bytes, control and non-ASCII bytes shown as '?'.
+std::string quoteLine(std::string_view line)
+{
+    std::string q = "\"";
+    for (char c : line.substr(0, 100))
+        q += (c >= 0x20 && c < 0x7f) ? c : '?';
+    q += line.size() > 100 ? "...\"" : "\"";
+    return q;
+}
+
+// trace-cmd prints "version = 6" and the like before "cpus=N".
+bool looksLikeHeader(std::string_view line)
+{
+    const size_t start = line.find_first_not_of(" \t");
+    if (line.size() > 256 || start == std::string_view::npos) return false;
+    const char c = line[start];
+    return ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) &&
+           line.find_first_of("=:") != std::string_view::npos &&
+           std::all_of(line.begin(), line.end(),
+                       [](char ch) { return (ch >= 0x20 && ch < 0x7f) || ch == '\t' || ch == '\r'; });
+}
+
+class TextImport final : public text::PrefixOracle
+{
+public:
+    TextImport(const std::string &path, const LoadOptions &options) : path_(path), opt_(options), file_(path)
+    {
+    }
+
+    std::vector<std::unique_ptr<Trace>> run();
+    bool known(std::string_view prefix) const override { return instances_.find(prefix) != instances_.end(); }
+
+private:
+    void onLine(std::string_view line, bool unterminated);
+    void onEvent(ParsedLine &pl, std::string_view line);
+    void onLost(const ParsedLine &pl);
+    Instance &instance(std::string_view prefix);
+    CpuState &cpu(Instance &in, int c);
+    bool type(Instance &in, std::string_view name, TypeRef &t);
+    void noteComm(Instance &in, int64_t ts, int32_t pid, std::string_view comm, bool truncated);
+    void badLine(std::string_view line);
+    std::vector<std::unique_ptr<Trace>> finish();
+
+    const std::string &path_;
+    const LoadOptions &opt_;
+    FileData file_;
+    SvMap<std::unique_ptr<Instance>> instances_;
+    std::vector<Instance *> order_;
+    Instance *last_ = nullptr;
+    size_t lineNo_ = 0;
+    size_t estLines_ = 0;
+    int fileCpus_ = 0;
+    bool tracefsHeader_ = false;
+    bool traceCmdEvidence_ = false;
+    bool sawEvent_ = false;
+    size_t badLines_ = 0;
+    std::string firstBad_;
+    std::string truncated_;
+    std::string carryPrefix_;
+    bool carry_ = false;
+};
+
+std::vector<std::unique_ptr<Trace>> TextImport::run()
+{
+    const std::string_view data = file_.view();
+    if (data.empty()) throw LoadError(path_ + ": the file is empty");
+    // Reservations are sized from the line length of the first 256 KiB (address space only until used).
+    const std::string_view sample = data.substr(0, 256 * 1024);
+    const auto sampleLines = static_cast<size_t>(std::count(sample.begin(), sample.end(), '\n'));
+    estLines_ = data.size() / std::max<size_t>(sample.size() / std::max<size_t>(sampleLines, 1), 16) + 16;
+
+    size_t pos = 0;
+    size_t nextReport = kProgressStep;
+    while (pos < data.size()) {
+        const char *s = data.data() + pos;
+        const auto *nl = static_cast<const char *>(std::memchr(s, '\n', data.size() - pos));
+        const size_t len = nl ? static_cast<size_t>(nl - s) : data.size() - pos;
+        ++lineNo_;
+        onLine({s, len}, nl == nullptr);
+        pos += len + 1;
+        if (pos >= nextReport) {
+            checkCancel(opt_);
+            if (opt_.progress) opt_.progress(static_cast<double>(std::min(pos, data.size())) / data.size());
+            nextReport = pos + kProgressStep;
+        }
+    }
+    auto traces = finish();
+    if (opt_.progress) opt_.progress(1.0);
+    return traces;
+}
+
+void TextImport::onLine(std::string_view line, bool unterminated)
+{
+    // Tools end their output with a newline: a last line without one was cut (a copy of a live file, an
+    // interrupted download) and its numbers may be cut too. Only a file of that one line is parsed.
+    if (unterminated && sawEvent_) {
+        if (line.find_first_not_of(" \t\r") != std::string_view::npos) truncated_ = quoteLine(line);
+        return;
+    }
+    ParsedLine pl = text::parseLine(line, this);
+    // trace-cmd prints "inst: CPU:1 [12 EVENTS DROPPED]" and then the next record without its prefix.
+    const bool carry = std::exchange(carry_, false);
+    switch (pl.kind) {
+    case LineKind::Empty:
+    case LineKind::StackLine:
+        return;
+    case LineKind::Comment:
+        tracefsHeader_ = tracefsHeader_ || pl.tracerHeader;
+        if (pl.cpus > 0 && pl.cpus <= kMaxCpus) fileCpus_ = pl.cpus;
+        return;
+    case LineKind::CpusHeader:
+        traceCmdEvidence_ = true;
+        if (pl.cpus > kMaxCpus) break;
+        if (pl.prefix.empty())
+            fileCpus_ = pl.cpus;
+        else
+            instance(pl.prefix).cpusHeader = pl.cpus;
+        return;
+    case LineKind::CpuEmpty:
+        traceCmdEvidence_ = true;
+        return;
+    case LineKind::Lost:
+        if (pl.cpu >= kMaxCpus) break;
+        onLost(pl);
+        if (!pl.prefix.empty()) {
+            carryPrefix_.assign(pl.prefix);
+            carry_ = true;
+        }
+        return;
+    case LineKind::Event:
+        if (pl.cpu >= kMaxCpus) break;
+        if (pl.prefix.empty() && carry) pl.prefix = carryPrefix_;
+        onEvent(pl, line);
+        return;
+    case LineKind::Bad:
+        if (!sawEvent_ && looksLikeHeader(line)) return;
+        break;
+    }
+    badLine(line);
+}
+
+void TextImport::badLine(std::string_view line)
+{
+    if (badLines_++ == 0) firstBad_ = "line " + std::to_string(lineNo_) + ": " + quoteLine(line);
+}
+
+Instance &TextImport::instance(std::string_view prefix)
+{
+    if (last_ && last_->name == prefix) return *last_;
+    auto it = instances_.find(prefix);
+    if (it == instances_.end()) {
+        auto in = std::make_unique<Instance>();
+        in->name = prefix;
+        order_.push_back(in.get());
+        it = instances_.emplace(std::string(prefix), std::move(in)).first;
+    }
+    last_ = it->second.get();
+    return *last_;
+}
+
+CpuState &TextImport::cpu(Instance &in, int c)
+{
+    if (static_cast<size_t>(c) >= in.cpus.size()) in.cpus.resize(static_cast<size_t>(c) + 1);
+    CpuState &cs = in.cpus[static_cast<size_t>(c)];
+    if (!cs.events) {
+        cs.events = std::make_unique<CpuEvents>(&in.trace->typeSizes());
+        const int hint = in.cpusHeader ? in.cpusHeader : fileCpus_ ? fileCpus_ : 4;
+        const size_t n = std::min(estLines_, estLines_ * 2 / static_cast<size_t>(hint) + 4096);
+        cs.events->reserve(n, n * 20);
+    }
+    return cs;
+}
+
+bool TextImport::type(Instance &in, std::string_view name, TypeRef &t)
+{
+    if (auto it = in.types.find(name); it != in.types.end()) {
+        t = it->second;
+        return true;
+    }
+    if (in.trace->types().size() >= kMaxTypes) return false;
+    const uint16_t id = in.trace->addType("", name);
+    t = TypeRef{id, in.trace->kind(id)};
+    in.types.emplace(std::string(name), t);
+    return true;
+}
+
+void TextImport::noteComm(Instance &in, int64_t ts, int32_t pid, std::string_view comm, bool truncated)
+{
+    if (comm.empty() || comm == "<...>") return; // "<...>": the kernel did not know the comm
+    auto [it, inserted] = in.comms.try_emplace(pid);
+    CommSlot &e = it->second;
+    if (!inserted) {
+        if (e.str == comm) return;
+        // The idle tasks share pid 0 (swapper/N per CPU, "<idle>" in the task column): keep one name.
+        if (pid == 0 && e.str != "<idle>") return;
+        // `report -l` cuts the task column to 8 characters.
+        if (truncated && e.str.starts_with(comm)) return;
+    }
+    e.id = in.trace->strings.intern(comm, &e.str);
+    in.rec.note(ts, pid, e.id);
+}
+
+void TextImport::onEvent(ParsedLine &pl, std::string_view line)
+{
+    Instance &in = instance(pl.prefix);
+    // tracefs shows the ftrace print event as "tracing_mark_write: message": the ip, not an event name.
+    const bool rawPrint = pl.name == "tracing_mark_write";
+    const std::string_view name = rawPrint ? std::string_view("print") : pl.name;
+    TypeRef t{};
+    if (!type(in, name, t)) return badLine(line);
+    text::Decoded d;
+    uint16_t typeId = t.id;
+    if (!text::decodeFields(t.kind, pl.fields, in.trace->strings, d, rawPrint)) {
+        // A known event whose fields match no known form: kept as a Generic event of the same name, in a
+        // type of its own (system "unparsed") so that the kind of `name` stays right.
+        auto [it, inserted] = in.undecodedTypes.try_emplace(std::string(name), uint16_t{0});
+        if (inserted) it->second = in.trace->addType("unparsed", name);
+        typeId = it->second;
+        d = text::Decoded{};
+        d.set(TextP{in.trace->strings.intern(pl.fields)});
+        if (in.undecodedTotal++ == 0)
+            in.firstUndecoded = "line " + std::to_string(lineNo_) + ": " + quoteLine(line);
+        auto u = in.undecoded.find(name);
+        if (u == in.undecoded.end()) u = in.undecoded.emplace(std::string(name), 0).first;
+        ++u->second;
+    } else if (t.kind == EventKind::TimerStart) {
+        ++in.timerStarts;
+        in.timerStartsDPI += d.timerFlagsDPI;
+    }
+    traceCmdEvidence_ = traceCmdEvidence_ || pl.latencyColumns || d.pluginForm || !pl.prefix.empty();
+    sawEvent_ = true;
+
+    CpuState &cs = cpu(in, pl.cpu);
+    if (cs.colPid != pl.pid || cs.colComm != pl.comm) {
+        noteComm(in, pl.ts, pl.pid, pl.comm, pl.latencyColumns);
+        cs.colPid = pl.pid;
+        cs.colComm.assign(pl.comm);
+    }
+    for (int i = 0; i < d.taskCount; ++i)
+        noteComm(in, pl.ts, d.tasks[i].pid, d.tasks[i].comm, false);
+    cs.events->append(pl.ts, typeId, pl.flags, pl.preempt, pl.pid, d.payload, d.size);
+    if (cs.openLost >= 0) {
+        LostRange &r = cs.events->lost[static_cast<size_t>(cs.openLost)];
+        r.to = pl.ts;
+        if (r.from == kNoTs) r.from = pl.ts;
+        cs.openLost = -1;
+    }
+    cs.lastTs = pl.ts;
+    in.minTs = std::min(in.minTs, pl.ts);
+    in.maxTs = std::max(in.maxTs, pl.ts);
+    ++in.events;
+}
+
+void TextImport::onLost(const ParsedLine &pl)
+{
+    Instance &in = instance(pl.prefix);
+    CpuState &cs = cpu(in, pl.cpu);
+    auto &lost = cs.events->lost;
+    if (cs.openLost >= 0) { // two reports before the next event: one gap
+        lost[static_cast<size_t>(cs.openLost)].count += pl.lostCount;
+        return;
+    }
+    // The gap starts after the CPU's last event; when it opens the CPU's data, from == to (set then).
+    LostRange r;
+    r.from = cs.lastTs;
+    r.to = kNoTs;
+    r.count = pl.lostCount;
+    lost.push_back(r);
+    cs.openLost = static_cast<long>(lost.size()) - 1;
+}
+
+std::vector<std::unique_ptr<Trace>> TextImport::finish()
+{
+    std::vector<Instance *> live;
+    for (Instance *in : order_) {
+        if (in->events) live.push_back(in);
+    }
+    if (live.empty())
+        throw LoadError(path_ + ": no ftrace events found (not a trace.dat or ftrace text file)");
+    std::stable_partition(live.begin(), live.end(), [](const Instance *in) { return in->name.empty(); });
+    std::vector<std::string> names;
+    for (const Instance *in : live)
+        names.push_back(in->name);
+
+    std::vector<std::string> fileWarnings;
+    if (badLines_) {
+        fileWarnings.push_back("skipped " + std::to_string(badLines_) + " unparsable line" +
+                               (badLines_ == 1 ? "" : "s") + " (first at " + firstBad_ + ")");
+    }
+    if (!truncated_.empty()) {
+        fileWarnings.push_back("skipped the last line: it has no newline (truncated file?): " + truncated_);
+    }
+    const bool traceCmd = traceCmdEvidence_ && !tracefsHeader_;
+    std::vector<std::unique_ptr<Trace>> out;
+    for (Instance *in : live) {
+        Trace &t = *in->trace;
+        const int header = in->cpusHeader ? in->cpusHeader : fileCpus_;
+        t.setCpuCount(std::max(header, static_cast<int>(in->cpus.size())));
+        for (size_t c = 0; c < in->cpus.size(); ++c) {
+            CpuState &cs = in->cpus[c];
+            if (!cs.events) continue;
+            for (LostRange &r : cs.events->lost) { // a gap at the end of the trace
+                if (r.to == kNoTs) r.to = std::max(in->maxTs, r.from);
+                if (r.from == kNoTs) r.from = r.to;
+            }
+            CpuEvents &dst = t.cpu(static_cast<int>(c));
+            dst = std::move(*cs.events);
+            if (!dst.sorted()) dst.sortByTime();
+        }
+        t.tasks.merge(std::move(in->rec.entries));
+        t.tasks.finalize();
+        t.meta.path = path_;
+        t.meta.format = traceCmd ? "trace-cmd report text" : "ftrace text";
+        t.meta.instance = in->name;
+        t.meta.fileInstances = names;
+        t.meta.cpuCount = t.cpuCount();
+        t.meta.fileBytes = file_.view().size();
+        t.warnings = fileWarnings;
+        if (in->undecodedTotal) {
+            std::string w = std::to_string(in->undecodedTotal) +
+                            " events of known types could not be decoded and were kept as generic events (";
+            for (const auto &[name, n] : in->undecoded)
+                w += name + " " + std::to_string(n) + ", ";
+            w.resize(w.size() - 2);
+            t.warnings.push_back(w + "; first at " + in->firstUndecoded + ")");
+        }
+        if (traceCmd && in->timerStarts >= 2 && in->timerStartsDPI == in->timerStarts) {
+            t.warnings.push_back(
+                "all " + std::to_string(in->timerStarts) +
+                " timer_start events print flags=D|P|I: libtraceevent misprints this field, so "
+                "the D/P/I timer flags of this text are not reliable (cpu, idx and M are)");
+        }
+        out.push_back(std::move(in->trace));
+    }
+    return out;
+}
+
+} // namespace
+
+std::vector<std::unique_ptr<Trace>> importText(const std::string &path, const LoadOptions &options)
+{
+    TextImport imp(path, options);
+    return imp.run();
+}
+
+} // namespace tickscope

@@ -1,0 +1,59 @@
+#include "Column.h"
+
+#include <algorithm>
+#include <new>
+#include <sys/mman.h>
+#include <unistd.h>
+
+namespace tickscope::detail {
+
+namespace {
+size_t pageRound(size_t bytes)
+{
+    static const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+    return (bytes + page - 1) / page * page;
+}
+} // namespace
+
+void *columnMap(size_t bytes)
+{
+    const size_t len = pageRound(bytes);
+    void *p = ::mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    return p;
+}
+
+void *columnRemap(void *p, size_t oldBytes, size_t newBytes)
+{
+    void *q = ::mremap(p, pageRound(oldBytes), pageRound(newBytes), MREMAP_MAYMOVE);
+    if (q == MAP_FAILED) throw std::bad_alloc();
+    return q;
+}
+
+void columnUnmap(void *p, size_t bytes)
+{
+    ::munmap(p, pageRound(bytes));
+}
+
+void columnTrim(void *p, size_t usedBytes, size_t mappedBytes)
+{
+    if (!p) return;
+    const size_t keep = pageRound(usedBytes);
+    const size_t len = pageRound(mappedBytes);
+    if (len > keep) ::madvise(static_cast<char *>(p) + keep, len - keep, MADV_DONTNEED);
+}
+
+size_t columnPopulate(void *p, size_t populatedBytes, size_t needBytes, size_t capBytes)
+{
+#ifndef MADV_POPULATE_WRITE
+    constexpr int MADV_POPULATE_WRITE = 23; // Linux 5.14; older kernels answer EINVAL and fault lazily
+#endif
+    constexpr size_t kStep = 256 * 1024;
+    const size_t from = populatedBytes;
+    size_t to = std::max(pageRound(needBytes), from + kStep);
+    to = std::min(to, pageRound(capBytes));
+    if (to > from) ::madvise(static_cast<char *>(p) + from, to - from, MADV_POPULATE_WRITE);
+    return std::max(to, needBytes);
+}
+
+} // namespace tickscope::detail

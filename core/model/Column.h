@@ -1,0 +1,106 @@
+// A growable array of trivially copyable T in its own anonymous mapping: reserving an upper bound costs
+// address space only, growth is an mremap (no copy, no transient double footprint), transparent huge
+// pages cut page faults on multi-million-event loads, and trim() hands back the untouched tail.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstring>
+#include <type_traits>
+#include <utility>
+
+namespace tickscope {
+
+namespace detail {
+void *columnMap(size_t bytes);
+void *columnRemap(void *p, size_t oldBytes, size_t newBytes);
+void columnUnmap(void *p, size_t bytes);
+void columnTrim(void *p, size_t usedBytes, size_t mappedBytes);
+size_t columnPopulate(void *p, size_t populatedBytes, size_t needBytes, size_t capBytes);
+} // namespace detail
+
+template <class T> class Column
+{
+    static_assert(std::is_trivially_copyable_v<T>);
+
+public:
+    Column() = default;
+    ~Column() { release(); }
+    Column(const Column &) = delete;
+    Column &operator=(const Column &) = delete;
+    Column(Column &&o) noexcept { swap(o); }
+    Column &operator=(Column &&o) noexcept
+    {
+        if (this != &o) {
+            release();
+            swap(o);
+        }
+        return *this;
+    }
+
+    size_t size() const { return size_; }
+    bool empty() const { return size_ == 0; }
+    const T *data() const { return data_; }
+    T *data() { return data_; }
+    const T &operator[](size_t i) const { return data_[i]; }
+    T &operator[](size_t i) { return data_[i]; }
+    const T &back() const { return data_[size_ - 1]; }
+
+    void reserve(size_t n)
+    {
+        if (n > cap_) grow(n);
+    }
+    void push_back(const T &v)
+    {
+        if (size_ == cap_) grow(cap_ ? cap_ * 2 : 4096);
+        if (size_ * sizeof(T) >= populated_) populate((size_ + 1) * sizeof(T));
+        data_[size_++] = v;
+    }
+    // Appends n raw bytes (Column<uint8_t> only).
+    void append(const void *p, size_t n)
+    {
+        static_assert(sizeof(T) == 1);
+        if (size_ + n > cap_) grow(std::max(cap_ * 2, size_ + n + 4096));
+        if (size_ + n > populated_) populate(size_ + n);
+        std::memcpy(data_ + size_, p, n);
+        size_ += n;
+    }
+    // Returns the mapping's untouched tail to the system (after loading).
+    void trim() { detail::columnTrim(data_, size_ * sizeof(T), cap_ * sizeof(T)); }
+    size_t bytes() const { return size_ * sizeof(T); }
+
+private:
+    // Faults the next stretch in with one call: on a VM a page fault per 4 KiB page costs more
+    // than the decoding of the events in it.
+    void populate(size_t needBytes)
+    {
+        populated_ = detail::columnPopulate(data_, populated_, needBytes, cap_ * sizeof(T));
+    }
+    void grow(size_t n)
+    {
+        const size_t bytes = n * sizeof(T);
+        void *p = data_ ? detail::columnRemap(data_, cap_ * sizeof(T), bytes) : detail::columnMap(bytes);
+        data_ = static_cast<T *>(p);
+        cap_ = n;
+    }
+    void release()
+    {
+        if (data_) detail::columnUnmap(data_, cap_ * sizeof(T));
+        data_ = nullptr;
+        size_ = cap_ = populated_ = 0;
+    }
+    void swap(Column &o) noexcept
+    {
+        std::swap(data_, o.data_);
+        std::swap(size_, o.size_);
+        std::swap(cap_, o.cap_);
+        std::swap(populated_, o.populated_);
+    }
+
+    T *data_ = nullptr;
+    size_t size_ = 0;
+    size_t cap_ = 0;
+    size_t populated_ = 0; // bytes known to be backed by memory
+};
+
+} // namespace tickscope
