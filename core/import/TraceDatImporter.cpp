@@ -9,6 +9,9 @@
 #include "TraceDatHandle.h"
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
@@ -350,9 +353,27 @@ std::vector<std::string> chooseInstances(TraceDatHandle &file, const DatLayout *
 
 } // namespace
 
+namespace {
+// TICKSCOPE_TIMING=1 prints the phases of a load to stderr (for profiling, not for users).
+struct PhaseClock
+{
+    bool on = std::getenv("TICKSCOPE_TIMING") != nullptr;
+    std::chrono::steady_clock::time_point last = std::chrono::steady_clock::now();
+    void mark(const char *what)
+    {
+        if (!on) return;
+        const auto now = std::chrono::steady_clock::now();
+        std::fprintf(stderr, "  %-28s %7.3f s\n", what, std::chrono::duration<double>(now - last).count());
+        last = now;
+    }
+};
+} // namespace
+
 std::vector<std::unique_ptr<Trace>> importTraceDat(const std::string &path, const LoadOptions &options, bool requireOne)
 {
+    PhaseClock clock;
     auto file = std::make_unique<TraceDatHandle>(path);
+    clock.mark("libtracecmd open");
 
     // The page decoder's view of the file: its layout and its own symbol and cmdline texts.
     std::optional<DatLayout> layout;
@@ -363,6 +384,7 @@ std::vector<std::unique_ptr<Trace>> importTraceDat(const std::string &path, cons
         if (map.data()) layout = readDatLayout(map.data(), map.size());
         if (layout && (layout->needsLibraryPath || layout->longSize != tracecmd_long_size(file->top()))) layout.reset();
     }
+    clock.mark("file layout");
     const auto names = chooseInstances(*file, layout ? &*layout : nullptr, options, requireOne);
     tep_handle *topTep = tracecmd_get_tep(file->top());
 
@@ -387,6 +409,7 @@ std::vector<std::unique_ptr<Trace>> importTraceDat(const std::string &path, cons
         pending.push_back(std::move(p));
     }
     checkCancel(options);
+    clock.mark("instances, formats");
     const bool oldFormat = tep_is_old_format(topTep);
     std::unique_ptr<FileSymbols> fileNames;
     std::unique_ptr<TepNames> tepNames;
@@ -404,6 +427,7 @@ std::vector<std::unique_ptr<Trace>> importTraceDat(const std::string &path, cons
         tepNames = std::make_unique<TepNames>(topTep);
     }
 
+    clock.mark("symbols, close");
     std::vector<std::unique_ptr<Trace>> out;
     for (auto &p : pending) {
         DecodeState st(*p.trace, *p.layouts, options);
@@ -423,7 +447,9 @@ std::vector<std::unique_ptr<Trace>> importTraceDat(const std::string &path, cons
         } else {
             decodeWithRecordApi(*file, name, st, options);
         }
+        clock.mark("decode");
         st.finish();
+        clock.mark("finish");
         out.push_back(std::move(p.trace));
     }
     if (layout && !out.empty()) {

@@ -1,0 +1,71 @@
+// The main window as a person uses it, headless: open a real trace and see what was loaded; open a
+// bad file and get an error dialog; cancel a load.
+#include "MainWindow.h"
+
+#include <QApplication>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+
+using tickscope::MainWindow;
+
+class MainWindowTest : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        QApplication::setOrganizationName(QStringLiteral("tickscope-test"));
+        QApplication::setApplicationName(QStringLiteral("tickscope-test"));
+    }
+
+    void opensARealTraceAndShowsWhatWasLoaded()
+    {
+        MainWindow w;
+        w.show();
+        QSignalSpy shown(&w, &MainWindow::traceShown);
+        w.openFile(QStringLiteral(TICKSCOPE_TEST_DATA "/nohzfull-poll.dat"));
+        QVERIFY(shown.wait(30000));
+        const QString text = w.summaryText();
+        QVERIFY2(text.contains(QStringLiteral("events:   11741")), qPrintable(text.left(400)));
+        QVERIFY(text.contains(QStringLiteral("6.1.0-57-amd64")));
+        QVERIFY(text.contains(QStringLiteral("user_exit")));
+        QVERIFY(w.windowTitle().contains(QStringLiteral("nohzfull-poll.dat")));
+        QVERIFY(!w.loading());
+    }
+
+    void aBadFileShowsAnErrorDialog()
+    {
+        QTemporaryDir dir;
+        const QString bad = dir.filePath(QStringLiteral("garbage.dat"));
+        {
+            QFile f(bad);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QByteArray("\x17\x08\x44tracing6\0garbage-garbage-garbage", 35));
+        }
+        MainWindow w;
+        w.show();
+        QSignalSpy failed(&w, &MainWindow::loadFailed);
+        QString dialogText;
+        // The dialog is modal: read and close it from a timer once it is up.
+        QTimer closer;
+        connect(&closer, &QTimer::timeout, [&] {
+            if (auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget())) {
+                dialogText = box->text();
+                box->accept();
+            }
+        });
+        closer.start(20);
+        w.openFile(bad);
+        QVERIFY(failed.wait(30000));
+        QTRY_VERIFY_WITH_TIMEOUT(!dialogText.isEmpty(), 10000);
+        QVERIFY2(dialogText.contains(QStringLiteral("garbage.dat")), qPrintable(dialogText));
+        QVERIFY(!w.loading());
+    }
+};
+
+QTEST_MAIN(MainWindowTest)
+#include "MainWindowTest.moc"
