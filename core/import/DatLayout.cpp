@@ -1,6 +1,8 @@
 #include "DatLayout.h"
 
+#include <charconv>
 #include <cstring>
+#include <string_view>
 #include <zlib.h>
 #include <zstd.h>
 
@@ -53,8 +55,25 @@ private:
 };
 
 constexpr uint16_t kSectionOptions = 0;
-constexpr uint16_t kOptDone = 0, kOptBuffer = 3, kOptOffset = 7, kOptTimeShift = 12, kOptTsc2Nsec = 14,
-                   kOptKallsyms = 19, kOptCmdlines = 21, kOptBufferText = 22;
+constexpr uint16_t kOptDone = 0, kOptBuffer = 3, kOptTraceClock = 4, kOptUname = 5, kOptOffset = 7,
+                   kOptCpuCount = 8, kOptVersion = 9, kOptTimeShift = 12, kOptTsc2Nsec = 14, kOptHeaderInfo = 16,
+                   kOptFtraceEvents = 17, kOptEventFormats = 18, kOptKallsyms = 19, kOptCmdlines = 21,
+                   kOptBufferText = 22;
+
+int formatId(std::string_view text)
+{
+    const auto p = text.find("\nID: ");
+    if (p == std::string_view::npos) return -1;
+    int id = -1;
+    std::from_chars(text.data() + p + 5, text.data() + text.size(), id);
+    return id;
+}
+
+std::string cString(const uint8_t *d, uint32_t len)
+{
+    const auto *s = reinterpret_cast<const char *>(d);
+    return std::string(s, strnlen(s, len));
+}
 
 bool parseOptions(const uint8_t *d, uint64_t size, bool big, DatLayout &out, uint64_t &next)
 {
@@ -74,6 +93,14 @@ bool parseOptions(const uint8_t *d, uint64_t size, bool big, DatLayout &out, uin
         if ((id == kOptKallsyms || id == kOptCmdlines) && len >= 8) {
             (id == kOptKallsyms ? out.kallsymsSection : out.cmdlinesSection) = r.get<uint64_t>();
         }
+        if ((id == kOptHeaderInfo || id == kOptFtraceEvents || id == kOptEventFormats) && len >= 8) {
+            const uint64_t at = r.get<uint64_t>();
+            (id == kOptHeaderInfo ? out.headerSection : id == kOptFtraceEvents ? out.ftraceSection : out.formatsSection) = at;
+        }
+        if (id == kOptUname) out.uname = cString(d + start, len);
+        if (id == kOptTraceClock) out.traceClock = cString(d + start, len);
+        if (id == kOptVersion) out.writer = cString(d + start, len);
+        if (id == kOptCpuCount && len >= 4) out.cpuCount = static_cast<int>(r.get<uint32_t>());
         if (id == kOptBuffer) {
             DatBuffer b;
             r.get<uint64_t>(); // the flyrecord section
@@ -133,33 +160,82 @@ bool decompressBlock(const std::string &algorithm, const uint8_t *src, size_t sr
     return false;
 }
 
-std::optional<std::string> readSectionText(const uint8_t *data, uint64_t size, const DatLayout &layout,
-                                           uint64_t sectionOffset, int lengthBytes)
+namespace {
+
+// The body of a v7 section (decompressed when the section is).
+std::optional<std::vector<uint8_t>> sectionBody(const uint8_t *data, uint64_t size, const DatLayout &layout,
+                                                uint64_t sectionOffset)
 {
     if (!sectionOffset) return std::nullopt;
     Reader s(data, size, layout.bigEndian);
     s.seek(sectionOffset);
     s.get<uint16_t>(); // id
     const auto flags = s.get<uint16_t>();
-    s.get<uint32_t>();
+    s.get<uint32_t>(); // description string id
     const auto secSize = s.get<uint64_t>();
     if (!s.ok() || s.pos() + secSize > size) return std::nullopt;
-    std::vector<uint8_t> plain;
-    const uint8_t *body = data + s.pos();
-    uint64_t bodySize = secSize;
-    if (flags & 1) {
-        const auto csize = s.get<uint32_t>();
-        const auto usize = s.get<uint32_t>();
-        if (!s.ok() || s.pos() + csize > size || usize > (512u << 20)) return std::nullopt;
-        plain.resize(usize);
-        if (!decompressBlock(layout.compression, data + s.pos(), csize, plain.data(), usize)) return std::nullopt;
-        body = plain.data();
-        bodySize = usize;
+    if (!(flags & 1)) return std::vector<uint8_t>(data + s.pos(), data + s.pos() + secSize);
+    const auto csize = s.get<uint32_t>();
+    const auto usize = s.get<uint32_t>();
+    if (!s.ok() || s.pos() + csize > size || usize > (512u << 20)) return std::nullopt;
+    std::vector<uint8_t> plain(usize);
+    if (!decompressBlock(layout.compression, data + s.pos(), csize, plain.data(), usize)) return std::nullopt;
+    return plain;
+}
+
+// <u32 count> then count x (<u64 size><format text>), as in both v6 and v7.
+bool readFormatList(Reader &r, const uint8_t *d, uint64_t size, const std::string &system, DatLayout &l)
+{
+    const uint32_t n = r.get<uint32_t>();
+    for (uint32_t i = 0; r.ok() && i < n; ++i) {
+        const uint64_t len = r.get<uint64_t>();
+        if (!r.ok() || r.pos() + len > size) return false;
+        FormatText f;
+        f.system = system;
+        f.text.assign(reinterpret_cast<const char *>(d + r.pos()), len);
+        f.id = formatId(f.text);
+        l.formats.push_back(std::move(f));
+        r.seek(r.pos() + len);
     }
-    Reader b(body, bodySize, layout.bigEndian);
+    return r.ok();
+}
+
+// <u32 systems> then per system <name\0> and a format list.
+bool readSystems(Reader &r, const uint8_t *d, uint64_t size, DatLayout &l)
+{
+    const uint32_t systems = r.get<uint32_t>();
+    for (uint32_t i = 0; r.ok() && i < systems; ++i) {
+        const std::string name = r.str();
+        if (!readFormatList(r, d, size, name, l)) return false;
+    }
+    return r.ok();
+}
+
+// "header_page\0" <u64 size> <text> "header_event\0" <u64 size> <text>
+bool readHeaderInfo(Reader &r, const uint8_t *d, uint64_t size, DatLayout &l)
+{
+    if (r.str() != "header_page") return false;
+    const uint64_t len = r.get<uint64_t>();
+    if (!r.ok() || r.pos() + len > size) return false;
+    l.headerPage.assign(reinterpret_cast<const char *>(d + r.pos()), len);
+    r.seek(r.pos() + len);
+    if (r.str() != "header_event") return false;
+    const uint64_t elen = r.get<uint64_t>();
+    r.seek(r.pos() + elen);
+    return r.ok();
+}
+
+} // namespace
+
+std::optional<std::string> readSectionText(const uint8_t *data, uint64_t size, const DatLayout &layout,
+                                           uint64_t sectionOffset, int lengthBytes)
+{
+    auto body = sectionBody(data, size, layout, sectionOffset);
+    if (!body) return std::nullopt;
+    Reader b(body->data(), body->size(), layout.bigEndian);
     const uint64_t len = lengthBytes == 8 ? b.get<uint64_t>() : b.get<uint32_t>();
-    if (!b.ok() || b.pos() + len > bodySize) return std::nullopt;
-    return std::string(reinterpret_cast<const char *>(body + b.pos()), len);
+    if (!b.ok() || b.pos() + len > body->size()) return std::nullopt;
+    return std::string(reinterpret_cast<const char *>(body->data() + b.pos()), len);
 }
 
 namespace {
@@ -168,24 +244,14 @@ namespace {
 // then "options  " (u16 id, u32 size, data; id 0 ends), and "flyrecord" with (offset, size) per CPU.
 std::optional<DatLayout> readV6(const uint8_t *data, uint64_t size, Reader &r, DatLayout l)
 {
-    auto skipSized64 = [&] {
-        const auto n = r.get<uint64_t>(); // read before taking pos()
-        r.seek(r.pos() + n);
-    };
     auto expect = [&](std::string_view tag) {
         if (!r.ok() || r.pos() + tag.size() > size || std::memcmp(data + r.pos(), tag.data(), tag.size()) != 0) return false;
         r.seek(r.pos() + tag.size());
         return true;
     };
-    if (!expect(std::string_view("header_page\0", 12))) return std::nullopt;
-    skipSized64();
-    if (!expect(std::string_view("header_event\0", 13))) return std::nullopt;
-    skipSized64();
-    for (uint32_t n = r.get<uint32_t>(), i = 0; r.ok() && i < n; ++i) skipSized64(); // ftrace formats
-    for (uint32_t sys = r.get<uint32_t>(), i = 0; r.ok() && i < sys; ++i) {      // event formats
-        r.str();
-        for (uint32_t n = r.get<uint32_t>(), k = 0; r.ok() && k < n; ++k) skipSized64();
-    }
+    if (!readHeaderInfo(r, data, size, l)) return std::nullopt;
+    if (!readFormatList(r, data, size, "ftrace", l) || !readSystems(r, data, size, l)) return std::nullopt;
+    l.complete = true;
     auto text = [&](uint64_t len) {
         if (!r.ok() || r.pos() + len > size) return std::string();
         std::string s(reinterpret_cast<const char *>(data + r.pos()), len);
@@ -198,6 +264,7 @@ std::optional<DatLayout> readV6(const uint8_t *data, uint64_t size, Reader &r, D
     l.cmdlines = text(r.get<uint64_t>());
     const uint32_t cpus = r.get<uint32_t>();
     if (!r.ok() || cpus == 0 || cpus > 8192) return std::nullopt;
+    l.cpuCount = static_cast<int>(cpus);
     auto cpuTable = [&](Reader &t, DatBuffer &b) {
         for (uint32_t c = 0; c < cpus; ++c) {
             DatCpuData d;
@@ -218,6 +285,9 @@ std::optional<DatLayout> readV6(const uint8_t *data, uint64_t size, Reader &r, D
             const uint64_t start = r.pos();
             if (!r.ok() || start + len > size) return std::nullopt;
             if (id == kOptOffset || id == kOptTimeShift || id == kOptTsc2Nsec) l.needsLibraryPath = true;
+            if (id == kOptUname) l.uname = cString(data + start, len);
+            if (id == kOptTraceClock) l.traceClock = cString(data + start, len);
+            if (id == kOptVersion) l.writer = cString(data + start, len);
             if (id == kOptBuffer) {
                 const auto off = r.get<uint64_t>();
                 instances.emplace_back(off, r.str());
@@ -302,6 +372,17 @@ std::optional<DatLayout> readDatLayout(const uint8_t *data, uint64_t size)
     if (optionsAt) return std::nullopt;
     if (auto k = readSectionText(data, size, l, l.kallsymsSection, 4)) l.kallsyms = std::move(*k);
     if (auto k = readSectionText(data, size, l, l.cmdlinesSection, 8)) l.cmdlines = std::move(*k);
+    const auto header = sectionBody(data, size, l, l.headerSection);
+    const auto ftrace = sectionBody(data, size, l, l.ftraceSection);
+    const auto events = sectionBody(data, size, l, l.formatsSection);
+    if (header && ftrace && events) {
+        Reader h(header->data(), header->size(), l.bigEndian);
+        Reader f(ftrace->data(), ftrace->size(), l.bigEndian);
+        Reader e(events->data(), events->size(), l.bigEndian);
+        l.complete = readHeaderInfo(h, header->data(), header->size(), l) &&
+                     readFormatList(f, ftrace->data(), ftrace->size(), "ftrace", l) &&
+                     readSystems(e, events->data(), events->size(), l);
+    }
     return l;
 }
 

@@ -25,6 +25,14 @@ struct DatBuffer
     bool unreadable = false; // its CPU table lies past the end of the file (truncated)
 };
 
+// One event format file as the trace.dat stores it (tracefs events/SYSTEM/NAME/format).
+struct FormatText
+{
+    std::string system;
+    std::string text;
+    int id = -1; // its "ID:" line
+};
+
 struct DatLayout
 {
     int version = 0;
@@ -38,8 +46,18 @@ struct DatLayout
     bool needsLibraryPath = false;
     uint64_t kallsymsSection = 0; // v7: file offsets of those sections, 0 when absent
     uint64_t cmdlinesSection = 0;
+    uint64_t headerSection = 0;
+    uint64_t ftraceSection = 0;
+    uint64_t formatsSection = 0;
     std::string kallsyms; // the /proc/kallsyms and saved_cmdlines texts the file carries
     std::string cmdlines;
+    std::string headerPage;           // tracefs events/header_page
+    std::vector<FormatText> formats;  // ftrace's own events, then every event system's
+    std::string uname;                // UNAME option
+    std::string traceClock;           // TRACECLOCK option ("[local] global ...")
+    std::string writer;               // VERSION option (the trace-cmd that wrote the file)
+    int cpuCount = 0;                 // CPUCOUNT option (v7) or the header count (v6)
+    bool complete = false;            // header page and formats were read
 };
 
 // Parses a v6 or v7 file's layout from its bytes, with the kallsyms and cmdlines texts. nullopt when

@@ -71,30 +71,92 @@ uint64_t bswapSized(uint64_t v, int size)
 
 } // namespace
 
-EventLayouts::EventLayouts(tep_handle *tep, Trace &trace)
+namespace {
+const EventLayout kNoFormat{}; // known == false: "looked up, the file has no such format"
+}
+
+void EventLayouts::commonFieldsFrom(tep_event *ev)
+{
+    commonType = ref(tep_find_common_field(ev, "common_type"));
+    commonFlags = ref(tep_find_common_field(ev, "common_flags"));
+    commonPreempt = ref(tep_find_common_field(ev, "common_preempt_count"));
+    commonPid = ref(tep_find_common_field(ev, "common_pid"));
+}
+
+const EventLayout *EventLayouts::add(tep_event *ev) const
+{
+    EventLayout &l = owned_.emplace_back();
+    l.type = trace_.addType(ev->system ? ev->system : "", ev->name ? ev->name : "");
+    l.kind = trace_.kind(l.type);
+    l.known = true;
+    const auto names = fieldNames(l.kind);
+    for (size_t k = 0; k < names.size() && k < std::size(l.f); ++k) l.f[k] = ref(tep_find_field(ev, names[k]));
+    byId_[static_cast<size_t>(ev->id)].store(&l, std::memory_order_release);
+    return &l;
+}
+
+EventLayouts::EventLayouts(tep_handle *tep, Trace &trace) : tep_(tep), trace_(trace)
 {
     swap = tep_is_file_bigendian(tep) != (std::endian::native == std::endian::big);
     const int n = tep_get_events_count(tep);
     tep_event **events = tep_list_events(tep, TEP_EVENT_SORT_ID);
     for (int i = 0; i < n && events && events[i]; ++i) {
+        if (events[i]->id >= 0 && events[i]->id <= 65535) count_ = std::max(count_, static_cast<size_t>(events[i]->id) + 1);
+    }
+    byId_ = std::make_unique<std::atomic<const EventLayout *>[]>(count_);
+    for (size_t i = 0; i < count_; ++i) byId_[i].store(&kNoFormat);
+    for (int i = 0; i < n && events && events[i]; ++i) {
         tep_event *ev = events[i];
         if (ev->id < 0 || ev->id > 65535) continue;
-        if (static_cast<size_t>(ev->id) >= byId_.size()) byId_.resize(static_cast<size_t>(ev->id) + 1);
-        EventLayout &l = byId_[static_cast<size_t>(ev->id)];
-        l.type = trace.addType(ev->system ? ev->system : "", ev->name ? ev->name : "");
-        l.kind = trace.kind(l.type);
-        l.known = true;
-        const auto names = fieldNames(l.kind);
-        for (size_t k = 0; k < names.size() && k < std::size(l.f); ++k) l.f[k] = ref(tep_find_field(ev, names[k]));
-        if (l.kind == EventKind::TickStop && !l.f[1].valid()) needsTep = true;
-        if (!commonType.valid()) {
-            commonType = ref(tep_find_common_field(ev, "common_type"));
-            commonFlags = ref(tep_find_common_field(ev, "common_flags"));
-            commonPreempt = ref(tep_find_common_field(ev, "common_preempt_count"));
-            commonPid = ref(tep_find_common_field(ev, "common_pid"));
+        const EventLayout *l = add(ev);
+        if (l->kind == EventKind::TickStop && !l->f[1].valid()) needsTep = true;
+        if (!commonType.valid()) commonFieldsFrom(ev);
+    }
+    if (!commonType.valid()) commonType = {0, 2, 0};
+}
+
+EventLayouts::EventLayouts(tep_handle *tep, Trace &trace, const std::vector<FormatText> &formats, std::mutex &tepMutex)
+    : tep_(tep), trace_(trace), formats_(&formats), tepMutex_(&tepMutex)
+{
+    swap = tep_is_file_bigendian(tep) != (std::endian::native == std::endian::big);
+    for (const auto &f : formats) {
+        if (f.id >= 0 && f.id <= 65535) count_ = std::max(count_, static_cast<size_t>(f.id) + 1);
+    }
+    formatIndex_.assign(count_, -1);
+    for (size_t i = 0; i < formats.size(); ++i) {
+        if (formats[i].id >= 0 && formats[i].id <= 65535) formatIndex_[static_cast<size_t>(formats[i].id)] = static_cast<int>(i);
+    }
+    byId_ = std::make_unique<std::atomic<const EventLayout *>[]>(count_);
+    for (size_t i = 0; i < count_; ++i) byId_[i].store(nullptr);
+    trace.reserveTypes(formats.size());
+    // The common fields are the same in every format: take them from the first one that parses.
+    for (const auto &f : formats) {
+        if (f.system == "ftrace" || f.id < 0) continue;
+        if (const EventLayout *l = parse(f.id); l && l->known) {
+            if (tep_event *ev = tep_find_event(tep_, f.id)) commonFieldsFrom(ev);
+            break;
         }
     }
     if (!commonType.valid()) commonType = {0, 2, 0};
+}
+
+const EventLayout *EventLayouts::parse(int id) const
+{
+    std::lock_guard lock(*tepMutex_);
+    const EventLayout *l = byId_[static_cast<size_t>(id)].load(std::memory_order_acquire);
+    if (l) return l->known ? l : nullptr;
+    const int idx = formatIndex_[static_cast<size_t>(id)];
+    tep_event *ev = tep_find_event(tep_, id); // another instance of the file may have parsed it
+    if (!ev && idx >= 0) {
+        const FormatText &f = (*formats_)[static_cast<size_t>(idx)];
+        tep_parse_event(tep_, f.text.data(), f.text.size(), f.system.c_str());
+        ev = tep_find_event(tep_, id);
+    }
+    if (!ev) {
+        byId_[static_cast<size_t>(id)].store(&kNoFormat, std::memory_order_release);
+        return nullptr;
+    }
+    return add(ev);
 }
 
 const char *TepNames::function(uint64_t addr) const
@@ -211,6 +273,8 @@ uint32_t RecordDecoder::oldTickStopReason(const tep_record &rec)
     // Kernels before ~4.6 trace a string reason (error_msg) instead of a dependency mask; let
     // libtraceevent format it (rare event, the slow path is fine).
     if (!tep_) return strings_.intern("(string reason)");
+    std::unique_lock<std::mutex> lock;
+    if (layouts_.tepMutex()) lock = std::unique_lock(*layouts_.tepMutex());
     trace_seq s;
     trace_seq_init(&s);
     tep_print_event(tep_, &s, const_cast<tep_record *>(&rec), "%s", TEP_PRINT_INFO);

@@ -5,7 +5,13 @@
 #include "FileSymbols.h"
 #include "model/Trace.h"
 
+#include "DatLayout.h"
+
+#include <atomic>
 #include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
@@ -37,18 +43,38 @@ struct EventLayout
 class EventLayouts
 {
 public:
-    // Registers every event of the file as a type of trace, and the field positions of the known kinds.
+    // Eager: every event of a libtraceevent handle becomes a type of trace (the record path).
     EventLayouts(tep_handle *tep, Trace &trace);
+    // Lazy: an event's format is parsed into tep (which the caller owns, with the formats) the first
+    // time one of its records is seen, under tepMutex; only the events a trace uses cost anything.
+    EventLayouts(tep_handle *tep, Trace &trace, const std::vector<FormatText> &formats, std::mutex &tepMutex);
+
+    // Thread-safe. nullptr for an id the file has no format for.
     const EventLayout *find(int id) const
     {
-        return id >= 0 && static_cast<size_t>(id) < byId_.size() && byId_[id].known ? &byId_[id] : nullptr;
+        if (id < 0 || static_cast<size_t>(id) >= count_) return nullptr;
+        const EventLayout *l = byId_[static_cast<size_t>(id)].load(std::memory_order_acquire);
+        if (l) return l->known ? l : nullptr;
+        return formats_ ? parse(id) : nullptr;
     }
+    std::mutex *tepMutex() const { return tepMutex_; }
     FieldRef commonType, commonFlags, commonPreempt, commonPid;
     bool swap = false;     // file endianness differs from ours
     bool needsTep = false; // some event needs libtraceevent's printer at decode time (old tick_stop)
 
 private:
-    std::vector<EventLayout> byId_;
+    const EventLayout *add(tep_event *ev) const; // called with the lock held (lazy) or alone (eager)
+    const EventLayout *parse(int id) const;
+    void commonFieldsFrom(tep_event *ev);
+
+    tep_handle *tep_;
+    Trace &trace_;
+    const std::vector<FormatText> *formats_ = nullptr;
+    std::mutex *tepMutex_ = nullptr;
+    std::vector<int> formatIndex_; // id -> index into *formats_, -1 when none
+    size_t count_ = 0;
+    std::unique_ptr<std::atomic<const EventLayout *>[]> byId_;
+    mutable std::deque<EventLayout> owned_;
 };
 
 // Decodes records of one CPU stream into a CpuEvents. One per thread (holds per-thread caches).

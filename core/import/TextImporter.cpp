@@ -201,7 +201,7 @@ std::vector<std::unique_ptr<Trace>> TextImport::run()
     const std::string_view data = file_.view();
     if (data.empty()) throw LoadError(path_ + ": the file is empty");
     // Reservations are sized from the line length of the first 256 KiB (address space only until used).
-    const std::string_view sample = data.substr(0, 256 * 1024);
+    const std::string_view sample = data.substr(0, size_t{256} * 1024);
     const auto sampleLines = static_cast<size_t>(std::count(sample.begin(), sample.end(), '\n'));
     estLines_ = data.size() / std::max<size_t>(sample.size() / std::max<size_t>(sampleLines, 1), 16) + 16;
 
@@ -414,9 +414,8 @@ std::vector<std::unique_ptr<Trace>> TextImport::finish()
     if (live.empty())
         throw LoadError(path_ + ": no ftrace events found (not a trace.dat or ftrace text file)");
     std::stable_partition(live.begin(), live.end(), [](const Instance *in) { return in->name.empty(); });
-    std::vector<std::string> names;
-    for (const Instance *in : live)
-        names.push_back(in->name);
+    std::vector<std::string> names(live.size());
+    std::transform(live.begin(), live.end(), names.begin(), [](const Instance *in) { return in->name; });
 
     std::vector<std::string> fileWarnings;
     if (badLines_) {

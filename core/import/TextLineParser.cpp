@@ -113,11 +113,9 @@ struct Spec
     uint8_t size;
     bool isSigned;
 };
-#define TS_SPEC(key, ty, T, m)                                                                               \
-    Spec                                                                                                     \
-    {                                                                                                        \
-        key, Ty::ty, offsetof(T, m), sizeof(T::m), std::is_signed_v<decltype(T::m)>                          \
-    }
+// clang-format off
+#define TS_SPEC(key, ty, T, m) Spec{key, Ty::ty, offsetof(T, m), sizeof(T::m), std::is_signed_v<decltype(T::m)>}
+// clang-format on
 
 template <class U> void store(unsigned char *dst, uint64_t v)
 {
@@ -678,6 +676,8 @@ bool decodeFieldsImpl(EventKind kind, std::string_view f, StringPool &strings, D
     }
     return false;
 }
+
+#undef TS_SPEC
 
 } // namespace
 

@@ -9,6 +9,7 @@
 #include "TraceDatHandle.h"
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -311,15 +312,17 @@ void decodeWithPages(int fd, uint64_t fileSize, const DatLayout &layout, const D
     });
 }
 
-std::vector<std::string> chooseInstances(TraceDatHandle &file, const DatLayout *layout, const LoadOptions &options,
-                                         bool requireOne)
+// file is null on the path that does without libtracecmd (then layout is set).
+std::vector<std::string> chooseInstances(const std::string &path, TraceDatHandle *file, const DatLayout *layout,
+                                         const LoadOptions &options, bool requireOne)
 {
     if (options.instanceGiven) {
         bool known = false;
         if (layout) {
             for (const auto &b : layout->buffers) known |= b.name == options.instance;
         }
-        if (!known) file.instance(options.instance); // throws for an unknown name
+        if (!known && file) file->instance(options.instance); // throws for an unknown name
+        if (!known && !file) throw LoadError(path + ": no buffer instance named '" + options.instance + "'");
         return {options.instance};
     }
     std::vector<std::string> names;
@@ -330,14 +333,14 @@ std::vector<std::string> chooseInstances(TraceDatHandle &file, const DatLayout *
             if (data) names.push_back(b.name);
         }
     } else {
-        for (const auto &i : listInstances(file)) {
+        for (const auto &i : listInstances(*file)) {
             if (i.hasData) names.push_back(i.name);
         }
     }
     if (names.empty()) {
         if (layout) {
             for (const auto &b : layout->buffers) {
-                if (b.unreadable) throw LoadError(file.path() + ": truncated: no event data left in the file");
+                if (b.unreadable) throw LoadError(path + ": truncated: no event data left in the file");
             }
         }
         names.push_back(""); // a file without events: its top level, empty
@@ -345,7 +348,7 @@ std::vector<std::string> chooseInstances(TraceDatHandle &file, const DatLayout *
     if (requireOne && names.size() > 1) {
         std::string list;
         for (const auto &n : names) list += (list.empty() ? "" : ", ") + (n.empty() ? std::string("(top level)") : n);
-        throw LoadError(file.path() + ": events in " + std::to_string(names.size()) + " buffer instances (" + list +
+        throw LoadError(path + ": events in " + std::to_string(names.size()) + " buffer instances (" + list +
                         "); choose one with --instance NAME");
     }
     return names;
@@ -369,95 +372,140 @@ struct PhaseClock
 };
 } // namespace
 
+namespace {
+
+struct TepDeleter
+{
+    void operator()(tep_handle *t) const { tep_free(t); }
+};
+
+// Metadata of one instance from the file's own options (the path without libtracecmd).
+void fillMetaFromLayout(Trace &trace, const std::string &path, const DatLayout &l, const DatBuffer &b)
+{
+    TraceMeta &m = trace.meta;
+    m.path = path;
+    m.instance = b.name;
+    m.fileVersion = l.version;
+    if (!l.compression.empty() && l.compression != "none") m.compression = l.compression;
+    m.format = "trace.dat v" + std::to_string(l.version) + (m.compression.empty() ? "" : " (" + m.compression + ")");
+    int cpus = l.cpuCount;
+    for (const auto &c : b.cpus) cpus = std::max(cpus, static_cast<int>(c.cpu) + 1);
+    m.cpuCount = cpus;
+    m.pageSize = static_cast<int>(l.pageSize);
+    m.longSize = l.longSize;
+    std::string_view clock = b.clock.empty() ? std::string_view(l.traceClock) : std::string_view(b.clock);
+    const auto a = clock.find('[');
+    const auto e = clock.find(']');
+    m.traceClock = (a != std::string_view::npos && e > a) ? std::string(clock.substr(a + 1, e - a - 1))
+                                                          : std::string(clock.substr(0, clock.find_first_of(" \n")));
+    m.uname = l.uname;
+    while (!m.uname.empty() && (m.uname.back() == '\n' || m.uname.back() == ' ')) m.uname.pop_back();
+    m.kernelRelease = kernelReleaseFromUname(m.uname);
+    m.fileInstances.push_back("");
+    for (const auto &buf : l.buffers) {
+        if (!buf.name.empty()) m.fileInstances.push_back(buf.name);
+    }
+    struct stat st{};
+    if (::stat(path.c_str(), &st) == 0) m.fileBytes = static_cast<uint64_t>(st.st_size);
+}
+
+void decodeFile(const std::string &path, uint64_t fileSize, const DatLayout &layout, const DatBuffer &buffer,
+                tep_handle *tep, bool oldFormat, const NameResolver &names, DecodeState &st, const LoadOptions &options)
+{
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw LoadError(path + ": cannot reopen: " + std::strerror(errno));
+    try {
+        decodeWithPages(fd, fileSize, layout, buffer, tep, oldFormat, names, st, options);
+    } catch (...) {
+        ::close(fd);
+        throw;
+    }
+    ::close(fd);
+}
+
+// The fast path: nothing of libtracecmd. The layout, header page, event formats (parsed lazily with
+// libtraceevent), symbols and cmdlines all come from the file; pages are decoded on all threads.
+std::vector<std::unique_ptr<Trace>> importOwnPath(const std::string &path, uint64_t fileSize, DatLayout &layout,
+                                                  const LoadOptions &options, bool requireOne, PhaseClock &clock)
+{
+    std::unique_ptr<tep_handle, TepDeleter> tep(tep_alloc());
+    if (!tep) throw std::bad_alloc();
+    tep_set_file_bigendian(tep.get(), layout.bigEndian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+    tep_set_local_bigendian(tep.get(), std::endian::native == std::endian::big ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+    tep_set_long_size(tep.get(), layout.longSize);
+    tep_set_page_size(tep.get(), static_cast<int>(layout.pageSize));
+    if (tep_parse_header_page(tep.get(), layout.headerPage.data(), layout.headerPage.size(), layout.longSize) != 0)
+        throw LoadError(path + ": unreadable ring-buffer page header");
+    const auto names = chooseInstances(path, nullptr, &layout, options, requireOne);
+    const FileSymbols symbols(std::move(layout.kallsyms), layout.cmdlines);
+    clock.mark("symbols");
+    std::mutex tepMutex;
+    const bool oldFormat = tep_is_old_format(tep.get());
+    std::vector<std::unique_ptr<Trace>> out;
+    for (const auto &name : names) {
+        const DatBuffer *buffer = nullptr;
+        for (const auto &b : layout.buffers) {
+            if (b.name == name) buffer = &b;
+        }
+        auto trace = std::make_unique<Trace>();
+        fillMetaFromLayout(*trace, path, layout, *buffer);
+        if (trace->meta.cpuCount <= 0 || trace->meta.cpuCount > 8192)
+            throw LoadError(path + ": implausible CPU count " + std::to_string(trace->meta.cpuCount));
+        trace->setCpuCount(trace->meta.cpuCount);
+        const EventLayouts layouts(tep.get(), *trace, layout.formats, tepMutex);
+        DecodeState st(*trace, layouts, options);
+        decodeFile(path, fileSize, layout, *buffer, tep.get(), oldFormat, symbols, st, options);
+        trace->meta.format += ", direct page decode";
+        clock.mark("decode");
+        st.finish();
+        out.push_back(std::move(trace));
+    }
+    for (const auto &b : layout.buffers) {
+        if (b.unreadable && !out.empty())
+            out.front()->warnings.push_back("buffer instance '" + b.name +
+                                            "' lies past the end of the file (truncated); its events are lost");
+    }
+    return out;
+}
+
+} // namespace
+
 std::vector<std::unique_ptr<Trace>> importTraceDat(const std::string &path, const LoadOptions &options, bool requireOne)
 {
     PhaseClock clock;
-    auto file = std::make_unique<TraceDatHandle>(path);
-    clock.mark("libtracecmd open");
-
-    // The page decoder's view of the file: its layout and its own symbol and cmdline texts.
-    std::optional<DatLayout> layout;
-    uint64_t fileSize = 0;
     if (!options.recordApi) {
-        MappedFile map(path); // only the metadata gets read (and the mapping is gone before decoding)
-        fileSize = map.size();
-        if (map.data()) layout = readDatLayout(map.data(), map.size());
-        if (layout && (layout->needsLibraryPath || layout->longSize != tracecmd_long_size(file->top()))) layout.reset();
-    }
-    clock.mark("file layout");
-    const auto names = chooseInstances(*file, layout ? &*layout : nullptr, options, requireOne);
-    tep_handle *topTep = tracecmd_get_tep(file->top());
-
-    std::vector<Pending> pending;
-    bool allPages = true;
-    for (const auto &name : names) {
-        Pending p;
-        p.trace = std::make_unique<Trace>();
-        if (layout) {
-            for (const auto &b : layout->buffers) {
-                if (b.name == name) p.pages = &b;
-            }
+        std::optional<DatLayout> layout;
+        uint64_t fileSize = 0;
+        {
+            MappedFile map(path); // only the metadata gets read, and the mapping is gone before decoding
+            fileSize = map.size();
+            if (map.data()) layout = readDatLayout(map.data(), map.size());
         }
-        fillMeta(*p.trace, *file, name, p.pages ? &*layout : nullptr, p.pages);
-        const int cpus = p.trace->meta.cpuCount;
-        if (cpus <= 0 || cpus > 8192) throw LoadError(path + ": implausible CPU count " + std::to_string(cpus));
-        p.trace->setCpuCount(cpus);
-        // All buffers of a file share the event formats of its top level.
-        p.layouts = std::make_unique<EventLayouts>(p.pages ? topTep : tracecmd_get_tep(file->instance(name)), *p.trace);
-        if (p.layouts->needsTep) p.pages = nullptr;
-        allPages &= p.pages != nullptr;
-        pending.push_back(std::move(p));
+        clock.mark("file layout");
+        if (layout && layout->complete && !layout->needsLibraryPath && !layout->headerPage.empty())
+            return importOwnPath(path, fileSize, *layout, options, requireOne, clock);
     }
-    checkCancel(options);
-    clock.mark("instances, formats");
-    const bool oldFormat = tep_is_old_format(topTep);
-    std::unique_ptr<FileSymbols> fileNames;
-    std::unique_ptr<TepNames> tepNames;
-    if (allPages) {
-        // Everything left comes from the file itself: drop libtracecmd's parsed metadata before the
-        // model grows, so the peak memory is the larger of the two, not their sum.
-        fileNames = std::make_unique<FileSymbols>(std::move(layout->kallsyms), layout->cmdlines);
-        layout->cmdlines.clear();
-        file.reset();
-        topTep = nullptr;
-        malloc_trim(0);
-    } else if (layout) {
-        tep_find_function(topTep, 0); // build libtraceevent's lazy tables before threads read them
-        tep_data_comm_from_pid(topTep, 0);
-        tepNames = std::make_unique<TepNames>(topTep);
-    }
+    return importWithLibtracecmd(path, options, requireOne);
+}
 
-    clock.mark("symbols, close");
+std::vector<std::unique_ptr<Trace>> importWithLibtracecmd(const std::string &path, const LoadOptions &options,
+                                                          bool requireOne)
+{
+    auto file = std::make_unique<TraceDatHandle>(path);
+    const auto names = chooseInstances(path, file.get(), nullptr, options, requireOne);
     std::vector<std::unique_ptr<Trace>> out;
-    for (auto &p : pending) {
-        DecodeState st(*p.trace, *p.layouts, options);
-        const std::string &name = p.trace->meta.instance;
-        if (p.pages) {
-            const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-            if (fd < 0) throw LoadError(path + ": cannot reopen: " + std::strerror(errno));
-            try {
-                const NameResolver &resolver = fileNames ? static_cast<const NameResolver &>(*fileNames) : *tepNames;
-                decodeWithPages(fd, fileSize, *layout, *p.pages, topTep, oldFormat, resolver, st, options);
-            } catch (...) {
-                ::close(fd);
-                throw;
-            }
-            ::close(fd);
-            p.trace->meta.format += ", direct page decode";
-        } else {
-            decodeWithRecordApi(*file, name, st, options);
-        }
-        clock.mark("decode");
+    for (const auto &name : names) {
+        auto trace = std::make_unique<Trace>();
+        fillMeta(*trace, *file, name, nullptr, nullptr);
+        const int cpus = trace->meta.cpuCount;
+        if (cpus <= 0 || cpus > 8192) throw LoadError(path + ": implausible CPU count " + std::to_string(cpus));
+        trace->setCpuCount(cpus);
+        const EventLayouts layouts(tracecmd_get_tep(file->instance(name)), *trace);
+        checkCancel(options);
+        DecodeState st(*trace, layouts, options);
+        decodeWithRecordApi(*file, name, st, options);
         st.finish();
-        clock.mark("finish");
-        out.push_back(std::move(p.trace));
-    }
-    if (layout && !out.empty()) {
-        for (const auto &b : layout->buffers) {
-            if (b.unreadable)
-                out.front()->warnings.push_back("buffer instance '" + b.name +
-                                                "' lies past the end of the file (truncated); its events are lost");
-        }
+        out.push_back(std::move(trace));
     }
     return out;
 }

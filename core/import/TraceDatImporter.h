@@ -19,7 +19,11 @@ std::vector<InstanceInfo> listInstances(TraceDatHandle &file);
 
 // Loads options.instance when given, else every instance that has events; with requireOne, a file
 // with events in several instances is a LoadError that names them.
+// v6/v7 files the page decoder covers are read without libtracecmd; others go to the libtracecmd
+// record API (the reference, also used for options.recordApi).
 std::vector<std::unique_ptr<Trace>> importTraceDat(const std::string &path, const LoadOptions &options,
                                                    bool requireOne);
+std::vector<std::unique_ptr<Trace>> importWithLibtracecmd(const std::string &path, const LoadOptions &options,
+                                                          bool requireOne);
 
 } // namespace tickscope

@@ -8,9 +8,9 @@
 namespace tickscope::detail {
 
 namespace {
-// Large columns ask for transparent huge pages: in a VM with shadow paging the first touch of every
-// 4 KiB page exits to the hypervisor, and that, not decoding, dominated a multi-million-event load.
-// The cost is at most one partly used 2 MiB page per growing column, handed back by trim().
+// The biggest columns ask for transparent huge pages: in a VM with shadow paging the first touch of
+// every 4 KiB page exits to the hypervisor, and that, not decoding, dominated a multi-million-event
+// load. The cost is at most one partly used 2 MiB page per growing column, handed back by trim().
 constexpr size_t kHugeFrom = 8u << 20;
 size_t pageRound(size_t bytes)
 {
@@ -19,20 +19,20 @@ size_t pageRound(size_t bytes)
 }
 } // namespace
 
-void *columnMap(size_t bytes)
+void *columnMap(size_t bytes, bool huge)
 {
     const size_t len = pageRound(bytes);
     void *p = ::mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED) throw std::bad_alloc();
-    if (len >= kHugeFrom) ::madvise(p, len, MADV_HUGEPAGE);
+    if (huge && len >= kHugeFrom) ::madvise(p, len, MADV_HUGEPAGE);
     return p;
 }
 
-void *columnRemap(void *p, size_t oldBytes, size_t newBytes)
+void *columnRemap(void *p, size_t oldBytes, size_t newBytes, bool huge)
 {
     void *q = ::mremap(p, pageRound(oldBytes), pageRound(newBytes), MREMAP_MAYMOVE);
     if (q == MAP_FAILED) throw std::bad_alloc();
-    if (newBytes >= kHugeFrom) ::madvise(q, pageRound(newBytes), MADV_HUGEPAGE);
+    if (huge && newBytes >= kHugeFrom) ::madvise(q, pageRound(newBytes), MADV_HUGEPAGE);
     return q;
 }
 

@@ -12,8 +12,8 @@
 namespace tickscope {
 
 namespace detail {
-void *columnMap(size_t bytes);
-void *columnRemap(void *p, size_t oldBytes, size_t newBytes);
+void *columnMap(size_t bytes, bool huge);
+void *columnRemap(void *p, size_t oldBytes, size_t newBytes, bool huge);
 void columnUnmap(void *p, size_t bytes);
 void columnTrim(void *p, size_t usedBytes, size_t mappedBytes);
 size_t columnPopulate(void *p, size_t populatedBytes, size_t needBytes, size_t capBytes);
@@ -46,8 +46,11 @@ public:
     T &operator[](size_t i) { return data_[i]; }
     const T &back() const { return data_[size_ - 1]; }
 
-    void reserve(size_t n)
+    // huge: back the column with transparent huge pages (worth it for the biggest columns only: each
+    // growing column keeps one partly used 2 MiB page while loading).
+    void reserve(size_t n, bool huge = false)
     {
+        huge_ = huge_ || huge;
         if (n > cap_) grow(n);
     }
     void push_back(const T &v)
@@ -79,7 +82,8 @@ private:
     void grow(size_t n)
     {
         const size_t bytes = n * sizeof(T);
-        void *p = data_ ? detail::columnRemap(data_, cap_ * sizeof(T), bytes) : detail::columnMap(bytes);
+        void *p = data_ ? detail::columnRemap(data_, cap_ * sizeof(T), bytes, huge_)
+                        : detail::columnMap(bytes, huge_);
         data_ = static_cast<T *>(p);
         cap_ = n;
     }
@@ -95,12 +99,14 @@ private:
         std::swap(size_, o.size_);
         std::swap(cap_, o.cap_);
         std::swap(populated_, o.populated_);
+        std::swap(huge_, o.huge_);
     }
 
     T *data_ = nullptr;
     size_t size_ = 0;
     size_t cap_ = 0;
     size_t populated_ = 0; // bytes known to be backed by memory
+    bool huge_ = false;
 };
 
 } // namespace tickscope

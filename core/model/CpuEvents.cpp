@@ -9,11 +9,11 @@ namespace tickscope {
 void CpuEvents::reserve(size_t events, size_t payloadBytes)
 {
     // An upper bound is cheap: Column reserves address space, not memory.
-    tsLow_.reserve(events);
-    type_.reserve(events);
+    tsLow_.reserve(events, true);
+    type_.reserve(events, true);
     flags_.reserve(events);
     preempt_.reserve(events);
-    arena_.reserve(payloadBytes);
+    arena_.reserve(payloadBytes, true);
     blockOffset_.reserve((events >> kBlockShift) + 1);
 }
 

@@ -53,6 +53,11 @@ public:
 
     // Event types. Ids are u16; addType() returns the id of an existing (system, name) pair.
     uint16_t addType(std::string_view system, std::string_view name);
+    void reserveTypes(size_t n)
+    {
+        types_.reserve(n);
+        typeSizes_.reserve(n);
+    }
     int findType(std::string_view name) const; // -1 when absent (first match on name)
     const std::vector<EventType> &types() const { return types_; }
     EventKind kind(uint16_t type) const { return types_[type].kind; }

@@ -60,7 +60,8 @@ cleanup() {
   for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
   pids=()
   if [ -d $I ]; then echo 0 > $I/tracing_on; rmdir $I; fi
-  if [ $mounted_by_us -eq 1 ]; then umount $T 2>/dev/null || true; fi
+  # unmount only if we mounted it and nobody else has an instance in it
+  if [ $mounted_by_us -eq 1 ] && [ -z "$(ls $T/instances)" ]; then umount $T 2>/dev/null || true; fi
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -115,9 +116,12 @@ if [ -n "${V6:-}" ]; then
 fi
 rm -f "$log"
 
+# Our instance is gone (extract removes it, cleanup too); other differences are reported
+# (another program may be using tracefs at the same time, e.g. with its own instance).
+[ ! -d $I ] || { echo "record-large-trace: instance $inst left behind" >&2; exit 1; }
 STATE_AFTER=$(tracefs_state)
 if [ "$STATE_BEFORE" != "$STATE_AFTER" ]; then
-  echo "record-large-trace: WARNING: top-level tracefs state changed" >&2
+  echo "record-large-trace: WARNING: top-level tracefs state differs from the start:" >&2
   diff <(echo "$STATE_BEFORE") <(echo "$STATE_AFTER") >&2 || true
 fi
 

@@ -785,7 +785,7 @@ TEST(TextLineParser, CrlfAndTrailingBlanks)
 
 // ---- fields -------------------------------------------------------------------------------------------
 
-class Fields : public ::testing::Test
+class TextFields : public ::testing::Test
 {
 protected:
     StringPool pool;
@@ -800,7 +800,7 @@ protected:
     std::string str(uint32_t id) const { return std::string(pool.str(id)); }
 };
 
-TEST_F(Fields, HrtimerStart)
+TEST_F(TextFields, HrtimerStart)
 {
     auto t = decode<HrtimerStartP>(EventKind::HrtimerStart,
                                    "hrtimer=00000000e0454865 function=tick_nohz_handler expires=335020000000 "
@@ -829,7 +829,7 @@ TEST_F(Fields, HrtimerStart)
     EXPECT_TRUE(fails(EventKind::HrtimerStart, "hrtimer=0x1 function=f expires=1"));
 }
 
-TEST_F(Fields, HrtimerModes)
+TEST_F(TextFields, HrtimerModes)
 {
     uint32_t m = 0;
     for (auto [s, v] : {std::pair{"ABS", 0u},
@@ -849,7 +849,7 @@ TEST_F(Fields, HrtimerModes)
     EXPECT_FALSE(text::parseHrtimerMode("", m));
 }
 
-TEST_F(Fields, HrtimerExpireCancelInit)
+TEST_F(TextFields, HrtimerExpireCancelInit)
 {
     auto a =
         decode<HrtimerExpireEntryP>(EventKind::HrtimerExpireEntry,
@@ -881,7 +881,7 @@ TEST_F(Fields, HrtimerExpireCancelInit)
     EXPECT_TRUE(fails(EventKind::HrtimerInit, "hrtimer=0x1 clockid=CLOCK_NOPE mode=ABS"));
 }
 
-TEST_F(Fields, TimerWheel)
+TEST_F(TextFields, TimerWheel)
 {
     auto a =
         decode<TimerStartP>(EventKind::TimerStart,
@@ -933,7 +933,7 @@ TEST_F(Fields, TimerWheel)
     EXPECT_EQ(val(idle.cpu), 3u);
 }
 
-TEST_F(Fields, TickStop)
+TEST_F(TextFields, TickStop)
 {
     auto a = decode<TickStopP>(EventKind::TickStop, "success=1 dependency=NONE");
     EXPECT_EQ(val(a.success), 1);
@@ -951,7 +951,7 @@ TEST_F(Fields, TickStop)
     EXPECT_TRUE(fails(EventKind::TickStop, "success=1"));
 }
 
-TEST_F(Fields, IdleSoftirqIrqVectors)
+TEST_F(TextFields, IdleSoftirqIrqVectors)
 {
     auto i = decode<CpuIdleP>(EventKind::CpuIdle, "state=4294967295 cpu_id=1");
     EXPECT_EQ(val(i.state), kCpuIdleExit);
@@ -977,7 +977,7 @@ TEST_F(Fields, IdleSoftirqIrqVectors)
     EXPECT_TRUE(fails(EventKind::CpuIdle, "state=abc cpu_id=1"));
 }
 
-TEST_F(Fields, PrevState)
+TEST_F(TextFields, PrevState)
 {
     uint32_t v = 0;
     for (auto [s, want] : {std::pair{"R", 0u},
@@ -1007,7 +1007,7 @@ TEST_F(Fields, PrevState)
     EXPECT_FALSE(text::parsePrevState("I", true, v));
 }
 
-TEST_F(Fields, SchedSwitch)
+TEST_F(TextFields, SchedSwitch)
 {
     auto a = decode<SchedSwitchP>(EventKind::SchedSwitch,
                                   "prev_comm=kworker/u4:2 prev_pid=123 prev_prio=120 prev_state=I ==> "
@@ -1050,7 +1050,7 @@ TEST_F(Fields, SchedSwitch)
         fails(EventKind::SchedSwitch, "prev_comm=a prev_pid=1 prev_prio=1 prev_state=S ==> next_comm=b"));
 }
 
-TEST_F(Fields, SchedWakeAndMigrate)
+TEST_F(TextFields, SchedWakeAndMigrate)
 {
     auto a = decode<SchedWakeP>(EventKind::SchedWaking, "comm=rcu_preempt pid=15 prio=120 target_cpu=001");
     EXPECT_EQ(val(a.pid), 15);
@@ -1080,7 +1080,7 @@ TEST_F(Fields, SchedWakeAndMigrate)
     EXPECT_TRUE(fails(EventKind::SchedMigrateTask, "comm=a pid=1 prio=1 orig_cpu=0"));
 }
 
-TEST_F(Fields, SyscallsPrintIpiUserAndGeneric)
+TEST_F(TextFields, SyscallsPrintIpiUserAndGeneric)
 {
     EXPECT_EQ(
         val(decode<SyscallP>(EventKind::SysEnter, "NR 231 (0, e7, 3c, e64596794d089126, ffffffffffffff78, 0)")
@@ -1110,7 +1110,7 @@ TEST_F(Fields, SyscallsPrintIpiUserAndGeneric)
               "address=0x7f47cb27b9c4 ip=0x7f47cb27b9c4");
 }
 
-TEST_F(Fields, PointersAndSymbols)
+TEST_F(TextFields, PointersAndSymbols)
 {
     uint64_t v = 0;
     ASSERT_TRUE(text::parsePointer("00000000a1b2c3d4", v));
@@ -1146,7 +1146,7 @@ TEST(TextImporter, GarbageLinesAreSkippedWithOneWarning)
 TEST(TextImporter, FilesWithoutEventsThrow)
 {
     std::mt19937 rng(42);
-    std::string noise(64 * 1024, '\0');
+    std::string noise(size_t{64} * 1024, '\0');
     for (char &c : noise)
         c = static_cast<char>(rng());
     for (const auto &[name, content] : {std::pair<std::string, std::string>{"empty.txt", ""},
