@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstring>
 #include <numeric>
 
 namespace tickscope {
@@ -33,6 +34,16 @@ FileSymbols::FileSymbols(std::string kallsyms, const std::string &cmdlines) : te
         }
         pos = end + 1;
     }
+    // Keep only the names: a third of kallsyms, and it stays in memory for the whole load.
+    std::string names_only;
+    names_only.reserve(text_.size() / 2);
+    for (auto &off : names) {
+        const char *n = text_.data() + off;
+        off = static_cast<uint32_t>(names_only.size());
+        names_only.append(n, std::strlen(n) + 1);
+    }
+    text_ = std::move(names_only);
+    text_.shrink_to_fit();
     std::vector<uint32_t> order(addrs.size());
     std::iota(order.begin(), order.end(), 0u);
     std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return addrs[a] < addrs[b]; });

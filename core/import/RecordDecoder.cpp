@@ -311,7 +311,7 @@ bool RecordDecoder::decode(const tep_record &rec, CpuEvents &out)
     switch (l->kind) {
     case EventKind::HrtimerStart: {
         HrtimerStartP p{num(d, sz, f[0]), symbol(num(d, sz, f[1])), snum(d, sz, f[2]), snum(d, sz, f[3]),
-                        f[4].valid() ? static_cast<uint32_t>(num(d, sz, f[4])) : ~0u,
+                        f[4].valid() ? static_cast<uint8_t>(num(d, sz, f[4])) : kModeUnknown,
                         static_cast<int8_t>(f[5].valid() ? num(d, sz, f[5]) != 0 : -1)};
         put(p);
         break;
@@ -359,7 +359,7 @@ bool RecordDecoder::decode(const tep_record &rec, CpuEvents &out)
     case EventKind::SchedSwitch: {
         SchedSwitchP p{static_cast<int32_t>(snum(d, sz, f[0])), static_cast<int32_t>(snum(d, sz, f[1])),
                        static_cast<int16_t>(snum(d, sz, f[2])), static_cast<int16_t>(snum(d, sz, f[3])),
-                       static_cast<uint32_t>(num(d, sz, f[4]))};
+                       static_cast<uint16_t>(num(d, sz, f[4]))};
         noteComm(ts, p.prevPid, str(d, sz, f[5]));
         noteComm(ts, p.nextPid, str(d, sz, f[6]));
         put(p);

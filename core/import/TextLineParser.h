@@ -6,6 +6,8 @@
 #include "model/EventKind.h"
 #include "model/StringPool.h"
 
+#include <algorithm>
+#include <charconv>
 #include <cstdint>
 #include <cstring>
 #include <string_view>
@@ -110,5 +112,47 @@ bool parsePrevState(std::string_view s, bool pluginLetters, uint32_t &state);
 bool parseHrtimerMode(std::string_view s, uint32_t &mode);
 bool parsePointer(std::string_view s, uint64_t &v);       // "00000000a1b2c3d4", "0xffff...", "ffff8881..."
 std::string_view stripSymbolOffset(std::string_view sym); // "f+0x20/0x60" -> "f", "f/0x0" -> "f"
+
+// ---- scanning helpers shared by TextLineParser.cpp and TextFieldDecoder.cpp ----------------------------
+
+namespace detail {
+
+inline constexpr auto npos = std::string_view::npos;
+
+// Closures rather than functions, so that the std algorithms below inline them.
+inline constexpr auto isDigit = [](char c) { return c >= '0' && c <= '9'; };
+inline constexpr auto isSpace = [](char c) { return c == ' ' || c == '\t'; };
+
+inline std::string_view ltrim(std::string_view s)
+{
+    while (!s.empty() && isSpace(s.front()))
+        s.remove_prefix(1);
+    return s;
+}
+
+inline std::string_view rtrim(std::string_view s)
+{
+    while (!s.empty() && isSpace(s.back()))
+        s.remove_suffix(1);
+    return s;
+}
+
+inline bool allDigits(std::string_view s)
+{
+    return !s.empty() && std::all_of(s.begin(), s.end(), isDigit);
+}
+
+inline bool hasSpace(std::string_view s)
+{
+    return std::any_of(s.begin(), s.end(), isSpace);
+}
+
+template <class T> bool parseDec(std::string_view s, T &v)
+{
+    const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+    return r.ec == std::errc() && r.ptr == s.data() + s.size();
+}
+
+} // namespace detail
 
 } // namespace tickscope::text

@@ -7,6 +7,7 @@
 #include "MappedFile.h"
 #include "PageDecoder.h"
 #include "TraceDatHandle.h"
+#include "util/ProcessStats.h"
 
 #include <algorithm>
 #include <bit>
@@ -366,7 +367,9 @@ struct PhaseClock
     {
         if (!on) return;
         const auto now = std::chrono::steady_clock::now();
-        std::fprintf(stderr, "  %-28s %7.3f s\n", what, std::chrono::duration<double>(now - last).count());
+        std::fprintf(stderr, "  %-28s %7.3f s  rss %6.1f MB  peak %6.1f MB\n", what,
+                     std::chrono::duration<double>(now - last).count(), static_cast<double>(currentRssBytes()) / 1e6,
+                     static_cast<double>(peakRssBytes()) / 1e6);
         last = now;
     }
 };

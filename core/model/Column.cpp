@@ -54,7 +54,7 @@ size_t columnPopulate(void *p, size_t populatedBytes, size_t needBytes, size_t c
 #ifndef MADV_POPULATE_WRITE
     constexpr int MADV_POPULATE_WRITE = 23; // Linux 5.14; older kernels answer EINVAL and fault lazily
 #endif
-    constexpr size_t kStep = 256 * 1024;
+    constexpr size_t kStep = 64 * 1024;
     const size_t from = populatedBytes;
     size_t to = std::max(pageRound(needBytes), from + kStep);
     to = std::min(to, pageRound(capBytes));

@@ -9,8 +9,8 @@ namespace tickscope {
 void CpuEvents::reserve(size_t events, size_t payloadBytes)
 {
     // An upper bound is cheap: Column reserves address space, not memory.
-    tsLow_.reserve(events, true);
-    type_.reserve(events, true);
+    tsLow_.reserve(events);
+    type_.reserve(events);
     flags_.reserve(events);
     preempt_.reserve(events);
     arena_.reserve(payloadBytes, true);

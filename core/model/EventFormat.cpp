@@ -44,7 +44,7 @@ std::string formatEventFields(const Trace &t, int cpu, size_t i)
     case EventKind::HrtimerStart: {
         const auto p = ev.payload<HrtimerStartP>(i);
         return "hrtimer=" + hex(p.timer) + " function=" + str(p.function) + fmt(" expires=%" PRId64 " softexpires=%" PRId64, p.expires, p.softexpires) +
-               (p.mode != ~0u ? fmt(" mode=0x%x", p.mode) : std::string()) + (p.wasArmed >= 0 ? fmt(" was_armed=%d", p.wasArmed) : std::string());
+               (p.mode != kModeUnknown ? fmt(" mode=0x%x", p.mode) : std::string()) + (p.wasArmed >= 0 ? fmt(" was_armed=%d", p.wasArmed) : std::string());
     }
     case EventKind::HrtimerExpireEntry: {
         const auto p = ev.payload<HrtimerExpireEntryP>(i);

@@ -61,7 +61,7 @@ struct HrtimerStartP
     uint32_t function;
     int64_t expires;
     int64_t softexpires;
-    uint32_t mode; // enum hrtimer_mode bits (ABS=0, REL=1, PINNED=2, SOFT=4, HARD=8); ~0u when unknown
+    uint8_t mode;    // enum hrtimer_mode bits (ABS=0, REL=1, PINNED=2, SOFT=4, HARD=8); kModeUnknown when not traced
     int8_t wasArmed; // -1 when the kernel has no was_armed field
 };
 struct HrtimerExpireEntryP
@@ -142,7 +142,7 @@ struct SchedSwitchP
     int32_t nextPid;
     int16_t prevPrio;
     int16_t nextPrio;
-    uint32_t prevState; // kernel bits; 0x100/0x200 set when preempted ("R+")
+    uint16_t prevState; // kernel bits (TASK_REPORT_MAX 0x100 set when preempted: "R+")
 };
 struct SchedWakeP
 {
@@ -195,5 +195,6 @@ uint32_t tickDependencyFromName(std::string_view name); // 0 and ok=false when u
 bool isTickDependencyName(std::string_view name);
 
 constexpr uint32_t kCpuIdleExit = 4294967295u;
+constexpr uint8_t kModeUnknown = 0xFF; // HrtimerStartP::mode of kernels that do not trace it
 
 } // namespace tickscope

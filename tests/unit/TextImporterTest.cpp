@@ -177,7 +177,7 @@ std::string describe(const Trace &t, int cpu, size_t i, bool lossy = false)
     case EventKind::HrtimerStart: {
         auto p = ev.payload<HrtimerStartP>(i);
         o << p.timer << ' ' << s(p.function) << ' ' << p.expires << ' ' << p.softexpires;
-        if (!lossy) o << ' ' << p.mode << ' ' << int(p.wasArmed);
+        if (!lossy) o << ' ' << int(p.mode) << ' ' << int(p.wasArmed);
         break;
     }
     case EventKind::HrtimerExpireEntry: {
@@ -395,7 +395,7 @@ TEST_P(TraceCmdReport, DecodedFieldsMatchRawRecordValues)
             EXPECT_EQ(val(p.timer), raw("hrtimer"));
             EXPECT_EQ(uint64_t(p.expires), raw("expires"));
             EXPECT_EQ(uint64_t(p.softexpires), raw("softexpires"));
-            EXPECT_EQ(val(p.mode), ~0u) << "the plugin does not print the mode";
+            EXPECT_EQ(val(p.mode), kModeUnknown) << "the plugin does not print the mode";
             auto n = evN.payload<HrtimerStartP>(i);
             EXPECT_EQ(val(n.mode), raw("mode"));
             EXPECT_EQ(uint64_t(n.wasArmed), raw("was_armed"));
@@ -818,7 +818,7 @@ TEST_F(TextFields, HrtimerStart)
                                                        "softexpires=4780000000");
     EXPECT_EQ(val(p.timer), 0xff3c2143be9235c0u);
     EXPECT_EQ(str(p.function), "tick_sched_timer");
-    EXPECT_EQ(val(p.mode), ~0u);
+    EXPECT_EQ(val(p.mode), kModeUnknown);
     EXPECT_EQ(val(p.wasArmed), -1);
     auto n = decode<HrtimerStartP>(EventKind::HrtimerStart, "hrtimer=0x1 function=hrtimer_wakeup expires=5 "
                                                             "softexpires=4 mode=0x0 was_armed=0");
