@@ -1,0 +1,128 @@
+#include "ImportSupport.h"
+
+#include "TraceDatHandle.h"
+#include "TraceDatImporter.h"
+#include "util/ProcessStats.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <thread>
+
+namespace tickscope {
+
+void Progress::set(int cpu, double fraction)
+{
+    if (!options_.progress) return;
+    std::lock_guard lock(mutex_);
+    done_[static_cast<size_t>(cpu)] = fraction;
+    double sum = 0;
+    for (double d : done_) sum += d;
+    options_.progress(done_.empty() ? 1.0 : sum / static_cast<double>(done_.size()));
+}
+
+void runThreads(int threads, const std::function<void(int)> &work)
+{
+    std::vector<std::exception_ptr> errors(static_cast<size_t>(threads));
+    auto guarded = [&](int t) {
+        try {
+            work(t);
+        } catch (...) {
+            errors[static_cast<size_t>(t)] = std::current_exception();
+        }
+    };
+    std::vector<std::thread> pool;
+    for (int t = 1; t < threads; ++t) pool.emplace_back(guarded, t);
+    guarded(0);
+    for (auto &th : pool) th.join();
+    for (auto &e : errors) {
+        if (e) std::rethrow_exception(e);
+    }
+}
+
+int hardwareThreads(const LoadOptions &o)
+{
+    return o.threads > 0 ? o.threads : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+}
+
+std::string selectedTraceClock(std::string_view c)
+{
+    const auto a = c.find('[');
+    const auto b = c.find(']');
+    if (a != std::string_view::npos && b != std::string_view::npos && b > a) return std::string(c.substr(a + 1, b - a - 1));
+    return std::string(c.substr(0, c.find_first_of(" \n")));
+}
+
+void DecodeState::finishThread(RecordDecoder &dec)
+{
+    std::lock_guard lock(mutex);
+    unknown += dec.unknownRecords;
+    trace.tasks.merge(std::move(dec.tasks.entries));
+}
+
+void DecodeState::finish()
+{
+    trace.tasks.finalize();
+    for (auto &w : cpuWarnings) {
+        if (!w.empty()) trace.warnings.push_back(std::move(w));
+    }
+    if (unknown) trace.warnings.push_back(std::to_string(unknown) + " records of event ids without a format were skipped");
+    for (int c = 0; c < trace.cpuCount(); ++c) trace.cpu(c).sortByTime();
+}
+
+std::vector<std::string> chooseInstances(const std::string &path, TraceDatHandle *file, const DatLayout *layout,
+                                         const LoadOptions &options, bool requireOne)
+{
+    if (options.instanceGiven) {
+        bool known = false;
+        if (layout) {
+            for (const auto &b : layout->buffers) known |= b.name == options.instance;
+        }
+        if (!known && file) file->instance(options.instance); // throws for an unknown name
+        if (!known && !file) throw LoadError(path + ": no buffer instance named '" + options.instance + "'");
+        return {options.instance};
+    }
+    std::vector<std::string> names;
+    if (layout) {
+        for (const auto &b : layout->buffers) {
+            bool data = false;
+            for (const auto &c : b.cpus) data |= c.size > 0;
+            if (data) names.push_back(b.name);
+        }
+    } else {
+        for (const auto &i : listInstances(*file)) {
+            if (i.hasData) names.push_back(i.name);
+        }
+    }
+    if (names.empty()) {
+        if (layout) {
+            for (const auto &b : layout->buffers) {
+                if (b.unreadable) throw LoadError(path + ": truncated: no event data left in the file");
+            }
+        }
+        names.push_back(""); // a file without events: its top level, empty
+    }
+    if (requireOne && names.size() > 1) {
+        std::string list;
+        for (const auto &n : names) list += (list.empty() ? "" : ", ") + (n.empty() ? std::string("(top level)") : n);
+        throw LoadError(path + ": events in " + std::to_string(names.size()) + " buffer instances (" + list +
+                        "); choose one with --instance NAME");
+    }
+    return names;
+}
+
+
+PhaseClock::PhaseClock() : on(std::getenv("TICKSCOPE_TIMING") != nullptr) {}
+
+void PhaseClock::mark(const char *what)
+{
+    if (!on) return;
+    const auto now = std::chrono::steady_clock::now();
+    std::fprintf(stderr, "  %-28s %7.3f s  rss %6.1f MB  peak %6.1f MB\n", what,
+                 std::chrono::duration<double>(now - last).count(), static_cast<double>(currentRssBytes()) / 1e6,
+                 static_cast<double>(peakRssBytes()) / 1e6);
+    last = now;
+}
+
+} // namespace tickscope

@@ -1,0 +1,71 @@
+// Shared by the two trace.dat import paths (the page decoder's and libtracecmd's): threads,
+// progress, per-instance decode state, instance choice, phase timing. Internal to core/import.
+#pragma once
+
+#include "DatLayout.h"
+#include "Loader.h"
+#include "RecordDecoder.h"
+
+#include <chrono>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace tickscope {
+
+class TraceDatHandle;
+
+// Per-CPU progress, reported as one fraction under a lock (the callback is never re-entered).
+class Progress
+{
+public:
+    Progress(const LoadOptions &o, int cpus) : options_(o), done_(static_cast<size_t>(cpus), 0.0) {}
+    void set(int cpu, double fraction);
+
+private:
+    const LoadOptions &options_;
+    std::mutex mutex_;
+    std::vector<double> done_;
+};
+
+// Runs work(t) on `threads` threads (the caller's included) and rethrows the first error.
+void runThreads(int threads, const std::function<void(int)> &work);
+int hardwareThreads(const LoadOptions &o);
+
+// The trace clock in use from the saved trace_clock file ("[local] global counter ..." -> "local").
+std::string selectedTraceClock(std::string_view traceClockFile);
+
+// What the threads decoding one instance share.
+struct DecodeState
+{
+    Trace &trace;
+    const EventLayouts &layouts;
+    Progress progress;
+    std::vector<std::string> cpuWarnings;
+    std::mutex mutex;
+    size_t unknown = 0;
+
+    DecodeState(Trace &t, const EventLayouts &l, const LoadOptions &o)
+        : trace(t), layouts(l), progress(o, t.cpuCount()), cpuWarnings(static_cast<size_t>(t.cpuCount()))
+    {
+    }
+    void finishThread(RecordDecoder &dec);
+    void finish();
+};
+
+// The instances to load: options.instance, else every one with events (from the layout when given,
+// else from libtracecmd's handle). With requireOne, several is a LoadError naming them.
+std::vector<std::string> chooseInstances(const std::string &path, TraceDatHandle *file, const DatLayout *layout,
+                                         const LoadOptions &options, bool requireOne);
+
+// TICKSCOPE_TIMING=1 prints the phases of a load to stderr (for profiling, not for users).
+struct PhaseClock
+{
+    bool on = false;
+    std::chrono::steady_clock::time_point last = std::chrono::steady_clock::now();
+    PhaseClock();
+    void mark(const char *what);
+};
+
+} // namespace tickscope
