@@ -2,6 +2,7 @@
 // Loads FILE with `tickscope-cli stats` in fresh processes (so peak RSS is the load's own) and prints
 // events, load wall time, events/s, CPU time, peak RSS and bytes/event; then times
 // `trace-cmd report FILE > /dev/null` on the same file in the same run, and prints the ratio.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -26,6 +27,7 @@ ChildRun runChild(const std::vector<std::string> &argv, bool captureOut)
 {
     int pipefd[2] = {-1, -1};
     if (captureOut && pipe(pipefd) != 0) std::exit(3);
+    std::fflush(stdout); // the child must not inherit (and later flush) our buffered output
     const auto t0 = std::chrono::steady_clock::now();
     const pid_t pid = fork();
     if (pid == 0) {
@@ -103,6 +105,13 @@ int main(int argc, char **argv)
     std::printf("events/s:             %.2f M\n", events / bestLoad / 1e6);
     std::printf("peak RSS:             %.1f MB\n", static_cast<double>(rssKb) / 1024.0);
     std::printf("bytes/event:          %.1f (target <= 25)\n", static_cast<double>(rssKb) * 1024.0 / events);
+    // The same file through libtracecmd's record API (tickscope's reference path), for comparison.
+    double refBest = 1e9;
+    for (int i = 0; i < std::max(1, runs / 2); ++i) {
+        const auto r = runChild({TICKSCOPE_CLI, "stats", "--json", "--record-api", file}, true);
+        if (WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0) refBest = std::min(refBest, jsonNumber(r.out, "load_seconds"));
+    }
+    if (refBest < 1e9) std::printf("libtracecmd record API: %.3f s  (page decoder is %.1fx faster)\n", refBest, refBest / bestLoad);
     if (traceCmd) {
         const auto t = runChild({"trace-cmd", "report", file}, false);
         std::printf("trace-cmd report:     %.3f s wall, %.3f s CPU  (tickscope is %.1fx faster)\n", t.wall, t.cpu,
