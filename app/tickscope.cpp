@@ -3,6 +3,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QTimer>
 
 int main(int argc, char **argv)
 {
@@ -15,11 +16,25 @@ int main(int argc, char **argv)
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("trace.dat or ftrace text to open"));
+    const QCommandLineOption shot(QStringLiteral("screenshot"),
+                                  QStringLiteral("Save a PNG of the window once FILE is shown, then quit."),
+                                  QStringLiteral("PNG"));
+    parser.addOption(shot);
     parser.process(app);
 
     tickscope::MainWindow w;
     w.show();
     const QStringList files = parser.positionalArguments();
+    if (parser.isSet(shot)) {
+        const QString png = parser.value(shot);
+        auto save = [&w, png] {
+            const bool ok = w.grab().save(png);
+            QApplication::exit(ok ? 0 : 1);
+        };
+        QObject::connect(&w, &tickscope::MainWindow::traceShown, &w, [save] { QTimer::singleShot(200, save); });
+        QObject::connect(&w, &tickscope::MainWindow::loadFailed, &w, [] { QApplication::exit(1); });
+        if (files.isEmpty()) QTimer::singleShot(500, save);
+    }
     if (!files.isEmpty()) w.openFile(files.front());
     return app.exec();
 }
