@@ -1,10 +1,15 @@
 // tickscope-cli: the command-line face of core. Exit 0 on success; on failure one line on stderr and 1.
+#include "analysis/CpuList.h"
+#include "analysis/TickAnalysis.h"
+#include "analysis/TickReport.h"
 #include "import/Loader.h"
 #include "stats/TraceStats.h"
 #include "util/ProcessStats.h"
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -71,6 +76,94 @@ int cmdStats(const std::vector<std::string> &args)
     return 0;
 }
 
+// "A:B" in seconds of trace time; either side may be empty.
+bool parseWindow(const std::string &text, int64_t &from, int64_t &to)
+{
+    const size_t colon = text.find(':');
+    if (colon == std::string::npos) return false;
+    auto side = [](const std::string &s, int64_t &v) {
+        if (s.empty()) return true;
+        char *end = nullptr;
+        const double d = std::strtod(s.c_str(), &end);
+        if (end != s.c_str() + s.size() || !std::isfinite(d) || d < 0 || d > 9e9) return false;
+        v = std::llround(d * 1e9);
+        return true;
+    };
+    return side(text.substr(0, colon), from) && side(text.substr(colon + 1), to) && from <= to;
+}
+
+int cmdReport(const std::vector<std::string> &args)
+{
+    std::string file;
+    bool json = false;
+    bool markers = false;
+    bool window = false;
+    LoadOptions opt;
+    AnalysisOptions ao;
+    ReportOptions ro;
+    auto list = [](const std::string &option, const std::string &text) {
+        const auto cpus = parseCpuList(text);
+        if (!cpus) throw UsageError{"report: " + option + ": not a CPU list: '" + text + "' (e.g. 1,3-5)"};
+        return *cpus;
+    };
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string &a = args[i];
+        const bool hasValue = i + 1 < args.size();
+        if (a == "--json") {
+            json = true;
+        } else if (a == "--markers") {
+            markers = true;
+        } else if (a == "--window" && hasValue) {
+            window = true;
+            if (!parseWindow(args[++i], ro.from, ro.to))
+                throw UsageError{"report: --window: expected A:B in seconds, got '" + args[i] + "'"};
+        } else if (a == "--nohz-full" && hasValue) {
+            ao.nohzFullGiven = true;
+            ao.nohzFull = list(a, args[++i]);
+        } else if (a == "--cpus" && hasValue) {
+            ro.cpus = list(a, args[++i]);
+        } else if (a == "--instance" && hasValue) {
+            opt.instance = args[++i] == "top" ? "" : args[i];
+            opt.instanceGiven = true;
+        } else if (a == "--threads" && hasValue) {
+            opt.threads = ao.threads = std::atoi(args[++i].c_str());
+        } else if (!a.empty() && a[0] == '-') {
+            throw UsageError{"report: unknown option " + a + (hasValue ? "" : " (or its value is missing)")};
+        } else if (file.empty()) {
+            file = a;
+        } else {
+            throw UsageError{"report: one FILE only"};
+        }
+    }
+    if (file.empty()) throw UsageError{"report: FILE missing"};
+    if (markers && window) throw UsageError{"report: --window and --markers exclude each other"};
+
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto trace = loadTrace(file, opt);
+    const double loadSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const TickAnalysis analysis = TickAnalysis::run(*trace, ao);
+    if (window) ro.windowSource = "window";
+    if (markers) {
+        const auto span = markerWindow(*trace, analysis);
+        if (!span) throw LoadError(file + ": --markers: the trace has fewer than two ftrace print markers");
+        ro.from = span->first;
+        ro.to = span->second;
+        ro.windowSource = "markers";
+    }
+    for (int c : ro.cpus) {
+        if (c >= trace->cpuCount())
+            throw UsageError{"report: --cpus: CPU " + std::to_string(c) + " is not in the trace (" +
+                             std::to_string(trace->cpuCount()) + " CPUs)"};
+    }
+    TickReport report = TickReport::make(*trace, analysis, ro);
+    report.loadSeconds = loadSeconds;
+    report.peakRssBytes = peakRssBytes();
+    const std::string out = json ? formatReportJson(report) : formatReportText(report);
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    for (const auto &w : trace->warnings) std::fprintf(stderr, "tickscope-cli: warning: %s: %s\n", file.c_str(), w.c_str());
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -84,6 +177,7 @@ int main(int argc, char **argv)
     args.erase(args.begin());
     try {
         if (cmd == "stats") return cmdStats(args);
+        if (cmd == "report") return cmdReport(args);
         throw UsageError{"unknown command '" + cmd + "' (try --help)"};
     } catch (const UsageError &e) {
         std::fprintf(stderr, "tickscope-cli: %s\n", e.message.c_str());

@@ -7,8 +7,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <exception>
-#include <thread>
 
 namespace tickscope {
 
@@ -20,30 +18,6 @@ void Progress::set(int cpu, double fraction)
     double sum = 0;
     for (double d : done_) sum += d;
     options_.progress(done_.empty() ? 1.0 : sum / static_cast<double>(done_.size()));
-}
-
-void runThreads(int threads, const std::function<void(int)> &work)
-{
-    std::vector<std::exception_ptr> errors(static_cast<size_t>(threads));
-    auto guarded = [&](int t) {
-        try {
-            work(t);
-        } catch (...) {
-            errors[static_cast<size_t>(t)] = std::current_exception();
-        }
-    };
-    std::vector<std::thread> pool;
-    for (int t = 1; t < threads; ++t) pool.emplace_back(guarded, t);
-    guarded(0);
-    for (auto &th : pool) th.join();
-    for (auto &e : errors) {
-        if (e) std::rethrow_exception(e);
-    }
-}
-
-int hardwareThreads(const LoadOptions &o)
-{
-    return o.threads > 0 ? o.threads : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
 }
 
 std::string selectedTraceClock(std::string_view c)

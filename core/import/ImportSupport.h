@@ -5,6 +5,7 @@
 #include "DatLayout.h"
 #include "Loader.h"
 #include "RecordDecoder.h"
+#include "util/Parallel.h"
 
 #include <chrono>
 #include <functional>
@@ -29,9 +30,10 @@ private:
     std::vector<double> done_;
 };
 
-// Runs work(t) on `threads` threads (the caller's included) and rethrows the first error.
-void runThreads(int threads, const std::function<void(int)> &work);
-int hardwareThreads(const LoadOptions &o);
+inline int hardwareThreads(const LoadOptions &o)
+{
+    return defaultThreads(o.threads);
+}
 
 // The trace clock in use from the saved trace_clock file ("[local] global counter ..." -> "local").
 std::string selectedTraceClock(std::string_view traceClockFile);

@@ -1,0 +1,28 @@
+#include "CpuAnalysis.h"
+
+#include "model/EventKind.h"
+
+namespace tickscope {
+
+size_t CpuAnalysis::bytes() const
+{
+    return task.bytes() + irq.bytes() + ticks.capacity() * sizeof(TickRecord) +
+           localTimerTicks.capacity() * sizeof(TickRecord) + tickLane.bytes() +
+           failedStops.capacity() * sizeof(FailedStop);
+}
+
+uint32_t dependencyFromReason(std::string_view r)
+{
+    // 3.10 - 4.5: trace_tick_stop(0, "posix timers running\n"), "perf events running\n",
+    // "more than 1 task in runqueue\n", "unstable sched clock\n".
+    const auto has = [r](std::string_view s) { return r.find(s) != std::string_view::npos; };
+    if (has("posix")) return static_cast<uint32_t>(TickDependency::PosixTimer);
+    if (has("perf")) return static_cast<uint32_t>(TickDependency::PerfEvents);
+    if (has("clock")) return static_cast<uint32_t>(TickDependency::ClockUnstable);
+    if (has("task") || has("runqueue") || has("sched")) return static_cast<uint32_t>(TickDependency::Sched);
+    if (has("rcu") || has("RCU")) return static_cast<uint32_t>(TickDependency::Rcu);
+    if (isTickDependencyName(r)) return tickDependencyFromName(r);
+    return 0;
+}
+
+} // namespace tickscope

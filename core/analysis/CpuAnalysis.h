@@ -1,0 +1,103 @@
+// What the tick analysis derives for one CPU: the task and IRQ lanes, the ticks with the context each
+// interrupted, the tick lane (running / stopped) and the failed tick stops. All arrays are sorted by
+// event index on the CPU (CpuEvents::ts() gives the time), and are small next to the events.
+#pragma once
+
+#include "ChangeLane.h"
+#include "StateCode.h"
+#include "TickLane.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace tickscope {
+
+namespace TickFlag {
+constexpr uint8_t Periodic = 0x01;    // the tick re-armed itself: a periodic tick (else a nohz wakeup)
+constexpr uint8_t Resolved = 0x02;    // Periodic was decided from the re-arm (else from the tick lane)
+constexpr uint8_t LaneStopped = 0x04; // the tick lane said "stopped" when it fired
+constexpr uint8_t DependencyInForce =
+    0x08;                          // the CPU's last tick_stop evaluation failed (tick_stop success=0)
+constexpr uint8_t Spurious = 0x10; // see TickAnalysis: user tick on nohz_full without dependency, or polling
+constexpr uint8_t LocalTimer = 0x20;   // low-res fallback: a local timer interrupt counted as the tick
+constexpr uint8_t WokeFromIdle = 0x40; // its interrupt ended a cpuidle state >= 1 (nested in it, or right
+                                       // after its exit record when the driver exits first)
+} // namespace TickFlag
+
+struct TickRecord
+{
+    uint32_t index; // the tick hrtimer's hrtimer_expire_entry (local_timer_entry in the low-res fallback)
+    TickContext context;
+    uint8_t flags;
+    bool periodic() const { return flags & TickFlag::Periodic; }
+};
+
+struct FailedStop
+{
+    uint32_t index;
+    uint32_t
+        dependency;  // tick dependency mask (TickDependency bits); 0 when an old string reason is not known
+    uint32_t reason; // string id of an old kernel's string reason, 0 when none
+};
+
+// Evidence gathered by the pass, for the decisions taken across CPUs (nohz_full, polling kind, fallback).
+struct CpuEvidence
+{
+    uint64_t contextTracking = 0; // user_enter / user_exit events
+    uint64_t stopsInTask = 0;     // tick_stop success=1 while a task (not the idle task) ran
+    uint64_t stopsInIdle = 0;
+    uint64_t failedStops = 0;    // tick_stop success=0 (only nohz_full CPUs evaluate them)
+    uint64_t pollEnters = 0;     // cpu_idle state=0
+    uint64_t deeperEnters = 0;   // cpu_idle state>=1
+    uint64_t pollReselects = 0;  // state 0 -> exit -> state k without a switch: the cpuidle POLL state
+    uint64_t hrtimerStarts = 0;  // any hrtimer_start: the re-arm of a periodic tick can be seen
+    uint64_t cancelNoise = 0;    // hrtimer_cancel of the tick hrtimer dropped as pre-f2e388a019e4 noise
+    uint64_t unmatchedExits = 0; // IRQ exits without an entry (trace start, lost events)
+    uint64_t gaps = 0;           // lost-event ranges that reset the state machine
+};
+
+// A stretch of a task switched in with its user/kernel mode unknown (it ran on another CPU before) that
+// revealed nothing on this CPU; CrossCpuModes resolves it from the CPU it last left. Transient.
+struct PendingMode
+{
+    uint32_t switchIndex; // the sched_switch that switched it in
+    int32_t pid;
+    uint32_t change, changeEnd;       // its task-lane changes
+    uint32_t tick, tickEnd;           // its ticks
+    uint32_t localTick, localTickEnd; // its local timer ticks (low-res fallback candidates)
+    int32_t prev; // the pending stretch of the task it continues on this CPU (switched out
+                  // runnable in the unknown mode); kHead: it came from another CPU;
+                  // kLost: it continues one that cannot be resolved
+    static constexpr int32_t kHead = -1;
+    static constexpr int32_t kLost = -2;
+};
+
+struct CpuAnalysis
+{
+    static constexpr size_t npos = static_cast<size_t>(-1);
+
+    int cpu = 0;
+    ChangeLane task;               // StateCode::task(TaskState, detail)
+    ChangeLane irq;                // StateCode::irq(IrqState, detail)
+    std::vector<TickRecord> ticks; // every expiry of the tick hrtimer (periodic or nohz wakeup)
+    std::vector<TickRecord>
+        localTimerTicks; // local timer interrupts while no tick hrtimer is known (fallback)
+    TickLane tickLane;
+    std::vector<FailedStop> failedStops;
+    uint64_t tickTimer = 0;    // the tick hrtimer's pointer, 0 when none was traced on this CPU
+    uint32_t tickFunction = 0; // string id of its callback name
+    CpuEvidence evidence;
+    std::vector<PendingMode> pendingModes; // emptied by CrossCpuModes
+    size_t firstPrint = npos;              // event indices of the first and last ftrace print marker
+    size_t lastPrint = npos;
+
+    size_t bytes() const;
+};
+
+// The tick dependency mask an old kernel's string reason stands for ("more than 1 task in runqueue" ->
+// SCHED, ...); 0 when not recognised.
+uint32_t dependencyFromReason(std::string_view reason);
+
+} // namespace tickscope

@@ -1,0 +1,410 @@
+#include "CpuPass.h"
+
+#include <algorithm>
+
+namespace tickscope {
+
+namespace {
+
+TickContext contextOf(TaskState s)
+{
+    // Unknown, User, Kernel, IdleTask, Idle, Poll
+    static constexpr TickContext kContext[] = {TickContext::Unknown, TickContext::User, TickContext::Kernel,
+                                               TickContext::Idle,    TickContext::Idle, TickContext::Polling};
+    return kContext[static_cast<size_t>(s)];
+}
+
+uint8_t hardIrqKind(Role r)
+{
+    const HardIrqKind k = r == Role::LocalTimerEntry || r == Role::LocalTimerExit   ? HardIrqKind::LocalTimer
+                          : r == Role::IrqHandlerEntry || r == Role::IrqHandlerExit ? HardIrqKind::Device
+                                                                                    : HardIrqKind::Vector;
+    return static_cast<uint8_t>(k);
+}
+
+bool isIrqEntry(Role r)
+{
+    return r == Role::LocalTimerEntry || r == Role::IrqHandlerEntry || r == Role::VectorEntry ||
+           r == Role::SoftirqEntry;
+}
+
+} // namespace
+
+CpuPass::CpuPass(const Trace &trace, const EventRoles &roles, int cpu, CpuAnalysis &out)
+    : trace_(trace), roles_(roles), ev_(trace.cpu(cpu)), out_(out), tick_(roles, trace.strings, out),
+      unknown_(out)
+{
+    out_.cpu = cpu;
+}
+
+void CpuPass::run()
+{
+    const size_t n = ev_.size();
+    out_.task.reset(n);
+    out_.irq.reset(n);
+    if (n == 0) return;
+    // Lost-event ranges: the first event after each gap restarts the state machine.
+    std::vector<size_t> gaps;
+    for (const LostRange &r : ev_.lost) {
+        if (r.from >= r.to) continue; // the gap opens the CPU's data
+        const size_t g = ev_.lowerBound(r.to);
+        if (g > 0 && g < n) gaps.push_back(g);
+    }
+    std::sort(gaps.begin(), gaps.end());
+    gaps.erase(std::unique(gaps.begin(), gaps.end()), gaps.end());
+    size_t nextGap = 0;
+
+    for (CpuEvents::Cursor c(ev_, 0); c.valid(); c.next()) {
+        const size_t i = c.index();
+        ts_ = c.ts();
+        const Role role = roles_.role(ev_.type(i));
+        if (i == 0) {
+            begin(0, c.pid());
+        } else if (nextGap < gaps.size() && gaps[nextGap] == i) {
+            onGap(i, c.pid());
+            ++nextGap;
+        }
+        event(c, i, role);
+    }
+    unknown_.finish();
+    tick_.finish();
+    out_.task.finish();
+    out_.irq.finish();
+}
+
+void CpuPass::begin(size_t i, int32_t pid)
+{
+    out_.irq.set(i, StateCode::irq(IrqState::None));
+    irqCode_ = StateCode::irq(IrqState::None);
+    irqResetChange_ = out_.irq.changes() - 1;
+    irqSinceReset_ = false;
+    tick_.begin(i);
+    switchIn(i, pid, false);
+}
+
+void CpuPass::onGap(size_t g, int32_t pid)
+{
+    ++out_.evidence.gaps;
+    unknown_.close();
+    // Unknown over the gap (from the last event before it), then a fresh start at the first event after.
+    out_.task.set(g - 1, StateCode::task(TaskState::Unknown, StateCode::kDetailLost));
+    out_.irq.set(g - 1, StateCode::irq(IrqState::Unknown, StateCode::kDetailLost));
+    tick_.gap(g - 1, g);
+    taskCode_ = StateCode::task(TaskState::Unknown, StateCode::kDetailLost);
+    taskState_ = TaskState::Unknown;
+    depth_ = 0;
+    out_.irq.set(g, StateCode::irq(IrqState::None));
+    irqCode_ = StateCode::irq(IrqState::None);
+    irqResetChange_ = out_.irq.changes() - 1;
+    irqSinceReset_ = false;
+    tasks_.newGeneration();
+    faultOpen_ = idleUnknown_ = pollExited_ = prevIdleExit_ = false;
+    prevRole_ = Role::Other;
+    switchIn(g, pid, false);
+}
+
+void CpuPass::event(const CpuEvents::Cursor &c, size_t i, Role role)
+{
+    const bool rearm = tick_.beforeEvent(c, role, ts_);
+    const int32_t pid = c.pid();
+    if (pid != curr_) switchIn(i, pid, false); // a switch the trace did not show
+    if (faultOpen_ && depth_ == 0 && role != Role::SchedSwitch && !isIrqEntry(role)) {
+        faultOpen_ = false; // the user page fault is over at the task's next event (§3.3)
+        setTask(i, TaskState::User);
+    }
+    bool idleExit = false;
+    switch (role) {
+    case Role::SysEnter:
+        syscallsSeen_ = true;
+        resolveMode(TaskState::User);
+        if (currKernelThread_) { // a user task after all (its name looked like a kernel thread's)
+            currKernelThread_ = false;
+            tasks_.get(curr_).kernelThread = 0;
+        }
+        setTask(i, TaskState::Kernel);
+        break;
+    case Role::SysExit:
+        syscallsSeen_ = true;
+        resolveMode(TaskState::Kernel);
+        if (!ctActive_) setTask(i, TaskState::User); // with context tracking, user_enter says it
+        break;
+    case Role::UserEnter:
+        ctActive_ = true;
+        ++out_.evidence.contextTracking;
+        resolveMode(TaskState::Kernel);
+        setTask(i, TaskState::User);
+        break;
+    case Role::UserExit:
+        ctActive_ = true;
+        ++out_.evidence.contextTracking;
+        resolveMode(TaskState::User);
+        setTask(i, TaskState::Kernel);
+        break;
+    case Role::PageFaultUser:
+        resolveMode(TaskState::User);
+        if (!ctActive_) {
+            setTask(i, TaskState::Kernel);
+            faultOpen_ = true;
+        }
+        break;
+    case Role::SchedSwitch:
+        onSwitch(i, c.payload<SchedSwitchP>());
+        break;
+    case Role::CpuIdle: {
+        const uint32_t state = c.payload<CpuIdleP>().state;
+        idleExit = state == kCpuIdleExit;
+        onCpuIdle(i, state);
+        break;
+    }
+    case Role::LocalTimerEntry:
+    case Role::IrqHandlerEntry:
+    case Role::VectorEntry:
+        irqEntry(i, IrqState::HardIrq, hardIrqKind(role));
+        break;
+    case Role::LocalTimerExit:
+    case Role::IrqHandlerExit:
+    case Role::VectorExit:
+        irqExit(i, IrqState::HardIrq, hardIrqKind(role));
+        break;
+    case Role::SoftirqEntry:
+        irqEntry(i, IrqState::SoftIrq, c.payload<SoftirqP>().vec);
+        break;
+    case Role::SoftirqExit:
+        irqExit(i, IrqState::SoftIrq, c.payload<SoftirqP>().vec);
+        break;
+    case Role::HrtimerStart:
+        tick_.onStart(i, c.payload<HrtimerStartP>(), rearm);
+        break;
+    case Role::HrtimerCancel:
+        tick_.onCancel(i, ts_, c.payload<PtrP>().ptr);
+        break;
+    case Role::HrtimerExpireEntry:
+        if (tick_.isTickExpiry(c.payload<HrtimerExpireEntryP>())) onTickExpiry(i);
+        break;
+    case Role::HrtimerExpireExit:
+        tick_.onExpiryExit(c.payload<PtrP>().ptr);
+        break;
+    case Role::TickStop:
+        tick_.onTickStop(i, c.payload<TickStopP>(), curr_ > 0);
+        break;
+    case Role::Print:
+        if (out_.firstPrint == npos) out_.firstPrint = i;
+        out_.lastPrint = i;
+        break;
+    case Role::Other:
+        break;
+    }
+    prevRole_ = role;
+    prevIdleExit_ = idleExit;
+}
+
+// ---- task lane ------------------------------------------------------------------------------------------
+
+void CpuPass::setTask(size_t i, TaskState s, unsigned detail)
+{
+    const uint8_t code = StateCode::task(s, detail);
+    taskState_ = s;
+    if (code == taskCode_) return;
+    out_.task.set(i, code);
+    taskCode_ = code;
+}
+
+void CpuPass::relabelTask(size_t change, uint8_t code)
+{
+    out_.task.relabel(change, code);
+    if (change + 1 == out_.task.changes()) {
+        taskCode_ = code;
+        taskState_ = StateCode::taskState(code);
+    }
+}
+
+void CpuPass::switchIn(size_t i, int32_t pid, bool scheduled)
+{
+    unknown_.close(); // a switch the trace did not show: nothing known about how it left
+    faultOpen_ = false;
+    idleUnknown_ = false;
+    curr_ = pid;
+    currKernelThread_ = false;
+    if (pid == 0) {
+        setTask(i, TaskState::IdleTask);
+        // Not switched in before our eyes: the CPU may be inside a cpuidle state already.
+        idleUnknown_ = !scheduled && out_.task.lastIndex() == i;
+        idleUnknownChange_ = out_.task.changes() - 1;
+        return;
+    }
+    TaskModeTable::Task &t = tasks_.get(pid);
+    if (t.kernelThread < 0) {
+        const uint32_t comm = trace_.tasks.comm(pid, ts_);
+        t.kernelThread = isKernelThreadComm(trace_.strings.str(comm)) ? 1 : 0;
+    }
+    if (t.kernelThread == 1) {
+        currKernelThread_ = true;
+        setTask(i, TaskState::Kernel);
+        return;
+    }
+    SavedMode m = SavedMode::Unknown;
+    if (scheduled) m = ctActive_ ? SavedMode::Kernel : t.saved; // with context tracking user_enter follows
+    switch (m) {
+    case SavedMode::User:
+        setTask(i, TaskState::User);
+        return;
+    case SavedMode::KernelFault:
+        faultOpen_ = true;
+        [[fallthrough]];
+    case SavedMode::Kernel:
+        setTask(i, TaskState::Kernel);
+        return;
+    case SavedMode::Unknown:
+        break;
+    }
+    // A change of its own even after another unknown task, so that resolving it relabels only its time.
+    taskCode_ = StateCode::task(TaskState::Unknown);
+    taskState_ = TaskState::Unknown;
+    out_.task.set(i, taskCode_);
+    unknown_.open(i, pid, scheduled, scheduled ? t.unknownStretch : -1);
+    t.unknownStretch = -1;
+}
+
+void CpuPass::onSwitch(size_t i, const SchedSwitchP &p)
+{
+    if (curr_ > 0) {
+        const bool runnable = (p.prevState & 0xff) == 0; // preempted or yielding: resumes where it was
+        // A task that sleeps without a syscall seen since its mode became unknown was in the kernel.
+        if (!runnable && syscallsSeen_) resolveMode(TaskState::Kernel);
+        SavedMode m = SavedMode::Kernel; // a sleeping task sleeps in the kernel
+        if (faultOpen_)
+            m = SavedMode::KernelFault;
+        else if (runnable)
+            m = taskState_ == TaskState::User     ? SavedMode::User
+                : taskState_ == TaskState::Kernel ? SavedMode::Kernel
+                                                  : SavedMode::Unknown;
+        const int32_t stretch = unknown_.close();
+        TaskModeTable::Task &t = tasks_.get(curr_);
+        t.saved = m;
+        t.unknownStretch = m == SavedMode::Unknown ? stretch : -1;
+    }
+    if (depth_) { // interrupts never span a switch: their exits were lost
+        depth_ = 0;
+        setIrq(i);
+    }
+    const bool fromIdle = curr_ == 0;
+    pollExited_ = false;
+    switchIn(i, p.nextPid, true);
+    // Low-res fallback: no tick hrtimer to tell, and idle exit restarts a stopped tick (not on
+    // nohz_full 5.14+).
+    if (fromIdle && p.nextPid != 0) tick_.onIdleExitToTask(i);
+}
+
+void CpuPass::resolveMode(TaskState was)
+{
+    if (!unknown_.active() || unknown_.pid() != curr_) return;
+    unknown_.resolve(was);
+    taskCode_ = out_.task.lastCode();
+    taskState_ = StateCode::taskState(taskCode_);
+}
+
+void CpuPass::onCpuIdle(size_t i, uint32_t state)
+{
+    if (state == kCpuIdleExit) {
+        if (taskState_ == TaskState::Idle || taskState_ == TaskState::Poll) {
+            exited_ = taskState_;
+            pollExited_ = taskState_ == TaskState::Poll;
+            setTask(i, TaskState::IdleTask);
+        } else if (idleUnknown_) { // the trace started inside a cpuidle state (which one is not known)
+            relabelTask(idleUnknownChange_, StateCode::task(TaskState::Idle, StateCode::kDetailUnknown));
+            exited_ = TaskState::Idle;
+            setTask(i, TaskState::IdleTask);
+        }
+        idleUnknown_ = false;
+        return;
+    }
+    idleUnknown_ = false;
+    if (state == 0) {
+        ++out_.evidence.pollEnters;
+        setTask(i, TaskState::Poll);
+    } else {
+        ++out_.evidence.deeperEnters;
+        if (pollExited_)
+            ++out_.evidence.pollReselects; // the POLL state hit its limit, the governor went deeper
+        setTask(i, TaskState::Idle, state);
+    }
+    pollExited_ = false;
+}
+
+// ---- IRQ lane -------------------------------------------------------------------------------------------
+
+TickContext CpuPass::interrupted() const
+{
+    if (depth_) return TickContext::Irq;
+    if (prevRole_ == Role::UserExit)
+        return TickContext::User; // user_exit -> IRQ entry: from user mode (§3.2)
+    if (prevIdleExit_ && exited_ == TaskState::Idle)
+        return TickContext::Idle; // IRQ after the idle-exit record
+    return contextOf(taskState_);
+}
+
+bool CpuPass::wakesFromIdle() const
+{
+    // Both orders occur (§2.2): the IRQ before the exit record (sti;hlt: nested in the idle state), or
+    // after it (states entered with IRQs off: the exit record comes first, the IRQ right after).
+    return depth_ == 0 && (taskState_ == TaskState::Idle || (prevIdleExit_ && exited_ == TaskState::Idle));
+}
+
+void CpuPass::irqEntry(size_t i, IrqState s, uint8_t detail)
+{
+    const TickContext ctx = interrupted();
+    const bool woke = wakesFromIdle();
+    irqSinceReset_ = true;
+    if (depth_ < kMaxDepth) stack_[depth_++] = {s, detail, ctx, woke};
+    setIrq(i);
+    if (s == IrqState::HardIrq && detail == static_cast<uint8_t>(HardIrqKind::LocalTimer) && !tick_.known()) {
+        const auto flags =
+            static_cast<uint8_t>(tick_.flags() | TickFlag::LocalTimer | (woke ? TickFlag::WokeFromIdle : 0));
+        out_.localTimerTicks.push_back({static_cast<uint32_t>(i), ctx, flags});
+    }
+}
+
+void CpuPass::irqExit(size_t i, IrqState s, uint8_t detail)
+{
+    unsigned k = depth_;
+    while (k > 0 && stack_[k - 1].state != s)
+        --k;
+    if (k > 0) {
+        depth_ = k - 1;
+        setIrq(i);
+        return;
+    }
+    ++out_.evidence.unmatchedExits;
+    if (!irqSinceReset_ && depth_ == 0) { // the trace (or the data after a gap) started inside it
+        const uint8_t code = StateCode::irq(s, detail);
+        out_.irq.relabel(irqResetChange_, code);
+        if (irqResetChange_ + 1 == out_.irq.changes()) irqCode_ = code;
+        irqSinceReset_ = true;
+        setIrq(i);
+    }
+}
+
+void CpuPass::setIrq(size_t i)
+{
+    const uint8_t code = depth_ ? StateCode::irq(stack_[depth_ - 1].state, stack_[depth_ - 1].detail)
+                                : StateCode::irq(IrqState::None);
+    if (code == irqCode_) return;
+    out_.irq.set(i, code);
+    irqCode_ = code;
+}
+
+void CpuPass::onTickExpiry(size_t i)
+{
+    // The context is what the enclosing timer interrupt interrupted; without irq_vectors events, the
+    // state at the expiry itself.
+    TickContext ctx = interrupted();
+    bool woke = wakesFromIdle();
+    if (depth_) {
+        const IrqFrame &top = stack_[depth_ - 1];
+        ctx = top.state == IrqState::HardIrq ? top.interrupted : TickContext::Irq;
+        woke = top.state == IrqState::HardIrq && top.wokeFromIdle;
+    }
+    tick_.onExpiry(i, ctx, woke);
+}
+
+} // namespace tickscope

@@ -1,0 +1,92 @@
+// The single pass over one CPU's events that fills a CpuAnalysis: a per-CPU state machine for the task
+// lane (user / kernel / idle task / cpuidle state / polling) and the IRQ lane (hardirq, softirq nesting),
+// the tick hrtimer's expiries with the context each interrupted, and the tick lane.
+//
+// User vs kernel comes from context_tracking user_enter/user_exit once the CPU shows them, else from the
+// inference of kernel-semantics §3.3 (syscalls, kernel threads, preempted-from-user). A task whose mode
+// is not known yet (trace start, migrated in, after lost events) is "unknown" until its first revealing
+// event (sys_enter: it was in user mode; sys_exit: in the kernel), which relabels the lane and the ticks
+// since then. No heap allocation per event; decisions that need the next event are deferred by one.
+#pragma once
+
+#include "CpuAnalysis.h"
+#include "EventRoles.h"
+#include "TaskModeTable.h"
+#include "TickTracker.h"
+#include "UnknownStretches.h"
+
+#include "model/Trace.h"
+
+#include <array>
+
+namespace tickscope {
+
+class CpuPass
+{
+public:
+    CpuPass(const Trace &trace, const EventRoles &roles, int cpu, CpuAnalysis &out);
+    void run();
+
+private:
+    static constexpr size_t npos = static_cast<size_t>(-1);
+    static constexpr unsigned kMaxDepth = 8;
+
+    struct IrqFrame
+    {
+        IrqState state;
+        uint8_t detail;
+        TickContext interrupted; // what this interrupt interrupted
+        bool wokeFromIdle;       // it ended a cpuidle state (k >= 1)
+    };
+    void begin(size_t i, int32_t pid);
+    void onGap(size_t g, int32_t pid);
+    void event(const CpuEvents::Cursor &c, size_t i, Role role);
+
+    void switchIn(size_t i, int32_t pid, bool scheduled);
+    void onSwitch(size_t i, const SchedSwitchP &p);
+    void setTask(size_t i, TaskState s, unsigned detail = 0);
+    void relabelTask(size_t change, uint8_t code);
+    void resolveMode(TaskState was);
+    void onCpuIdle(size_t i, uint32_t state);
+
+    TickContext interrupted() const;
+    bool wakesFromIdle() const;
+    void irqEntry(size_t i, IrqState s, uint8_t detail);
+    void irqExit(size_t i, IrqState s, uint8_t detail);
+    void setIrq(size_t i);
+
+    void onTickExpiry(size_t i);
+
+    const Trace &trace_;
+    const EventRoles &roles_;
+    const CpuEvents &ev_;
+    CpuAnalysis &out_;
+    TaskModeTable tasks_;
+    TickTracker tick_;
+
+    int64_t ts_ = 0;
+    int32_t curr_ = -1;
+    bool currKernelThread_ = false;
+    TaskState taskState_ = TaskState::Unknown;
+    uint8_t taskCode_ = 0xff;
+    uint8_t irqCode_ = 0xff;
+    bool ctActive_ = false; // context_tracking seen on this CPU
+    bool faultOpen_ = false;
+    bool syscallsSeen_ = false;
+    UnknownStretches unknown_;
+
+    bool idleUnknown_ = false; // the idle task since trace start/gap: maybe inside a cpuidle state
+    size_t idleUnknownChange_ = 0;
+    TaskState exited_ = TaskState::Unknown; // the idle state the last cpu_idle exit left
+    bool pollExited_ = false;
+
+    std::array<IrqFrame, kMaxDepth> stack_{};
+    unsigned depth_ = 0;
+    bool irqSinceReset_ = false;
+    size_t irqResetChange_ = 0;
+
+    Role prevRole_ = Role::Other;
+    bool prevIdleExit_ = false;
+};
+
+} // namespace tickscope

@@ -1,0 +1,73 @@
+#include "EventRoles.h"
+
+#include "model/Trace.h"
+
+namespace tickscope {
+
+namespace {
+
+Role roleOfKind(EventKind k)
+{
+    switch (k) {
+    case EventKind::SysEnter:
+        return Role::SysEnter;
+    case EventKind::SysExit:
+        return Role::SysExit;
+    case EventKind::UserEnter:
+        return Role::UserEnter;
+    case EventKind::UserExit:
+        return Role::UserExit;
+    case EventKind::SchedSwitch:
+        return Role::SchedSwitch;
+    case EventKind::CpuIdle:
+        return Role::CpuIdle;
+    case EventKind::LocalTimerEntry:
+        return Role::LocalTimerEntry;
+    case EventKind::LocalTimerExit:
+        return Role::LocalTimerExit;
+    case EventKind::IrqHandlerEntry:
+        return Role::IrqHandlerEntry;
+    case EventKind::IrqHandlerExit:
+        return Role::IrqHandlerExit;
+    case EventKind::VectorEntry:
+        return Role::VectorEntry;
+    case EventKind::VectorExit:
+        return Role::VectorExit;
+    case EventKind::SoftirqEntry:
+        return Role::SoftirqEntry;
+    case EventKind::SoftirqExit:
+        return Role::SoftirqExit;
+    case EventKind::HrtimerStart:
+        return Role::HrtimerStart;
+    case EventKind::HrtimerCancel:
+        return Role::HrtimerCancel;
+    case EventKind::HrtimerExpireEntry:
+        return Role::HrtimerExpireEntry;
+    case EventKind::HrtimerExpireExit:
+        return Role::HrtimerExpireExit;
+    case EventKind::TickStop:
+        return Role::TickStop;
+    case EventKind::Print:
+        return Role::Print;
+    default:
+        return Role::Other;
+    }
+}
+
+} // namespace
+
+EventRoles::EventRoles(const Trace &trace)
+{
+    const auto &types = trace.types();
+    roles_.resize(types.size(), Role::Other);
+    for (size_t t = 0; t < types.size(); ++t) {
+        roles_[t] = roleOfKind(types[t].kind);
+        // exceptions:page_fault_user (x86) is kept as a generic event.
+        if (types[t].kind == EventKind::Generic && types[t].name == "page_fault_user")
+            roles_[t] = Role::PageFaultUser;
+    }
+    tickFunctions_ = {trace.strings.find("tick_sched_timer"), trace.strings.find("tick_nohz_highres_handler"),
+                      trace.strings.find("tick_nohz_handler")};
+}
+
+} // namespace tickscope

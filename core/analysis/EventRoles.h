@@ -1,0 +1,58 @@
+// What each event type of a trace means to the tick analysis, looked up once per type so that the
+// per-event loop is a table read and a switch. Also the string ids of the tick hrtimer's callback names.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+namespace tickscope {
+
+class Trace;
+
+enum class Role : uint8_t
+{
+    Other = 0,
+    SysEnter,
+    SysExit,
+    UserEnter,
+    UserExit,
+    PageFaultUser,
+    SchedSwitch,
+    CpuIdle,
+    LocalTimerEntry,
+    LocalTimerExit,
+    IrqHandlerEntry,
+    IrqHandlerExit,
+    VectorEntry,
+    VectorExit,
+    SoftirqEntry,
+    SoftirqExit,
+    HrtimerStart,
+    HrtimerCancel,
+    HrtimerExpireEntry,
+    HrtimerExpireExit,
+    TickStop,
+    Print,
+};
+
+class EventRoles
+{
+public:
+    explicit EventRoles(const Trace &trace);
+
+    Role role(uint16_t type) const { return type < roles_.size() ? roles_[type] : Role::Other; }
+    // The callback is one of the tick hrtimer's names across versions (kernel-semantics §1.2):
+    // tick_sched_timer (<= 6.6), tick_nohz_highres_handler (6.7-6.8), tick_nohz_handler (6.9+).
+    bool isTickFunction(uint32_t symbol) const
+    {
+        return symbol &&
+               (symbol == tickFunctions_[0] || symbol == tickFunctions_[1] || symbol == tickFunctions_[2]);
+    }
+
+private:
+    std::vector<Role> roles_;
+    std::array<uint32_t, 3> tickFunctions_{};
+};
+
+} // namespace tickscope

@@ -1,0 +1,186 @@
+#include "TickAnalysis.h"
+
+#include "util/Parallel.h"
+
+#include "CpuList.h"
+#include "CpuPass.h"
+#include "CrossCpuModes.h"
+#include "EventRoles.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <exception>
+#include <numeric>
+#include <thread>
+
+namespace tickscope {
+
+std::string_view nohzFullSourceName(NohzFullSource s)
+{
+    switch (s) {
+    case NohzFullSource::Option:
+        return "option";
+    case NohzFullSource::Metadata:
+        return "metadata";
+    case NohzFullSource::Inferred:
+        break;
+    }
+    return "inferred";
+}
+
+std::string cmdlineValue(std::string_view cmdline, std::string_view key)
+{
+    for (size_t p = cmdline.find(key); p != std::string_view::npos; p = cmdline.find(key, p + 1)) {
+        if (p > 0 && cmdline[p - 1] != ' ') continue;
+        const size_t v = p + key.size();
+        return std::string(cmdline.substr(v, cmdline.find(' ', v) - v));
+    }
+    return {};
+}
+
+TickAnalysis TickAnalysis::run(const Trace &trace, const AnalysisOptions &options)
+{
+    const auto t0 = std::chrono::steady_clock::now();
+    TickAnalysis a;
+    const int n = trace.cpuCount();
+    a.cpus.resize(static_cast<size_t>(n));
+    const EventRoles roles(trace);
+
+    // Biggest CPUs first, taken by whichever thread is free.
+    std::vector<int> order(static_cast<size_t>(n));
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(),
+              [&](int x, int y) { return trace.cpu(x).size() > trace.cpu(y).size(); });
+    const int threads = std::clamp(defaultThreads(options.threads), 1, std::max(n, 1));
+    a.threads = threads;
+    parallelFor(order.size(), threads, [&](size_t k) {
+        const int cpu = order[k];
+        CpuPass(trace, roles, cpu, a.cpus[static_cast<size_t>(cpu)]).run();
+    });
+
+    a.crossCpuResolved = CrossCpuModes::resolve(trace, roles, a.cpus);
+    a.decideFallback(trace);
+    a.decidePolling(trace);
+    a.decideNohzFull(trace, options);
+    a.flagTicks();
+    a.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return a;
+}
+
+void TickAnalysis::decideFallback(const Trace &trace)
+{
+    bool anyTimer = false;
+    uint64_t starts = 0;
+    for (const CpuAnalysis &c : cpus) {
+        anyTimer |= c.tickTimer != 0;
+        starts += c.evidence.hrtimerStarts;
+        if (c.tickTimer && tickFunction.empty())
+            tickFunction = std::string(trace.strings.str(c.tickFunction));
+    }
+    localTimerFallback = !anyTimer;
+    for (CpuAnalysis &c : cpus) {
+        if (localTimerFallback) {
+            c.ticks =
+                std::move(c.localTimerTicks); // low-res mode (§1.2): the local timer interrupt is the tick
+        }
+        c.localTimerTicks = {};
+        for (TickRecord &t : c.ticks) {
+            // Without hrtimer_start events (or at the trace's end, or before lost events) the re-arm cannot
+            // be seen: then the tick lane says whether the tick ran.
+            if (!(t.flags & TickFlag::Resolved) || starts == 0) {
+                t.flags &= static_cast<uint8_t>(~(TickFlag::Periodic | TickFlag::Resolved));
+                if (!(t.flags & TickFlag::LaneStopped)) t.flags |= TickFlag::Periodic;
+            }
+        }
+    }
+}
+
+void TickAnalysis::decidePolling(const Trace &trace)
+{
+    uint64_t poll = 0, deeper = 0, reselect = 0, idleStops = 0;
+    for (const CpuAnalysis &c : cpus) {
+        poll += c.evidence.pollEnters;
+        deeper += c.evidence.deeperEnters;
+        reselect += c.evidence.pollReselects;
+        idleStops += c.evidence.stopsInIdle;
+    }
+    // kernel-semantics §2.2: idle=poll never stops the tick in idle and uses state 0 only; the cpuidle POLL
+    // state sits beside deeper states and is left for one of them when its poll time runs out.
+    const std::string idle = cmdlineValue(trace.meta.kernelCmdline, "idle=");
+    if (idle == "poll") {
+        polling = PollingKind::IdlePoll;
+        pollingWhy = "idle=poll on the kernel command line";
+    } else if (poll == 0) {
+        polling = PollingKind::None;
+    } else if (deeper || reselect || idleStops) {
+        polling = PollingKind::CpuidlePoll;
+        pollingWhy = deeper ? "cpuidle states above 0 are used" : "the tick is stopped in idle";
+    } else {
+        polling = PollingKind::IdlePoll;
+        pollingWhy = "only cpu_idle state 0, and no tick stop in idle";
+    }
+}
+
+void TickAnalysis::decideNohzFull(const Trace &trace, const AnalysisOptions &options)
+{
+    const size_t n = cpus.size();
+    nohzFull.assign(n, false);
+    nohzFullWhy.assign(n, std::string());
+    auto mark = [&](const std::vector<int> &list, const char *why) {
+        for (int c : list) {
+            if (c >= 0 && static_cast<size_t>(c) < n) {
+                nohzFull[static_cast<size_t>(c)] = true;
+                nohzFullWhy[static_cast<size_t>(c)] = why;
+            }
+        }
+    };
+    if (options.nohzFullGiven) {
+        nohzFullSource = NohzFullSource::Option;
+        mark(options.nohzFull, "--nohz-full");
+        return;
+    }
+    if (const auto list = parseCpuList(cmdlineValue(trace.meta.kernelCmdline, "nohz_full="))) {
+        nohzFullSource = NohzFullSource::Metadata;
+        mark(*list, "nohz_full= on the kernel command line");
+        return;
+    }
+    nohzFullSource = NohzFullSource::Inferred;
+    for (size_t c = 0; c < n; ++c) {
+        const CpuEvidence &e = cpus[c].evidence;
+        // context_tracking is active only on nohz_full CPUs (§3.2); only they stop the tick while a task
+        // runs, and only they evaluate (and fail) full-dynticks stops (§1.5).
+        const char *why = e.contextTracking ? "context_tracking events"
+                          : e.stopsInTask   ? "tick stopped while a task ran"
+                          : e.failedStops   ? "failed tick stops (tick_stop success=0)"
+                                            : nullptr;
+        if (why) {
+            nohzFull[c] = true;
+            nohzFullWhy[c] = why;
+        }
+    }
+}
+
+void TickAnalysis::flagTicks()
+{
+    for (CpuAnalysis &c : cpus) {
+        const bool full = isNohzFull(c.cpu);
+        for (TickRecord &t : c.ticks) {
+            t.flags &= static_cast<uint8_t>(~TickFlag::Spurious);
+            if (!t.periodic()) continue;
+            if (!full) continue; // the tick is expected on housekeeping CPUs (PRODUCT.md, seed 000)
+            const bool user = t.context == TickContext::User && !(t.flags & TickFlag::DependencyInForce);
+            if (user || t.context == TickContext::Polling) t.flags |= TickFlag::Spurious;
+        }
+    }
+}
+
+size_t TickAnalysis::bytes() const
+{
+    size_t b = 0;
+    for (const CpuAnalysis &c : cpus)
+        b += c.bytes();
+    return b;
+}
+
+} // namespace tickscope

@@ -1,0 +1,71 @@
+// The tick analysis of one trace: a CpuPass per CPU (in parallel), then the decisions that need every
+// CPU: the low-res fallback (no tick hrtimer anywhere: the local timer interrupt is the tick), which
+// polling idle state 0 is, which CPUs are nohz_full, and which ticks are spurious.
+//
+// Spurious ticks, on a nohz_full CPU: a periodic tick that interrupted user mode while no tick dependency
+// was in force (the CPU's last tick_stop evaluation had not failed), and every periodic tick while polling
+// idle. A housekeeping CPU is expected to tick (it keeps timekeeping; seed 000: "housekeeping CPUs
+// unchanged"), so it has no spurious ticks; its ticks while polling are still counted as "polling".
+//
+// Later parts of the analysis (timer softirq catch-up, hrtimer lateness and wakeup latency) add their own
+// per-CPU passes and results beside these; the lanes here are what they need to place events in context.
+#pragma once
+
+#include "CpuAnalysis.h"
+
+#include "model/Trace.h"
+
+#include <string>
+#include <vector>
+
+namespace tickscope {
+
+struct AnalysisOptions
+{
+    bool nohzFullGiven = false; // --nohz-full LIST
+    std::vector<int> nohzFull;
+    int threads = 0; // 0: one per hardware thread, at most one per CPU
+};
+
+enum class NohzFullSource
+{
+    Option,
+    Metadata,
+    Inferred
+};
+std::string_view nohzFullSourceName(NohzFullSource s); // "option", "metadata", "inferred"
+
+class TickAnalysis
+{
+public:
+    static TickAnalysis run(const Trace &trace, const AnalysisOptions &options = {});
+
+    std::vector<CpuAnalysis> cpus;
+    std::vector<bool> nohzFull;           // per CPU
+    std::vector<std::string> nohzFullWhy; // per CPU: the evidence, when inferred
+    NohzFullSource nohzFullSource = NohzFullSource::Inferred;
+    PollingKind polling = PollingKind::None;
+    std::string pollingWhy;
+    bool localTimerFallback = false; // no tick hrtimer traced: ticks are local timer interrupts
+    std::string tickFunction;        // the tick hrtimer's callback name ("" in the fallback)
+    size_t crossCpuResolved = 0;     // task stretches whose mode came from the CPU they migrated from
+    int threads = 1;
+    double seconds = 0; // wall time of run()
+
+    size_t bytes() const; // the derived arrays
+    bool isNohzFull(int cpu) const
+    {
+        return cpu >= 0 && cpu < static_cast<int>(nohzFull.size()) && nohzFull[cpu];
+    }
+
+private:
+    void decideFallback(const Trace &trace);
+    void decidePolling(const Trace &trace);
+    void decideNohzFull(const Trace &trace, const AnalysisOptions &options);
+    void flagTicks();
+};
+
+// The value of "key=" on a kernel command line ("" when absent).
+std::string cmdlineValue(std::string_view cmdline, std::string_view key);
+
+} // namespace tickscope

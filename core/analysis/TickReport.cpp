@@ -1,0 +1,275 @@
+#include "TickReport.h"
+
+#include "CpuList.h"
+
+#include "stats/TraceStats.h"
+#include "util/JsonWriter.h"
+
+#include <algorithm>
+#include <bit>
+#include <cinttypes>
+#include <cstdio>
+
+namespace tickscope {
+
+namespace {
+
+struct Marker
+{
+    int cpu = -1;
+    size_t index = 0;
+    int64_t ts = 0;
+};
+
+// The first and last ftrace print marker over all CPUs.
+std::pair<Marker, Marker> markers(const Trace &trace, const TickAnalysis &analysis)
+{
+    Marker first, last;
+    for (const CpuAnalysis &c : analysis.cpus) {
+        if (c.firstPrint == CpuAnalysis::npos) continue;
+        const CpuEvents &ev = trace.cpu(c.cpu);
+        const int64_t a = ev.ts(c.firstPrint);
+        const int64_t b = ev.ts(c.lastPrint);
+        if (first.cpu < 0 || a < first.ts) first = {c.cpu, c.firstPrint, a};
+        if (last.cpu < 0 || b >= last.ts) last = {c.cpu, c.lastPrint, b};
+    }
+    return {first, last};
+}
+
+std::string markerText(const Trace &trace, const Marker &m)
+{
+    std::string s(trace.strings.str(trace.cpu(m.cpu).payload<TextP>(m.index).text));
+    while (!s.empty() && (s.back() == '\n' || s.back() == ' '))
+        s.pop_back();
+    return s;
+}
+
+int64_t overlap(int64_t a, int64_t b, int64_t from, int64_t to)
+{
+    const int64_t lo = std::max(a, from);
+    const int64_t hi = std::min(b, to);
+    return hi > lo ? hi - lo : 0;
+}
+
+void appendf(std::string &out, const char *fmt, auto... args)
+{
+    char buf[512];
+    std::snprintf(buf, sizeof buf, fmt, args...);
+    out += buf;
+}
+
+std::string bytesText(uint64_t b)
+{
+    char buf[32];
+    if (b >= 1u << 20)
+        std::snprintf(buf, sizeof buf, "%.1f MB", static_cast<double>(b) / 1e6);
+    else
+        std::snprintf(buf, sizeof buf, "%.1f KB", static_cast<double>(b) / 1e3);
+    return buf;
+}
+
+} // namespace
+
+std::optional<std::pair<int64_t, int64_t>> markerWindow(const Trace &trace, const TickAnalysis &analysis)
+{
+    const auto [first, last] = markers(trace, analysis);
+    if (first.cpu < 0 || (first.cpu == last.cpu && first.index == last.index)) return std::nullopt;
+    return std::make_pair(first.ts, last.ts);
+}
+
+TickReport TickReport::make(const Trace &trace, const TickAnalysis &analysis, const ReportOptions &options)
+{
+    TickReport r;
+    r.path = trace.meta.path;
+    r.uname = trace.meta.uname;
+    r.tickTimer = analysis.localTimerFallback
+                      ? std::string("none traced: local timer interrupts (low-res fallback)")
+                      : "hrtimer " + analysis.tickFunction;
+    r.polling = std::string(pollingKindName(analysis.polling));
+    r.pollingWhy = analysis.pollingWhy;
+    r.nohzFullSource = std::string(nohzFullSourceName(analysis.nohzFullSource));
+    std::vector<int> full;
+    for (size_t c = 0; c < analysis.nohzFull.size(); ++c) {
+        if (analysis.nohzFull[c]) full.push_back(static_cast<int>(c));
+    }
+    r.nohzFullList = formatCpuList(full);
+    const int64_t end = trace.eventCount() ? trace.lastTs() : 0;
+    r.from = std::max(options.from, trace.eventCount() ? trace.firstTs() : 0);
+    r.to = std::min(options.to, end);
+    r.windowSource = options.windowSource;
+    if (options.windowSource == "markers") {
+        const auto [first, last] = markers(trace, analysis);
+        if (first.cpu >= 0) {
+            r.markerFrom = markerText(trace, first);
+            r.markerTo = markerText(trace, last);
+        }
+    }
+    r.events = trace.eventCount();
+    r.analysisSeconds = analysis.seconds;
+    r.threads = analysis.threads;
+    r.derivedBytes = analysis.bytes();
+
+    for (const CpuAnalysis &c : analysis.cpus) {
+        if (!options.cpus.empty() && !std::binary_search(options.cpus.begin(), options.cpus.end(), c.cpu))
+            continue;
+        const CpuEvents &ev = trace.cpu(c.cpu);
+        CpuReport cr;
+        cr.cpu = c.cpu;
+        cr.nohzFull = analysis.isNohzFull(c.cpu);
+        cr.nohzFullWhy = analysis.nohzFullWhy[static_cast<size_t>(c.cpu)];
+        TickCounts &n = cr.ticks;
+        for (const TickRecord &t : c.ticks) {
+            const int64_t ts = ev.ts(t.index);
+            if (ts < r.from || ts > r.to) continue;
+            if (!t.periodic()) {
+                ++n.nohzWakeups;
+                continue;
+            }
+            ++n.total;
+            switch (t.context) {
+            case TickContext::User:
+                ++n.user;
+                break;
+            case TickContext::Kernel:
+                ++n.kernel;
+                break;
+            case TickContext::Irq:
+                ++n.irq;
+                break;
+            case TickContext::Idle:
+                ++n.idle;
+                break;
+            case TickContext::Polling:
+                ++n.polling;
+                break;
+            case TickContext::Unknown:
+                ++n.unknown;
+                break;
+            }
+            if (t.flags & TickFlag::Spurious) {
+                ++n.spurious;
+                ++(t.context == TickContext::User ? n.spuriousUser : n.spuriousPolling);
+            }
+        }
+        const auto &lane = c.tickLane.changes();
+        for (size_t k = 0; k < lane.size(); ++k) {
+            const int64_t a = ev.ts(lane[k].index);
+            const int64_t b = k + 1 < lane.size() ? ev.ts(lane[k + 1].index) : end;
+            const int64_t d = overlap(a, b, r.from, r.to);
+            if (lane[k].state == TickState::Stopped) cr.tickStoppedNs += d;
+            if (lane[k].state != TickState::Unknown) cr.laneKnownNs += d;
+        }
+        for (const FailedStop &f : c.failedStops) {
+            const int64_t ts = ev.ts(f.index);
+            if (ts < r.from || ts > r.to) continue;
+            const int bit =
+                f.dependency ? std::countr_zero(f.dependency) : 32; // the kernel reports the first
+            if (bit < static_cast<int>(kDependencyNames.size()))
+                ++cr.failures[static_cast<size_t>(bit)];
+            else
+                ++cr.failuresOther;
+        }
+        r.cpus.push_back(std::move(cr));
+    }
+    return r;
+}
+
+std::string formatReportText(const TickReport &r)
+{
+    std::string out;
+    appendf(out, "file:       %s\n", r.path.c_str());
+    if (!r.uname.empty()) appendf(out, "kernel:     %s\n", r.uname.c_str());
+    appendf(out, "tick:       %s\n", r.tickTimer.c_str());
+    appendf(out, "polling:    %s%s%s%s\n", r.polling.c_str(), r.pollingWhy.empty() ? "" : " (",
+            r.pollingWhy.c_str(), r.pollingWhy.empty() ? "" : ")");
+    appendf(out, "nohz_full:  %s (%s)\n", r.nohzFullList.empty() ? "none" : r.nohzFullList.c_str(),
+            r.nohzFullSource.c_str());
+    const char *src = r.windowSource == "markers"  ? ", between the first and last ftrace print marker"
+                      : r.windowSource == "window" ? ", from --window"
+                                                   : ", the whole trace";
+    appendf(out, "window:     %s .. %s s (%s s)%s\n", formatSeconds(r.from).c_str(),
+            formatSeconds(r.to).c_str(), formatSeconds(r.to - r.from).c_str(), src);
+    if (!r.markerFrom.empty())
+        appendf(out, "            \"%s\" .. \"%s\"\n", r.markerFrom.c_str(), r.markerTo.c_str());
+    out += "\nCPU  nohz_full   ticks    user  kernel     irq    idle polling  spurious  nohz wakeups"
+           "     tick stopped  failed stops\n";
+    const double span = r.to > r.from ? static_cast<double>(r.to - r.from) : 1.0;
+    for (const CpuReport &c : r.cpus) {
+        const TickCounts &n = c.ticks;
+        std::string failed;
+        for (size_t b = 0; b < c.failures.size(); ++b) {
+            if (c.failures[b])
+                failed += (failed.empty() ? "" : ", ") + std::string(kDependencyNames[b]) + " " +
+                          std::to_string(c.failures[b]);
+        }
+        if (c.failuresOther)
+            failed += (failed.empty() ? "" : ", ") + std::string("other ") + std::to_string(c.failuresOther);
+        appendf(out,
+                "%3d  %-9s %7" PRIu64 " %7" PRIu64 " %7" PRIu64 " %7" PRIu64 " %7" PRIu64 " %7" PRIu64
+                " %9" PRIu64 " %13" PRIu64 "  %s s %5.1f%%  %s\n",
+                c.cpu, c.nohzFull ? "yes" : "no", n.total, n.user, n.kernel, n.irq, n.idle, n.polling,
+                n.spurious, n.nohzWakeups, formatSeconds(c.tickStoppedNs).c_str(),
+                100.0 * static_cast<double>(c.tickStoppedNs) / span, failed.empty() ? "-" : failed.c_str());
+        if (n.unknown) appendf(out, "     (%" PRIu64 " ticks in an unknown context)\n", n.unknown);
+    }
+    out += "\n";
+    for (const CpuReport &c : r.cpus) {
+        if (c.nohzFull && !c.nohzFullWhy.empty())
+            appendf(out, "nohz_full CPU %d: %s\n", c.cpu, c.nohzFullWhy.c_str());
+    }
+    out +=
+        "ticks: periodic ticks by the context they interrupted; nohz wakeups: expiries of the stopped tick.\n"
+        "spurious (nohz_full CPUs): ticks in user mode with no tick dependency in force, and ticks while\n"
+        "polling idle.\n";
+    appendf(
+        out,
+        "analysis:   %.3f s on %d thread%s for %" PRIu64 " events; derived arrays %s (%.2f bytes/event)\n",
+        r.analysisSeconds, r.threads, r.threads == 1 ? "" : "s", r.events, bytesText(r.derivedBytes).c_str(),
+        r.events ? static_cast<double>(r.derivedBytes) / static_cast<double>(r.events) : 0.0);
+    if (r.loadSeconds > 0) appendf(out, "load:       %.3f s\n", r.loadSeconds);
+    if (r.peakRssBytes)
+        appendf(out, "memory:     peak RSS %.1f MB (%.1f bytes/event)\n",
+                static_cast<double>(r.peakRssBytes) / 1e6,
+                r.events ? static_cast<double>(r.peakRssBytes) / static_cast<double>(r.events) : 0.0);
+    return out;
+}
+
+std::string formatReportJson(const TickReport &r)
+{
+    JsonWriter j;
+    j.beginObject();
+    j.value("file", r.path).value("tick_timer", r.tickTimer).value("polling_idle", r.polling);
+    j.value("nohz_full_source", r.nohzFullSource).value("nohz_full_cpus", r.nohzFullList);
+    j.beginObject("window")
+        .value("from_ns", r.from)
+        .value("to_ns", r.to)
+        .value("source", r.windowSource)
+        .endObject();
+    j.beginArray("cpus");
+    for (const CpuReport &c : r.cpus) {
+        const TickCounts &n = c.ticks;
+        j.beginObject().value("cpu", c.cpu).value("nohz_full", c.nohzFull);
+        j.beginObject("ticks");
+        j.value("total", n.total).value("user", n.user).value("kernel", n.kernel).value("irq", n.irq);
+        j.value("idle", n.idle).value("polling", n.polling).value("spurious", n.spurious);
+        j.endObject();
+        j.value("ticks_unknown_context", n.unknown).value("nohz_wakeups", n.nohzWakeups);
+        j.value("tick_stopped_ns", c.tickStoppedNs);
+        j.beginObject("tick_stop_failures");
+        for (size_t b = 0; b < kDependencyNames.size(); ++b)
+            j.value(kDependencyNames[b], c.failures[b]);
+        j.endObject();
+        j.value("tick_stop_failures_other", c.failuresOther);
+        j.endObject();
+    }
+    j.endArray();
+    j.beginObject("analysis").value("seconds", r.analysisSeconds).value("threads", r.threads);
+    j.value("events", r.events).value("derived_bytes", r.derivedBytes).endObject();
+    j.value("load_seconds", r.loadSeconds).value("peak_rss_bytes", r.peakRssBytes);
+    j.endObject();
+    std::string out = j.str();
+    out += '\n';
+    return out;
+}
+
+} // namespace tickscope

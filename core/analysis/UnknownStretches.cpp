@@ -1,0 +1,87 @@
+#include "UnknownStretches.h"
+
+#include <algorithm>
+
+namespace tickscope {
+
+void UnknownStretches::open(size_t at, int32_t pid, bool scheduled, int32_t prev)
+{
+    open_.active = true;
+    open_.pid = pid;
+    open_.scheduled = scheduled;
+    open_.prev = prev;
+    open_.m = {static_cast<uint32_t>(at),
+               pid,
+               static_cast<uint32_t>(out_.task.changes() - 1),
+               0,
+               static_cast<uint32_t>(out_.ticks.size()),
+               0,
+               static_cast<uint32_t>(out_.localTimerTicks.size()),
+               0,
+               PendingMode::kHead};
+}
+
+int32_t UnknownStretches::close()
+{
+    if (!open_.active) return -1;
+    open_.active = false;
+    PendingMode m = open_.m;
+    m.changeEnd = static_cast<uint32_t>(out_.task.changes());
+    m.tickEnd = static_cast<uint32_t>(out_.ticks.size());
+    m.localTickEnd = static_cast<uint32_t>(out_.localTimerTicks.size());
+    closed_.push_back({m, open_.prev, open_.scheduled, false});
+    return static_cast<int32_t>(closed_.size() - 1);
+}
+
+void UnknownStretches::resolve(TaskState mode)
+{
+    if (!open_.active) return;
+    const int32_t index = close();
+    resolveChain(index, mode);
+}
+
+void UnknownStretches::resolveChain(int32_t index, TaskState mode)
+{
+    for (int32_t k = index; k >= 0 && !closed_[static_cast<size_t>(k)].resolved;) {
+        Stretch &s = closed_[static_cast<size_t>(k)];
+        apply(out_, s.m, mode);
+        s.resolved = true;
+        k = s.prev;
+    }
+}
+
+void UnknownStretches::apply(CpuAnalysis &out_, const PendingMode &m, TaskState mode)
+{
+    const uint8_t code = StateCode::task(mode);
+    for (size_t c = m.change; c < m.changeEnd; ++c) {
+        // the mode-unknown changes only, not a lost-events stretch (detail kDetailLost) inside the range
+        if (out_.task.code(c) == StateCode::task(TaskState::Unknown)) out_.task.relabel(c, code);
+    }
+    const TickContext ctx = mode == TaskState::User ? TickContext::User : TickContext::Kernel;
+    for (size_t t = m.tick; t < std::min<size_t>(m.tickEnd, out_.ticks.size()); ++t) {
+        if (out_.ticks[t].context == TickContext::Unknown) out_.ticks[t].context = ctx;
+    }
+    // the local timer candidates are dropped when a tick hrtimer shows up: indices may be stale
+    for (size_t t = m.localTick; t < std::min<size_t>(m.localTickEnd, out_.localTimerTicks.size()); ++t) {
+        if (out_.localTimerTicks[t].context == TickContext::Unknown) out_.localTimerTicks[t].context = ctx;
+    }
+}
+
+void UnknownStretches::finish()
+{
+    close();
+    // Stretches that began with a sched_switch go to CrossCpuModes, linked to the one they continue (an
+    // unresolved stretch's predecessor is unresolved too: a resolution walks back through the chain).
+    std::vector<int32_t> pendingIndex(closed_.size(), PendingMode::kLost);
+    for (size_t k = 0; k < closed_.size(); ++k) {
+        const Stretch &s = closed_[k];
+        if (s.resolved || !s.scheduled) continue;
+        PendingMode m = s.m;
+        m.prev = s.prev < 0 ? PendingMode::kHead : pendingIndex[static_cast<size_t>(s.prev)];
+        pendingIndex[k] = static_cast<int32_t>(out_.pendingModes.size());
+        out_.pendingModes.push_back(m);
+    }
+    closed_ = {};
+}
+
+} // namespace tickscope

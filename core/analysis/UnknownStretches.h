@@ -1,0 +1,62 @@
+// The stretches of one CPU's task lane where a task's user/kernel mode is not known yet (kernel-semantics
+// §3.3 without context tracking): the trace started while it ran, lost events, or it was switched in with
+// nothing known about it here. A stretch is relabelled, with its ticks, when the mode shows:
+//  - the task's first revealing event (sys_enter: it was in user mode; sys_exit: in the kernel), which
+//    also settles the earlier stretches it continues (switched out runnable in that unknown mode, so it
+//    resumed in the same one);
+//  - a sleeping switch-out with no syscall seen in the stretch: it was in the kernel throughout;
+//  - after all passes, CrossCpuModes: the CPU the task last left (pendingModes).
+#pragma once
+
+#include "CpuAnalysis.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace tickscope {
+
+class UnknownStretches
+{
+public:
+    explicit UnknownStretches(CpuAnalysis &out) : out_(out) {}
+
+    // A stretch of `pid` begins with the task-lane change just set at event `at`; `prev` is the stretch it
+    // continues (-1 when none).
+    void open(size_t at, int32_t pid, bool scheduled, int32_t prev);
+    bool active() const { return open_.active; }
+    int32_t pid() const { return open_.pid; }
+
+    // The open stretch ends without its mode known; returns its index, for the next stretch of the task
+    // to continue (-1 when none was open).
+    int32_t close();
+    // The open stretch (and the ones it continues) were in `mode`; closes it.
+    void resolve(TaskState mode);
+    // A closed stretch and the ones it continues were in `mode`.
+    void resolveChain(int32_t index, TaskState mode);
+    // Hands the unresolved stretches that began with a sched_switch to CrossCpuModes.
+    void finish();
+
+    // Relabels a stretch's unknown task-lane changes and ticks.
+    static void apply(CpuAnalysis &out, const PendingMode &m, TaskState mode);
+
+private:
+    struct Stretch
+    {
+        PendingMode m{};
+        int32_t prev = -1;
+        bool scheduled = false;
+        bool resolved = false;
+    };
+    CpuAnalysis &out_;
+    struct Open
+    {
+        bool active = false;
+        int32_t pid = 0;
+        bool scheduled = false;
+        int32_t prev = -1;
+        PendingMode m{};
+    } open_;
+    std::vector<Stretch> closed_;
+};
+
+} // namespace tickscope
