@@ -8,7 +8,7 @@ size_t CpuAnalysis::bytes() const
 {
     return task.bytes() + irq.bytes() + ticks.capacity() * sizeof(TickRecord) +
            localTimerTicks.capacity() * sizeof(TickRecord) + tickLane.bytes() +
-           failedStops.capacity() * sizeof(FailedStop);
+           failedStops.capacity() * sizeof(FailedStop) + timers.bytes();
 }
 
 uint32_t dependencyFromReason(std::string_view r)

@@ -6,6 +6,7 @@
 #include "ChangeLane.h"
 #include "StateCode.h"
 #include "TickLane.h"
+#include "TimerRecords.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -92,6 +93,7 @@ struct CpuAnalysis
     std::vector<PendingMode> pendingModes; // emptied by CrossCpuModes
     size_t firstPrint = npos;              // event indices of the first and last ftrace print marker
     size_t lastPrint = npos;
+    CpuTimers timers; // TIMER softirqs, long softirqs, hrtimer lateness and wakeups (TimerRecords.h)
 
     size_t bytes() const;
 };

@@ -32,7 +32,7 @@ bool isIrqEntry(Role r)
 
 CpuPass::CpuPass(const Trace &trace, const EventRoles &roles, int cpu, CpuAnalysis &out)
     : trace_(trace), roles_(roles), ev_(trace.cpu(cpu)), out_(out), tick_(roles, trace.strings, out),
-      unknown_(out)
+      timers_(out.timers, roles.hrtimerWakeupFunction()), unknown_(out)
 {
     out_.cpu = cpu;
 }
@@ -53,6 +53,15 @@ void CpuPass::run()
     std::sort(gaps.begin(), gaps.end());
     gaps.erase(std::unique(gaps.begin(), gaps.end()), gaps.end());
     size_t nextGap = 0;
+    // The timer part keeps a record per hrtimer start, expiry and switch: reserve address space for the
+    // worst case once (Column: pages are only touched as records arrive, no copy on growth; huge pages
+    // on big CPUs: a page fault per 4 KiB costs more than the records written into it).
+    const bool huge = n >= (size_t{1} << 20);
+    out_.timers.starts.reserve(n, huge);
+    out_.timers.expiries.reserve(n, huge);
+    out_.timers.wakeups.reserve(n, huge);
+    out_.timers.otherLateness.reserve(n, huge);
+    out_.timers.switches.reserve(n, huge);
 
     for (CpuEvents::Cursor c(ev_, 0); c.valid(); c.next()) {
         const size_t i = c.index();
@@ -68,6 +77,7 @@ void CpuPass::run()
     }
     unknown_.finish();
     tick_.finish();
+    timers_.finish();
     out_.task.finish();
     out_.irq.finish();
 }
@@ -90,6 +100,7 @@ void CpuPass::onGap(size_t g, int32_t pid)
     out_.task.set(g - 1, StateCode::task(TaskState::Unknown, StateCode::kDetailLost));
     out_.irq.set(g - 1, StateCode::irq(IrqState::Unknown, StateCode::kDetailLost));
     tick_.gap(g - 1, g);
+    timers_.gap();
     taskCode_ = StateCode::task(TaskState::Unknown, StateCode::kDetailLost);
     taskState_ = TaskState::Unknown;
     depth_ = 0;
@@ -107,7 +118,10 @@ void CpuPass::event(const CpuEvents::Cursor &c, size_t i, Role role)
 {
     const bool rearm = tick_.beforeEvent(c, role, ts_);
     const int32_t pid = c.pid();
-    if (pid != curr_) switchIn(i, pid, false); // a switch the trace did not show
+    if (pid != curr_) { // a switch the trace did not show
+        out_.timers.switches.push_back({static_cast<uint32_t>(i), pid});
+        switchIn(i, pid, false);
+    }
     if (faultOpen_ && depth_ == 0 && role != Role::SchedSwitch && !isIrqEntry(role)) {
         faultOpen_ = false; // the user page fault is over at the task's next event (§3.3)
         setTask(i, TaskState::User);
@@ -147,9 +161,12 @@ void CpuPass::event(const CpuEvents::Cursor &c, size_t i, Role role)
             faultOpen_ = true;
         }
         break;
-    case Role::SchedSwitch:
-        onSwitch(i, c.payload<SchedSwitchP>());
+    case Role::SchedSwitch: {
+        const auto p = c.payload<SchedSwitchP>();
+        out_.timers.switches.push_back({static_cast<uint32_t>(i), p.nextPid});
+        onSwitch(i, p);
         break;
+    }
     case Role::CpuIdle: {
         const uint32_t state = c.payload<CpuIdleP>().state;
         idleExit = state == kCpuIdleExit;
@@ -157,35 +174,72 @@ void CpuPass::event(const CpuEvents::Cursor &c, size_t i, Role role)
         break;
     }
     case Role::LocalTimerEntry:
+        timers_.onTimerIrqEntry();
+        [[fallthrough]];
     case Role::IrqHandlerEntry:
     case Role::VectorEntry:
         irqEntry(i, IrqState::HardIrq, hardIrqKind(role));
         break;
     case Role::LocalTimerExit:
+        timers_.onTimerIrqExit();
+        [[fallthrough]];
     case Role::IrqHandlerExit:
     case Role::VectorExit:
         irqExit(i, IrqState::HardIrq, hardIrqKind(role));
         break;
-    case Role::SoftirqEntry:
-        irqEntry(i, IrqState::SoftIrq, c.payload<SoftirqP>().vec);
+    case Role::SoftirqEntry: {
+        const uint8_t vec = c.payload<SoftirqP>().vec;
+        timers_.onSoftirqEntry(i, ts_, vec);
+        irqEntry(i, IrqState::SoftIrq, vec);
         break;
-    case Role::SoftirqExit:
-        irqExit(i, IrqState::SoftIrq, c.payload<SoftirqP>().vec);
+    }
+    case Role::SoftirqExit: {
+        const uint8_t vec = c.payload<SoftirqP>().vec;
+        timers_.onSoftirqExit(i, ts_, vec);
+        irqExit(i, IrqState::SoftIrq, vec);
         break;
-    case Role::HrtimerStart:
-        tick_.onStart(i, c.payload<HrtimerStartP>(), rearm);
+    }
+    case Role::HrtimerStart: {
+        const auto p = c.payload<HrtimerStartP>();
+        timers_.onHrtimerStart(ts_, p);
+        tick_.onStart(i, p, rearm);
         break;
+    }
     case Role::HrtimerCancel:
         tick_.onCancel(i, ts_, c.payload<PtrP>().ptr);
         break;
-    case Role::HrtimerExpireEntry:
-        if (tick_.isTickExpiry(c.payload<HrtimerExpireEntryP>())) onTickExpiry(i);
+    case Role::HrtimerExpireEntry: {
+        const auto p = c.payload<HrtimerExpireEntryP>();
+        const bool tick = tick_.isTickExpiry(p);
+        if (tick) {
+            if (out_.tickLane.state() == TickState::Running) timers_.onTickRunning();
+            onTickExpiry(i);
+        }
+        timers_.onHrtimerExpireEntry(i, ts_, p, tick);
         break;
+    }
     case Role::HrtimerExpireExit:
+        timers_.onHrtimerExpireExit();
         tick_.onExpiryExit(c.payload<PtrP>().ptr);
         break;
-    case Role::TickStop:
-        tick_.onTickStop(i, c.payload<TickStopP>(), curr_ > 0);
+    case Role::TickStop: {
+        const auto p = c.payload<TickStopP>();
+        if (p.success) timers_.onTickStop(ts_);
+        tick_.onTickStop(i, p, curr_ > 0);
+        break;
+    }
+    case Role::TimerExpireEntry:
+        timers_.onTimerExpireEntry(ts_, c.payload<TimerExpireEntryP>());
+        break;
+    case Role::TimerExpireExit:
+        timers_.onTimerExpireExit(ts_, c.payload<PtrP>().ptr);
+        break;
+    case Role::SchedWaking:
+    case Role::SchedWakeup:
+        timers_.onWake(c.payload<SchedWakeP>(), role == Role::SchedWakeup);
+        break;
+    case Role::SchedMigrate:
+        timers_.onMigrate(c.payload<SchedMigrateP>());
         break;
     case Role::Print:
         if (out_.firstPrint == npos) out_.firstPrint = i;

@@ -13,6 +13,7 @@
 #include "EventRoles.h"
 #include "TaskModeTable.h"
 #include "TickTracker.h"
+#include "TimerTracker.h"
 #include "UnknownStretches.h"
 
 #include "model/Trace.h"
@@ -63,6 +64,7 @@ private:
     CpuAnalysis &out_;
     TaskModeTable tasks_;
     TickTracker tick_;
+    TimerTracker timers_;
 
     int64_t ts_ = 0;
     int32_t curr_ = -1;

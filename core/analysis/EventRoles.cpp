@@ -49,6 +49,16 @@ Role roleOfKind(EventKind k)
         return Role::TickStop;
     case EventKind::Print:
         return Role::Print;
+    case EventKind::TimerExpireEntry:
+        return Role::TimerExpireEntry;
+    case EventKind::TimerExpireExit:
+        return Role::TimerExpireExit;
+    case EventKind::SchedWaking:
+        return Role::SchedWaking;
+    case EventKind::SchedWakeup:
+        return Role::SchedWakeup;
+    case EventKind::SchedMigrateTask:
+        return Role::SchedMigrate;
     default:
         return Role::Other;
     }
@@ -68,6 +78,7 @@ EventRoles::EventRoles(const Trace &trace)
     }
     tickFunctions_ = {trace.strings.find("tick_sched_timer"), trace.strings.find("tick_nohz_highres_handler"),
                       trace.strings.find("tick_nohz_handler")};
+    hrtimerWakeup_ = trace.strings.find("hrtimer_wakeup");
 }
 
 } // namespace tickscope

@@ -34,6 +34,11 @@ enum class Role : uint8_t
     HrtimerExpireExit,
     TickStop,
     Print,
+    TimerExpireEntry,
+    TimerExpireExit,
+    SchedWaking,
+    SchedWakeup,
+    SchedMigrate,
 };
 
 class EventRoles
@@ -50,8 +55,11 @@ public:
                (symbol == tickFunctions_[0] || symbol == tickFunctions_[1] || symbol == tickFunctions_[2]);
     }
 
+    uint32_t hrtimerWakeupFunction() const { return hrtimerWakeup_; } // 0 when the trace has none
+
 private:
     std::vector<Role> roles_;
+    uint32_t hrtimerWakeup_ = 0;
     std::array<uint32_t, 3> tickFunctions_{};
 };
 

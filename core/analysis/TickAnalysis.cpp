@@ -6,6 +6,7 @@
 #include "CpuPass.h"
 #include "CrossCpuModes.h"
 #include "EventRoles.h"
+#include "HrtimerPairing.h"
 
 #include <algorithm>
 #include <atomic>
@@ -59,6 +60,24 @@ TickAnalysis TickAnalysis::run(const Trace &trace, const AnalysisOptions &option
         CpuPass(trace, roles, cpu, a.cpus[static_cast<size_t>(cpu)]).run();
     });
 
+    // Independent cross-CPU steps (they write different fields of the wakeup records): the sequential
+    // pairing on a thread of its own beside the per-CPU latency search.
+    if (threads > 1) {
+        std::exception_ptr error;
+        std::thread pairing([&] {
+            try {
+                pairHrtimers(a.cpus);
+            } catch (...) {
+                error = std::current_exception();
+            }
+        });
+        measureWakeupLatency(trace, a.cpus, threads - 1);
+        pairing.join();
+        if (error) std::rethrow_exception(error);
+    } else {
+        pairHrtimers(a.cpus);
+        measureWakeupLatency(trace, a.cpus, 1);
+    }
     a.crossCpuResolved = CrossCpuModes::resolve(trace, roles, a.cpus);
     a.decideFallback(trace);
     a.decidePolling(trace);

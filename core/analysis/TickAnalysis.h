@@ -7,8 +7,10 @@
 // idle. A housekeeping CPU is expected to tick (it keeps timekeeping; seed 000: "housekeeping CPUs
 // unchanged"), so it has no spurious ticks; its ticks while polling are still counted as "polling".
 //
-// Later parts of the analysis (timer softirq catch-up, hrtimer lateness and wakeup latency) add their own
-// per-CPU passes and results beside these; the lanes here are what they need to place events in context.
+// The same pass also follows the timers (TimerTracker: TIMER softirqs and catch-ups, long softirqs,
+// hrtimer starts and expiries, hrtimer_wakeup wakeups and bursts); then two cross-CPU steps
+// (HrtimerPairing) pair every expiry with the last hrtimer_start of its pointer on any CPU and find the
+// switch-in of each woken task. Rules and constants: TimerRecords.h.
 #pragma once
 
 #include "CpuAnalysis.h"

@@ -68,7 +68,141 @@ std::string bytesText(uint64_t b)
     return buf;
 }
 
+size_t histogramBucket(int64_t v)
+{
+    if (v <= 1) return 0;
+    const auto b = static_cast<size_t>(std::bit_width(static_cast<uint64_t>(v - 1)));
+    return std::min(b, kHistogramBuckets - 1);
+}
+
+void timerReport(const Trace &trace, const CpuAnalysis &c, int64_t from, int64_t to, CpuReport &cr)
+{
+    const CpuEvents &ev = trace.cpu(c.cpu);
+    const CpuTimers &t = c.timers;
+    auto in = [&](uint32_t index) {
+        const int64_t ts = ev.ts(index);
+        return ts >= from && ts <= to;
+    };
+    TimerSoftirqReport &ts = cr.timerSoftirq;
+    std::vector<LongSoftirqReport> longest;
+    for (const TimerSoftirq &r : t.timerSoftirqs) {
+        if (!in(r.entry)) continue;
+        ++ts.count;
+        ts.maxNs = std::max(ts.maxNs, r.durationNs);
+        ts.catchup += r.catchup;
+        ts.timers += r.timers;
+        ts.maxIdleNs = std::max(ts.maxIdleNs, r.idleNs);
+        ts.maxJiffiesBehind = std::max(ts.maxJiffiesBehind, r.jiffiesBehind);
+        if (r.durationNs >= kLongSoftirqNs)
+            longest.push_back({ev.ts(r.entry), 1, r.durationNs, r.timers, r.callbackNs, r.idleNs, r.catchup});
+    }
+    for (const LongSoftirq &l : t.longSoftirqs) {
+        if (l.vec != 1 && in(l.entry)) longest.push_back({ev.ts(l.entry), l.vec, l.durationNs, 0, 0, 0, false});
+    }
+    std::sort(longest.begin(), longest.end(),
+              [](const LongSoftirqReport &a, const LongSoftirqReport &b) { return a.durationNs > b.durationNs; });
+    if (longest.size() > kLongSoftirqsShown) longest.resize(kLongSoftirqsShown);
+    cr.longSoftirqs = std::move(longest);
+
+    WakeupReport &w = cr.wakeup;
+    std::vector<int64_t> late, soft, lat, rt, normal, unknown;
+    for (size_t k = 0; k < t.wakeups.size(); ++k) {
+        const HrtimerWakeup &x = t.wakeups[k];
+        if (!in(x.index)) continue;
+        ++w.count;
+        w.inBursts += (x.flags & WakeupFlag::Burst) != 0;
+        if (x.latenessNs == kUnknownNs) {
+            ++w.unpaired;
+        } else {
+            late.push_back(x.latenessNs);
+            soft.push_back(x.softLatenessNs);
+        }
+        if (x.pid < 0) {
+            ++w.noTask;
+            continue;
+        }
+        if (x.latencyNs == kUnknownNs) {
+            ++w.noSwitch;
+            continue;
+        }
+        lat.push_back(x.latencyNs);
+        ++w.histogram[histogramBucket(x.latencyNs)];
+        (!(x.flags & WakeupFlag::PrioKnown) ? unknown : (x.flags & WakeupFlag::Rt) ? rt : normal)
+            .push_back(x.latencyNs);
+    }
+    // Bursts: runs of Burst-flagged wakeups of one interrupt (consecutive in the array).
+    for (size_t k = 0; k < t.wakeups.size();) {
+        const HrtimerWakeup &x = t.wakeups[k];
+        if (!(x.flags & WakeupFlag::Burst) || !in(x.index)) {
+            ++k;
+            continue;
+        }
+        size_t e = k + 1;
+        // the burst ends where the next interrupt's expiries begin: flagged runs are split by the pass
+        while (e < t.wakeups.size() && (t.wakeups[e].flags & WakeupFlag::BurstStart) == 0 &&
+               (t.wakeups[e].flags & WakeupFlag::Burst))
+            ++e;
+        ++w.bursts;
+        w.maxBurst = std::max<uint64_t>(w.maxBurst, e - k);
+        k = e;
+    }
+    w.lateness = Distribution::of(late);
+    w.softLateness = Distribution::of(soft);
+    w.latency = Distribution::of(lat);
+    w.latencyRt = Distribution::of(rt);
+    w.latencyNormal = Distribution::of(normal);
+    w.latencyUnknownPolicy = Distribution::of(unknown);
+
+    std::vector<int64_t> v;
+    for (size_t k = 0; k < t.tickLateness.size(); ++k) {
+        if (t.tickLateness[k].latenessNs != kUnknownNs && in(t.tickLateness[k].index))
+            v.push_back(t.tickLateness[k].latenessNs);
+    }
+    cr.tickLateness = Distribution::of(v);
+    v.clear();
+    for (size_t k = 0; k < t.otherLateness.size(); ++k) {
+        if (t.otherLateness[k].latenessNs != kUnknownNs && in(t.otherLateness[k].index))
+            v.push_back(t.otherLateness[k].latenessNs);
+    }
+    cr.otherLateness = Distribution::of(v);
+}
+
+std::string us(int64_t ns)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f", static_cast<double>(ns) / 1e3);
+    return buf;
+}
+
+void distributionJson(JsonWriter &j, const char *key, const Distribution &d)
+{
+    j.beginObject(key).value("count", d.count).value("min", d.min).value("p50", d.p50).value("p90", d.p90);
+    j.value("p99", d.p99).value("max", d.max).endObject();
+}
+
 } // namespace
+
+Distribution Distribution::of(std::vector<int64_t> &v)
+{
+    Distribution d;
+    d.count = v.size();
+    if (v.empty()) return d;
+    // Selection, not a full sort: each rank partitions the part above the previous one.
+    auto begin = v.begin();
+    auto rank = [&](int p) {
+        const size_t r = std::max<size_t>((v.size() * static_cast<size_t>(p) + 99) / 100, 1) - 1; // ceil(p/100*n)
+        const auto it = v.begin() + static_cast<std::ptrdiff_t>(r);
+        std::nth_element(begin, it, v.end());
+        begin = it;
+        return *it;
+    };
+    d.min = *std::min_element(v.begin(), v.end());
+    d.p50 = rank(50);
+    d.p90 = rank(90);
+    d.p99 = rank(99);
+    d.max = *std::max_element(begin, v.end());
+    return d;
+}
 
 std::optional<std::pair<int64_t, int64_t>> markerWindow(const Trace &trace, const TickAnalysis &analysis)
 {
@@ -169,6 +303,7 @@ TickReport TickReport::make(const Trace &trace, const TickAnalysis &analysis, co
             else
                 ++cr.failuresOther;
         }
+        timerReport(trace, c, r.from, r.to, cr);
         r.cpus.push_back(std::move(cr));
     }
     return r;
@@ -212,6 +347,44 @@ std::string formatReportText(const TickReport &r)
                 100.0 * static_cast<double>(c.tickStoppedNs) / span, failed.empty() ? "-" : failed.c_str());
         if (n.unknown) appendf(out, "     (%" PRIu64 " ticks in an unknown context)\n", n.unknown);
     }
+    out += "\nCPU  timer softirqs  max µs  catch-ups   hrtimer wakeups  lateness p50/p99/max µs"
+           "   latency p50/p99/max µs  bursts   tick lateness p50/max µs\n";
+    for (const CpuReport &c : r.cpus) {
+        const WakeupReport &w = c.wakeup;
+        const std::string late = us(w.lateness.p50) + "/" + us(w.lateness.p99) + "/" + us(w.lateness.max);
+        const std::string lat = us(w.latency.p50) + "/" + us(w.latency.p99) + "/" + us(w.latency.max);
+        const std::string tick = us(c.tickLateness.p50) + "/" + us(c.tickLateness.max);
+        appendf(out, "%3d  %14" PRIu64 " %7s %10" PRIu64 " %17" PRIu64 "  %23s  %23s %7" PRIu64 "   %24s\n", c.cpu,
+                c.timerSoftirq.count, us(c.timerSoftirq.maxNs).c_str(), c.timerSoftirq.catchup, w.count,
+                late.c_str(), lat.c_str(), w.bursts, tick.c_str());
+    }
+    for (const CpuReport &c : r.cpus) {
+        const WakeupReport &w = c.wakeup;
+        if (!w.count) continue;
+        appendf(out, "CPU %d wakeup latency: RT %" PRIu64 " (p50 %s, p99 %s, max %s µs), normal %" PRIu64
+                     " (p50 %s, p99 %s, max %s µs); largest burst %" PRIu64 "\n",
+                c.cpu, w.latencyRt.count, us(w.latencyRt.p50).c_str(), us(w.latencyRt.p99).c_str(),
+                us(w.latencyRt.max).c_str(), w.latencyNormal.count, us(w.latencyNormal.p50).c_str(),
+                us(w.latencyNormal.p99).c_str(), us(w.latencyNormal.max).c_str(), w.maxBurst);
+        std::string h;
+        for (size_t b = 0; b < w.histogram.size(); ++b) {
+            if (!w.histogram[b]) continue;
+            h += (h.empty() ? "" : "  ") + std::string(b + 1 == w.histogram.size() ? ">" : "<=") +
+                 (b + 1 == w.histogram.size() ? us(int64_t{1} << (b - 1)) : us(int64_t{1} << b)) + ":" +
+                 std::to_string(w.histogram[b]);
+        }
+        appendf(out, "      histogram (µs): %s\n", h.c_str());
+    }
+    for (const CpuReport &c : r.cpus) {
+        for (const LongSoftirqReport &l : c.longSoftirqs) {
+            appendf(out, "CPU %d long softirq vec %u at %s s: %s µs", c.cpu, unsigned{l.vec},
+                    formatSeconds(l.ts).c_str(), us(l.durationNs).c_str());
+            if (l.vec == 1)
+                appendf(out, ", %u timers, %s µs in callbacks, tickless %s ms before%s", l.timers,
+                        us(l.callbackNs).c_str(), us(l.idleNs / 1000).c_str(), l.catchup ? ": CATCH-UP" : "");
+            out += "\n";
+        }
+    }
     out += "\n";
     for (const CpuReport &c : r.cpus) {
         if (c.nohzFull && !c.nohzFullWhy.empty())
@@ -220,7 +393,10 @@ std::string formatReportText(const TickReport &r)
     out +=
         "ticks: periodic ticks by the context they interrupted; nohz wakeups: expiries of the stopped tick.\n"
         "spurious (nohz_full CPUs): ticks in user mode with no tick dependency in force, and ticks while\n"
-        "polling idle.\n";
+        "polling idle.\n"
+        "timer softirqs: vec 1; catch-up: >= 50 µs with >= 80% of it outside the timers' callbacks.\n"
+        "hrtimer wakeups: lateness = now - expires (hrtimer clock); latency = expiry -> switch into the woken\n"
+        "task; bursts: timer interrupts that woke >= 2 sleepers.\n";
     appendf(
         out,
         "analysis:   %.3f s on %d thread%s for %" PRIu64 " events; derived arrays %s (%.2f bytes/event)\n",
@@ -260,6 +436,39 @@ std::string formatReportJson(const TickReport &r)
             j.value(kDependencyNames[b], c.failures[b]);
         j.endObject();
         j.value("tick_stop_failures_other", c.failuresOther);
+        const TimerSoftirqReport &ts = c.timerSoftirq;
+        j.beginObject("timer_softirq").value("count", ts.count).value("max_ns", ts.maxNs);
+        j.value("catchup", ts.catchup).value("timers", ts.timers).value("max_idle_before_ns", ts.maxIdleNs);
+        j.value("max_jiffies_behind", ts.maxJiffiesBehind).endObject();
+        j.beginArray("long_softirqs");
+        for (const LongSoftirqReport &l : c.longSoftirqs) {
+            j.beginObject().value("ts_ns", l.ts).value("vec", static_cast<int>(l.vec)).value("duration_ns", l.durationNs);
+            if (l.vec == 1) {
+                j.value("timers", static_cast<uint64_t>(l.timers)).value("callback_ns", l.callbackNs).value("idle_before_ns", l.idleNs);
+                j.value("catchup", l.catchup);
+            }
+            j.endObject();
+        }
+        j.endArray();
+        const WakeupReport &w = c.wakeup;
+        j.beginObject("hrtimer_wakeup").value("count", w.count);
+        distributionJson(j, "lateness_ns", w.lateness);
+        distributionJson(j, "soft_lateness_ns", w.softLateness);
+        distributionJson(j, "latency_ns", w.latency);
+        distributionJson(j, "latency_rt_ns", w.latencyRt);
+        distributionJson(j, "latency_normal_ns", w.latencyNormal);
+        j.beginArray("latency_histogram");
+        for (size_t b = 0; b < w.histogram.size(); ++b) {
+            if (!w.histogram[b]) continue;
+            j.beginObject().value("le_ns", b + 1 == w.histogram.size() ? int64_t{-1} : int64_t{1} << b);
+            j.value("count", w.histogram[b]).endObject();
+        }
+        j.endArray();
+        j.value("bursts", w.bursts).value("in_bursts", w.inBursts).value("max_burst", w.maxBurst);
+        j.value("no_task", w.noTask).value("no_switch", w.noSwitch).value("unpaired", w.unpaired);
+        j.endObject();
+        distributionJson(j, "tick_lateness_ns", c.tickLateness);
+        distributionJson(j, "hrtimer_other_lateness_ns", c.otherLateness);
         j.endObject();
     }
     j.endArray();

@@ -35,6 +35,54 @@ struct TickCounts
 constexpr std::array<const char *, 6> kDependencyNames{"POSIX_TIMER",    "PERF_EVENTS", "SCHED",
                                                        "CLOCK_UNSTABLE", "RCU",         "RCU_EXP"};
 
+// min / p50 / p90 / p99 / max of a set of nanosecond values (nearest rank: the value at rank
+// ceil(p/100 * n) of the sorted values); all 0 when count == 0.
+struct Distribution
+{
+    uint64_t count = 0;
+    int64_t min = 0, p50 = 0, p90 = 0, p99 = 0, max = 0;
+    static Distribution of(std::vector<int64_t> &values); // reorders values
+};
+
+constexpr size_t kHistogramBuckets = 32; // log2 buckets: [0] <= 1 ns, [k] in (2^(k-1), 2^k] ns, last: above
+
+struct TimerSoftirqReport
+{
+    uint64_t count = 0;   // TIMER softirqs entered in the window
+    int64_t maxNs = 0;    // the longest one
+    uint64_t catchup = 0; // flagged catch-ups (TimerRecords.h)
+    uint64_t timers = 0;  // timer_expire_entry inside them
+    int64_t maxIdleNs = 0; // the longest tickless span before one
+    int64_t maxJiffiesBehind = -1;
+};
+
+struct LongSoftirqReport
+{
+    int64_t ts = 0;
+    uint8_t vec = 0;
+    int64_t durationNs = 0;
+    uint32_t timers = 0; // for TIMER: timers in it (0 otherwise)
+    int64_t callbackNs = 0;
+    int64_t idleNs = 0;
+    bool catchup = false;
+};
+
+struct WakeupReport
+{
+    uint64_t count = 0;            // hrtimer_wakeup expiries in the window
+    Distribution lateness;         // now - expires
+    Distribution softLateness;     // now - softexpires
+    Distribution latency;          // expiry -> switch into the woken task
+    Distribution latencyRt, latencyNormal, latencyUnknownPolicy;
+    std::array<uint64_t, kHistogramBuckets> histogram{}; // of latency
+    uint64_t bursts = 0;           // interrupts that woke >= 2 sleepers
+    uint64_t inBursts = 0;         // wakeups that were part of one
+    uint64_t maxBurst = 0;
+    uint64_t noTask = 0;           // no wakeup traced inside the expiry
+    uint64_t noSwitch = 0;         // the woken task's switch-in not found
+    uint64_t unpaired = 0;         // no hrtimer_start of its pointer before it
+};
+
 struct CpuReport
 {
     int cpu = 0;
@@ -45,7 +93,14 @@ struct CpuReport
     int64_t laneKnownNs = 0; // the part of the window where the tick lane is known (running or stopped)
     std::array<uint64_t, 6> failures{}; // by the first set dependency bit, in kDependencyNames order
     uint64_t failuresOther = 0;         // old string reasons not recognised
+    TimerSoftirqReport timerSoftirq;
+    std::vector<LongSoftirqReport> longSoftirqs; // the longest (any vector), at most kLongSoftirqsShown
+    WakeupReport wakeup;
+    Distribution tickLateness;  // the tick hrtimer: now - expires
+    Distribution otherLateness; // every other hrtimer: now - expires
 };
+
+constexpr size_t kLongSoftirqsShown = 5;
 
 struct TickReport
 {

@@ -1,0 +1,265 @@
+#include "HrtimerPairing.h"
+
+#include "util/Parallel.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace tickscope {
+
+namespace {
+
+constexpr size_t kMaxScanSwitches = 1u << 14; // how far after a wakeup its switch-in is looked for
+// and at most this long after it: a later switch-in most likely belongs to a later wakeup (the task was
+// already running when this one came), so the latency is reported unknown rather than wrong.
+constexpr int64_t kMaxLatencyNs = 100000000;
+
+// Open addressing, linear probing; key 0 is "empty" (no hrtimer lives at address 0).
+class PtrTable
+{
+public:
+    struct Value
+    {
+        int64_t expires;
+        int64_t softexpires;
+    };
+    PtrTable() { resize(1024); }
+    void put(uint64_t key, Value v)
+    {
+        if (key == 0) return;
+        if ((used_ + 1) * 2 > keys_.size()) grow();
+        size_t k = slot(key);
+        if (keys_[k] == 0) {
+            keys_[k] = key;
+            ++used_;
+        }
+        values_[k] = v;
+    }
+    const Value *get(uint64_t key) const
+    {
+        if (key == 0) return nullptr;
+        const size_t k = slot(key);
+        return keys_[k] == key ? &values_[k] : nullptr;
+    }
+
+private:
+    size_t slot(uint64_t key) const
+    {
+        const size_t mask = keys_.size() - 1;
+        size_t k = static_cast<size_t>((key * 0x9E3779B97F4A7C15ull) >> 20) & mask;
+        while (keys_[k] != 0 && keys_[k] != key)
+            k = (k + 1) & mask;
+        return k;
+    }
+    void resize(size_t n)
+    {
+        keys_.assign(n, 0);
+        values_.assign(n, {});
+        used_ = 0;
+    }
+    void grow()
+    {
+        std::vector<uint64_t> keys = std::move(keys_);
+        std::vector<Value> values = std::move(values_);
+        resize(keys.size() * 2);
+        for (size_t k = 0; k < keys.size(); ++k) {
+            if (keys[k]) put(keys[k], values[k]);
+        }
+    }
+    std::vector<uint64_t> keys_;
+    std::vector<Value> values_;
+    size_t used_ = 0;
+};
+
+int32_t saturate(int64_t v)
+{
+    return static_cast<int32_t>(
+        std::clamp<int64_t>(v, std::numeric_limits<int32_t>::min() + 1, std::numeric_limits<int32_t>::max()));
+}
+
+} // namespace
+
+void pairHrtimers(std::vector<CpuAnalysis> &cpus)
+{
+    // Per CPU, starts and expiries are each in event order; merge them across CPUs by time (a start before
+    // an expiry of the same ts: the expiry cannot come before the arm it pairs with).
+    const size_t n = cpus.size();
+    std::vector<size_t> si(n, 0), ei(n, 0);
+    // The next item of CPU c: its next start or expiry, whichever is earlier (the same ts: the start).
+    auto head = [&](size_t c, int64_t &ts, bool &isStart) {
+        const CpuTimers &t = cpus[c].timers;
+        const bool hasS = si[c] < t.starts.size();
+        const bool hasE = ei[c] < t.expiries.size();
+        if (!hasS && !hasE) return false;
+        isStart = hasS && (!hasE || t.starts[si[c]].ts <= t.expiries[ei[c]].ts);
+        ts = isStart ? t.starts[si[c]].ts : t.expiries[ei[c]].ts;
+        return true;
+    };
+    PtrTable last;
+    auto take = [&](size_t c, bool isStart) {
+        CpuTimers &t = cpus[c].timers;
+        if (isStart) {
+            const HrtimerStartRec &s = t.starts[si[c]++];
+            last.put(s.timer, {s.expires, s.softexpires});
+            return;
+        }
+        const HrtimerExpiryRec &e = t.expiries[ei[c]++];
+        const PtrTable::Value *v = last.get(e.timer);
+        if (!v) return;
+        const int32_t hard = saturate(e.now - v->expires);
+        const int32_t soft = saturate(e.now - v->softexpires);
+        if (e.kind == kExpiryWakeup) {
+            t.wakeups[e.slot].latenessNs = hard;
+            t.wakeups[e.slot].softLatenessNs = soft;
+        } else {
+            HrtimerLateness &l = e.kind == kExpiryTick ? t.tickLateness[e.slot] : t.otherLateness[e.slot];
+            l.latenessNs = hard;
+            l.softLatenessNs = soft;
+        }
+    };
+    // Runs: the CPU with the earliest head goes on alone while it stays strictly before every other
+    // CPU's head (CPUs are few and their events come in runs); a tie takes one item (a start first).
+    for (;;) {
+        size_t best = n, second = n;
+        int64_t bestTs = 0, secondTs = 0;
+        bool bestStart = false, secondStart = false;
+        for (size_t c = 0; c < n; ++c) {
+            int64_t ts;
+            bool isStart;
+            if (!head(c, ts, isStart)) continue;
+            const bool before = best == n || ts < bestTs || (ts == bestTs && isStart && !bestStart);
+            if (before) {
+                second = best;
+                secondTs = bestTs;
+                secondStart = bestStart;
+                best = c;
+                bestTs = ts;
+                bestStart = isStart;
+            } else if (second == n || ts < secondTs || (ts == secondTs && isStart && !secondStart)) {
+                second = c;
+                secondTs = ts;
+                secondStart = isStart;
+            }
+        }
+        if (best == n) break;
+        take(best, bestStart);
+        int64_t ts;
+        bool isStart;
+        while (head(best, ts, isStart) && (second == n || ts < secondTs))
+            take(best, isStart);
+    }
+    for (CpuAnalysis &c : cpus) {
+        c.timers.starts = Column<HrtimerStartRec>();
+        c.timers.expiries = Column<HrtimerExpiryRec>();
+    }
+}
+
+namespace {
+
+// The first switch at or after event `index` (binary search: the switches are in event order).
+size_t firstSwitchFrom(const Column<SwitchRec> &sw, size_t index)
+{
+    size_t lo = 0, hi = sw.size();
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (sw[mid].index < index)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+// The first switch with ts >= t at or after `hint` (hints only move forward: wakeups come in time order).
+size_t seekSwitch(const CpuEvents &ev, const Column<SwitchRec> &sw, size_t hint, int64_t t)
+{
+    const size_t n = sw.size();
+    if (hint >= n) return n;
+    if (ev.ts(sw[hint].index) >= t) return hint;
+    size_t step = 1, lo = hint, hi = hint + 1;
+    while (hi < n && ev.ts(sw[hi].index) < t) { // galloping, then binary search in (lo, hi]
+        lo = hi;
+        step *= 2;
+        hi = std::min(n, hi + step);
+    }
+    while (hi - lo > 1) {
+        const size_t mid = lo + (hi - lo) / 2;
+        (ev.ts(sw[mid].index) < t ? lo : hi) = mid;
+    }
+    return hi;
+}
+
+// The first switch-in of pid from switch `k` on: its ts, and whether the trace showed it (a pid change
+// without sched_switch says the task ran by then, not when it was switched in). ts -1: none within the
+// limits.
+struct SwitchIn
+{
+    int64_t ts = -1;
+    bool shown = false;
+};
+SwitchIn findSwitchIn(const Trace &trace, const CpuEvents &ev, const Column<SwitchRec> &sw, size_t k, int32_t pid,
+                      int64_t from)
+{
+    const size_t end = std::min(sw.size(), k + kMaxScanSwitches);
+    for (; k < end; ++k) {
+        if (sw[k].nextPid != pid) continue;
+        const int64_t ts = ev.ts(sw[k].index);
+        if (ts - from > kMaxLatencyNs) return {};
+        return {ts, trace.kind(ev.type(sw[k].index)) == EventKind::SchedSwitch};
+    }
+    return {};
+}
+
+} // namespace
+
+void measureWakeupLatency(const Trace &trace, std::vector<CpuAnalysis> &cpus, int threads)
+{
+    const int n = trace.cpuCount();
+    parallelFor(cpus.size(), threads, [&](size_t k) {
+        CpuAnalysis &a = cpus[k];
+        const CpuEvents &own = trace.cpu(a.cpu);
+        std::vector<size_t> hint(static_cast<size_t>(n), 0);
+        auto find = [&](int c, const HrtimerWakeup &w, int64_t t0) {
+            const CpuEvents &ev = trace.cpu(c);
+            const Column<SwitchRec> &sw = cpus[static_cast<size_t>(c)].timers.switches;
+            size_t &h = hint[static_cast<size_t>(c)];
+            h = c == a.cpu ? firstSwitchFrom(sw, w.index) : seekSwitch(ev, sw, h, t0);
+            return findSwitchIn(trace, ev, sw, h, w.pid, t0);
+        };
+        std::vector<size_t> atT0(static_cast<size_t>(n), 0);
+        // Whether pid is the current task of some CPU at t0 (per the last switch-in at or before it).
+        auto runningAt = [&](int32_t pid, int64_t t0) {
+            for (int c = 0; c < n; ++c) {
+                const Column<SwitchRec> &sw = cpus[static_cast<size_t>(c)].timers.switches;
+                size_t &h = atT0[static_cast<size_t>(c)];
+                h = seekSwitch(trace.cpu(c), sw, h, t0 + 1);
+                if (h > 0 && sw[h - 1].nextPid == pid) return true;
+            }
+            return false;
+        };
+        for (size_t j = 0; j < a.timers.wakeups.size(); ++j) {
+            HrtimerWakeup &w = a.timers.wakeups[j];
+            if (w.pid <= 0) continue;
+            const int64_t t0 = own.ts(w.index);
+            // Woken while still running (it had not scheduled out yet): no switch-in follows this
+            // wakeup, and the next one belongs to a later sleep. Its latency is unknown, not huge.
+            if (runningAt(w.pid, t0)) continue;
+            const int target = w.targetCpu >= 0 && w.targetCpu < n ? w.targetCpu : a.cpu;
+            SwitchIn first = find(target, w, t0);
+            if (first.ts < 0) { // migrated before it ran: the earliest switch-in elsewhere
+                for (int c = 0; c < n; ++c) {
+                    if (c == target) continue;
+                    const SwitchIn s = find(c, w, t0);
+                    if (s.ts >= 0 && (first.ts < 0 || s.ts < first.ts)) first = s;
+                }
+            }
+            // Only a switch-in the trace shows gives the latency; an inferred one only bounds it.
+            const int64_t found = first.shown ? first.ts : -1;
+            if (found >= 0) w.latencyNs = saturate(found - t0);
+        }
+    });
+    for (CpuAnalysis &c : cpus)
+        c.timers.switches = Column<SwitchRec>();
+}
+
+} // namespace tickscope

@@ -1,0 +1,22 @@
+// The cross-CPU steps of the hrtimer part of the analysis, after every CpuPass (rules in TimerRecords.h):
+// pairing each hrtimer expiry with the last hrtimer_start of its pointer on any CPU (a merge of the CPUs'
+// starts and expiries by time, through a flat pointer -> expiry table), and finding for each
+// hrtimer_wakeup wakeup the sched_switch into the woken task (on its target CPU first, then the others).
+#pragma once
+
+#include "CpuAnalysis.h"
+
+#include "model/Trace.h"
+
+#include <vector>
+
+namespace tickscope {
+
+// Fills the lateness of every expiry and frees the transient start/expiry arrays.
+void pairHrtimers(std::vector<CpuAnalysis> &cpus);
+
+// Fills HrtimerWakeup::latencyNs; one work item per CPU.
+// Frees the transient switch arrays.
+void measureWakeupLatency(const Trace &trace, std::vector<CpuAnalysis> &cpus, int threads);
+
+} // namespace tickscope

@@ -1,0 +1,141 @@
+// What the timer part of the analysis derives for one CPU (issue 3, items 4 and 5): every TIMER softirq
+// with its cost and what explains it, the long softirqs of any vector, the lateness of every hrtimer
+// expiry in the timer's own clock base, and the latency of every hrtimer_wakeup wakeup.
+//
+// Rules (kernel-semantics §4, §5.2, §7.2):
+// - TIMER softirq: softirq_entry vec=1 .. softirq_exit vec=1 on the CPU. Inside it, timer_expire_entry
+//   count and the callbacks' run time (timer_expire_entry -> timer_expire_exit of the same timer).
+//   Catch-up: duration >= kCatchupMinNs and the time not spent in callbacks >= kCatchupUnexplainedPct % of
+//   the duration (a long softirq with few or no, or only quick, timers: the wheel walking missed jiffies
+//   after a tickless idle, seed 002). A long softirq whose time went into a slow callback is not one.
+//   The tickless span before it: the time since the first successful tick_stop after which no tick ran
+//   with the tick lane running and no TIMER softirq ran (0 when the tick was running); the jiffies gap: max(now - baseclk) of its timers, and now - the
+//   previous TIMER softirq's now (first timer of each), where the kernel traces jiffies.
+// - hrtimer lateness: now - expires and now - softexpires, `now` from hrtimer_expire_entry and the
+//   expiries from the last hrtimer_start of the same pointer before it on any CPU (never a trace-clock
+//   timestamp against an hrtimer clock value). The tick hrtimer's lateness is kept apart.
+// - hrtimer_wakeup latency: ts(sched_switch into the woken task) - ts(hrtimer_expire_entry); the woken
+//   task is the first sched_waking/sched_wakeup between that expire_entry and its expire_exit on the
+//   CPU; its switch-in is looked for on the wakeup's target CPU (sched_wakeup's target_cpu, or the
+//   dest_cpu of a sched_migrate_task of it inside the expiry; sched_waking's target_cpu is only the CPU it
+//   last ran on), then on the others. RT when prio < 100.
+//   The latency is unknown (not counted) when that switch-in is one the trace does not show (the CPU's
+//   events change pid without a sched_switch) or comes more than 100 ms later (then it most likely
+//   belongs to a later wakeup: the task was still running when this one came).
+//   A burst: two or more hrtimer_wakeup expiries in one timer interrupt (local_timer_entry..exit, or one
+//   HRTIMER softirq, vec 8).
+#pragma once
+
+#include "model/Column.h"
+
+#include <climits>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace tickscope {
+
+constexpr int64_t kCatchupMinNs = 50000;      // a TIMER softirq this long is "large"
+constexpr int64_t kCatchupUnexplainedPct = 80; // % of it not spent in timer callbacks: catch-up
+constexpr int64_t kLongSoftirqNs = 50000;     // softirqs of any vector at least this long are listed
+constexpr int32_t kUnknownNs = INT32_MIN;     // a lateness or latency that could not be paired
+constexpr int kRtPrioLimit = 100;             // kernel prio < 100: an RT task (DL: -1)
+
+namespace WakeupFlag {
+constexpr uint8_t Burst = 0x01; // one of >= 2 hrtimer_wakeup expiries of one timer interrupt
+constexpr uint8_t Rt = 0x02;    // the woken task's prio < 100
+constexpr uint8_t PrioKnown = 0x04;
+constexpr uint8_t BurstStart = 0x08; // the first of a burst
+} // namespace WakeupFlag
+
+struct TimerSoftirq
+{
+    uint32_t entry = 0;        // softirq_entry vec=1 (event index on the CPU)
+    uint32_t exit = 0;         // softirq_exit (== entry when not seen: trace end, lost events)
+    int64_t durationNs = -1;   // -1 when the exit was not seen
+    int64_t callbackNs = 0;    // time in the expired timers' callbacks
+    uint32_t timers = 0;       // timer_expire_entry inside it
+    int64_t idleNs = 0;        // tickless span before it (since the tick last ran), 0 when it ran
+    int64_t sincePrevNs = -1;  // since the previous TIMER softirq's exit on the CPU, -1 for the first
+    int64_t jiffiesBehind = -1;    // max(now - baseclk) of its timers, -1 without timers
+    int64_t jiffiesSincePrev = -1; // its first timer's now - the previous TIMER softirq's, -1 unknown
+    bool catchup = false;
+};
+
+struct LongSoftirq
+{
+    uint32_t entry;
+    uint8_t vec;
+    int64_t durationNs;
+};
+
+struct HrtimerWakeup
+{
+    uint32_t index;                    // hrtimer_expire_entry function=hrtimer_wakeup
+    int32_t latenessNs = kUnknownNs;   // now - expires (saturated to int32)
+    int32_t softLatenessNs = kUnknownNs; // now - softexpires
+    int32_t latencyNs = kUnknownNs;    // ts(sched_switch into the woken task) - ts(expire_entry)
+    int32_t pid = -1;                  // the woken task, -1 when no wakeup was traced inside the expiry
+    int16_t prio = -1;
+    int16_t targetCpu = -1;
+    uint8_t flags = 0;
+};
+
+struct HrtimerLateness
+{
+    uint32_t index; // hrtimer_expire_entry
+    int32_t latenessNs = kUnknownNs;
+    int32_t softLatenessNs = kUnknownNs;
+};
+
+// Transient, for pairing expiries with the last start of their pointer across CPUs.
+struct HrtimerStartRec
+{
+    int64_t ts;
+    uint64_t timer;
+    int64_t expires;
+    int64_t softexpires;
+};
+struct HrtimerExpiryRec
+{
+    int64_t ts;
+    uint64_t timer;
+    int64_t now;
+    uint32_t slot; // index into wakeups / tickLateness / otherLateness
+    uint8_t kind;  // ExpiryKind
+};
+struct SwitchRec
+{
+    uint32_t index; // sched_switch, or the first event of a task switched in without one
+    int32_t nextPid;
+};
+enum ExpiryKind : uint8_t
+{
+    kExpiryTick = 0,
+    kExpiryWakeup = 1,
+    kExpiryOther = 2
+};
+
+struct CpuTimers
+{
+    std::vector<TimerSoftirq> timerSoftirqs;
+    std::vector<LongSoftirq> longSoftirqs; // every softirq >= kLongSoftirqNs, any vector
+    // One per hrtimer expiry: in their own mappings (Column: no copy on growth, few page faults).
+    Column<HrtimerWakeup> wakeups;
+    Column<HrtimerLateness> tickLateness;  // the tick hrtimer's expiries
+    Column<HrtimerLateness> otherLateness; // every other expiry
+    uint64_t bursts = 0;
+    uint32_t maxBurst = 0;
+    // transient (emptied by pairHrtimers)
+    Column<HrtimerStartRec> starts;
+    Column<HrtimerExpiryRec> expiries;
+    Column<SwitchRec> switches; // every sched_switch, for the wakeup latency (freed after it)
+
+    size_t bytes() const
+    {
+        return timerSoftirqs.capacity() * sizeof(TimerSoftirq) + longSoftirqs.capacity() * sizeof(LongSoftirq) +
+               wakeups.bytes() + tickLateness.bytes() + otherLateness.bytes();
+    }
+};
+
+} // namespace tickscope

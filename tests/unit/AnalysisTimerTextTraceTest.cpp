@@ -1,0 +1,279 @@
+// Timer softirq catch-up and hrtimer lateness / wakeup latency on small hand-written ftrace text traces
+// (tracefs `trace` format, loaded through the text importer from a temp file): a long TIMER softirq after
+// a long tickless idle with one quick timer (catch-up), a long one explained by a slow callback (not a
+// catch-up), a burst of three wakeups in one timer interrupt, an RT and a normal wakeup, and a timer
+// started on one CPU that expires on another.
+#include "TestUtil.h"
+
+#include "analysis/TickAnalysis.h"
+#include "analysis/TickReport.h"
+#include "import/Loader.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+namespace tickscope {
+namespace {
+
+class TextTrace
+{
+public:
+    TextTrace &ev(int cpu, double ts, const std::string &task, const std::string &event, const char *flags = ".....")
+    {
+        char buf[512];
+        std::snprintf(buf, sizeof buf, "%22s [%03d] %s %12.6f: %s\n", task.c_str(), cpu, flags, ts, event.c_str());
+        text_ += buf;
+        return *this;
+    }
+    TextTrace &start(int cpu, double ts, const std::string &task, const std::string &ptr, long long expires,
+                     long long softexpires, const std::string &fn = "hrtimer_wakeup")
+    {
+        return ev(cpu, ts, task,
+                  "hrtimer_start: hrtimer=" + ptr + " function=" + fn + " expires=" + std::to_string(expires) +
+                      " softexpires=" + std::to_string(softexpires) + " mode=ABS was_armed=0",
+                  "d....");
+    }
+    TextTrace &expire(int cpu, double ts, const std::string &task, const std::string &ptr, long long now,
+                      const std::string &fn = "hrtimer_wakeup")
+    {
+        return ev(cpu, ts, task,
+                  "hrtimer_expire_entry: hrtimer=" + ptr + " function=" + fn + " now=" + std::to_string(now),
+                  "d.h..");
+    }
+    TextTrace &waking(int cpu, double ts, const std::string &task, const std::string &comm, int pid, int prio,
+                      int target)
+    {
+        char t[8];
+        std::snprintf(t, sizeof t, "%03d", target);
+        const std::string f = "comm=" + comm + " pid=" + std::to_string(pid) + " prio=" + std::to_string(prio) +
+                              " target_cpu=" + t;
+        ev(cpu, ts, task, "sched_waking: " + f, "d.h2.");
+        return ev(cpu, ts, task, "sched_wakeup: " + f, "d.h3.");
+    }
+    TextTrace &sw(int cpu, double ts, const std::string &from, int fromPid, const std::string &to, int toPid,
+                  int toPrio = 120)
+    {
+        return ev(cpu, ts, from + "-" + std::to_string(fromPid),
+                  "sched_switch: prev_comm=" + from + " prev_pid=" + std::to_string(fromPid) +
+                      " prev_prio=120 prev_state=S ==> next_comm=" + to + " next_pid=" + std::to_string(toPid) +
+                      " next_prio=" + std::to_string(toPrio),
+                  "d..2.");
+    }
+    std::unique_ptr<Trace> load() const
+    {
+        const auto dir = test::tempDir();
+        const std::string path = (dir / "trace.txt").string();
+        std::ofstream(path) << "# tracer: nop\n#\n" << text_;
+        return loadTrace(path);
+    }
+
+private:
+    std::string text_;
+};
+
+const char *kIdle = "<idle>-0";
+
+struct Result
+{
+    std::unique_ptr<Trace> trace;
+    TickAnalysis a;
+    const CpuTimers &timers(int c) const { return a.cpus[static_cast<size_t>(c)].timers; }
+    TickReport report() const { return TickReport::make(*trace, a, {}); }
+};
+
+Result analyse(const TextTrace &t)
+{
+    Result r{t.load(), {}};
+    r.a = TickAnalysis::run(*r.trace);
+    return r;
+}
+
+TEST(AnalysisTimerText, LongTimerSoftirqAfterLongIdleIsACatchUp)
+{
+    TextTrace t;
+    t.ev(0, 1.000000, kIdle, "tick_stop: success=1 dependency=NONE", "d....");
+    t.ev(0, 1.000001, kIdle, "cpu_idle: state=2 cpu_id=0", "d....");
+    t.ev(0, 3.000000, kIdle, "local_timer_entry: vector=236", "d.h..");
+    t.ev(0, 3.000002, kIdle, "local_timer_exit: vector=236", "d.h..");
+    t.ev(0, 3.000003, kIdle, "cpu_idle: state=4294967295 cpu_id=0", "d....");
+    t.ev(0, 3.000010, kIdle, "softirq_entry: vec=1 [action=TIMER]", "..s..");
+    t.ev(0, 3.000100, kIdle, "timer_expire_entry: timer=00000000c0ffee00 function=process_timeout now=4294670000 baseclk=4294668000", "..s..");
+    t.ev(0, 3.000105, kIdle, "timer_expire_exit: timer=00000000c0ffee00", "..s..");
+    t.ev(0, 3.000400, kIdle, "softirq_exit: vec=1 [action=TIMER]", "..s..");
+    t.ev(0, 3.000500, kIdle, "cpu_idle: state=2 cpu_id=0", "d....");
+    const Result r = analyse(t);
+    const CpuTimers &c = r.timers(0);
+    ASSERT_EQ(c.timerSoftirqs.size(), 1u);
+    const TimerSoftirq &s = c.timerSoftirqs[0];
+    EXPECT_EQ(s.durationNs, 390000);
+    EXPECT_EQ(s.timers, 1u);
+    EXPECT_EQ(s.callbackNs, 5000);
+    EXPECT_EQ(s.idleNs, 2000010000); // since the tick stopped
+    EXPECT_EQ(s.jiffiesBehind, 2000);
+    EXPECT_EQ(s.jiffiesSincePrev, -1);
+    EXPECT_TRUE(s.catchup);
+    const TickReport rep = r.report();
+    EXPECT_EQ(rep.cpus[0].timerSoftirq.count, 1u);
+    EXPECT_EQ(rep.cpus[0].timerSoftirq.maxNs, 390000);
+    EXPECT_EQ(rep.cpus[0].timerSoftirq.catchup, 1u);
+    ASSERT_EQ(rep.cpus[0].longSoftirqs.size(), 1u);
+    EXPECT_TRUE(rep.cpus[0].longSoftirqs[0].catchup);
+    const std::string json = formatReportJson(rep);
+    EXPECT_NE(json.find("\"timer_softirq\": {\n        \"count\": 1,\n        \"max_ns\": 390000,\n        \"catchup\": 1,"),
+              std::string::npos)
+        << json;
+}
+
+TEST(AnalysisTimerText, LongTimerSoftirqExplainedByASlowCallbackIsNot)
+{
+    TextTrace t;
+    t.ev(0, 5.000000, "app-50", "softirq_entry: vec=1 [action=TIMER]", "..s..");
+    t.ev(0, 5.000005, "app-50", "timer_expire_entry: timer=00000000c0ffee00 function=slow_fn now=4294700000 baseclk=4294700000", "..s..");
+    t.ev(0, 5.000305, "app-50", "timer_expire_exit: timer=00000000c0ffee00", "..s..");
+    t.ev(0, 5.000310, "app-50", "softirq_exit: vec=1 [action=TIMER]", "..s..");
+    t.ev(0, 5.001000, "app-50", "softirq_entry: vec=1 [action=TIMER]", "..s..");
+    t.ev(0, 5.001002, "app-50", "timer_expire_entry: timer=00000000c0ffee08 function=fast_fn now=4294700001 baseclk=4294700001", "..s..");
+    t.ev(0, 5.001003, "app-50", "timer_expire_exit: timer=00000000c0ffee08", "..s..");
+    t.ev(0, 5.001005, "app-50", "softirq_exit: vec=1 [action=TIMER]", "..s..");
+    const Result r = analyse(t);
+    const CpuTimers &c = r.timers(0);
+    ASSERT_EQ(c.timerSoftirqs.size(), 2u);
+    EXPECT_EQ(c.timerSoftirqs[0].durationNs, 310000);
+    EXPECT_EQ(c.timerSoftirqs[0].callbackNs, 300000);
+    EXPECT_FALSE(c.timerSoftirqs[0].catchup);
+    EXPECT_EQ(c.timerSoftirqs[0].idleNs, 0); // the tick never stopped
+    EXPECT_EQ(c.timerSoftirqs[1].durationNs, 5000);
+    EXPECT_FALSE(c.timerSoftirqs[1].catchup); // short
+    EXPECT_EQ(c.timerSoftirqs[1].sincePrevNs, 690000);
+    EXPECT_EQ(c.timerSoftirqs[1].jiffiesSincePrev, 1);
+    const TickReport rep = r.report();
+    EXPECT_EQ(rep.cpus[0].timerSoftirq.count, 2u);
+    EXPECT_EQ(rep.cpus[0].timerSoftirq.maxNs, 310000);
+    EXPECT_EQ(rep.cpus[0].timerSoftirq.catchup, 0u);
+}
+
+TEST(AnalysisTimerText, BurstOfThreeWakeupsInOneInterrupt)
+{
+    TextTrace t;
+    const std::string A = "00000000aaaa0010", B = "00000000aaaa0020", C = "00000000aaaa0030";
+    t.start(0, 1.000000, "w1-101", A, 1000100000, 1000100000);
+    t.start(0, 1.000001, "w2-102", B, 1000100000, 1000100000);
+    t.start(0, 1.000002, "w3-103", C, 1000100000, 1000100000);
+    t.ev(0, 1.000100, kIdle, "local_timer_entry: vector=236", "d.h..");
+    t.expire(0, 1.000101, kIdle, A, 1000102000).waking(0, 1.000102, kIdle, "w1", 101, 0, 0);
+    t.ev(0, 1.000103, kIdle, "hrtimer_expire_exit: hrtimer=" + A, "d.h..");
+    t.expire(0, 1.000104, kIdle, B, 1000103000).waking(0, 1.000105, kIdle, "w2", 102, 0, 0);
+    t.ev(0, 1.000106, kIdle, "hrtimer_expire_exit: hrtimer=" + B, "d.h..");
+    t.expire(0, 1.000107, kIdle, C, 1000104000).waking(0, 1.000108, kIdle, "w3", 103, 0, 0);
+    t.ev(0, 1.000109, kIdle, "hrtimer_expire_exit: hrtimer=" + C, "d.h..");
+    t.ev(0, 1.000110, kIdle, "local_timer_exit: vector=236", "d.h..");
+    t.sw(0, 1.000120, "swapper/0", 0, "w1", 101, 0);
+    t.sw(0, 1.000130, "w1", 101, "w2", 102, 0);
+    t.sw(0, 1.000140, "w2", 102, "w3", 103, 0);
+    // a single wakeup in the next interrupt: no burst
+    t.start(0, 1.000150, "w3-103", A, 1000200000, 1000200000);
+    t.ev(0, 1.000200, "w3-103", "local_timer_entry: vector=236", "d.h..");
+    t.expire(0, 1.000201, "w3-103", A, 1000201000).waking(0, 1.000202, "w3-103", "w1", 101, 0, 0);
+    t.ev(0, 1.000203, "w3-103", "hrtimer_expire_exit: hrtimer=" + A, "d.h..");
+    t.ev(0, 1.000204, "w3-103", "local_timer_exit: vector=236", "d.h..");
+    t.sw(0, 1.000210, "w3", 103, "w1", 101, 0);
+    const Result r = analyse(t);
+    const CpuTimers &c = r.timers(0);
+    ASSERT_EQ(c.wakeups.size(), 4u);
+    EXPECT_EQ(c.bursts, 1u);
+    EXPECT_EQ(c.maxBurst, 3u);
+    for (size_t k = 0; k < 3; ++k)
+        EXPECT_TRUE(c.wakeups[k].flags & WakeupFlag::Burst) << k;
+    EXPECT_FALSE(c.wakeups[3].flags & WakeupFlag::Burst);
+    EXPECT_EQ(c.wakeups[0].pid, 101);
+    EXPECT_EQ(c.wakeups[1].pid, 102);
+    EXPECT_EQ(c.wakeups[2].pid, 103);
+    EXPECT_EQ(c.wakeups[0].latencyNs, 19000); // 1.000120 - 1.000101
+    EXPECT_EQ(c.wakeups[1].latencyNs, 26000); // 1.000130 - 1.000104
+    EXPECT_EQ(c.wakeups[2].latencyNs, 33000); // 1.000140 - 1.000107
+    EXPECT_EQ(c.wakeups[3].latencyNs, 9000);
+    EXPECT_EQ(c.wakeups[0].latenessNs, 2000);
+    EXPECT_EQ(c.wakeups[1].latenessNs, 3000);
+    EXPECT_EQ(c.wakeups[2].latenessNs, 4000);
+    EXPECT_EQ(c.wakeups[3].latenessNs, 1000); // paired with the re-start of A, not the first one
+    const TickReport rep = r.report();
+    const WakeupReport &w = rep.cpus[0].wakeup;
+    EXPECT_EQ(w.count, 4u);
+    EXPECT_EQ(w.bursts, 1u);
+    EXPECT_EQ(w.maxBurst, 3u);
+    EXPECT_EQ(w.inBursts, 3u);
+    EXPECT_EQ(w.latency.min, 9000);
+    EXPECT_EQ(w.latency.p50, 19000); // nearest rank: 2nd of 4
+    EXPECT_EQ(w.latency.max, 33000);
+    EXPECT_EQ(w.lateness.max, 4000);
+}
+
+TEST(AnalysisTimerText, RtAndNormalWakeupsAreSplit)
+{
+    TextTrace t;
+    const std::string A = "00000000aaaa0010", B = "00000000aaaa0020";
+    // the RT sleeper: slack 0; the normal one: the 50 µs default slack
+    t.start(0, 1.000000, "rt-201", A, 1000100000, 1000100000);
+    t.start(0, 1.000001, "norm-202", B, 1000350000, 1000300000);
+    t.ev(0, 1.000100, kIdle, "local_timer_entry: vector=236", "d.h..");
+    t.expire(0, 1.000101, kIdle, A, 1000105000).waking(0, 1.000102, kIdle, "rt", 201, 9, 0);
+    t.ev(0, 1.000103, kIdle, "hrtimer_expire_exit: hrtimer=" + A, "d.h..");
+    t.ev(0, 1.000104, kIdle, "local_timer_exit: vector=236", "d.h..");
+    t.sw(0, 1.000110, "swapper/0", 0, "rt", 201, 9);
+    t.sw(0, 1.000200, "rt", 201, "swapper/0", 0);
+    t.ev(0, 1.000300, kIdle, "local_timer_entry: vector=236", "d.h..");
+    t.expire(0, 1.000301, kIdle, B, 1000352000).waking(0, 1.000302, kIdle, "norm", 202, 120, 0);
+    t.ev(0, 1.000303, kIdle, "hrtimer_expire_exit: hrtimer=" + B, "d.h..");
+    t.ev(0, 1.000304, kIdle, "local_timer_exit: vector=236", "d.h..");
+    t.sw(0, 1.000341, "swapper/0", 0, "norm", 202, 120);
+    const Result r = analyse(t);
+    const CpuTimers &c = r.timers(0);
+    ASSERT_EQ(c.wakeups.size(), 2u);
+    EXPECT_TRUE(c.wakeups[0].flags & WakeupFlag::Rt);
+    EXPECT_FALSE(c.wakeups[1].flags & WakeupFlag::Rt);
+    EXPECT_TRUE(c.wakeups[1].flags & WakeupFlag::PrioKnown);
+    EXPECT_EQ(c.wakeups[0].latenessNs, 5000);
+    EXPECT_EQ(c.wakeups[0].softLatenessNs, 5000);
+    EXPECT_EQ(c.wakeups[1].latenessNs, 2000);
+    EXPECT_EQ(c.wakeups[1].softLatenessNs, 52000);
+    EXPECT_EQ(c.bursts, 0u);
+    const WakeupReport &w = r.report().cpus[0].wakeup;
+    EXPECT_EQ(w.latencyRt.count, 1u);
+    EXPECT_EQ(w.latencyRt.max, 9000);
+    EXPECT_EQ(w.latencyNormal.count, 1u);
+    EXPECT_EQ(w.latencyNormal.max, 40000);
+    EXPECT_EQ(w.softLateness.max, 52000);
+}
+
+TEST(AnalysisTimerText, StartOnOneCpuExpiryOnAnother)
+{
+    TextTrace t;
+    const std::string A = "00000000aaaa0010";
+    // an old arm of the same pointer on CPU 0, then the re-arm that counts on CPU 1; the expiry on CPU 0
+    t.start(0, 1.000000, "app-300", A, 1000900000, 1000900000);
+    t.start(1, 1.000010, "app-300", A, 1000500000, 1000450000);
+    t.ev(0, 1.000400, kIdle, "local_timer_entry: vector=236", "d.h..");
+    t.expire(0, 1.000401, kIdle, A, 1000456000).waking(0, 1.000402, kIdle, "app", 300, 120, 1);
+    t.ev(0, 1.000403, kIdle, "hrtimer_expire_exit: hrtimer=" + A, "d.h..");
+    t.ev(0, 1.000404, kIdle, "local_timer_exit: vector=236", "d.h..");
+    t.sw(1, 1.000421, "swapper/1", 0, "app", 300);
+    // an expiry whose pointer was never started: lateness unknown
+    t.expire(0, 1.000500, kIdle, "00000000dead0000", 1000555000, "some_fn");
+    t.ev(0, 1.000501, kIdle, "hrtimer_expire_exit: hrtimer=00000000dead0000", "d.h..");
+    const Result r = analyse(t);
+    const CpuTimers &c = r.timers(0);
+    ASSERT_EQ(c.wakeups.size(), 1u);
+    EXPECT_EQ(c.wakeups[0].latenessNs, -44000); // fired between softexpires and expires
+    EXPECT_EQ(c.wakeups[0].softLatenessNs, 6000);
+    EXPECT_EQ(c.wakeups[0].targetCpu, 1);
+    EXPECT_EQ(c.wakeups[0].latencyNs, 20000); // switched in on CPU 1
+    ASSERT_EQ(c.otherLateness.size(), 1u);
+    EXPECT_EQ(c.otherLateness[0].latenessNs, kUnknownNs);
+    EXPECT_EQ(r.report().cpus[0].wakeup.unpaired, 0u);
+}
+
+} // namespace
+} // namespace tickscope
