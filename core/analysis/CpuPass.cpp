@@ -57,11 +57,11 @@ void CpuPass::run()
     // worst case once (Column: pages are only touched as records arrive, no copy on growth; huge pages
     // on big CPUs: a page fault per 4 KiB costs more than the records written into it).
     const bool huge = n >= (size_t{1} << 20);
-    out_.timers.starts.reserve(n, huge);
-    out_.timers.expiries.reserve(n, huge);
+    out_.timers.starts.reserve(n);
+    out_.timers.expiries.reserve(n);
     out_.timers.wakeups.reserve(n, huge);
-    out_.timers.otherLateness.reserve(n, huge);
-    out_.timers.switches.reserve(n, huge);
+    out_.timers.otherLateness.reserve(n);
+    out_.timers.switches.reserve(n);
 
     for (CpuEvents::Cursor c(ev_, 0); c.valid(); c.next()) {
         const size_t i = c.index();
@@ -201,7 +201,7 @@ void CpuPass::event(const CpuEvents::Cursor &c, size_t i, Role role)
     }
     case Role::HrtimerStart: {
         const auto p = c.payload<HrtimerStartP>();
-        timers_.onHrtimerStart(ts_, p);
+        timers_.onHrtimerStart(i);
         tick_.onStart(i, p, rearm);
         break;
     }
@@ -215,7 +215,7 @@ void CpuPass::event(const CpuEvents::Cursor &c, size_t i, Role role)
             if (out_.tickLane.state() == TickState::Running) timers_.onTickRunning();
             onTickExpiry(i);
         }
-        timers_.onHrtimerExpireEntry(i, ts_, p, tick);
+        timers_.onHrtimerExpireEntry(i, p, tick);
         break;
     }
     case Role::HrtimerExpireExit:

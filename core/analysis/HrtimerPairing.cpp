@@ -79,7 +79,7 @@ int32_t saturate(int64_t v)
 
 } // namespace
 
-void pairHrtimers(std::vector<CpuAnalysis> &cpus)
+void pairHrtimers(const Trace &trace, std::vector<CpuAnalysis> &cpus)
 {
     // Per CPU, starts and expiries are each in event order; merge them across CPUs by time (a start before
     // an expiry of the same ts: the expiry cannot come before the arm it pairs with).
@@ -91,23 +91,28 @@ void pairHrtimers(std::vector<CpuAnalysis> &cpus)
         const bool hasS = si[c] < t.starts.size();
         const bool hasE = ei[c] < t.expiries.size();
         if (!hasS && !hasE) return false;
-        isStart = hasS && (!hasE || t.starts[si[c]].ts <= t.expiries[ei[c]].ts);
-        ts = isStart ? t.starts[si[c]].ts : t.expiries[ei[c]].ts;
+        const CpuEvents &ev = trace.cpu(cpus[c].cpu);
+        const int64_t sTs = hasS ? ev.ts(t.starts[si[c]].index) : 0;
+        const int64_t eTs = hasE ? ev.ts(t.expiries[ei[c]].index) : 0;
+        isStart = hasS && (!hasE || sTs <= eTs);
+        ts = isStart ? sTs : eTs;
         return true;
     };
     PtrTable last;
     auto take = [&](size_t c, bool isStart) {
         CpuTimers &t = cpus[c].timers;
+        const CpuEvents &ev = trace.cpu(cpus[c].cpu);
         if (isStart) {
-            const HrtimerStartRec &s = t.starts[si[c]++];
+            const auto s = ev.payload<HrtimerStartP>(t.starts[si[c]++].index);
             last.put(s.timer, {s.expires, s.softexpires});
             return;
         }
         const HrtimerExpiryRec &e = t.expiries[ei[c]++];
-        const PtrTable::Value *v = last.get(e.timer);
+        const auto x = ev.payload<HrtimerExpireEntryP>(e.index);
+        const PtrTable::Value *v = last.get(x.timer);
         if (!v) return;
-        const int32_t hard = saturate(e.now - v->expires);
-        const int32_t soft = saturate(e.now - v->softexpires);
+        const int32_t hard = saturate(x.now - v->expires);
+        const int32_t soft = saturate(x.now - v->softexpires);
         if (e.kind == kExpiryWakeup) {
             t.wakeups[e.slot].latenessNs = hard;
             t.wakeups[e.slot].softLatenessNs = soft;

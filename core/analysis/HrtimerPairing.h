@@ -13,7 +13,7 @@
 namespace tickscope {
 
 // Fills the lateness of every expiry and frees the transient start/expiry arrays.
-void pairHrtimers(std::vector<CpuAnalysis> &cpus);
+void pairHrtimers(const Trace &trace, std::vector<CpuAnalysis> &cpus);
 
 // Fills HrtimerWakeup::latencyNs; one work item per CPU.
 // Frees the transient switch arrays.

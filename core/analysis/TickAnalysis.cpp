@@ -66,7 +66,7 @@ TickAnalysis TickAnalysis::run(const Trace &trace, const AnalysisOptions &option
         std::exception_ptr error;
         std::thread pairing([&] {
             try {
-                pairHrtimers(a.cpus);
+                pairHrtimers(trace, a.cpus);
             } catch (...) {
                 error = std::current_exception();
             }
@@ -75,7 +75,7 @@ TickAnalysis TickAnalysis::run(const Trace &trace, const AnalysisOptions &option
         pairing.join();
         if (error) std::rethrow_exception(error);
     } else {
-        pairHrtimers(a.cpus);
+        pairHrtimers(trace, a.cpus);
         measureWakeupLatency(trace, a.cpus, 1);
     }
     a.crossCpuResolved = CrossCpuModes::resolve(trace, roles, a.cpus);

@@ -88,21 +88,17 @@ struct HrtimerLateness
     int32_t softLatenessNs = kUnknownNs;
 };
 
-// Transient, for pairing expiries with the last start of their pointer across CPUs.
+// Transient, for pairing expiries with the last start of their pointer across CPUs. Only event
+// indexes: the pairing reads ts and fields back from the model (4 and 12 bytes instead of 32 and 40).
 struct HrtimerStartRec
 {
-    int64_t ts;
-    uint64_t timer;
-    int64_t expires;
-    int64_t softexpires;
+    uint32_t index; // hrtimer_start
 };
 struct HrtimerExpiryRec
 {
-    int64_t ts;
-    uint64_t timer;
-    int64_t now;
-    uint32_t slot; // index into wakeups / tickLateness / otherLateness
-    uint8_t kind;  // ExpiryKind
+    uint32_t index; // hrtimer_expire_entry
+    uint32_t slot;  // index into wakeups / tickLateness / otherLateness
+    uint8_t kind;   // ExpiryKind
 };
 struct SwitchRec
 {

@@ -75,7 +75,7 @@ void TimerTracker::onTimerExpireExit(int64_t ts, uint64_t ptr)
     out_.timerSoftirqs[timerSoftirq_].callbackNs += ts - cbTs_;
 }
 
-void TimerTracker::onHrtimerExpireEntry(size_t i, int64_t ts, const HrtimerExpireEntryP &p, bool tick)
+void TimerTracker::onHrtimerExpireEntry(size_t i, const HrtimerExpireEntryP &p, bool tick)
 {
     openWakeup_ = npos;
     uint8_t kind = kExpiryOther;
@@ -95,7 +95,7 @@ void TimerTracker::onHrtimerExpireEntry(size_t i, int64_t ts, const HrtimerExpir
         slot = static_cast<uint32_t>(out_.otherLateness.size());
         out_.otherLateness.push_back({static_cast<uint32_t>(i), kUnknownNs, kUnknownNs});
     }
-    out_.expiries.push_back({ts, p.timer, p.now, slot, kind});
+    out_.expiries.push_back({static_cast<uint32_t>(i), slot, kind});
 }
 
 void TimerTracker::onWake(const SchedWakeP &p, bool wakeup)

@@ -28,11 +28,8 @@ public:
     }
     void onTickRunning() { stopTs_ = -1; } // a tick expiry while the tick lane says running
 
-    void onHrtimerStart(int64_t ts, const HrtimerStartP &p)
-    {
-        out_.starts.push_back({ts, p.timer, p.expires, p.softexpires});
-    }
-    void onHrtimerExpireEntry(size_t i, int64_t ts, const HrtimerExpireEntryP &p, bool tick);
+    void onHrtimerStart(size_t i) { out_.starts.push_back({static_cast<uint32_t>(i)}); }
+    void onHrtimerExpireEntry(size_t i, const HrtimerExpireEntryP &p, bool tick);
     void onHrtimerExpireExit() { openWakeup_ = npos; }
     void onWake(const SchedWakeP &p, bool wakeup);
     void onMigrate(const SchedMigrateP &p); // try_to_wake_up chose another CPU for the woken task
