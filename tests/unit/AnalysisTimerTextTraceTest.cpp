@@ -240,7 +240,8 @@ TEST(AnalysisTimerText, RtAndNormalWakeupsAreSplit)
     EXPECT_EQ(c.wakeups[1].latenessNs, 2000);
     EXPECT_EQ(c.wakeups[1].softLatenessNs, 52000);
     EXPECT_EQ(c.bursts, 0u);
-    const WakeupReport &w = r.report().cpus[0].wakeup;
+    const TickReport rep0 = r.report();
+    const WakeupReport &w = rep0.cpus[0].wakeup;
     EXPECT_EQ(w.latencyRt.count, 1u);
     EXPECT_EQ(w.latencyRt.max, 9000);
     EXPECT_EQ(w.latencyNormal.count, 1u);
