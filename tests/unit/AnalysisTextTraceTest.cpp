@@ -4,6 +4,7 @@
 // and after the idle-exit record, a low-res kernel (no tick hrtimer), the tick callback names of each
 // kernel version, context tracking, and the user/kernel inference without it.
 #include "TestUtil.h"
+#include "TextTraceBuilder.h"
 
 #include "analysis/TickAnalysis.h"
 #include "analysis/TickReport.h"
@@ -20,18 +21,9 @@ namespace tickscope {
 namespace {
 
 // Builds a tracefs text trace line by line.
-class TextTrace
+class TextTrace : public test::TextTraceBuilder<TextTrace>
 {
 public:
-    TextTrace &ev(int cpu, double ts, const std::string &task, const std::string &event,
-                  const char *flags = ".....")
-    {
-        char buf[512];
-        std::snprintf(buf, sizeof buf, "%22s [%03d] %s %12.6f: %s\n", task.c_str(), cpu, flags, ts,
-                      event.c_str());
-        text_ += buf;
-        return *this;
-    }
     TextTrace &lost(int cpu, int count)
     {
         text_ += "CPU:" + std::to_string(cpu) + " [LOST " + std::to_string(count) + " EVENTS]\n";
@@ -74,17 +66,6 @@ public:
                       " next_pid=" + std::to_string(toPid) + " next_prio=120",
                   "d..2.");
     }
-
-    std::unique_ptr<Trace> load() const
-    {
-        const auto dir = test::tempDir();
-        const std::string path = (dir / "trace.txt").string();
-        std::ofstream(path) << "# tracer: nop\n#\n" << text_;
-        return loadTrace(path);
-    }
-
-private:
-    std::string text_;
 };
 
 const char *kIdle = "<idle>-0";

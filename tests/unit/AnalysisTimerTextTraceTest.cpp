@@ -4,6 +4,7 @@
 // catch-up), a burst of three wakeups in one timer interrupt, an RT and a normal wakeup, and a timer
 // started on one CPU that expires on another.
 #include "TestUtil.h"
+#include "TextTraceBuilder.h"
 
 #include "analysis/TickAnalysis.h"
 #include "analysis/TickReport.h"
@@ -18,16 +19,9 @@
 namespace tickscope {
 namespace {
 
-class TextTrace
+class TextTrace : public test::TextTraceBuilder<TextTrace>
 {
 public:
-    TextTrace &ev(int cpu, double ts, const std::string &task, const std::string &event, const char *flags = ".....")
-    {
-        char buf[512];
-        std::snprintf(buf, sizeof buf, "%22s [%03d] %s %12.6f: %s\n", task.c_str(), cpu, flags, ts, event.c_str());
-        text_ += buf;
-        return *this;
-    }
     TextTrace &start(int cpu, double ts, const std::string &task, const std::string &ptr, long long expires,
                      long long softexpires, const std::string &fn = "hrtimer_wakeup")
     {
@@ -62,16 +56,6 @@ public:
                       " next_prio=" + std::to_string(toPrio),
                   "d..2.");
     }
-    std::unique_ptr<Trace> load() const
-    {
-        const auto dir = test::tempDir();
-        const std::string path = (dir / "trace.txt").string();
-        std::ofstream(path) << "# tracer: nop\n#\n" << text_;
-        return loadTrace(path);
-    }
-
-private:
-    std::string text_;
 };
 
 const char *kIdle = "<idle>-0";

@@ -1,0 +1,38 @@
+// Hand-written tracefs-format traces for analysis tests: lines appended one by one, then loaded through
+// the real text importer from a temp file. Tests derive their own vocabulary (ticks, switches, ...).
+#pragma once
+
+#include "TestUtil.h"
+#include "import/Loader.h"
+
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <string>
+
+namespace tickscope::test {
+
+template <class Derived> class TextTraceBuilder
+{
+public:
+    // One event line: "<task> [cpu] flags ts: event".
+    Derived &ev(int cpu, double ts, const std::string &task, const std::string &event, const char *flags = ".....")
+    {
+        char buf[512];
+        std::snprintf(buf, sizeof buf, "%22s [%03d] %s %12.6f: %s\n", task.c_str(), cpu, flags, ts, event.c_str());
+        text_ += buf;
+        return static_cast<Derived &>(*this);
+    }
+    std::unique_ptr<Trace> load() const
+    {
+        const auto dir = tempDir();
+        const std::string path = (dir / "trace.txt").string();
+        std::ofstream(path) << "# tracer: nop\n#\n" << text_;
+        return loadTrace(path);
+    }
+
+protected:
+    std::string text_;
+};
+
+} // namespace tickscope::test
