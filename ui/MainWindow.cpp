@@ -120,12 +120,15 @@ void MainWindow::onLoaded(const QString &path, std::shared_ptr<std::vector<std::
     if (!traces_->empty()) {
         const TraceMeta &m = traces_->front()->meta;
         const Trace &t = *traces_->front();
-        status_->setText(tr("%1 · kernel %2 · %3 CPUs · %4 events · %5 lost ranges")
+        const double span = fig.events ? static_cast<double>(t.lastTs() - t.firstTs()) / 1e9 : 0.0;
+        status_->setText(tr("%1 · kernel %2 · %3 CPUs · %4 s · %5 events · %6 lost ranges · loaded in %7 s")
                              .arg(QFileInfo(path).fileName(),
                                   QString::fromStdString(m.kernelRelease.empty() ? std::string("?") : m.kernelRelease))
                              .arg(t.cpuCount())
+                             .arg(span, 0, 'f', 3)
                              .arg(static_cast<qulonglong>(fig.events))
-                             .arg(static_cast<qulonglong>(t.lostRangeCount())));
+                             .arg(static_cast<qulonglong>(t.lostRangeCount()))
+                             .arg(secs, 0, 'f', 3));
     }
     setWindowTitle(QStringLiteral("tickscope — %1").arg(QFileInfo(path).fileName()));
     addRecent(path);
