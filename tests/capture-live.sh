@@ -17,11 +17,8 @@ cleanup() {
 }
 trap cleanup EXIT
 echo ${BUF_KB:-4096} > $I/buffer_size_kb
-for e in ${EVENTS:-timer/hrtimer_start timer/hrtimer_cancel timer/hrtimer_expire_entry timer/hrtimer_expire_exit \
-  timer/timer_start timer/timer_expire_entry timer/timer_expire_exit timer/tick_stop sched/sched_switch \
-  sched/sched_waking sched/sched_wakeup power/cpu_idle irq/softirq_entry irq/softirq_exit irq/softirq_raise \
-  irq/irq_handler_entry irq/irq_handler_exit irq_vectors/local_timer_entry irq_vectors/local_timer_exit \
-  raw_syscalls/sys_enter raw_syscalls/sys_exit}; do
+. "$(dirname "$0")/tick-events.sh"
+for e in ${EVENTS:-$TICK_EVENTS}; do
   [ -e $I/events/$e/enable ] && echo 1 > $I/events/$e/enable
 done
 echo 1 > $I/tracing_on

@@ -324,27 +324,19 @@ std::optional<DatLayout> readDatLayout(const uint8_t *data, uint64_t size)
     head.seek(10);
     DatLayout l;
     const std::string version = head.str();
-    if (version == "6") {
-        l.version = 6;
-        l.bigEndian = head.get<uint8_t>() != 0;
-        l.longSize = head.get<uint8_t>();
-        Reader r(data, size, l.bigEndian);
-        r.seek(head.pos());
-        l.pageSize = r.get<uint32_t>();
-        if (!r.ok() || l.pageSize == 0 || l.pageSize > (1u << 24)) return std::nullopt;
-        return readV6(data, size, r, std::move(l));
-    }
-    if (version != "7") return std::nullopt;
-    l.version = 7;
+    if (version != "6" && version != "7") return std::nullopt;
+    l.version = version == "6" ? 6 : 7;
     l.bigEndian = head.get<uint8_t>() != 0;
     l.longSize = head.get<uint8_t>();
-    Reader r(data, size, l.bigEndian);
+    Reader r(data, size, l.bigEndian); // from here on, numbers are in the file's byte order
     r.seek(head.pos());
     l.pageSize = r.get<uint32_t>();
+    if (!r.ok() || l.pageSize == 0 || l.pageSize > (1u << 24)) return std::nullopt;
+    if (l.version == 6) return readV6(data, size, r, std::move(l));
     l.compression = r.str();
     r.str(); // compression version
     uint64_t optionsAt = r.get<uint64_t>();
-    if (!r.ok() || l.pageSize == 0 || l.pageSize > (1u << 24)) return std::nullopt;
+    if (!r.ok()) return std::nullopt;
     for (int guard = 0; optionsAt && guard < 64; ++guard) {
         Reader s(data, size, l.bigEndian);
         s.seek(optionsAt);

@@ -77,12 +77,7 @@ std::vector<std::string> chooseInstances(const std::string &path, TraceDatHandle
         }
         names.push_back(""); // a file without events: its top level, empty
     }
-    if (requireOne && names.size() > 1) {
-        std::string list;
-        for (const auto &n : names) list += (list.empty() ? "" : ", ") + (n.empty() ? std::string("(top level)") : n);
-        throw LoadError(path + ": events in " + std::to_string(names.size()) + " buffer instances (" + list +
-                        "); choose one with --instance NAME");
-    }
+    if (requireOne && names.size() > 1) throw severalInstancesError(path, names);
     return names;
 }
 

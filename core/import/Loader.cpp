@@ -48,6 +48,14 @@ std::vector<std::unique_ptr<Trace>> loadAll(const std::string &path, const LoadO
     return finished(importTraceDat(path, options, false));
 }
 
+LoadError severalInstancesError(const std::string &path, const std::vector<std::string> &instances)
+{
+    std::string list;
+    for (const auto &n : instances) list += (list.empty() ? "" : ", ") + (n.empty() ? std::string("(top level)") : n);
+    return LoadError(path + ": events in " + std::to_string(instances.size()) + " buffer instances (" + list +
+                     "); choose one with --instance NAME");
+}
+
 std::unique_ptr<Trace> loadTrace(const std::string &path, const LoadOptions &options)
 {
     if (detectFormat(path) == FileFormat::TraceDat) return std::move(finished(importTraceDat(path, options, true)).front());
@@ -59,10 +67,9 @@ std::unique_ptr<Trace> loadTrace(const std::string &path, const LoadOptions &opt
         }
         throw LoadError(path + ": no instance named '" + options.instance + "' in this text trace");
     }
-    std::string names;
-    for (const auto &t : all) names += (names.empty() ? "" : ", ") + (t->meta.instance.empty() ? "(top level)" : t->meta.instance);
-    throw LoadError(path + ": events in " + std::to_string(all.size()) + " buffer instances (" + names +
-                    "); choose one with --instance NAME");
+    std::vector<std::string> names;
+    for (const auto &t : all) names.push_back(t->meta.instance);
+    throw severalInstancesError(path, names);
 }
 
 } // namespace tickscope

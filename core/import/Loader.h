@@ -48,6 +48,9 @@ std::vector<std::unique_ptr<Trace>> loadAll(const std::string &path, const LoadO
 // events in several instances throws a LoadError that names them.
 std::unique_ptr<Trace> loadTrace(const std::string &path, const LoadOptions &options = {});
 
+// The LoadError for a file with events in several buffer instances ("" = the top level).
+LoadError severalInstancesError(const std::string &path, const std::vector<std::string> &instances);
+
 // Throws LoadCancelled when the flag is set.
 inline void checkCancel(const LoadOptions &o)
 {

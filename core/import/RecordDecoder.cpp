@@ -108,8 +108,7 @@ EventLayouts::EventLayouts(tep_handle *tep, Trace &trace) : tep_(tep), trace_(tr
     for (int i = 0; i < n && events && events[i]; ++i) {
         tep_event *ev = events[i];
         if (ev->id < 0 || ev->id > 65535) continue;
-        const EventLayout *l = add(ev);
-        if (l->kind == EventKind::TickStop && !l->f[1].valid()) needsTep = true;
+        add(ev);
         if (!commonType.valid()) commonFieldsFrom(ev);
     }
     if (!commonType.valid()) commonType = {0, 2, 0};
@@ -272,7 +271,6 @@ uint32_t RecordDecoder::oldTickStopReason(const tep_record &rec)
 {
     // Kernels before ~4.6 trace a string reason (error_msg) instead of a dependency mask; let
     // libtraceevent format it (rare event, the slow path is fine).
-    if (!tep_) return strings_.intern("(string reason)");
     std::unique_lock<std::mutex> lock;
     if (layouts_.tepMutex()) lock = std::unique_lock(*layouts_.tepMutex());
     trace_seq s;

@@ -59,8 +59,7 @@ public:
     }
     std::mutex *tepMutex() const { return tepMutex_; }
     FieldRef commonType, commonFlags, commonPreempt, commonPid;
-    bool swap = false;     // file endianness differs from ours
-    bool needsTep = false; // some event needs libtraceevent's printer at decode time (old tick_stop)
+    bool swap = false; // file endianness differs from ours
 
 private:
     const EventLayout *add(tep_event *ev) const; // called with the lock held (lazy) or alone (eager)
@@ -93,7 +92,6 @@ private:
 class RecordDecoder
 {
 public:
-    // tep may be null when !layouts.needsTep.
     RecordDecoder(tep_handle *tep, const NameResolver &names, const EventLayouts &layouts, Trace &trace);
     // Call before the first record of each CPU.
     void beginCpu();

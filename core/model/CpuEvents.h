@@ -70,12 +70,10 @@ public:
     bool sorted() const { return sorted_; }
     void sortByTime();
     void finishLoading(); // returns unused reserved memory
-    void setTypeSizes(const std::vector<uint8_t> *typeSizes) { typeSizes_ = typeSizes; }
 
     std::vector<LostRange> lost;
 
     size_t memoryBytes() const; // bytes actually used by the columns
-    size_t payloadBytes() const { return arena_.size(); }
 
     // Sequential reader: ts, pid and payload offset without the per-call searches.
     class Cursor

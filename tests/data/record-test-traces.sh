@@ -25,13 +25,8 @@ set -euo pipefail
 OUT=$(cd "${1:-$(dirname "$0")}" && pwd)
 T=/sys/kernel/tracing
 BASE=tickscope_rec_$$
-DEFAULT_EVENTS="timer/hrtimer_start timer/hrtimer_cancel timer/hrtimer_expire_entry timer/hrtimer_expire_exit
- timer/timer_start timer/timer_expire_entry timer/timer_expire_exit timer/timer_cancel timer/tick_stop timer/timer_base_idle
- sched/sched_switch sched/sched_wakeup sched/sched_waking sched/sched_wakeup_new sched/sched_migrate_task sched/sched_wake_idle_without_ipi
- power/cpu_idle irq/softirq_entry irq/softirq_exit irq/softirq_raise irq/irq_handler_entry irq/irq_handler_exit
- irq_vectors/local_timer_entry irq_vectors/local_timer_exit irq_vectors/reschedule_entry irq_vectors/reschedule_exit
- irq_vectors/irq_work_entry irq_vectors/irq_work_exit context_tracking/user_enter context_tracking/user_exit
- raw_syscalls/sys_enter raw_syscalls/sys_exit ipi/ipi_send_cpu"
+. "$(dirname "$0")/../tick-events.sh"
+DEFAULT_EVENTS=$TICK_EVENTS
 SCHED_EVENTS="sched/sched_switch sched/sched_wakeup sched/sched_waking sched/sched_wakeup_new sched/sched_migrate_task"
 TIMER_EVENTS="timer/hrtimer_start timer/hrtimer_cancel timer/hrtimer_expire_entry timer/hrtimer_expire_exit
  timer/timer_start timer/timer_expire_entry timer/timer_expire_exit timer/timer_cancel timer/tick_stop"
