@@ -1,0 +1,23 @@
+// What every view shows: one loaded trace source and its tick analysis, shared read-only between the
+// GUI thread and background jobs. Views get it from the MainWindow; they never reload or re-analyse.
+#pragma once
+
+#include "analysis/TickAnalysis.h"
+#include "model/Trace.h"
+
+#include <QString>
+
+#include <memory>
+
+namespace tickscope {
+
+struct Document
+{
+    QString title; // file name, or the simulator preset and variant
+    std::shared_ptr<const Trace> trace;
+    std::shared_ptr<const TickAnalysis> analysis;
+
+    bool valid() const { return trace && analysis; }
+};
+
+} // namespace tickscope

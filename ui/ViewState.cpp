@@ -1,0 +1,100 @@
+#include "ViewState.h"
+
+#include <algorithm>
+
+namespace tickscope {
+
+ViewState::ViewState(QObject *parent) : QObject(parent) {}
+
+void ViewState::reset(int64_t first, int64_t last, int cpuCount)
+{
+    boundsStart_ = first;
+    boundsEnd_ = std::max(last, first + kMinSpan);
+    start_ = boundsStart_;
+    end_ = boundsEnd_;
+    selection_ = {};
+    markerA_.reset();
+    markerB_.reset();
+    cpus_.clear();
+    for (int c = 0; c < cpuCount; ++c) cpus_.push_back(c);
+    undo_.clear();
+    redo_.clear();
+    emit documentReset();
+    emit rangeChanged(start_, end_);
+    emit selectionChanged(selection_);
+    emit markersChanged();
+    emit cpusChanged();
+}
+
+ViewState::Range ViewState::clamp(int64_t start, int64_t end) const
+{
+    if (end < start) std::swap(start, end);
+    const int64_t bounds = boundsEnd_ - boundsStart_;
+    int64_t span = std::clamp<int64_t>(end - start, kMinSpan, bounds);
+    if (end - start < kMinSpan) start -= (kMinSpan - (end - start)) / 2;
+    start = std::clamp(start, boundsStart_, boundsEnd_ - span);
+    return {start, start + span};
+}
+
+void ViewState::setRange(int64_t start, int64_t end, bool recordUndo)
+{
+    const Range r = clamp(start, end);
+    if (r.start == start_ && r.end == end_) return;
+    if (recordUndo) {
+        undo_.push_back({start_, end_});
+        redo_.clear();
+    }
+    start_ = r.start;
+    end_ = r.end;
+    emit rangeChanged(start_, end_);
+}
+
+void ViewState::undoRange()
+{
+    if (undo_.empty()) return;
+    redo_.push_back({start_, end_});
+    const Range r = undo_.back();
+    undo_.pop_back();
+    start_ = r.start;
+    end_ = r.end;
+    emit rangeChanged(start_, end_);
+}
+
+void ViewState::redoRange()
+{
+    if (redo_.empty()) return;
+    undo_.push_back({start_, end_});
+    const Range r = redo_.back();
+    redo_.pop_back();
+    start_ = r.start;
+    end_ = r.end;
+    emit rangeChanged(start_, end_);
+}
+
+void ViewState::setSelection(EventRef e)
+{
+    if (e == selection_) return;
+    selection_ = e;
+    emit selectionChanged(e);
+}
+
+void ViewState::setMarkerA(std::optional<int64_t> t)
+{
+    markerA_ = t;
+    emit markersChanged();
+}
+
+void ViewState::setMarkerB(std::optional<int64_t> t)
+{
+    markerB_ = t;
+    emit markersChanged();
+}
+
+void ViewState::setCpus(std::vector<int> cpus)
+{
+    if (cpus == cpus_) return;
+    cpus_ = std::move(cpus);
+    emit cpusChanged();
+}
+
+} // namespace tickscope

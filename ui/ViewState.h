@@ -1,0 +1,81 @@
+// The one time model of the UI (STYLE §5): the visible range, the selected event, the markers A/B,
+// the CPU lanes shown and their order, and the zoom history. Every view reads it and listens to its
+// signals; views never talk to each other. Times are absolute trace nanoseconds (CpuEvents::ts()).
+#pragma once
+
+#include <QObject>
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace tickscope {
+
+struct EventRef
+{
+    int cpu = -1;
+    int64_t index = -1; // event index on the CPU
+    bool valid() const { return cpu >= 0 && index >= 0; }
+    bool operator==(const EventRef &) const = default;
+};
+
+class ViewState : public QObject
+{
+    Q_OBJECT
+public:
+    explicit ViewState(QObject *parent = nullptr);
+
+    // A new document: bounds = the trace span, range = all of it, CPUs 0..n-1, selection and
+    // markers cleared, zoom history emptied.
+    void reset(int64_t first, int64_t last, int cpuCount);
+
+    int64_t boundsStart() const { return boundsStart_; }
+    int64_t boundsEnd() const { return boundsEnd_; }
+    int64_t rangeStart() const { return start_; }
+    int64_t rangeEnd() const { return end_; }
+
+    // Clamped to the bounds, at least kMinSpan wide. recordUndo: push the old range on the undo stack
+    // (zoom and pan gestures do; continuous drags push once at their start).
+    void setRange(int64_t start, int64_t end, bool recordUndo = true);
+    bool canUndo() const { return !undo_.empty(); }
+    bool canRedo() const { return !redo_.empty(); }
+    void undoRange();
+    void redoRange();
+
+    EventRef selection() const { return selection_; }
+    void setSelection(EventRef e);
+
+    std::optional<int64_t> markerA() const { return markerA_; }
+    std::optional<int64_t> markerB() const { return markerB_; }
+    void setMarkerA(std::optional<int64_t> t);
+    void setMarkerB(std::optional<int64_t> t);
+
+    // The CPU lanes shown, top to bottom (hidden CPUs are absent).
+    const std::vector<int> &cpus() const { return cpus_; }
+    void setCpus(std::vector<int> cpus);
+
+    static constexpr int64_t kMinSpan = 100; // ns
+
+signals:
+    void rangeChanged(int64_t start, int64_t end);
+    void selectionChanged(tickscope::EventRef e);
+    void markersChanged();
+    void cpusChanged();
+    void documentReset();
+
+private:
+    struct Range
+    {
+        int64_t start, end;
+    };
+    Range clamp(int64_t start, int64_t end) const;
+
+    int64_t boundsStart_ = 0, boundsEnd_ = 1;
+    int64_t start_ = 0, end_ = 1;
+    EventRef selection_;
+    std::optional<int64_t> markerA_, markerB_;
+    std::vector<int> cpus_;
+    std::vector<Range> undo_, redo_;
+};
+
+} // namespace tickscope
