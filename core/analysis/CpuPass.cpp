@@ -58,8 +58,8 @@ void CpuPass::run()
     // on big CPUs: a page fault per 4 KiB costs more than the records written into it).
     const bool huge = n >= (size_t{1} << 20);
     out_.timers.starts.reserve(n);
-    out_.timers.expiries.reserve(n);
     out_.timers.wakeups.reserve(n, huge);
+    out_.timers.wakeTargets.reserve(n);
     out_.timers.otherLateness.reserve(n);
     out_.timers.switches.reserve(n);
 

@@ -77,6 +77,24 @@ int32_t saturate(int64_t v)
         std::clamp<int64_t>(v, std::numeric_limits<int32_t>::min() + 1, std::numeric_limits<int32_t>::max()));
 }
 
+// The next hrtimer expiry of one CPU: the earliest head of its three expiry lists (each in event order).
+struct ExpiryHeads
+{
+    size_t wakeup = 0, tick = 0, other = 0;
+    enum Kind : uint8_t { Wakeup, Tick, Other, None };
+    Kind next(const CpuTimers &t, uint32_t &index) const
+    {
+        Kind k = None;
+        index = UINT32_MAX;
+        if (wakeup < t.wakeups.size()) k = Wakeup, index = t.wakeups[wakeup].index;
+        if (tick < t.tickLateness.size() && t.tickLateness[tick].index < index)
+            k = Tick, index = t.tickLateness[tick].index;
+        if (other < t.otherLateness.size() && t.otherLateness[other].index < index)
+            k = Other, index = t.otherLateness[other].index;
+        return k;
+    }
+};
+
 } // namespace
 
 void pairHrtimers(const Trace &trace, std::vector<CpuAnalysis> &cpus)
@@ -84,16 +102,18 @@ void pairHrtimers(const Trace &trace, std::vector<CpuAnalysis> &cpus)
     // Per CPU, starts and expiries are each in event order; merge them across CPUs by time (a start before
     // an expiry of the same ts: the expiry cannot come before the arm it pairs with).
     const size_t n = cpus.size();
-    std::vector<size_t> si(n, 0), ei(n, 0);
+    std::vector<size_t> si(n, 0);
+    std::vector<ExpiryHeads> ei(n);
     // The next item of CPU c: its next start or expiry, whichever is earlier (the same ts: the start).
     auto head = [&](size_t c, int64_t &ts, bool &isStart) {
         const CpuTimers &t = cpus[c].timers;
         const bool hasS = si[c] < t.starts.size();
-        const bool hasE = ei[c] < t.expiries.size();
+        uint32_t expiry;
+        const bool hasE = ei[c].next(t, expiry) != ExpiryHeads::None;
         if (!hasS && !hasE) return false;
         const CpuEvents &ev = trace.cpu(cpus[c].cpu);
         const int64_t sTs = hasS ? ev.ts(t.starts[si[c]].index) : 0;
-        const int64_t eTs = hasE ? ev.ts(t.expiries[ei[c]].index) : 0;
+        const int64_t eTs = hasE ? ev.ts(expiry) : 0;
         isStart = hasS && (!hasE || sTs <= eTs);
         ts = isStart ? sTs : eTs;
         return true;
@@ -107,17 +127,19 @@ void pairHrtimers(const Trace &trace, std::vector<CpuAnalysis> &cpus)
             last.put(s.timer, {s.expires, s.softexpires});
             return;
         }
-        const HrtimerExpiryRec &e = t.expiries[ei[c]++];
-        const auto x = ev.payload<HrtimerExpireEntryP>(e.index);
+        uint32_t index;
+        ExpiryHeads &h = ei[c];
+        const ExpiryHeads::Kind kind = h.next(t, index);
+        const auto x = ev.payload<HrtimerExpireEntryP>(index);
         const PtrTable::Value *v = last.get(x.timer);
-        if (!v) return;
-        const int32_t hard = saturate(x.now - v->expires);
-        const int32_t soft = saturate(x.now - v->softexpires);
-        if (e.kind == kExpiryWakeup) {
-            t.wakeups[e.slot].latenessNs = hard;
-            t.wakeups[e.slot].softLatenessNs = soft;
+        const int32_t hard = v ? saturate(x.now - v->expires) : kUnknownNs;
+        const int32_t soft = v ? saturate(x.now - v->softexpires) : kUnknownNs;
+        if (kind == ExpiryHeads::Wakeup) {
+            HrtimerWakeup &w = t.wakeups[h.wakeup++];
+            w.latenessNs = hard;
+            w.softLatenessNs = soft;
         } else {
-            HrtimerLateness &l = e.kind == kExpiryTick ? t.tickLateness[e.slot] : t.otherLateness[e.slot];
+            HrtimerLateness &l = kind == ExpiryHeads::Tick ? t.tickLateness[h.tick++] : t.otherLateness[h.other++];
             l.latenessNs = hard;
             l.softLatenessNs = soft;
         }
@@ -155,7 +177,6 @@ void pairHrtimers(const Trace &trace, std::vector<CpuAnalysis> &cpus)
     }
     for (CpuAnalysis &c : cpus) {
         c.timers.starts = Column<HrtimerStartRec>();
-        c.timers.expiries = Column<HrtimerExpiryRec>();
     }
 }
 
@@ -224,12 +245,12 @@ void measureWakeupLatency(const Trace &trace, std::vector<CpuAnalysis> &cpus, in
         CpuAnalysis &a = cpus[k];
         const CpuEvents &own = trace.cpu(a.cpu);
         std::vector<size_t> hint(static_cast<size_t>(n), 0);
-        auto find = [&](int c, const HrtimerWakeup &w, int64_t t0) {
+        auto find = [&](int c, const HrtimerWakeup &w, int32_t pid, int64_t t0) {
             const CpuEvents &ev = trace.cpu(c);
             const Column<SwitchRec> &sw = cpus[static_cast<size_t>(c)].timers.switches;
             size_t &h = hint[static_cast<size_t>(c)];
             h = c == a.cpu ? firstSwitchFrom(sw, w.index) : seekSwitch(ev, sw, h, t0);
-            return findSwitchIn(trace, ev, sw, h, w.pid, t0);
+            return findSwitchIn(trace, ev, sw, h, pid, t0);
         };
         std::vector<size_t> atT0(static_cast<size_t>(n), 0);
         // Whether pid is the current task of some CPU at t0 (per the last switch-in at or before it).
@@ -244,27 +265,32 @@ void measureWakeupLatency(const Trace &trace, std::vector<CpuAnalysis> &cpus, in
         };
         for (size_t j = 0; j < a.timers.wakeups.size(); ++j) {
             HrtimerWakeup &w = a.timers.wakeups[j];
-            if (w.pid <= 0) continue;
+            const WakeTarget to = a.timers.wakeTargets[j];
+            if (to.pid <= 0) continue;
             const int64_t t0 = own.ts(w.index);
             // Woken while still running (it had not scheduled out yet): no switch-in follows this
             // wakeup, and the next one belongs to a later sleep. Its latency is unknown, not huge.
-            if (runningAt(w.pid, t0)) continue;
-            const int target = w.targetCpu >= 0 && w.targetCpu < n ? w.targetCpu : a.cpu;
-            SwitchIn first = find(target, w, t0);
+            if (runningAt(to.pid, t0)) continue;
+            const int target = to.cpu >= 0 && to.cpu < n ? to.cpu : a.cpu;
+            SwitchIn first = find(target, w, to.pid, t0);
             if (first.ts < 0) { // migrated before it ran: the earliest switch-in elsewhere
                 for (int c = 0; c < n; ++c) {
                     if (c == target) continue;
-                    const SwitchIn s = find(c, w, t0);
+                    const SwitchIn s = find(c, w, to.pid, t0);
                     if (s.ts >= 0 && (first.ts < 0 || s.ts < first.ts)) first = s;
                 }
             }
-            // Only a switch-in the trace shows gives the latency; an inferred one only bounds it.
-            const int64_t found = first.shown ? first.ts : -1;
-            if (found >= 0) w.latencyNs = saturate(found - t0);
+            if (first.ts < 0) continue;
+            // A switch-in the trace shows gives the latency; the task's first event after a switch the
+            // trace does not show only bounds it from above.
+            w.latencyNs = saturate(first.ts - t0);
+            if (!first.shown) w.flags |= WakeupFlag::LatencyBound;
         }
     });
-    for (CpuAnalysis &c : cpus)
+    for (CpuAnalysis &c : cpus) {
         c.timers.switches = Column<SwitchRec>();
+        c.timers.wakeTargets = Column<WakeTarget>();
+    }
 }
 
 } // namespace tickscope

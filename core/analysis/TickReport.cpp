@@ -117,7 +117,7 @@ void timerReport(const Trace &trace, const CpuAnalysis &c, int64_t from, int64_t
             late.push_back(x.latenessNs);
             soft.push_back(x.softLatenessNs);
         }
-        if (x.pid < 0) {
+        if (!(x.flags & WakeupFlag::TaskKnown)) {
             ++w.noTask;
             continue;
         }
@@ -125,6 +125,7 @@ void timerReport(const Trace &trace, const CpuAnalysis &c, int64_t from, int64_t
             ++w.noSwitch;
             continue;
         }
+        w.latencyBounds += (x.flags & WakeupFlag::LatencyBound) != 0;
         lat.push_back(x.latencyNs);
         ++w.histogram[histogramBucket(x.latencyNs)];
         (!(x.flags & WakeupFlag::PrioKnown) ? unknown : (x.flags & WakeupFlag::Rt) ? rt : normal)
@@ -366,6 +367,11 @@ std::string formatReportText(const TickReport &r)
                 c.cpu, w.latencyRt.count, us(w.latencyRt.p50).c_str(), us(w.latencyRt.p99).c_str(),
                 us(w.latencyRt.max).c_str(), w.latencyNormal.count, us(w.latencyNormal.p50).c_str(),
                 us(w.latencyNormal.p99).c_str(), us(w.latencyNormal.max).c_str(), w.maxBurst);
+        if (w.latencyBounds)
+            appendf(out, "      %" PRIu64 " of %" PRIu64 " latencies are upper bounds (switch-in not traced: measured to"
+                         " the task's first event)\n", w.latencyBounds, w.latency.count);
+        if (w.noSwitch) appendf(out, "      %" PRIu64 " wakeups without a latency (task already running, or no"
+                                     " switch-in within 100 ms)\n", w.noSwitch);
         std::string h;
         for (size_t b = 0; b < w.histogram.size(); ++b) {
             if (!w.histogram[b]) continue;
@@ -396,7 +402,8 @@ std::string formatReportText(const TickReport &r)
         "polling idle.\n"
         "timer softirqs: vec 1; catch-up: >= 50 µs with >= 80% of it outside the timers' callbacks.\n"
         "hrtimer wakeups: lateness = now - expires (hrtimer clock); latency = expiry -> switch into the woken\n"
-        "task; bursts: timer interrupts that woke >= 2 sleepers.\n";
+        "task (or, when the trace lacks that switch, to its first event: an upper bound); bursts: timer\n"
+        "interrupts that woke >= 2 sleepers.\n";
     appendf(
         out,
         "analysis:   %.3f s on %d thread%s for %" PRIu64 " events; derived arrays %s (%.2f bytes/event)\n",
@@ -466,6 +473,7 @@ std::string formatReportJson(const TickReport &r)
         j.endArray();
         j.value("bursts", w.bursts).value("in_bursts", w.inBursts).value("max_burst", w.maxBurst);
         j.value("no_task", w.noTask).value("no_switch", w.noSwitch).value("unpaired", w.unpaired);
+        j.value("latency_upper_bounds", w.latencyBounds);
         j.endObject();
         distributionJson(j, "tick_lateness_ns", c.tickLateness);
         distributionJson(j, "hrtimer_other_lateness_ns", c.otherLateness);

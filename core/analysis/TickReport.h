@@ -80,6 +80,7 @@ struct WakeupReport
     uint64_t maxBurst = 0;
     uint64_t noTask = 0;           // no wakeup traced inside the expiry
     uint64_t noSwitch = 0;         // the woken task's switch-in not found
+    uint64_t latencyBounds = 0;    // latencies measured to the task's first event (switch-in not traced)
     uint64_t unpaired = 0;         // no hrtimer_start of its pointer before it
 };
 

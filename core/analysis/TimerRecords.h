@@ -19,9 +19,11 @@
 //   CPU; its switch-in is looked for on the wakeup's target CPU (sched_wakeup's target_cpu, or the
 //   dest_cpu of a sched_migrate_task of it inside the expiry; sched_waking's target_cpu is only the CPU it
 //   last ran on), then on the others. RT when prio < 100.
-//   The latency is unknown (not counted) when that switch-in is one the trace does not show (the CPU's
-//   events change pid without a sched_switch) or comes more than 100 ms later (then it most likely
-//   belongs to a later wakeup: the task was still running when this one came).
+//   When the trace does not show that switch-in (the CPU's events change pid without a sched_switch:
+//   seen on 6.18 for idle -> task), the latency runs to the task's first event instead and is flagged
+//   an upper bound (LatencyBound). It is unknown (not counted) when the task was still running when
+//   the wakeup came, or the switch-in comes more than 100 ms later (then it most likely belongs to a
+//   later wakeup).
 //   A burst: two or more hrtimer_wakeup expiries in one timer interrupt (local_timer_entry..exit, or one
 //   HRTIMER softirq, vec 8).
 #pragma once
@@ -46,6 +48,9 @@ constexpr uint8_t Burst = 0x01; // one of >= 2 hrtimer_wakeup expiries of one ti
 constexpr uint8_t Rt = 0x02;    // the woken task's prio < 100
 constexpr uint8_t PrioKnown = 0x04;
 constexpr uint8_t BurstStart = 0x08; // the first of a burst
+constexpr uint8_t TaskKnown = 0x10;  // a sched_waking/sched_wakeup inside the expiry named the woken task
+constexpr uint8_t LatencyBound = 0x20; // latencyNs runs to the woken task's first event: its switch-in
+                                       // is not in the trace, so the value is an upper bound
 } // namespace WakeupFlag
 
 struct TimerSoftirq
@@ -69,16 +74,24 @@ struct LongSoftirq
     int64_t durationNs;
 };
 
+// 17 bytes per wakeup (a busy trace has one per ~9 events); who was woken lives in WakeTarget while the
+// pass and the latency step need it.
+#pragma pack(push, 1)
 struct HrtimerWakeup
 {
-    uint32_t index;                    // hrtimer_expire_entry function=hrtimer_wakeup
-    int32_t latenessNs = kUnknownNs;   // now - expires (saturated to int32)
+    uint32_t index;                      // hrtimer_expire_entry function=hrtimer_wakeup
+    int32_t latenessNs = kUnknownNs;     // now - expires (saturated to int32)
     int32_t softLatenessNs = kUnknownNs; // now - softexpires
-    int32_t latencyNs = kUnknownNs;    // ts(sched_switch into the woken task) - ts(expire_entry)
-    int32_t pid = -1;                  // the woken task, -1 when no wakeup was traced inside the expiry
-    int16_t prio = -1;
-    int16_t targetCpu = -1;
-    uint8_t flags = 0;
+    int32_t latencyNs = kUnknownNs;      // ts(switch into the woken task) - ts(expire_entry)
+    uint8_t flags = 0;                   // WakeupFlag
+};
+#pragma pack(pop)
+
+// Transient, one per HrtimerWakeup: the woken task and where it was sent (freed after the latency step).
+struct WakeTarget
+{
+    int32_t pid = -1; // -1 when no wakeup was traced inside the expiry
+    int16_t cpu = -1; // sched_wakeup's target_cpu, or a sched_migrate_task's dest_cpu inside the expiry
 };
 
 struct HrtimerLateness
@@ -89,29 +102,17 @@ struct HrtimerLateness
 };
 
 // Transient, for pairing expiries with the last start of their pointer across CPUs. Only event
-// indexes: the pairing reads ts and fields back from the model (4 and 12 bytes instead of 32 and 40).
+// indexes: the pairing reads ts and fields back from the model (4 bytes instead of 32); the expiries
+// are merged from the wakeup and lateness records, which are in event order too.
 struct HrtimerStartRec
 {
     uint32_t index; // hrtimer_start
-};
-struct HrtimerExpiryRec
-{
-    uint32_t index; // hrtimer_expire_entry
-    uint32_t slot;  // index into wakeups / tickLateness / otherLateness
-    uint8_t kind;   // ExpiryKind
 };
 struct SwitchRec
 {
     uint32_t index; // sched_switch, or the first event of a task switched in without one
     int32_t nextPid;
 };
-enum ExpiryKind : uint8_t
-{
-    kExpiryTick = 0,
-    kExpiryWakeup = 1,
-    kExpiryOther = 2
-};
-
 struct CpuTimers
 {
     std::vector<TimerSoftirq> timerSoftirqs;
@@ -124,7 +125,7 @@ struct CpuTimers
     uint32_t maxBurst = 0;
     // transient (emptied by pairHrtimers)
     Column<HrtimerStartRec> starts;
-    Column<HrtimerExpiryRec> expiries;
+    Column<WakeTarget> wakeTargets; // parallel to wakeups (freed after measureWakeupLatency)
     Column<SwitchRec> switches; // every sched_switch, for the wakeup latency (freed after it)
 
     size_t bytes() const

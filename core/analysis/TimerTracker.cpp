@@ -78,45 +78,40 @@ void TimerTracker::onTimerExpireExit(int64_t ts, uint64_t ptr)
 void TimerTracker::onHrtimerExpireEntry(size_t i, const HrtimerExpireEntryP &p, bool tick)
 {
     openWakeup_ = npos;
-    uint8_t kind = kExpiryOther;
-    uint32_t slot = 0;
+    const auto index = static_cast<uint32_t>(i);
     if (tick) {
-        kind = kExpiryTick;
-        slot = static_cast<uint32_t>(out_.tickLateness.size());
-        out_.tickLateness.push_back({static_cast<uint32_t>(i), kUnknownNs, kUnknownNs});
+        out_.tickLateness.push_back({index, kUnknownNs, kUnknownNs});
     } else if (p.function == wakeupFunction_ && wakeupFunction_) {
-        kind = kExpiryWakeup;
-        slot = static_cast<uint32_t>(out_.wakeups.size());
+        openWakeup_ = out_.wakeups.size();
         HrtimerWakeup w;
-        w.index = static_cast<uint32_t>(i);
+        w.index = index;
         out_.wakeups.push_back(w);
-        openWakeup_ = slot;
+        out_.wakeTargets.push_back(WakeTarget{});
     } else {
-        slot = static_cast<uint32_t>(out_.otherLateness.size());
-        out_.otherLateness.push_back({static_cast<uint32_t>(i), kUnknownNs, kUnknownNs});
+        out_.otherLateness.push_back({index, kUnknownNs, kUnknownNs});
     }
-    out_.expiries.push_back({static_cast<uint32_t>(i), slot, kind});
 }
 
 void TimerTracker::onWake(const SchedWakeP &p, bool wakeup)
 {
     if (openWakeup_ == npos) return;
     HrtimerWakeup &w = out_.wakeups[openWakeup_];
-    if (w.pid < 0) {
-        w.pid = p.pid;
-        w.prio = p.prio;
-        w.targetCpu = p.targetCpu;
-        w.flags |= WakeupFlag::PrioKnown | (p.prio < kRtPrioLimit ? WakeupFlag::Rt : 0); // DL: prio -1
-    } else if (wakeup && p.pid == w.pid) {
-        w.targetCpu = p.targetCpu; // sched_wakeup has the CPU chosen; sched_waking the one it last ran on
+    WakeTarget &t = out_.wakeTargets[openWakeup_];
+    if (t.pid < 0) {
+        t.pid = p.pid;
+        t.cpu = p.targetCpu;
+        w.flags |= WakeupFlag::TaskKnown | WakeupFlag::PrioKnown |
+                   (p.prio < kRtPrioLimit ? WakeupFlag::Rt : 0); // DL: prio -1
+    } else if (wakeup && p.pid == t.pid) {
+        t.cpu = p.targetCpu; // sched_wakeup has the CPU chosen; sched_waking the one it last ran on
     }
 }
 
 void TimerTracker::onMigrate(const SchedMigrateP &p)
 {
     if (openWakeup_ == npos) return;
-    HrtimerWakeup &w = out_.wakeups[openWakeup_];
-    if (w.pid == p.pid) w.targetCpu = p.destCpu;
+    WakeTarget &t = out_.wakeTargets[openWakeup_];
+    if (t.pid == p.pid) t.cpu = p.destCpu;
 }
 
 void TimerTracker::onTimerIrqEntry()

@@ -143,8 +143,10 @@ TEST(AnalysisTimerRealData, CyclictestAgainstTraceCmdReport)
         EXPECT_EQ(r.cpus[c].timerSoftirq.count, timerSoftirqs[c]);
         EXPECT_GT(wakeups[c], 1000u);
         // cyclictest's SCHED_FIFO 99 sleepers are RT. This capture misses many switches out of idle (the
-        // task just appears), and those wakeups have no measurable latency: only some are counted.
-        EXPECT_GT(r.cpus[c].wakeup.latencyRt.count, 10u);
+        // task just appears): those latencies are upper bounds, and counted as such.
+        EXPECT_GT(r.cpus[c].wakeup.latencyRt.count, 1000u);
+        EXPECT_GT(r.cpus[c].wakeup.latencyBounds, 0u);
+        EXPECT_LT(r.cpus[c].wakeup.latencyBounds, r.cpus[c].wakeup.latency.count);
         EXPECT_LT(r.cpus[c].wakeup.latencyRt.p50, 100000); // a VM: tens of µs at most for the median
         EXPECT_EQ(r.cpus[c].wakeup.unpaired, unpaired[c]);
         EXPECT_LT(unpaired[c], 20u);
@@ -158,9 +160,10 @@ TEST(AnalysisTimerRealData, CyclictestAgainstTraceCmdReport)
             found = true;
             EXPECT_EQ(t.wakeups[k].latenessNs, e.lateness) << e.ts;
             EXPECT_EQ(t.wakeups[k].softLatenessNs, e.softLateness) << e.ts;
-            // Only a switch-in the trace shows gives a latency; a task that just appears leaves it unknown.
-            EXPECT_EQ(t.wakeups[k].latencyNs, e.explicitSwitch ? e.latency : kUnknownNs)
-                << e.ts << (e.explicitSwitch ? " switch" : " first event");
+            // A switch-in the trace shows gives the latency; for a task that just appears, the latency to
+            // its first event is an upper bound, and says so.
+            EXPECT_EQ(t.wakeups[k].latencyNs, e.latency) << e.ts << (e.explicitSwitch ? " switch" : " first event");
+            EXPECT_EQ((t.wakeups[k].flags & WakeupFlag::LatencyBound) != 0, !e.explicitSwitch) << e.ts;
         }
         EXPECT_TRUE(found) << "no wakeup at " << e.ts << " on CPU " << e.cpu;
     }
@@ -195,6 +198,7 @@ TEST(AnalysisTimerRealData, ReportJsonHasTheTimerKeys)
         expect("\"p50\": " + std::to_string(c.wakeup.latency.p50) + ",");
         expect("\"p99\": " + std::to_string(c.wakeup.latency.p99) + ",");
         expect("\"max\": " + std::to_string(c.wakeup.latency.max));
+        expect("\"latency_upper_bounds\": " + std::to_string(c.wakeup.latencyBounds));
         EXPECT_GT(c.wakeup.count, 1000u);
     }
 }

@@ -46,11 +46,24 @@ std::string dataPath(const std::string &name)
     return std::string(TICKSCOPE_TEST_DATA) + "/" + name;
 }
 
+namespace {
+// The process' scratch directory, removed with everything in it when the test process exits.
+struct ScratchRoot
+{
+    fs::path path = fs::temp_directory_path() / ("tickscope-test-" + std::to_string(::getpid()));
+    ~ScratchRoot()
+    {
+        std::error_code ec;
+        fs::remove_all(path, ec);
+    }
+};
+} // namespace
+
 fs::path tempDir()
 {
     static std::mt19937_64 rng{std::random_device{}()};
-    const fs::path base = fs::temp_directory_path() / ("tickscope-test-" + std::to_string(::getpid()));
-    fs::path dir = base / std::to_string(rng());
+    static const ScratchRoot root;
+    fs::path dir = root.path / std::to_string(rng());
     fs::create_directories(dir);
     return dir;
 }

@@ -24,18 +24,27 @@ namespace tickscope::texttest {
 
 namespace fs = std::filesystem;
 
-inline const fs::path &tmpDir()
+// One scratch directory per test process, removed with its files when the process exits.
+struct ScratchDir
 {
-    static const fs::path dir = [] {
+    fs::path path;
+    ScratchDir()
+    {
         std::string tmpl = (fs::temp_directory_path() / "textimp-XXXXXX").string();
         if (!::mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
-        std::atexit([] {
-            std::error_code ec;
-            fs::remove_all(tmpDir(), ec);
-        });
-        return fs::path(tmpl);
-    }();
-    return dir;
+        path = tmpl;
+    }
+    ~ScratchDir()
+    {
+        std::error_code ec;
+        fs::remove_all(path, ec);
+    }
+};
+
+inline const fs::path &tmpDir()
+{
+    static const ScratchDir dir;
+    return dir.path;
 }
 
 inline std::string dataFile(const std::string &name)
