@@ -39,8 +39,18 @@ public:
     {
         if (key == 0) return nullptr;
         const size_t k = slot(key);
-        return keys_[k] == key ? &values_[k] : nullptr;
+        return keys_[k] == key && values_[k].expires != kConsumed ? &values_[k] : nullptr;
     }
+    // An expiry dequeues the timer: its start is used up. A later expiry without a traced start in
+    // between was re-armed by a path the trace does not show (6.18 re-enqueues a restarting tick
+    // without hrtimer_start), so its expiry time is unknown.
+    void consume(uint64_t key)
+    {
+        if (key == 0) return;
+        const size_t k = slot(key);
+        if (keys_[k] == key) values_[k].expires = kConsumed;
+    }
+    static constexpr int64_t kConsumed = INT64_MIN;
 
 private:
     size_t slot(uint64_t key) const
@@ -134,6 +144,7 @@ void pairHrtimers(const Trace &trace, std::vector<CpuAnalysis> &cpus)
         const PtrTable::Value *v = last.get(x.timer);
         const int32_t hard = v ? saturate(x.now - v->expires) : kUnknownNs;
         const int32_t soft = v ? saturate(x.now - v->softexpires) : kUnknownNs;
+        last.consume(x.timer);
         if (kind == ExpiryHeads::Wakeup) {
             HrtimerWakeup &w = t.wakeups[h.wakeup++];
             w.latenessNs = hard;
