@@ -232,6 +232,29 @@ TEST(AnalysisTimerText, RtAndNormalWakeupsAreSplit)
     EXPECT_EQ(w.softLateness.max, 52000);
 }
 
+TEST(AnalysisTimerText, AnExpiryUsesUpItsStart)
+{
+    // A timer armed once and expiring twice: the second expiry was re-armed by a path the trace does not
+    // show (Linux 6.18 re-enqueues a restarting tick without hrtimer_start), so its lateness is unknown,
+    // not 20 ms measured against the old start. A new start pairs again.
+    TextTrace t;
+    const std::string A = "00000000aaaa0020";
+    t.start(0, 1.000000, "app-300", A, 1000100000, 1000100000, "some_fn");
+    t.expire(0, 1.000105, kIdle, A, 1000105000, "some_fn");
+    t.ev(0, 1.000106, kIdle, "hrtimer_expire_exit: hrtimer=" + A, "d.h..");
+    t.expire(0, 1.020100, kIdle, A, 1020100000, "some_fn");
+    t.ev(0, 1.020101, kIdle, "hrtimer_expire_exit: hrtimer=" + A, "d.h..");
+    t.start(0, 1.030000, "app-300", A, 1030100000, 1030100000, "some_fn");
+    t.expire(0, 1.030102, kIdle, A, 1030102000, "some_fn");
+    t.ev(0, 1.030103, kIdle, "hrtimer_expire_exit: hrtimer=" + A, "d.h..");
+    const Result r = analyse(t);
+    const CpuTimers &c = r.timers(0);
+    ASSERT_EQ(c.otherLateness.size(), 3u);
+    EXPECT_EQ(c.otherLateness[0].latenessNs, 5000);
+    EXPECT_EQ(c.otherLateness[1].latenessNs, kUnknownNs);
+    EXPECT_EQ(c.otherLateness[2].latenessNs, 2000);
+}
+
 TEST(AnalysisTimerText, StartOnOneCpuExpiryOnAnother)
 {
     TextTrace t;
