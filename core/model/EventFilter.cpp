@@ -1,0 +1,116 @@
+#include "EventFilter.h"
+
+#include "EventFormat.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+
+namespace tickscope {
+
+namespace {
+
+bool containsNoCase(std::string_view hay, std::string_view needle)
+{
+    if (needle.empty()) return true;
+    auto eq = [](char a, char b) {
+        return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+    };
+    return std::search(hay.begin(), hay.end(), needle.begin(), needle.end(), eq) != hay.end();
+}
+
+bool cancelled(const std::atomic<bool> *cancel)
+{
+    return cancel && cancel->load(std::memory_order_relaxed);
+}
+
+} // namespace
+
+EventFilter EventFilter::make(const Trace &trace, int cpu, std::string_view task, std::string_view event)
+{
+    EventFilter f;
+    if (cpu >= 0) {
+        f.cpus.assign(static_cast<size_t>(trace.cpuCount()), false);
+        if (cpu < trace.cpuCount()) f.cpus[static_cast<size_t>(cpu)] = true;
+    }
+    if (!event.empty()) {
+        const auto &types = trace.types();
+        f.types.assign(types.size(), false);
+        bool exact = false;
+        for (size_t t = 0; t < types.size(); ++t) {
+            if (types[t].name == event) f.types[t] = exact = true;
+        }
+        if (!exact) {
+            for (size_t t = 0; t < types.size(); ++t) f.types[t] = containsNoCase(types[t].name, event);
+        }
+    }
+    if (!task.empty()) {
+        f.taskGiven = true;
+        int32_t pid = 0;
+        const auto [end, ec] = std::from_chars(task.data(), task.data() + task.size(), pid);
+        if (ec == std::errc() && end == task.data() + task.size()) {
+            f.pids.push_back(pid);
+        } else {
+            for (const TaskTable::Entry &e : trace.tasks.entries()) {
+                if (containsNoCase(trace.strings.str(e.comm), task)) f.pids.push_back(e.pid);
+            }
+        }
+        std::sort(f.pids.begin(), f.pids.end());
+        f.pids.erase(std::unique(f.pids.begin(), f.pids.end()), f.pids.end());
+    }
+    return f;
+}
+
+bool EventFilter::matches(int cpu, uint16_t type, int32_t pid) const
+{
+    if (!cpus.empty() && (cpu >= static_cast<int>(cpus.size()) || !cpus[static_cast<size_t>(cpu)])) return false;
+    if (!types.empty() && (type >= types.size() || !types[type])) return false;
+    if (taskGiven && !std::binary_search(pids.begin(), pids.end(), pid)) return false;
+    return true;
+}
+
+std::optional<std::vector<uint32_t>> filterRows(const Trace &trace, const MergedOrder &order,
+                                                const EventFilter &filter, const std::atomic<bool> *cancel)
+{
+    std::vector<uint32_t> rows;
+    std::vector<CpuEvents::Cursor> cur;
+    cur.reserve(static_cast<size_t>(trace.cpuCount()));
+    for (int c = 0; c < trace.cpuCount(); ++c) cur.emplace_back(trace.cpu(c), 0);
+    for (size_t row = 0; row < order.size(); ++row) {
+        if ((row & 0xfffff) == 0 && cancelled(cancel)) return std::nullopt;
+        const int c = order.cpuAt(row);
+        CpuEvents::Cursor &k = cur[static_cast<size_t>(c)];
+        if (filter.matches(c, trace.cpu(c).type(k.index()), k.pid())) rows.push_back(static_cast<uint32_t>(row));
+        k.next();
+    }
+    rows.shrink_to_fit();
+    return rows;
+}
+
+std::string searchText(const Trace &trace, EventPos e)
+{
+    const CpuEvents &ev = trace.cpu(e.cpu);
+    const int32_t pid = ev.pid(e.index);
+    std::string s(trace.strings.str(trace.tasks.comm(pid, ev.ts(e.index))));
+    s += ':';
+    s += std::to_string(pid);
+    s += ' ';
+    s += trace.types()[ev.type(e.index)].name;
+    s += ' ';
+    s += formatEventFields(trace, e.cpu, e.index);
+    return s;
+}
+
+int64_t findRow(const Trace &trace, const MergedOrder &order, const std::vector<uint32_t> *rows, int64_t from,
+                bool forward, std::string_view needle, const std::atomic<bool> *cancel)
+{
+    const auto n = static_cast<int64_t>(rows ? rows->size() : order.size());
+    for (int64_t r = from; r >= 0 && r < n; r += forward ? 1 : -1) {
+        if ((r & 0xfff) == 0 && cancelled(cancel)) return -1;
+        const size_t row = rows ? (*rows)[static_cast<size_t>(r)] : static_cast<size_t>(r);
+        if (containsNoCase(searchText(trace, order.at(row)), needle)) return r;
+    }
+    return -1;
+}
+
+} // namespace tickscope

@@ -1,0 +1,44 @@
+// Which events a list shows (CPUs, tasks, event types) and a text search over them, on a MergedOrder.
+// Both walk the merged rows with one Cursor per CPU (no per-event search, no per-event allocation
+// except the formatted text the search compares) and stop when *cancel becomes true.
+#pragma once
+
+#include "MergedOrder.h"
+
+#include <atomic>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tickscope {
+
+struct EventFilter
+{
+    std::vector<bool> cpus;     // per CPU; empty: every CPU
+    std::vector<bool> types;    // per event type id; empty: every type
+    std::vector<int32_t> pids;  // sorted; empty: every task
+    bool taskGiven = false;     // a task filter was given (pids may then be empty: nothing matches)
+
+    bool active() const { return !cpus.empty() || !types.empty() || taskGiven; }
+
+    // One CPU (-1: all); task: a pid, or a part of a comm (case-insensitive); event: an event name, or
+    // a part of one when no type has exactly that name. Empty texts do not filter.
+    static EventFilter make(const Trace &trace, int cpu, std::string_view task, std::string_view event);
+
+    bool matches(int cpu, uint16_t type, int32_t pid) const;
+};
+
+// The merged rows the filter keeps, ascending; nullopt when cancelled.
+std::optional<std::vector<uint32_t>> filterRows(const Trace &trace, const MergedOrder &order,
+                                                const EventFilter &filter, const std::atomic<bool> *cancel);
+
+// The text a search compares with: "comm:pid event fields".
+std::string searchText(const Trace &trace, EventPos e);
+
+// The first of rows[from], rows[from+1] ... (forward) or rows[from], rows[from-1] ... whose search text
+// contains needle (case-insensitive); rows == nullptr: every merged row. -1 when none, or cancelled.
+int64_t findRow(const Trace &trace, const MergedOrder &order, const std::vector<uint32_t> *rows, int64_t from,
+                bool forward, std::string_view needle, const std::atomic<bool> *cancel);
+
+} // namespace tickscope

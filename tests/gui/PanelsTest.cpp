@@ -1,0 +1,321 @@
+// The panels as a person uses them, headless, on real traces: the event table (every event, in time
+// order, filters, search, both ways in sync with the ViewState through real clicks), the per-CPU summary
+// (the report's numbers for the visible range or the whole trace) and the histograms.
+#include "EventTable.h"
+#include "EventTableModel.h"
+#include "HistogramPanel.h"
+#include "PanelDocks.h"
+#include "SummaryPanel.h"
+#include "ViewState.h"
+
+#include "analysis/TickReport.h"
+#include "import/Loader.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QLineEdit>
+#include <QMainWindow>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTest>
+#include <QToolButton>
+#include <qcustomplot.h>
+
+using namespace tickscope;
+
+namespace {
+
+Document load(const char *name)
+{
+    Document d;
+    d.title = QString::fromUtf8(name);
+    auto trace = std::shared_ptr<Trace>(loadTrace(std::string(TICKSCOPE_TEST_DATA "/") + name));
+    d.analysis = std::make_shared<const TickAnalysis>(TickAnalysis::run(*trace));
+    d.trace = std::move(trace);
+    return d;
+}
+
+// A main window with the docks, the document shown and the ViewState reset, as MainWindow will do.
+struct Window
+{
+    QMainWindow main;
+    ViewState state;
+    PanelDocks docks{&main, &state};
+    Document doc;
+
+    explicit Window(const char *file) : doc(load(file))
+    {
+        main.resize(1400, 900);
+        main.show();
+        docks.setDocument(doc);
+        state.reset(doc.trace->firstTs(), doc.trace->lastTs(), doc.trace->cpuCount());
+    }
+    EventTable &table() { return *docks.eventTable(); }
+    EventTableModel &model() { return *docks.eventTable()->model(); }
+    bool waitTable()
+    {
+        QSignalSpy ready(&model(), &EventTableModel::rowsReady);
+        return model().ready() || ready.wait(30000);
+    }
+};
+
+int64_t ts(const Trace &t, EventPos e)
+{
+    return t.cpu(e.cpu).ts(e.index);
+}
+
+} // namespace
+
+class PanelsTest : public QObject
+{
+    Q_OBJECT
+private slots:
+    void tableListsEveryEventInTimeOrder()
+    {
+        Window w("host-6.18-cyclictest.dat");
+        QVERIFY(w.waitTable());
+        const Trace &t = *w.doc.trace;
+        QCOMPARE(static_cast<size_t>(w.model().rowCount()), t.eventCount());
+        std::vector<size_t> seen(static_cast<size_t>(t.cpuCount()), 0);
+        int64_t last = INT64_MIN;
+        for (int r = 0; r < w.model().rowCount(); ++r) {
+            const EventPos e = w.model().eventAt(r);
+            QVERIFY(ts(t, e) >= last);
+            last = ts(t, e);
+            QCOMPARE(e.index, seen[static_cast<size_t>(e.cpu)]++); // each CPU's events once, in order
+        }
+        for (int c = 0; c < t.cpuCount(); ++c) QCOMPARE(seen[static_cast<size_t>(c)], t.cpu(c).size());
+        // what a row shows
+        const int row = w.model().rowCount() / 2;
+        const EventPos e = w.model().eventAt(row);
+        auto text = [&](int col) { return w.model().index(row, col).data().toString(); };
+        QCOMPARE(text(EventTableModel::Cpu), QString::number(e.cpu));
+        QCOMPARE(text(EventTableModel::Event), QString::fromStdString(t.types()[t.cpu(e.cpu).type(e.index)].name));
+        QVERIFY(text(EventTableModel::Task).endsWith(QStringLiteral(":%1").arg(t.cpu(e.cpu).pid(e.index))));
+        const double rel = static_cast<double>(ts(t, e) - t.firstTs()) / 1e9;
+        QVERIFY(qAbs(text(EventTableModel::Time).toDouble() - rel) < 1e-9);
+    }
+
+    void selectionFollowsTheViewStateAndClicksSetIt()
+    {
+        Window w("nohzfull-poll.dat");
+        QVERIFY(w.waitTable());
+        const Trace &t = *w.doc.trace;
+        QTableView *view = w.table().view();
+        // a selection made elsewhere (the timeline): the row is selected and scrolled into view
+        const EventRef pick{1, static_cast<int64_t>(t.cpu(1).size() * 2 / 3)};
+        w.state.setSelection(pick);
+        const int row = view->currentIndex().row();
+        QVERIFY(row >= 0);
+        QCOMPARE(w.model().eventAt(row), (EventPos{1, static_cast<size_t>(pick.index)}));
+        QVERIFY(view->selectionModel()->isRowSelected(row, {}));
+        const QRect rect = view->visualRect(w.model().index(row, EventTableModel::Event));
+        QVERIFY(view->viewport()->rect().contains(rect.center()));
+        // a real click on the row below sets the ViewState selection
+        const QRect below = view->visualRect(w.model().index(row + 1, EventTableModel::Event));
+        QVERIFY(view->viewport()->rect().contains(below.center()));
+        QSignalSpy changed(&w.state, &ViewState::selectionChanged);
+        QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, below.center());
+        QCOMPARE(changed.count(), 1);
+        const EventPos e = w.model().eventAt(row + 1);
+        QCOMPARE(w.state.selection(), (EventRef{e.cpu, static_cast<int64_t>(e.index)}));
+        // keyboard: the next row
+        QTest::keyClick(view, Qt::Key_Down);
+        const EventPos e2 = w.model().eventAt(row + 2);
+        QCOMPARE(w.state.selection(), (EventRef{e2.cpu, static_cast<int64_t>(e2.index)}));
+    }
+
+    void filtersCountWhatCoreCounts()
+    {
+        Window w("nohzfull-poll.dat");
+        QVERIFY(w.waitTable());
+        const Trace &t = *w.doc.trace;
+        auto apply = [&](auto change) {
+            QSignalSpy ready(&w.model(), &EventTableModel::rowsReady);
+            change();
+            return ready.wait(30000);
+        };
+        // CPU 1
+        QVERIFY(apply([&] { w.table().cpuFilter()->setCurrentIndex(w.table().cpuFilter()->findData(1)); }));
+        QCOMPARE(static_cast<size_t>(w.model().rowCount()), t.cpu(1).size());
+        for (int r = 0; r < w.model().rowCount(); r += 97) QCOMPARE(w.model().eventAt(r).cpu, 1);
+        // and the event hrtimer_expire_entry, typed
+        const int type = t.findType("hrtimer_expire_entry");
+        QVERIFY(type >= 0);
+        size_t expect = 0;
+        for (size_t i = 0; i < t.cpu(1).size(); ++i) expect += t.cpu(1).type(i) == type;
+        QVERIFY(expect > 0);
+        QVERIFY(apply([&] {
+            w.table().eventFilter()->setFocus();
+            QTest::keyClicks(w.table().eventFilter()->lineEdit(), QStringLiteral("hrtimer_expire_entry"));
+        }));
+        QCOMPARE(static_cast<size_t>(w.model().rowCount()), expect);
+        // every CPU, the task given by pid: the events of that task
+        const int32_t pid = t.cpu(1).pid(t.cpu(1).size() / 2);
+        QVERIFY(apply([&] {
+            w.table().eventFilter()->setCurrentText(QString());
+            w.table().cpuFilter()->setCurrentIndex(0);
+            w.table().taskFilter()->setText(QString::number(pid));
+        }));
+        QTRY_VERIFY(w.model().ready());
+        expect = 0;
+        for (int c = 0; c < t.cpuCount(); ++c) {
+            for (size_t i = 0; i < t.cpu(c).size(); ++i) expect += t.cpu(c).pid(i) == pid;
+        }
+        QCOMPARE(static_cast<size_t>(w.model().rowCount()), expect);
+        QVERIFY(w.table().statusText().contains(QStringLiteral(" of ")));
+        // a selection hidden by the filter selects nothing; one it keeps is selected
+        size_t hidden = 0;
+        while (t.cpu(0).pid(hidden) == pid) ++hidden;
+        w.state.setSelection({0, static_cast<int64_t>(hidden)});
+        QVERIFY(!w.table().view()->selectionModel()->hasSelection());
+        const EventPos kept = w.model().eventAt(w.model().rowCount() / 2);
+        w.state.setSelection({kept.cpu, static_cast<int64_t>(kept.index)});
+        QCOMPARE(w.table().view()->currentIndex().row(), w.model().rowCount() / 2);
+        // no filter: every event again
+        QVERIFY(apply([&] { w.table().taskFilter()->clear(); }));
+        QCOMPARE(static_cast<size_t>(w.model().rowCount()), t.eventCount());
+    }
+
+    void searchFindsTheNextAndPreviousMatch()
+    {
+        Window w("nohzfull-poll.dat");
+        QVERIFY(w.waitTable());
+        const Trace &t = *w.doc.trace;
+        // the rows whose fields name tick_sched_timer, by walking the model's own text
+        std::vector<int> expect;
+        for (int r = 0; r < w.model().rowCount() && expect.size() < 3; ++r) {
+            if (w.model().index(r, EventTableModel::Fields).data().toString().contains(QStringLiteral("tick_sched_timer")))
+                expect.push_back(r);
+        }
+        QCOMPARE(expect.size(), size_t{3});
+        QSignalSpy done(&w.table(), &EventTable::searchFinished);
+        QTest::keyClicks(w.table().searchEdit(), QStringLiteral("Tick_Sched_Timer"));
+        QTest::keyClick(w.table().searchEdit(), Qt::Key_Return);
+        QVERIFY(done.wait(10000));
+        QCOMPARE(w.table().view()->currentIndex().row(), expect[0]);
+        QTest::mouseClick(w.table().nextButton(), Qt::LeftButton);
+        QVERIFY(done.wait(10000));
+        QTest::mouseClick(w.table().nextButton(), Qt::LeftButton);
+        QVERIFY(done.wait(10000));
+        QCOMPARE(w.table().view()->currentIndex().row(), expect[2]);
+        const EventPos e = w.model().eventAt(expect[2]);
+        QCOMPARE(w.state.selection(), (EventRef{e.cpu, static_cast<int64_t>(e.index)}));
+        QTest::mouseClick(w.table().previousButton(), Qt::LeftButton);
+        QVERIFY(done.wait(10000));
+        QCOMPARE(w.table().view()->currentIndex().row(), expect[1]);
+        w.table().searchEdit()->setText(QStringLiteral("no event has this text"));
+        QTest::mouseClick(w.table().nextButton(), Qt::LeftButton);
+        QVERIFY(done.wait(10000));
+        QCOMPARE(done.last().at(0).toBool(), false);
+        QVERIFY(w.table().statusText().contains(QStringLiteral("not found")));
+        QCOMPARE(w.table().view()->currentIndex().row(), expect[1]);
+        (void)t;
+    }
+
+    void followRangeScrollsToItsStart()
+    {
+        Window w("nohzfull-poll.dat");
+        QVERIFY(w.waitTable());
+        const Trace &t = *w.doc.trace;
+        w.table().followRange()->setChecked(true);
+        const int64_t start = t.firstTs() + (t.lastTs() - t.firstTs()) / 2;
+        w.state.setRange(start, start + 1000000);
+        QTableView *view = w.table().view();
+        const int top = view->rowAt(0);
+        QVERIFY(top > 0);
+        QVERIFY(ts(t, w.model().eventAt(top)) >= start);
+        QVERIFY(ts(t, w.model().eventAt(top - 1)) < start);
+    }
+
+    void summaryShowsTheReportForTheRangeOrTheWholeTrace()
+    {
+        Window w("nohzfull-poll.dat");
+        SummaryPanel *s = w.docks.summary();
+        // the span between the workload's print markers, as `report --markers`
+        const auto markers = markerWindow(*w.doc.trace, *w.doc.analysis);
+        QVERIFY(markers);
+        QSignalSpy updated(s, &SummaryPanel::updated);
+        w.state.setRange(markers->first, markers->second);
+        QVERIFY(updated.wait(10000));
+        QTRY_COMPARE(s->cell(QStringLiteral("spurious"), 1), QStringLiteral("208"));
+        QCOMPARE(s->cell(QStringLiteral("ticks"), 1), QStringLiteral("208"));
+        QCOMPARE(s->cell(QStringLiteral("user"), 1), QStringLiteral("200"));
+        QCOMPARE(s->cell(QStringLiteral("polling"), 0), QStringLiteral("515"));
+        QCOMPARE(s->cell(QStringLiteral("nohz_full"), 1), QStringLiteral("yes"));
+        QCOMPARE(s->cell(QStringLiteral("hrtimer wakeups"), 1), QStringLiteral("193"));
+        QCOMPARE(s->cell(QStringLiteral("latency p50/p99/max µs"), 1), QStringLiteral("36.3/84.4/157.5"));
+        QCOMPARE(s->cell(QStringLiteral("timer softirq max µs"), 0), QStringLiteral("130.2"));
+        // the whole trace (`tickscope-cli report nohzfull-poll.dat`: CPU 1 has 237 spurious ticks)
+        s->wholeTrace()->setChecked(true);
+        QTRY_COMPARE(s->cell(QStringLiteral("spurious"), 1), QStringLiteral("237"));
+        QCOMPARE(s->cell(QStringLiteral("ticks"), 1), QStringLiteral("252"));
+        // only the CPUs shown
+        s->wholeTrace()->setChecked(false);
+        w.state.setCpus({1});
+        QTRY_COMPARE(s->table()->columnCount(), 1);
+        QCOMPARE(s->cell(QStringLiteral("spurious"), 1), QStringLiteral("208"));
+        QCOMPARE(s->cell(QStringLiteral("spurious"), 0), QString());
+    }
+
+    void histogramsHoldTheReportsSamples()
+    {
+        Window w("nohzfull-poll.dat");
+        HistogramPanel *h = w.docks.histograms();
+        const auto markers = markerWindow(*w.doc.trace, *w.doc.analysis);
+        QVERIFY(markers);
+        w.state.setCpus({1});
+        QSignalSpy updated(h, &HistogramPanel::updated);
+        w.state.setRange(markers->first, markers->second);
+        QVERIFY(updated.wait(10000));
+        ReportOptions o;
+        o.cpus = {1};
+        o.from = markers->first;
+        o.to = markers->second;
+        const TickReport r = TickReport::make(*w.doc.trace, *w.doc.analysis, o);
+        QCOMPARE(r.cpus.size(), size_t{1});
+        QCOMPARE(r.cpus[0].wakeup.latency.count, uint64_t{193});
+        QTRY_COMPARE(HistogramPanel::plottedSamples(h->latencyPlot()), r.cpus[0].wakeup.latency.count);
+        QCOMPARE(HistogramPanel::plottedSamples(h->latenessPlot()), r.cpus[0].wakeup.lateness.count);
+        // log scale: the same samples in log2 bins, the report's own histogram
+        h->logScale()->setChecked(true);
+        QVERIFY(updated.wait(10000));
+        QCOMPARE(h->latencyPlot()->xAxis->scaleType(), QCPAxis::stLogarithmic);
+        QCOMPARE(HistogramPanel::plottedSamples(h->latencyPlot()), r.cpus[0].wakeup.latency.count);
+        std::vector<uint64_t> report;
+        for (uint64_t c : r.cpus[0].wakeup.histogram) {
+            if (c) report.push_back(c);
+        }
+        std::vector<uint64_t> plotted;
+        for (const QCPGraphData &d : *h->latencyPlot()->graph(0)->data()) {
+            if (d.value > 0) plotted.push_back(static_cast<uint64_t>(d.value));
+        }
+        QCOMPARE(plotted, report);
+        // both CPUs and the whole trace: more samples
+        w.state.setCpus({0, 1});
+        w.state.setRange(w.doc.trace->firstTs(), w.doc.trace->lastTs());
+        QVERIFY(updated.wait(10000));
+        QVERIFY(HistogramPanel::plottedSamples(h->latencyPlot()) > r.cpus[0].wakeup.latency.count);
+    }
+
+    void docksAreOnTheWindow()
+    {
+        Window w("nohzfull-nopoll.dat");
+        for (QDockWidget *d : {w.docks.eventDock(), w.docks.summaryDock(), w.docks.histogramDock()}) {
+            QVERIFY(d->isVisible());
+            QVERIFY(!d->objectName().isEmpty());
+            QCOMPARE(d->parentWidget(), &w.main);
+        }
+        QVERIFY(w.waitTable());
+        QCOMPARE(static_cast<size_t>(w.model().rowCount()), w.doc.trace->eventCount());
+        // a new document replaces the old one
+        Document other = load("nohzfull-poll.dat");
+        w.docks.setDocument(other);
+        w.state.reset(other.trace->firstTs(), other.trace->lastTs(), other.trace->cpuCount());
+        QTRY_COMPARE(static_cast<size_t>(w.model().rowCount()), other.trace->eventCount());
+    }
+};
+
+QTEST_MAIN(PanelsTest)
+#include "PanelsTest.moc"

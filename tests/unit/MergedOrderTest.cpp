@@ -1,0 +1,149 @@
+// The merged time order of all CPUs and the event filter, on generated traces whose answer is known
+// independently: a std::sort of every (ts, cpu, index), and a plain count of the matching events.
+#include "model/EventFilter.h"
+#include "model/MergedOrder.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <random>
+#include <tuple>
+
+using namespace tickscope;
+
+namespace {
+
+// cpus CPUs, events per CPU drawn at random; many equal timestamps across CPUs (coarse clock) so that the
+// tie order matters; two types; pids 100..104 with names.
+void fill(Trace &t, int cpus, size_t maxPerCpu, uint32_t seed)
+{
+    t.setCpuCount(cpus);
+    const uint16_t a = t.addType("sched", "sched_switch");
+    const uint16_t b = t.addType("power", "cpu_idle");
+    TaskTable::Recorder rec;
+    for (int32_t pid = 100; pid < 105; ++pid)
+        rec.noteInitial(pid, t.strings.intern(pid % 2 ? "worker" : "stress-ng"));
+    t.tasks.merge(std::move(rec.entries));
+    t.tasks.finalize();
+    std::mt19937 rng(seed);
+    const std::array<uint8_t, 64> zero{};
+    for (int c = 0; c < cpus; ++c) {
+        const size_t n = rng() % (maxPerCpu + 1);
+        int64_t ts = 1000 + static_cast<int64_t>(rng() % 50) * 10;
+        for (size_t i = 0; i < n; ++i) {
+            ts += static_cast<int64_t>(rng() % 3) * 10; // steps of 0, 10, 20 ns
+            const uint16_t ty = rng() % 3 ? a : b;
+            t.cpu(c).append(ts, ty, 0, 0, 100 + static_cast<int32_t>(rng() % 5), zero.data(), t.typeSizes()[ty]);
+        }
+        t.cpu(c).finishLoading();
+    }
+}
+
+std::vector<EventPos> sorted(const Trace &t)
+{
+    std::vector<std::tuple<int64_t, int, size_t>> all;
+    for (int c = 0; c < t.cpuCount(); ++c) {
+        for (size_t i = 0; i < t.cpu(c).size(); ++i) all.emplace_back(t.cpu(c).ts(i), c, i);
+    }
+    std::sort(all.begin(), all.end());
+    std::vector<EventPos> out;
+    for (auto &[ts, c, i] : all) out.push_back({c, i});
+    return out;
+}
+
+void checkOrder(int cpus, size_t perCpu, uint32_t seed)
+{
+    Trace t;
+    fill(t, cpus, perCpu, seed);
+    const auto m = MergedOrder::build(t);
+    ASSERT_TRUE(m);
+    const std::vector<EventPos> expect = sorted(t);
+    ASSERT_EQ(m->size(), expect.size());
+    for (size_t row = 0; row < expect.size(); ++row) {
+        ASSERT_EQ(m->at(row), expect[row]) << "row " << row << " of " << cpus << " CPUs";
+        ASSERT_EQ(MergedOrder::rowOf(t, expect[row]), row);
+    }
+    // the first row at a time: every row before it is earlier, it is not
+    for (int64_t time : {int64_t{0}, int64_t{1500}, int64_t{5000}, int64_t{1} << 40}) {
+        const size_t r = MergedOrder::rowAtTime(t, time);
+        if (r > 0) EXPECT_LT(t.cpu(expect[r - 1].cpu).ts(expect[r - 1].index), time);
+        if (r < expect.size()) EXPECT_GE(t.cpu(expect[r].cpu).ts(expect[r].index), time);
+    }
+    EXPECT_LE(static_cast<double>(m->bytes()), 1.3 * static_cast<double>(expect.size()) * (cpus > 256 ? 2 : 1) + 4096.0 * cpus);
+}
+
+} // namespace
+
+TEST(MergedOrder, EqualsASortOfAllEvents)
+{
+    checkOrder(1, 3000, 1);
+    checkOrder(2, 5000, 2);
+    checkOrder(7, 2000, 3);
+    checkOrder(64, 300, 4);
+}
+
+TEST(MergedOrder, MoreThan256Cpus)
+{
+    checkOrder(300, 40, 5);
+}
+
+TEST(MergedOrder, CancelStopsTheBuild)
+{
+    Trace t;
+    fill(t, 2, 3000000, 6);
+    std::atomic<bool> cancel{true};
+    EXPECT_FALSE(MergedOrder::build(t, &cancel));
+}
+
+TEST(EventFilter, KeepsWhatAPlainCountFinds)
+{
+    Trace t;
+    fill(t, 4, 4000, 7);
+    const auto m = MergedOrder::build(t);
+    ASSERT_TRUE(m);
+    const int cpuFilter = 2;
+    for (auto [cpu, task, event] : {std::tuple{-1, "", "cpu_idle"}, std::tuple{cpuFilter, "", ""},
+                                    std::tuple{-1, "work", ""}, std::tuple{cpuFilter, "102", "sched_switch"},
+                                    std::tuple{-1, "nobody", ""}, std::tuple{-1, "", "idle"}}) {
+        const EventFilter f = EventFilter::make(t, cpu, task, event);
+        const auto rows = filterRows(t, *m, f, nullptr);
+        ASSERT_TRUE(rows);
+        size_t expect = 0;
+        for (int c = 0; c < t.cpuCount(); ++c) {
+            for (size_t i = 0; i < t.cpu(c).size(); ++i) {
+                const int32_t pid = t.cpu(c).pid(i);
+                const std::string &name = t.types()[t.cpu(c).type(i)].name;
+                const bool ok = (cpu < 0 || c == cpu) && (!*event || name.find(event) != std::string::npos) &&
+                                (!*task || (std::string(task) == "102" ? pid == 102
+                                                                       : std::string(task) == "work" && pid % 2));
+                expect += ok;
+            }
+        }
+        EXPECT_EQ(rows->size(), expect) << cpu << " '" << task << "' '" << event << "'";
+        EXPECT_TRUE(std::is_sorted(rows->begin(), rows->end()));
+        for (uint32_t r : *rows) {
+            const EventPos e = m->at(r);
+            ASSERT_TRUE(f.matches(e.cpu, t.cpu(e.cpu).type(e.index), t.cpu(e.cpu).pid(e.index)));
+        }
+    }
+}
+
+TEST(EventFilter, FindsTextForwardAndBack)
+{
+    Trace t;
+    fill(t, 3, 2000, 8);
+    const auto m = MergedOrder::build(t);
+    ASSERT_TRUE(m);
+    // the rows whose task is "stress-ng", by a plain walk
+    std::vector<int64_t> expect;
+    for (size_t r = 0; r < m->size(); ++r) {
+        const EventPos e = m->at(r);
+        if (t.cpu(e.cpu).pid(e.index) % 2 == 0) expect.push_back(static_cast<int64_t>(r));
+    }
+    ASSERT_GT(expect.size(), 3u);
+    EXPECT_EQ(findRow(t, *m, nullptr, 0, true, "STRESS-NG:", nullptr), expect[0]);
+    EXPECT_EQ(findRow(t, *m, nullptr, expect[1] + 1, true, "stress-ng:", nullptr), expect[2]);
+    EXPECT_EQ(findRow(t, *m, nullptr, expect[2] - 1, false, "stress-ng:", nullptr), expect[1]);
+    EXPECT_EQ(findRow(t, *m, nullptr, 0, true, "no such text", nullptr), -1);
+}

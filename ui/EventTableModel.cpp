@@ -1,0 +1,253 @@
+#include "EventTableModel.h"
+
+#include "BackgroundJob.h"
+
+#include "model/EventFormat.h"
+
+#include <algorithm>
+
+namespace tickscope {
+
+namespace {
+
+std::shared_ptr<std::atomic<bool>> renew(std::shared_ptr<std::atomic<bool>> &flag)
+{
+    if (flag) flag->store(true);
+    flag = std::make_shared<std::atomic<bool>>(false);
+    return flag;
+}
+
+} // namespace
+
+EventTableModel::EventTableModel(QObject *parent) : QAbstractTableModel(parent) {}
+
+EventTableModel::~EventTableModel()
+{
+    for (auto *f : {&cancel_, &filterCancel_, &searchCancel_}) {
+        if (*f) (*f)->store(true);
+    }
+}
+
+void EventTableModel::setDocument(const Document &doc)
+{
+    beginResetModel();
+    doc_ = doc;
+    order_.reset();
+    rows_.reset();
+    filter_ = {};
+    filterPending_ = false;
+    count_ = 0;
+    endResetModel();
+    const uint64_t gen = ++generation_;
+    ++filterGeneration_;
+    ++searchGeneration_;
+    renew(filterCancel_);
+    renew(searchCancel_);
+    auto cancel = renew(cancel_);
+    if (!doc_.trace) return;
+    emit busy(tr("indexing %1 events…").arg(doc_.trace->eventCount()));
+    std::shared_ptr<const Trace> trace = doc_.trace;
+    runInBackground(
+        this,
+        [trace, cancel]() -> std::shared_ptr<const MergedOrder> {
+            try {
+                auto m = MergedOrder::build(*trace, cancel.get());
+                return m ? std::make_shared<const MergedOrder>(std::move(*m)) : nullptr;
+            } catch (const std::exception &) {
+                return nullptr;
+            }
+        },
+        [this, gen](std::shared_ptr<const MergedOrder> order) {
+            if (gen != generation_ || !order) return;
+            if (filter_.active()) {
+                order_ = std::move(order); // rows appear with the filter's
+                startFilter();
+                return;
+            }
+            beginResetModel();
+            order_ = std::move(order);
+            count_ = static_cast<int>(order_->size());
+            endResetModel();
+            emit busy({});
+            emit rowsReady();
+        });
+}
+
+void EventTableModel::setFilter(const EventFilter &filter)
+{
+    filter_ = filter;
+    if (!order_) return; // applied when the order is ready
+    if (!filter_.active()) {
+        ++filterGeneration_;
+        renew(filterCancel_);
+        filterPending_ = false;
+        beginResetModel();
+        rows_.reset();
+        count_ = static_cast<int>(order_->size());
+        endResetModel();
+        emit busy({});
+        emit rowsReady();
+        return;
+    }
+    startFilter();
+}
+
+void EventTableModel::startFilter()
+{
+    filterPending_ = true;
+    const uint64_t gen = ++filterGeneration_;
+    auto cancel = renew(filterCancel_);
+    emit busy(tr("filtering…"));
+    std::shared_ptr<const Trace> trace = doc_.trace;
+    std::shared_ptr<const MergedOrder> order = order_;
+    runInBackground(
+        this,
+        [trace, order, filter = filter_, cancel]() -> std::shared_ptr<const std::vector<uint32_t>> {
+            auto rows = filterRows(*trace, *order, filter, cancel.get());
+            return rows ? std::make_shared<const std::vector<uint32_t>>(std::move(*rows)) : nullptr;
+        },
+        [this, gen](std::shared_ptr<const std::vector<uint32_t>> rows) {
+            if (gen != filterGeneration_ || !rows) return;
+            beginResetModel();
+            rows_ = std::move(rows);
+            filterPending_ = false;
+            count_ = static_cast<int>(rows_->size());
+            endResetModel();
+            emit busy({});
+            emit rowsReady();
+        });
+}
+
+int EventTableModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : count_;
+}
+
+int EventTableModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+EventPos EventTableModel::eventAt(int row) const
+{
+    if (row < 0 || row >= rowCount()) return {};
+    return order_->at(mergedRow(row));
+}
+
+QString EventTableModel::relativeTime(int64_t ts) const
+{
+    const int64_t rel = ts - doc_.trace->firstTs();
+    const int64_t a = rel < 0 ? -rel : rel;
+    return QStringLiteral("%1%2.%3")
+        .arg(rel < 0 ? QStringLiteral("-") : QString())
+        .arg(a / 1000000000)
+        .arg(a % 1000000000, 9, 10, QLatin1Char('0'));
+}
+
+QVariant EventTableModel::data(const QModelIndex &index, int role) const
+{
+    if (!index.isValid() || index.row() >= rowCount()) return {};
+    if (role == Qt::TextAlignmentRole && index.column() <= Cpu)
+        return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+    if (role != Qt::DisplayRole && role != Qt::ToolTipRole) return {};
+    if (role == Qt::ToolTipRole && index.column() != Fields) return {};
+    const Trace &trace = *doc_.trace;
+    const EventPos e = eventAt(index.row());
+    const CpuEvents &ev = trace.cpu(e.cpu);
+    switch (index.column()) {
+    case Time:
+        return relativeTime(ev.ts(e.index));
+    case Cpu:
+        return e.cpu;
+    case Task: {
+        const int32_t pid = ev.pid(e.index);
+        const std::string_view comm = trace.strings.str(trace.tasks.comm(pid, ev.ts(e.index)));
+        return QStringLiteral("%1:%2").arg(QString::fromUtf8(comm.data(), static_cast<qsizetype>(comm.size())))
+            .arg(pid);
+    }
+    case Event:
+        return QString::fromStdString(trace.types()[ev.type(e.index)].name);
+    case Fields:
+        return QString::fromStdString(formatEventFields(trace, e.cpu, e.index));
+    }
+    return {};
+}
+
+QVariant EventTableModel::headerData(int section, Qt::Orientation o, int role) const
+{
+    if (o != Qt::Horizontal || role != Qt::DisplayRole) return {};
+    switch (section) {
+    case Time:
+        return tr("Time (s)");
+    case Cpu:
+        return tr("CPU");
+    case Task:
+        return tr("Task");
+    case Event:
+        return tr("Event");
+    case Fields:
+        return tr("Fields");
+    }
+    return {};
+}
+
+int EventTableModel::viewRowOfMerged(size_t merged, bool exact) const
+{
+    if (!rows_) {
+        if (exact && merged >= order_->size()) return -1;
+        return static_cast<int>(std::min(merged, order_->size()));
+    }
+    const auto it = std::lower_bound(rows_->begin(), rows_->end(), merged);
+    if (exact && (it == rows_->end() || *it != merged)) return -1;
+    return static_cast<int>(it - rows_->begin());
+}
+
+int EventTableModel::rowOf(EventPos e) const
+{
+    if (!order_ || filterPending_ || !doc_.trace || e.cpu < 0 || e.cpu >= doc_.trace->cpuCount() ||
+        e.index >= doc_.trace->cpu(e.cpu).size())
+        return -1;
+    return viewRowOfMerged(MergedOrder::rowOf(*doc_.trace, e), true);
+}
+
+int EventTableModel::rowAtOrAfter(EventPos e) const
+{
+    if (!order_ || filterPending_ || !doc_.trace || e.cpu < 0 || e.cpu >= doc_.trace->cpuCount() ||
+        e.index >= doc_.trace->cpu(e.cpu).size())
+        return rowCount();
+    return viewRowOfMerged(MergedOrder::rowOf(*doc_.trace, e), false);
+}
+
+int EventTableModel::rowAtTime(int64_t t) const
+{
+    if (!order_ || filterPending_) return rowCount();
+    return viewRowOfMerged(MergedOrder::rowAtTime(*doc_.trace, t), false);
+}
+
+void EventTableModel::find(const QString &text, int from, bool forward)
+{
+    const uint64_t gen = ++searchGeneration_;
+    auto cancel = renew(searchCancel_);
+    if (!order_ || filterPending_ || text.isEmpty()) {
+        emit searchDone(-1);
+        return;
+    }
+    emit busy(tr("searching…"));
+    runInBackground(
+        this,
+        [trace = doc_.trace, order = order_, rows = rows_, needle = text.toStdString(), from, forward, cancel] {
+            return findRow(*trace, *order, rows.get(), from, forward, needle, cancel.get());
+        },
+        [this, gen](int64_t row) {
+            if (gen != searchGeneration_) return;
+            emit busy({});
+            emit searchDone(static_cast<int>(row));
+        });
+}
+
+size_t EventTableModel::indexBytes() const
+{
+    return (order_ ? order_->bytes() : 0) + (rows_ ? rows_->capacity() * sizeof(uint32_t) : 0);
+}
+
+} // namespace tickscope

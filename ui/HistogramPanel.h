@@ -1,0 +1,63 @@
+// Histograms (QCustomPlot) of the hrtimer_wakeup lateness and the wakeup latency, for the CPUs shown and
+// the visible range, the samples from core (WakeupSamples: the values behind the report's columns).
+// Linear bins, or log2 bins on log axes. Recomputed in the background, debounced, when the range or the
+// CPUs change.
+#pragma once
+
+#include "Document.h"
+
+#include <QWidget>
+
+#include <cstdint>
+#include <vector>
+
+class QCheckBox;
+class QCustomPlot;
+class QTimer;
+
+namespace tickscope {
+
+class ViewState;
+
+class HistogramPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    HistogramPanel(ViewState *state, QWidget *parent = nullptr);
+
+    void setDocument(const Document &doc);
+
+    QCheckBox *logScale() const { return log_; }
+    QCustomPlot *latenessPlot() const { return lateness_; }
+    QCustomPlot *latencyPlot() const { return latency_; }
+    // The samples the plotted bins hold (the sum of the bars).
+    static uint64_t plottedSamples(const QCustomPlot *plot);
+
+    struct Bins
+    {
+        std::vector<double> edges;  // µs, size counts + 1
+        std::vector<double> counts; // per bin
+        uint64_t samples = 0;
+        double p50 = 0, p99 = 0, max = 0; // µs
+    };
+    // Linear: bins of equal width from 0 (or the minimum when negative) to the maximum; log: log2 bins
+    // in µs from the bin holding the minimum positive value (values <= that go into the first one).
+    static Bins bin(std::vector<int64_t> valuesNs, bool log, int linearBins = 50);
+
+signals:
+    void updated();
+
+private:
+    void schedule();
+    void compute();
+    void plot(QCustomPlot *p, const Bins &b, const QString &what);
+
+    ViewState *state_;
+    Document doc_;
+    QCheckBox *log_;
+    QCustomPlot *lateness_, *latency_;
+    QTimer *delay_;
+    uint64_t generation_ = 0;
+};
+
+} // namespace tickscope

@@ -1,0 +1,43 @@
+#include "PanelDocks.h"
+
+#include "EventTable.h"
+#include "HistogramPanel.h"
+#include "SummaryPanel.h"
+
+#include <QDockWidget>
+#include <QMainWindow>
+
+namespace tickscope {
+
+namespace {
+
+QDockWidget *dock(QMainWindow *window, const QString &title, const QString &name, QWidget *content,
+                  Qt::DockWidgetArea area)
+{
+    auto *d = new QDockWidget(title, window);
+    d->setObjectName(name); // QMainWindow::saveState() keys
+    d->setWidget(content);
+    window->addDockWidget(area, d);
+    return d;
+}
+
+} // namespace
+
+PanelDocks::PanelDocks(QMainWindow *window, ViewState *state)
+    : QObject(window), table_(new EventTable(state)), summary_(new SummaryPanel(state)),
+      histograms_(new HistogramPanel(state))
+{
+    eventDock_ = dock(window, tr("Events"), QStringLiteral("eventsDock"), table_, Qt::BottomDockWidgetArea);
+    summaryDock_ = dock(window, tr("Summary"), QStringLiteral("summaryDock"), summary_, Qt::RightDockWidgetArea);
+    histogramDock_ =
+        dock(window, tr("Histograms"), QStringLiteral("histogramsDock"), histograms_, Qt::RightDockWidgetArea);
+}
+
+void PanelDocks::setDocument(const Document &doc)
+{
+    table_->setDocument(doc);
+    summary_->setDocument(doc);
+    histograms_->setDocument(doc);
+}
+
+} // namespace tickscope

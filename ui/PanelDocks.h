@@ -1,0 +1,42 @@
+// The panels around the timeline as dock widgets of a main window: the event table (bottom), the
+// per-CPU summary and the histograms (right). The main window creates one, hands it each new Document,
+// and resets its ViewState; the panels do the rest through the ViewState.
+#pragma once
+
+#include "Document.h"
+
+#include <QObject>
+
+class QDockWidget;
+class QMainWindow;
+
+namespace tickscope {
+
+class EventTable;
+class HistogramPanel;
+class SummaryPanel;
+class ViewState;
+
+class PanelDocks : public QObject
+{
+    Q_OBJECT
+public:
+    PanelDocks(QMainWindow *window, ViewState *state);
+
+    void setDocument(const Document &doc);
+
+    EventTable *eventTable() const { return table_; }
+    SummaryPanel *summary() const { return summary_; }
+    HistogramPanel *histograms() const { return histograms_; }
+    QDockWidget *eventDock() const { return eventDock_; }
+    QDockWidget *summaryDock() const { return summaryDock_; }
+    QDockWidget *histogramDock() const { return histogramDock_; }
+
+private:
+    EventTable *table_;
+    SummaryPanel *summary_;
+    HistogramPanel *histograms_;
+    QDockWidget *eventDock_, *summaryDock_, *histogramDock_;
+};
+
+} // namespace tickscope

@@ -1,0 +1,56 @@
+// The per-CPU analysis summary: the numbers of `tickscope-cli report` (TickReport, computed by core for a
+// window) for the visible range or the whole trace, one column per CPU shown. Recomputed in the
+// background, debounced, when the range or the CPUs change.
+#pragma once
+
+#include "Document.h"
+
+#include "analysis/TickReport.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QCheckBox;
+class QLabel;
+class QTableWidget;
+class QTimer;
+
+namespace tickscope {
+
+class ViewState;
+
+class SummaryPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    SummaryPanel(ViewState *state, QWidget *parent = nullptr);
+
+    void setDocument(const Document &doc);
+
+    QCheckBox *wholeTrace() const { return whole_; }
+    QTableWidget *table() const { return table_; }
+    // The shown text of a metric row ("spurious", "ticks", ... as in the first column) for a CPU; empty
+    // when absent.
+    QString cell(const QString &metric, int cpu) const;
+    const TickReport *report() const { return report_.get(); }
+
+signals:
+    void updated();
+
+private:
+    void schedule();
+    void compute();
+    void show(const TickReport &r);
+
+    ViewState *state_;
+    Document doc_;
+    QCheckBox *whole_;
+    QLabel *window_;
+    QTableWidget *table_;
+    QTimer *delay_;
+    std::shared_ptr<const TickReport> report_;
+    uint64_t generation_ = 0;
+};
+
+} // namespace tickscope
