@@ -17,7 +17,7 @@ WakeupSamples WakeupSamples::collect(const Trace &trace, const TickAnalysis &ana
             const int64_t ts = ev.ts(x.index);
             if (ts < from || ts > to) continue;
             if (x.latenessNs != kUnknownNs) s.latenessNs.push_back(x.latenessNs);
-            if (x.pid >= 0 && x.latencyNs != kUnknownNs) s.latencyNs.push_back(x.latencyNs);
+            if ((x.flags & WakeupFlag::TaskKnown) && x.latencyNs != kUnknownNs) s.latencyNs.push_back(x.latencyNs);
         }
     }
     return s;
