@@ -53,13 +53,11 @@ void CpuPass::run()
     std::sort(gaps.begin(), gaps.end());
     gaps.erase(std::unique(gaps.begin(), gaps.end()), gaps.end());
     size_t nextGap = 0;
-    // The timer part keeps a record per hrtimer start, expiry and switch: reserve address space for the
+    // The timer part keeps a record per hrtimer expiry and switch: reserve address space for the
     // worst case once (Column: pages are only touched as records arrive, no copy on growth; huge pages
     // on big CPUs: a page fault per 4 KiB costs more than the records written into it).
     const bool huge = n >= (size_t{1} << 20);
-    out_.timers.starts.reserve(n);
     out_.timers.wakeups.reserve(n, huge);
-    out_.timers.wakeTargets.reserve(n);
     out_.timers.otherLateness.reserve(n);
     out_.timers.switches.reserve(n);
 
@@ -201,7 +199,6 @@ void CpuPass::event(const CpuEvents::Cursor &c, size_t i, Role role)
     }
     case Role::HrtimerStart: {
         const auto p = c.payload<HrtimerStartP>();
-        timers_.onHrtimerStart(i);
         tick_.onStart(i, p, rearm);
         break;
     }

@@ -112,17 +112,27 @@ void pairHrtimers(const Trace &trace, std::vector<CpuAnalysis> &cpus)
     // Per CPU, starts and expiries are each in event order; merge them across CPUs by time (a start before
     // an expiry of the same ts: the expiry cannot come before the arm it pairs with).
     const size_t n = cpus.size();
-    std::vector<size_t> si(n, 0);
+    // The next hrtimer_start of each CPU, read straight from the model (no list of them is kept).
+    auto nextStart = [&](size_t c, size_t from) {
+        const CpuEvents &ev = trace.cpu(cpus[c].cpu);
+        const size_t size = ev.size();
+        while (from < size && trace.kind(ev.type(from)) != EventKind::HrtimerStart)
+            ++from;
+        return from;
+    };
+    std::vector<size_t> si(n);
+    for (size_t c = 0; c < n; ++c)
+        si[c] = nextStart(c, 0);
     std::vector<ExpiryHeads> ei(n);
     // The next item of CPU c: its next start or expiry, whichever is earlier (the same ts: the start).
     auto head = [&](size_t c, int64_t &ts, bool &isStart) {
         const CpuTimers &t = cpus[c].timers;
-        const bool hasS = si[c] < t.starts.size();
+        const CpuEvents &ev = trace.cpu(cpus[c].cpu);
+        const bool hasS = si[c] < ev.size();
         uint32_t expiry;
         const bool hasE = ei[c].next(t, expiry) != ExpiryHeads::None;
         if (!hasS && !hasE) return false;
-        const CpuEvents &ev = trace.cpu(cpus[c].cpu);
-        const int64_t sTs = hasS ? ev.ts(t.starts[si[c]].index) : 0;
+        const int64_t sTs = hasS ? ev.ts(si[c]) : 0;
         const int64_t eTs = hasE ? ev.ts(expiry) : 0;
         isStart = hasS && (!hasE || sTs <= eTs);
         ts = isStart ? sTs : eTs;
@@ -133,7 +143,8 @@ void pairHrtimers(const Trace &trace, std::vector<CpuAnalysis> &cpus)
         CpuTimers &t = cpus[c].timers;
         const CpuEvents &ev = trace.cpu(cpus[c].cpu);
         if (isStart) {
-            const auto s = ev.payload<HrtimerStartP>(t.starts[si[c]++].index);
+            const auto s = ev.payload<HrtimerStartP>(si[c]);
+            si[c] = nextStart(c, si[c] + 1);
             last.put(s.timer, {s.expires, s.softexpires});
             return;
         }
@@ -187,7 +198,6 @@ void pairHrtimers(const Trace &trace, std::vector<CpuAnalysis> &cpus)
             take(best, isStart);
     }
     for (CpuAnalysis &c : cpus) {
-        c.timers.starts = Column<HrtimerStartRec>();
     }
 }
 
@@ -247,6 +257,36 @@ SwitchIn findSwitchIn(const Trace &trace, const CpuEvents &ev, const Column<Swit
     return {};
 }
 
+// Who the hrtimer_wakeup expiry at event `expiry` woke: the events up to its hrtimer_expire_exit, read
+// the way the pass read them (TimerTracker::onWake / onMigrate).
+WakeTarget wokenBy(const Trace &trace, const CpuEvents &ev, size_t expiry)
+{
+    constexpr size_t kMaxInside = 256; // events inside one expiry callback
+    WakeTarget t;
+    const size_t end = std::min(ev.size(), expiry + kMaxInside);
+    for (size_t i = expiry + 1; i < end; ++i) {
+        switch (trace.kind(ev.type(i))) {
+        case EventKind::HrtimerExpireExit:
+        case EventKind::HrtimerExpireEntry:
+            return t;
+        case EventKind::SchedWaking:
+        case EventKind::SchedWakeup: {
+            const auto p = ev.payload<SchedWakeP>(i);
+            t.onWake(p.pid, p.prio, p.targetCpu, trace.kind(ev.type(i)) == EventKind::SchedWakeup);
+            break;
+        }
+        case EventKind::SchedMigrateTask: {
+            const auto p = ev.payload<SchedMigrateP>(i);
+            t.onMigrate(p.pid, p.destCpu);
+            break;
+        }
+        default:
+            break;
+        }
+    }
+    return t;
+}
+
 } // namespace
 
 void measureWakeupLatency(const Trace &trace, std::vector<CpuAnalysis> &cpus, int threads)
@@ -276,7 +316,7 @@ void measureWakeupLatency(const Trace &trace, std::vector<CpuAnalysis> &cpus, in
         };
         for (size_t j = 0; j < a.timers.wakeups.size(); ++j) {
             HrtimerWakeup &w = a.timers.wakeups[j];
-            const WakeTarget to = a.timers.wakeTargets[j];
+            const WakeTarget to = wokenBy(trace, own, w.index);
             if (to.pid <= 0) continue;
             const int64_t t0 = own.ts(w.index);
             // Woken while still running (it had not scheduled out yet): no switch-in follows this
@@ -298,10 +338,8 @@ void measureWakeupLatency(const Trace &trace, std::vector<CpuAnalysis> &cpus, in
             if (!first.shown) w.flags |= WakeupFlag::LatencyBound;
         }
     });
-    for (CpuAnalysis &c : cpus) {
+    for (CpuAnalysis &c : cpus)
         c.timers.switches = Column<SwitchRec>();
-        c.timers.wakeTargets = Column<WakeTarget>();
-    }
 }
 
 } // namespace tickscope

@@ -105,18 +105,12 @@ void timerReport(const Trace &trace, const CpuAnalysis &c, int64_t from, int64_t
     cr.longSoftirqs = std::move(longest);
 
     WakeupReport &w = cr.wakeup;
-    std::vector<int64_t> late, soft, lat, rt, normal, unknown;
     for (size_t k = 0; k < t.wakeups.size(); ++k) {
         const HrtimerWakeup &x = t.wakeups[k];
         if (!in(x.index)) continue;
         ++w.count;
         w.inBursts += (x.flags & WakeupFlag::Burst) != 0;
-        if (x.latenessNs == kUnknownNs) {
-            ++w.unpaired;
-        } else {
-            late.push_back(x.latenessNs);
-            soft.push_back(x.softLatenessNs);
-        }
+        if (x.latenessNs == kUnknownNs) ++w.unpaired;
         if (!(x.flags & WakeupFlag::TaskKnown)) {
             ++w.noTask;
             continue;
@@ -126,11 +120,34 @@ void timerReport(const Trace &trace, const CpuAnalysis &c, int64_t from, int64_t
             continue;
         }
         w.latencyBounds += (x.flags & WakeupFlag::LatencyBound) != 0;
-        lat.push_back(x.latencyNs);
         ++w.histogram[histogramBucket(x.latencyNs)];
-        (!(x.flags & WakeupFlag::PrioKnown) ? unknown : (x.flags & WakeupFlag::Rt) ? rt : normal)
-            .push_back(x.latencyNs);
     }
+    // One distribution at a time through one buffer: a busy trace has a wakeup per ~9 events, and six
+    // copies of them would outgrow the analysis itself.
+    std::vector<int32_t> v;
+    v.reserve(w.count);
+    auto distribution = [&](auto value) {
+        v.clear();
+        for (size_t k = 0; k < t.wakeups.size(); ++k) {
+            const HrtimerWakeup &x = t.wakeups[k];
+            const int32_t y = value(x);
+            if (y != kUnknownNs && in(x.index)) v.push_back(y);
+        }
+        return Distribution::of(v);
+    };
+    auto latencyIf = [](uint8_t mask, uint8_t want) {
+        return [mask, want](const HrtimerWakeup &x) {
+            return (x.flags & WakeupFlag::TaskKnown) && (x.flags & mask) == want ? x.latencyNs : kUnknownNs;
+        };
+    };
+    w.lateness = distribution([](const HrtimerWakeup &x) { return x.latenessNs; });
+    w.softLateness = distribution([](const HrtimerWakeup &x) {
+        return x.latenessNs == kUnknownNs ? kUnknownNs : x.softLatenessNs;
+    });
+    w.latency = distribution(latencyIf(0, 0));
+    w.latencyRt = distribution(latencyIf(WakeupFlag::PrioKnown | WakeupFlag::Rt, WakeupFlag::PrioKnown | WakeupFlag::Rt));
+    w.latencyNormal = distribution(latencyIf(WakeupFlag::PrioKnown | WakeupFlag::Rt, WakeupFlag::PrioKnown));
+    w.latencyUnknownPolicy = distribution(latencyIf(WakeupFlag::PrioKnown, 0));
     // Bursts: runs of Burst-flagged wakeups of one interrupt (consecutive in the array).
     for (size_t k = 0; k < t.wakeups.size();) {
         const HrtimerWakeup &x = t.wakeups[k];
@@ -147,14 +164,7 @@ void timerReport(const Trace &trace, const CpuAnalysis &c, int64_t from, int64_t
         w.maxBurst = std::max<uint64_t>(w.maxBurst, e - k);
         k = e;
     }
-    w.lateness = Distribution::of(late);
-    w.softLateness = Distribution::of(soft);
-    w.latency = Distribution::of(lat);
-    w.latencyRt = Distribution::of(rt);
-    w.latencyNormal = Distribution::of(normal);
-    w.latencyUnknownPolicy = Distribution::of(unknown);
-
-    std::vector<int64_t> v;
+    v.clear();
     for (size_t k = 0; k < t.tickLateness.size(); ++k) {
         if (t.tickLateness[k].latenessNs != kUnknownNs && in(t.tickLateness[k].index))
             v.push_back(t.tickLateness[k].latenessNs);
@@ -183,7 +193,7 @@ void distributionJson(JsonWriter &j, const char *key, const Distribution &d)
 
 } // namespace
 
-Distribution Distribution::of(std::vector<int64_t> &v)
+template <class T> Distribution distributionOf(std::vector<T> &v)
 {
     Distribution d;
     d.count = v.size();
@@ -203,6 +213,16 @@ Distribution Distribution::of(std::vector<int64_t> &v)
     d.p99 = rank(99);
     d.max = *std::max_element(begin, v.end());
     return d;
+}
+
+Distribution Distribution::of(std::vector<int64_t> &v)
+{
+    return distributionOf(v);
+}
+
+Distribution Distribution::of(std::vector<int32_t> &v)
+{
+    return distributionOf(v);
 }
 
 std::optional<std::pair<int64_t, int64_t>> markerWindow(const Trace &trace, const TickAnalysis &analysis)

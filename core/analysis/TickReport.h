@@ -42,6 +42,7 @@ struct Distribution
     uint64_t count = 0;
     int64_t min = 0, p50 = 0, p90 = 0, p99 = 0, max = 0;
     static Distribution of(std::vector<int64_t> &values); // reorders values
+    static Distribution of(std::vector<int32_t> &values);
 };
 
 constexpr size_t kHistogramBuckets = 32; // log2 buckets: [0] <= 1 ns, [k] in (2^(k-1), 2^k] ns, last: above

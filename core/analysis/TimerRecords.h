@@ -87,11 +87,30 @@ struct HrtimerWakeup
 };
 #pragma pack(pop)
 
-// Transient, one per HrtimerWakeup: the woken task and where it was sent (freed after the latency step).
+// Who an hrtimer_wakeup expiry woke, and the CPU it was sent to, from the events inside the expiry (the
+// pass keeps it for the open expiry only; the latency step reads it again from the model).
 struct WakeTarget
 {
     int32_t pid = -1; // -1 when no wakeup was traced inside the expiry
     int16_t cpu = -1; // sched_wakeup's target_cpu, or a sched_migrate_task's dest_cpu inside the expiry
+    int16_t prio = -1;
+
+    // sched_waking (wakeup false) or sched_wakeup inside the expiry; true when it named the woken task.
+    bool onWake(int32_t p, int16_t prio_, int16_t targetCpu, bool wakeup)
+    {
+        if (pid < 0) {
+            pid = p;
+            cpu = targetCpu;
+            prio = prio_;
+            return true;
+        }
+        if (wakeup && p == pid) cpu = targetCpu; // sched_wakeup has the CPU chosen; sched_waking the last one
+        return false;
+    }
+    void onMigrate(int32_t p, int16_t destCpu) // try_to_wake_up chose another CPU for the woken task
+    {
+        if (p == pid) cpu = destCpu;
+    }
 };
 
 struct HrtimerLateness
@@ -101,13 +120,8 @@ struct HrtimerLateness
     int32_t softLatenessNs = kUnknownNs;
 };
 
-// Transient, for pairing expiries with the last start of their pointer across CPUs. Only event
-// indexes: the pairing reads ts and fields back from the model (4 bytes instead of 32); the expiries
-// are merged from the wakeup and lateness records, which are in event order too.
-struct HrtimerStartRec
-{
-    uint32_t index; // hrtimer_start
-};
+// Transient: every switch-in of the CPU (sched_switch, or the first event of a task switched in without
+// one), for the wakeup latency.
 struct SwitchRec
 {
     uint32_t index; // sched_switch, or the first event of a task switched in without one
@@ -123,10 +137,8 @@ struct CpuTimers
     Column<HrtimerLateness> otherLateness; // every other expiry
     uint64_t bursts = 0;
     uint32_t maxBurst = 0;
-    // transient (emptied by pairHrtimers)
-    Column<HrtimerStartRec> starts;
-    Column<WakeTarget> wakeTargets; // parallel to wakeups (freed after measureWakeupLatency)
-    Column<SwitchRec> switches; // every sched_switch, for the wakeup latency (freed after it)
+    // transient (emptied by measureWakeupLatency)
+    Column<SwitchRec> switches;
 
     size_t bytes() const
     {

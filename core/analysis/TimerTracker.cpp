@@ -86,7 +86,7 @@ void TimerTracker::onHrtimerExpireEntry(size_t i, const HrtimerExpireEntryP &p, 
         HrtimerWakeup w;
         w.index = index;
         out_.wakeups.push_back(w);
-        out_.wakeTargets.push_back(WakeTarget{});
+        open_ = WakeTarget{};
     } else {
         out_.otherLateness.push_back({index, kUnknownNs, kUnknownNs});
     }
@@ -94,24 +94,14 @@ void TimerTracker::onHrtimerExpireEntry(size_t i, const HrtimerExpireEntryP &p, 
 
 void TimerTracker::onWake(const SchedWakeP &p, bool wakeup)
 {
-    if (openWakeup_ == npos) return;
-    HrtimerWakeup &w = out_.wakeups[openWakeup_];
-    WakeTarget &t = out_.wakeTargets[openWakeup_];
-    if (t.pid < 0) {
-        t.pid = p.pid;
-        t.cpu = p.targetCpu;
-        w.flags |= WakeupFlag::TaskKnown | WakeupFlag::PrioKnown |
-                   (p.prio < kRtPrioLimit ? WakeupFlag::Rt : 0); // DL: prio -1
-    } else if (wakeup && p.pid == t.pid) {
-        t.cpu = p.targetCpu; // sched_wakeup has the CPU chosen; sched_waking the one it last ran on
-    }
+    if (openWakeup_ == npos || !open_.onWake(p.pid, p.prio, p.targetCpu, wakeup)) return;
+    out_.wakeups[openWakeup_].flags |= WakeupFlag::TaskKnown | WakeupFlag::PrioKnown |
+                                       (p.prio < kRtPrioLimit ? WakeupFlag::Rt : 0); // DL: prio -1
 }
 
 void TimerTracker::onMigrate(const SchedMigrateP &p)
 {
-    if (openWakeup_ == npos) return;
-    WakeTarget &t = out_.wakeTargets[openWakeup_];
-    if (t.pid == p.pid) t.cpu = p.destCpu;
+    if (openWakeup_ != npos) open_.onMigrate(p.pid, p.destCpu);
 }
 
 void TimerTracker::onTimerIrqEntry()

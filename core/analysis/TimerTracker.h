@@ -28,7 +28,6 @@ public:
     }
     void onTickRunning() { stopTs_ = -1; } // a tick expiry while the tick lane says running
 
-    void onHrtimerStart(size_t i) { out_.starts.push_back({static_cast<uint32_t>(i)}); }
     void onHrtimerExpireEntry(size_t i, const HrtimerExpireEntryP &p, bool tick);
     void onHrtimerExpireExit() { openWakeup_ = npos; }
     void onWake(const SchedWakeP &p, bool wakeup);
@@ -61,6 +60,7 @@ private:
 
     // hrtimer
     size_t openWakeup_ = npos;
+    WakeTarget open_; // who the open wakeup expiry woke
     unsigned batchDepth_ = 0; // open timer interrupts / HRTIMER softirqs
     size_t batchFirst_ = 0;
 };
