@@ -35,8 +35,10 @@ EventTable::EventTable(ViewState *state, QWidget *parent)
     search_->setPlaceholderText(tr("search text"));
     search_->setClearButtonEnabled(true);
     previous_->setText(tr("Previous"));
+    previous_->setToolTip(tr("Previous match"));
     previous_->setArrowType(Qt::UpArrow);
     next_->setText(tr("Next"));
+    next_->setToolTip(tr("Next match (Enter)"));
     next_->setArrowType(Qt::DownArrow);
     follow_->setToolTip(tr("Scroll to the start of the visible range when it changes"));
 

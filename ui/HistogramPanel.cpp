@@ -22,6 +22,7 @@ HistogramPanel::HistogramPanel(ViewState *state, QWidget *parent)
       latency_(new QCustomPlot(this)), delay_(new QTimer(this))
 {
     log_->setToolTip(tr("log2 bins on logarithmic axes"));
+    log_->setChecked(true); // latencies have long tails
     auto *plots = new QHBoxLayout;
     plots->addWidget(lateness_);
     plots->addWidget(latency_);
@@ -153,13 +154,13 @@ void HistogramPanel::plot(QCustomPlot *p, const Bins &b, const QString &what)
         p->yAxis->setRange(log ? 0.8 : 0, std::max(1.0, top) * (log ? 2 : 1.1));
     }
     auto *title = qobject_cast<QCPTextElement *>(p->plotLayout()->element(0, 0));
-    title->setText(b.samples ? tr("%1: %2 samples, p50 %3 / p99 %4 / max %5 µs")
+    title->setText(b.samples ? tr("%1\n%2 samples, p50 %3, p99 %4, max %5 µs")
                                    .arg(what)
                                    .arg(b.samples)
                                    .arg(b.p50, 0, 'f', 1)
                                    .arg(b.p99, 0, 'f', 1)
                                    .arg(b.max, 0, 'f', 1)
-                             : tr("%1: no samples").arg(what));
+                             : tr("%1\nno samples").arg(what));
     p->replot();
 }
 

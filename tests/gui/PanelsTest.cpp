@@ -263,6 +263,8 @@ private slots:
     {
         Window w("nohzfull-poll.dat");
         HistogramPanel *h = w.docks.histograms();
+        QVERIFY(h->logScale()->isChecked()); // the default
+        h->logScale()->setChecked(false);
         const auto markers = markerWindow(*w.doc.trace, *w.doc.analysis);
         QVERIFY(markers);
         w.state.setCpus({1});
@@ -278,6 +280,7 @@ private slots:
         QCOMPARE(r.cpus[0].wakeup.latency.count, uint64_t{193});
         QTRY_COMPARE(HistogramPanel::plottedSamples(h->latencyPlot()), r.cpus[0].wakeup.latency.count);
         QCOMPARE(HistogramPanel::plottedSamples(h->latenessPlot()), r.cpus[0].wakeup.lateness.count);
+        QCOMPARE(h->latencyPlot()->xAxis->scaleType(), QCPAxis::stLinear);
         // log scale: the same samples in log2 bins, the report's own histogram
         h->logScale()->setChecked(true);
         QVERIFY(updated.wait(10000));
@@ -292,6 +295,16 @@ private slots:
             if (d.value > 0) plotted.push_back(static_cast<uint64_t>(d.value));
         }
         QCOMPARE(plotted, report);
+        // the first half of the window only: what the report counts there
+        const int64_t mid = markers->first + (markers->second - markers->first) / 2;
+        o.to = mid;
+        const TickReport half = TickReport::make(*w.doc.trace, *w.doc.analysis, o);
+        QVERIFY(half.cpus[0].wakeup.latency.count > 0);
+        QVERIFY(half.cpus[0].wakeup.latency.count < r.cpus[0].wakeup.latency.count);
+        w.state.setRange(markers->first, mid);
+        QVERIFY(updated.wait(10000));
+        QCOMPARE(HistogramPanel::plottedSamples(h->latencyPlot()), half.cpus[0].wakeup.latency.count);
+        QCOMPARE(HistogramPanel::plottedSamples(h->latenessPlot()), half.cpus[0].wakeup.lateness.count);
         // both CPUs and the whole trace: more samples
         w.state.setCpus({0, 1});
         w.state.setRange(w.doc.trace->firstTs(), w.doc.trace->lastTs());
