@@ -25,7 +25,8 @@ double secondsSinceProcessStart()
     if (p == std::string::npos) return -1;
     unsigned long long start = 0;
     const char *c = s.c_str() + p + 2;
-    for (int field = 3; field < 22; ++field) c = std::strchr(c, ' ') + 1; // field 22: starttime
+    for (int field = 3; field < 22; ++field)
+        c = std::strchr(c, ' ') + 1; // field 22: starttime
     start = std::strtoull(c, nullptr, 10);
     timespec now{};
     clock_gettime(CLOCK_BOOTTIME, &now);
@@ -76,7 +77,8 @@ int main(int argc, char **argv)
                 QAbstractEventDispatcher::instance(), &QAbstractEventDispatcher::aboutToBlock, &w,
                 [&w] {
                     w.repaint();
-                    std::printf("drawn and idle %.3f s after the process started\n", secondsSinceProcessStart());
+                    std::printf("drawn and idle %.3f s after the process started\n",
+                                secondsSinceProcessStart());
                     std::fflush(stdout);
                     QApplication::exit(0);
                 },
