@@ -1,9 +1,40 @@
 // tickscope: the GUI. `tickscope [FILE ...]` opens FILE (the first one for now).
 #include "MainWindow.h"
 
+#include <QAbstractEventDispatcher>
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QTimer>
+
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <fstream>
+#include <string>
+#include <unistd.h>
+
+namespace {
+
+// Seconds since this process started (the kernel's start time in /proc/self/stat, in clock ticks since
+// boot), so that the dynamic loading of the libraries counts too. -1 when unknown.
+double secondsSinceProcessStart()
+{
+    std::ifstream f("/proc/self/stat");
+    std::string s((std::istreambuf_iterator<char>(f)), {});
+    const size_t p = s.rfind(')');
+    if (p == std::string::npos) return -1;
+    unsigned long long start = 0;
+    const char *c = s.c_str() + p + 2;
+    for (int field = 3; field < 22; ++field)
+        c = std::strchr(c, ' ') + 1; // field 22: starttime
+    start = std::strtoull(c, nullptr, 10);
+    timespec now{};
+    clock_gettime(CLOCK_BOOTTIME, &now);
+    return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) / 1e9 -
+           static_cast<double>(start) / static_cast<double>(sysconf(_SC_CLK_TCK));
+}
+
+} // namespace
 
 int main(int argc, char **argv)
 {
@@ -20,6 +51,11 @@ int main(int argc, char **argv)
                                   QStringLiteral("Save a PNG of the window once FILE is shown, then quit."),
                                   QStringLiteral("PNG"));
     parser.addOption(shot);
+    // For tests/bench/open-time.sh: once FILE is shown and the event loop has nothing left to do, paint,
+    // print the seconds since the process started and quit.
+    QCommandLineOption drawn(QStringLiteral("quit-when-drawn"), QStringLiteral("benchmark: quit when idle"));
+    drawn.setFlags(QCommandLineOption::HiddenFromHelp);
+    parser.addOption(drawn);
     parser.process(app);
 
     tickscope::MainWindow w;
@@ -34,6 +70,21 @@ int main(int argc, char **argv)
         QObject::connect(&w, &tickscope::MainWindow::traceShown, &w, [save] { QTimer::singleShot(200, save); });
         QObject::connect(&w, &tickscope::MainWindow::loadFailed, &w, [] { QApplication::exit(1); });
         if (files.isEmpty()) QTimer::singleShot(500, save);
+    }
+    if (parser.isSet(drawn)) {
+        QObject::connect(&w, &tickscope::MainWindow::traceShown, &w, [&w] {
+            QObject::connect(
+                QAbstractEventDispatcher::instance(), &QAbstractEventDispatcher::aboutToBlock, &w,
+                [&w] {
+                    w.repaint();
+                    std::printf("drawn and idle %.3f s after the process started\n",
+                                secondsSinceProcessStart());
+                    std::fflush(stdout);
+                    QApplication::exit(0);
+                },
+                Qt::SingleShotConnection);
+        });
+        QObject::connect(&w, &tickscope::MainWindow::loadFailed, &w, [] { QApplication::exit(1); });
     }
     if (!files.isEmpty()) w.openFile(files.front());
     return app.exec();

@@ -11,6 +11,10 @@ PKGS=(
   xvfb xauth
   stress-ng rt-tests
 )
+# Optional, only for the open-time benchmark against KernelShark (tests/bench/open-time.sh); CI does not
+# need them. Installed with: scripts/install-deps.sh --bench
+BENCH_PKGS=(kernelshark xdotool x11-utils bc)
+if [ "${1:-}" = "--bench" ]; then PKGS+=("${BENCH_PKGS[@]}"); fi
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

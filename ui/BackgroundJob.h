@@ -24,7 +24,8 @@ template <class Work, class Done> void runInBackground(QObject *receiver, Work w
         watcher->deleteLater();
         if (*result) done(std::move(**result));
     });
-    watcher->setFuture(QtConcurrent::run([result, work = std::move(work)]() mutable { result->emplace(work()); }));
+    watcher->setFuture(
+        QtConcurrent::run([result, work = std::move(work)]() mutable { result->emplace(work()); }));
 }
 
 } // namespace tickscope

@@ -22,7 +22,8 @@ EventTable::EventTable(ViewState *state, QWidget *parent)
     : QWidget(parent), state_(state), model_(new EventTableModel(this)), view_(new QTableView(this)),
       cpu_(new QComboBox(this)), task_(new QLineEdit(this)), event_(new QComboBox(this)),
       search_(new QLineEdit(this)), previous_(new QToolButton(this)), next_(new QToolButton(this)),
-      follow_(new QCheckBox(tr("Follow range"), this)), status_(new QLabel(this)), filterDelay_(new QTimer(this))
+      follow_(new QCheckBox(tr("Follow range"), this)), status_(new QLabel(this)),
+      filterDelay_(new QTimer(this))
 {
     cpu_->setToolTip(tr("Show the events of one CPU"));
     task_->setPlaceholderText(tr("task: comm or pid"));
@@ -35,8 +36,10 @@ EventTable::EventTable(ViewState *state, QWidget *parent)
     search_->setPlaceholderText(tr("search text"));
     search_->setClearButtonEnabled(true);
     previous_->setText(tr("Previous"));
+    previous_->setToolTip(tr("Previous match"));
     previous_->setArrowType(Qt::UpArrow);
     next_->setText(tr("Next"));
+    next_->setToolTip(tr("Next match (Enter)"));
     next_->setArrowType(Qt::DownArrow);
     follow_->setToolTip(tr("Scroll to the start of the visible range when it changes"));
 
@@ -99,7 +102,8 @@ EventTable::EventTable(ViewState *state, QWidget *parent)
     connect(state_, &ViewState::rangeChanged, this, [this](int64_t start, int64_t) {
         if (!follow_->isChecked() || !model_->ready()) return;
         const int row = model_->rowAtTime(start);
-        if (row < model_->rowCount()) view_->scrollTo(model_->index(row, 0), QAbstractItemView::PositionAtTop);
+        if (row < model_->rowCount())
+            view_->scrollTo(model_->index(row, 0), QAbstractItemView::PositionAtTop);
     });
     updateStatus();
 }
@@ -113,11 +117,14 @@ void EventTable::setDocument(const Document &doc)
         event_->clear();
         task_->clear();
         if (doc.trace) {
-            for (int c = 0; c < doc.trace->cpuCount(); ++c) cpu_->addItem(tr("CPU %1").arg(c), c);
+            for (int c = 0; c < doc.trace->cpuCount(); ++c)
+                cpu_->addItem(tr("CPU %1").arg(c), c);
             std::set<std::string> names; // the event types that occur, by name
-            for (const EventType &t : doc.trace->types()) names.insert(t.name);
+            for (const EventType &t : doc.trace->types())
+                names.insert(t.name);
             event_->addItem(QString());
-            for (const std::string &n : names) event_->addItem(QString::fromStdString(n));
+            for (const std::string &n : names)
+                event_->addItem(QString::fromStdString(n));
         }
     }
     searchNote_.clear();

@@ -162,7 +162,8 @@ QVariant EventTableModel::data(const QModelIndex &index, int role) const
     case Task: {
         const int32_t pid = ev.pid(e.index);
         const std::string_view comm = trace.strings.str(trace.tasks.comm(pid, ev.ts(e.index)));
-        return QStringLiteral("%1:%2").arg(QString::fromUtf8(comm.data(), static_cast<qsizetype>(comm.size())))
+        return QStringLiteral("%1:%2")
+            .arg(QString::fromUtf8(comm.data(), static_cast<qsizetype>(comm.size())))
             .arg(pid);
     }
     case Event:
@@ -235,9 +236,8 @@ void EventTableModel::find(const QString &text, int from, bool forward)
     emit busy(tr("searching…"));
     runInBackground(
         this,
-        [trace = doc_.trace, order = order_, rows = rows_, needle = text.toStdString(), from, forward, cancel] {
-            return findRow(*trace, *order, rows.get(), from, forward, needle, cancel.get());
-        },
+        [trace = doc_.trace, order = order_, rows = rows_, needle = text.toStdString(), from, forward,
+         cancel] { return findRow(*trace, *order, rows.get(), from, forward, needle, cancel.get()); },
         [this, gen](int64_t row) {
             if (gen != searchGeneration_) return;
             emit busy({});

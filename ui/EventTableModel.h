@@ -64,7 +64,10 @@ signals:
     void searchDone(int row);
 
 private:
-    size_t mergedRow(int row) const { return rows_ ? (*rows_)[static_cast<size_t>(row)] : static_cast<size_t>(row); }
+    size_t mergedRow(int row) const
+    {
+        return rows_ ? (*rows_)[static_cast<size_t>(row)] : static_cast<size_t>(row);
+    }
     int viewRowOfMerged(size_t merged, bool exact) const;
     void startFilter();
     QString relativeTime(int64_t ts) const;

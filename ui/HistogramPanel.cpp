@@ -18,10 +18,11 @@
 namespace tickscope {
 
 HistogramPanel::HistogramPanel(ViewState *state, QWidget *parent)
-    : QWidget(parent), state_(state), log_(new QCheckBox(tr("Log scale"), this)), lateness_(new QCustomPlot(this)),
-      latency_(new QCustomPlot(this)), delay_(new QTimer(this))
+    : QWidget(parent), state_(state), log_(new QCheckBox(tr("Log scale"), this)),
+      lateness_(new QCustomPlot(this)), latency_(new QCustomPlot(this)), delay_(new QTimer(this))
 {
     log_->setToolTip(tr("log2 bins on logarithmic axes"));
+    log_->setChecked(true); // latencies have long tails
     auto *plots = new QHBoxLayout;
     plots->addWidget(lateness_);
     plots->addWidget(latency_);
@@ -84,9 +85,11 @@ HistogramPanel::Bins HistogramPanel::bin(std::vector<int64_t> v, bool log, int l
         }
         if (minPos == INT64_MAX) minPos = 1;
         const int lo = std::max(0, static_cast<int>(std::ceil(std::log2(static_cast<double>(minPos)))) - 1);
-        const int hi = std::max(lo + 1, static_cast<int>(std::ceil(std::log2(static_cast<double>(std::max<int64_t>(d.max, 2))))));
+        const int hi = std::max(
+            lo + 1, static_cast<int>(std::ceil(std::log2(static_cast<double>(std::max<int64_t>(d.max, 2))))));
         b.counts.assign(static_cast<size_t>(hi - lo), 0);
-        for (int k = lo; k <= hi; ++k) b.edges.push_back(std::ldexp(1.0, k) / 1e3);
+        for (int k = lo; k <= hi; ++k)
+            b.edges.push_back(std::ldexp(1.0, k) / 1e3);
         for (int64_t x : v) {
             const int k = x <= 1 ? 0 : static_cast<int>(std::ceil(std::log2(static_cast<double>(x))));
             b.counts[static_cast<size_t>(std::clamp(k - lo - 1, 0, hi - lo - 1))] += 1;
@@ -97,7 +100,8 @@ HistogramPanel::Bins HistogramPanel::bin(std::vector<int64_t> v, bool log, int l
     const double to = std::max(from + 1, static_cast<double>(d.max) + 1);
     const double width = (to - from) / linearBins;
     b.counts.assign(static_cast<size_t>(linearBins), 0);
-    for (int k = 0; k <= linearBins; ++k) b.edges.push_back((from + width * k) / 1e3);
+    for (int k = 0; k <= linearBins; ++k)
+        b.edges.push_back((from + width * k) / 1e3);
     for (int64_t x : v) {
         const auto k = static_cast<int>((static_cast<double>(x) - from) / width);
         b.counts[static_cast<size_t>(std::clamp(k, 0, linearBins - 1))] += 1;
@@ -153,20 +157,21 @@ void HistogramPanel::plot(QCustomPlot *p, const Bins &b, const QString &what)
         p->yAxis->setRange(log ? 0.8 : 0, std::max(1.0, top) * (log ? 2 : 1.1));
     }
     auto *title = qobject_cast<QCPTextElement *>(p->plotLayout()->element(0, 0));
-    title->setText(b.samples ? tr("%1: %2 samples, p50 %3 / p99 %4 / max %5 µs")
+    title->setText(b.samples ? tr("%1\n%2 samples, p50 %3, p99 %4, max %5 µs")
                                    .arg(what)
                                    .arg(b.samples)
                                    .arg(b.p50, 0, 'f', 1)
                                    .arg(b.p99, 0, 'f', 1)
                                    .arg(b.max, 0, 'f', 1)
-                             : tr("%1: no samples").arg(what));
+                             : tr("%1\nno samples").arg(what));
     p->replot();
 }
 
 uint64_t HistogramPanel::plottedSamples(const QCustomPlot *plot)
 {
     double sum = 0;
-    for (const QCPGraphData &d : *plot->graph(0)->data()) sum += d.value;
+    for (const QCPGraphData &d : *plot->graph(0)->data())
+        sum += d.value;
     return static_cast<uint64_t>(std::llround(sum));
 }
 

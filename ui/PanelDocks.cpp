@@ -28,9 +28,10 @@ PanelDocks::PanelDocks(QMainWindow *window, ViewState *state)
       histograms_(new HistogramPanel(state))
 {
     eventDock_ = dock(window, tr("Events"), QStringLiteral("eventsDock"), table_, Qt::BottomDockWidgetArea);
-    summaryDock_ = dock(window, tr("Summary"), QStringLiteral("summaryDock"), summary_, Qt::RightDockWidgetArea);
-    histogramDock_ =
-        dock(window, tr("Histograms"), QStringLiteral("histogramsDock"), histograms_, Qt::RightDockWidgetArea);
+    summaryDock_ =
+        dock(window, tr("Summary"), QStringLiteral("summaryDock"), summary_, Qt::RightDockWidgetArea);
+    histogramDock_ = dock(window, tr("Histograms"), QStringLiteral("histogramsDock"), histograms_,
+                          Qt::RightDockWidgetArea);
 }
 
 void PanelDocks::setDocument(const Document &doc)

@@ -30,7 +30,8 @@ QString seconds(int64_t ns)
 
 QString dist(const Distribution &d)
 {
-    return d.count ? us(d.p50) + QLatin1Char('/') + us(d.p99) + QLatin1Char('/') + us(d.max) : QStringLiteral("-");
+    return d.count ? us(d.p50) + QLatin1Char('/') + us(d.p99) + QLatin1Char('/') + us(d.max)
+                   : QStringLiteral("-");
 }
 
 struct Metric
@@ -44,23 +45,29 @@ std::vector<Metric> metrics()
 {
     auto n = [](uint64_t v) { return QString::number(v); };
     std::vector<Metric> m{
-        {QStringLiteral("nohz_full"), [](const CpuReport &c, auto &) { return c.nohzFull ? QStringLiteral("yes") : QStringLiteral("no"); },
+        {QStringLiteral("nohz_full"),
+         [](const CpuReport &c, auto &) { return c.nohzFull ? QStringLiteral("yes") : QStringLiteral("no"); },
          QStringLiteral("Whether the CPU runs nohz_full (given, from the file, or inferred)")},
-        {QStringLiteral("ticks"), [n](const CpuReport &c, auto &) { return n(c.ticks.total); }, QStringLiteral("Periodic ticks")},
-        {QStringLiteral("user"), [n](const CpuReport &c, auto &) { return n(c.ticks.user); }, QStringLiteral("Ticks that interrupted user mode")},
+        {QStringLiteral("ticks"), [n](const CpuReport &c, auto &) { return n(c.ticks.total); },
+         QStringLiteral("Periodic ticks")},
+        {QStringLiteral("user"), [n](const CpuReport &c, auto &) { return n(c.ticks.user); },
+         QStringLiteral("Ticks that interrupted user mode")},
         {QStringLiteral("kernel"), [n](const CpuReport &c, auto &) { return n(c.ticks.kernel); }, {}},
         {QStringLiteral("irq"), [n](const CpuReport &c, auto &) { return n(c.ticks.irq); }, {}},
         {QStringLiteral("idle"), [n](const CpuReport &c, auto &) { return n(c.ticks.idle); }, {}},
-        {QStringLiteral("polling"), [n](const CpuReport &c, auto &) { return n(c.ticks.polling); }, QStringLiteral("Ticks while polling idle")},
+        {QStringLiteral("polling"), [n](const CpuReport &c, auto &) { return n(c.ticks.polling); },
+         QStringLiteral("Ticks while polling idle")},
         {QStringLiteral("spurious"), [n](const CpuReport &c, auto &) { return n(c.ticks.spurious); },
-         QStringLiteral("nohz_full CPUs: ticks in user mode with no tick dependency in force, and ticks while polling idle")},
+         QStringLiteral("nohz_full CPUs: ticks in user mode with no tick dependency in force, and ticks "
+                        "while polling idle")},
         {QStringLiteral("nohz wakeups"), [n](const CpuReport &c, auto &) { return n(c.ticks.nohzWakeups); },
          QStringLiteral("Expiries of the stopped tick")},
         {QStringLiteral("tick stopped"),
          [](const CpuReport &c, const TickReport &r) {
              const double span = r.to > r.from ? static_cast<double>(r.to - r.from) : 1.0;
              return seconds(c.tickStoppedNs) + QStringLiteral(" s (") +
-                    QString::number(100.0 * static_cast<double>(c.tickStoppedNs) / span, 'f', 1) + QStringLiteral("%)");
+                    QString::number(100.0 * static_cast<double>(c.tickStoppedNs) / span, 'f', 1) +
+                    QStringLiteral("%)");
          },
          {}},
     };
@@ -69,15 +76,26 @@ std::vector<Metric> metrics()
                      [n, b](const CpuReport &c, auto &) { return n(c.failures[b]); },
                      QStringLiteral("tick_stop success=0 by the first dependency set")});
     }
-    m.push_back({QStringLiteral("failed stops: other"), [n](const CpuReport &c, auto &) { return n(c.failuresOther); }, {}});
-    m.push_back({QStringLiteral("timer softirqs"), [n](const CpuReport &c, auto &) { return n(c.timerSoftirq.count); }, {}});
-    m.push_back({QStringLiteral("timer softirq max µs"), [](const CpuReport &c, auto &) { return us(c.timerSoftirq.maxNs); }, {}});
-    m.push_back({QStringLiteral("catch-ups"), [n](const CpuReport &c, auto &) { return n(c.timerSoftirq.catchup); },
+    m.push_back({QStringLiteral("failed stops: other"),
+                 [n](const CpuReport &c, auto &) { return n(c.failuresOther); },
+                 {}});
+    m.push_back({QStringLiteral("timer softirqs"),
+                 [n](const CpuReport &c, auto &) { return n(c.timerSoftirq.count); },
+                 {}});
+    m.push_back({QStringLiteral("timer softirq max µs"),
+                 [](const CpuReport &c, auto &) { return us(c.timerSoftirq.maxNs); },
+                 {}});
+    m.push_back({QStringLiteral("catch-ups"),
+                 [n](const CpuReport &c, auto &) { return n(c.timerSoftirq.catchup); },
                  QStringLiteral("TIMER softirqs >= 50 µs with >= 80% outside the timers' callbacks")});
-    m.push_back({QStringLiteral("hrtimer wakeups"), [n](const CpuReport &c, auto &) { return n(c.wakeup.count); }, {}});
-    m.push_back({QStringLiteral("lateness p50/p99/max µs"), [](const CpuReport &c, auto &) { return dist(c.wakeup.lateness); },
+    m.push_back({QStringLiteral("hrtimer wakeups"),
+                 [n](const CpuReport &c, auto &) { return n(c.wakeup.count); },
+                 {}});
+    m.push_back({QStringLiteral("lateness p50/p99/max µs"),
+                 [](const CpuReport &c, auto &) { return dist(c.wakeup.lateness); },
                  QStringLiteral("hrtimer_wakeup expiries: now - expires")});
-    m.push_back({QStringLiteral("latency p50/p99/max µs"), [](const CpuReport &c, auto &) { return dist(c.wakeup.latency); },
+    m.push_back({QStringLiteral("latency p50/p99/max µs"),
+                 [](const CpuReport &c, auto &) { return dist(c.wakeup.latency); },
                  QStringLiteral("hrtimer_wakeup expiry -> switch into the woken task")});
     return m;
 }
@@ -85,8 +103,8 @@ std::vector<Metric> metrics()
 } // namespace
 
 SummaryPanel::SummaryPanel(ViewState *state, QWidget *parent)
-    : QWidget(parent), state_(state), whole_(new QCheckBox(tr("Whole trace"), this)), window_(new QLabel(this)),
-      table_(new QTableWidget(this)), delay_(new QTimer(this))
+    : QWidget(parent), state_(state), whole_(new QCheckBox(tr("Whole trace"), this)),
+      window_(new QLabel(this)), table_(new QTableWidget(this)), delay_(new QTimer(this))
 {
     whole_->setToolTip(tr("Summarise the whole trace instead of the visible range"));
     window_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -141,7 +159,8 @@ void SummaryPanel::compute()
     }
     const uint64_t gen = ++generation_;
     runInBackground(
-        this, [trace = doc_.trace, analysis = doc_.analysis, o] {
+        this,
+        [trace = doc_.trace, analysis = doc_.analysis, o] {
             return std::make_shared<const TickReport>(TickReport::make(*trace, *analysis, o));
         },
         [this, gen](std::shared_ptr<const TickReport> r) {
@@ -170,14 +189,17 @@ void SummaryPanel::show(const TickReport &r)
     table_->setRowCount(static_cast<int>(ms.size()));
     table_->setColumnCount(static_cast<int>(cols.size()));
     QStringList rows, headers;
-    for (const Metric &m : ms) rows << m.name;
-    for (const CpuReport *c : cols) headers << tr("CPU %1").arg(c->cpu);
+    for (const Metric &m : ms)
+        rows << m.name;
+    for (const CpuReport *c : cols)
+        headers << tr("CPU %1").arg(c->cpu);
     table_->setVerticalHeaderLabels(rows);
     table_->setHorizontalHeaderLabels(headers);
     for (int i = 0; i < static_cast<int>(ms.size()); ++i) {
         table_->verticalHeaderItem(i)->setToolTip(ms[static_cast<size_t>(i)].tip);
         for (int j = 0; j < static_cast<int>(cols.size()); ++j) {
-            auto *item = new QTableWidgetItem(ms[static_cast<size_t>(i)].text(*cols[static_cast<size_t>(j)], r));
+            auto *item =
+                new QTableWidgetItem(ms[static_cast<size_t>(i)].text(*cols[static_cast<size_t>(j)], r));
             item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
             table_->setItem(i, j, item);
         }

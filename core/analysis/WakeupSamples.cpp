@@ -4,8 +4,8 @@
 
 namespace tickscope {
 
-WakeupSamples WakeupSamples::collect(const Trace &trace, const TickAnalysis &analysis, const std::vector<int> &cpus,
-                                     int64_t from, int64_t to)
+WakeupSamples WakeupSamples::collect(const Trace &trace, const TickAnalysis &analysis,
+                                     const std::vector<int> &cpus, int64_t from, int64_t to)
 {
     WakeupSamples s;
     for (const CpuAnalysis &c : analysis.cpus) {

@@ -16,8 +16,8 @@ struct WakeupSamples
     std::vector<int64_t> latencyNs;  // expiry -> switch into the woken task
 
     // cpus empty: every CPU.
-    static WakeupSamples collect(const Trace &trace, const TickAnalysis &analysis, const std::vector<int> &cpus,
-                                 int64_t from, int64_t to);
+    static WakeupSamples collect(const Trace &trace, const TickAnalysis &analysis,
+                                 const std::vector<int> &cpus, int64_t from, int64_t to);
 };
 
 } // namespace tickscope

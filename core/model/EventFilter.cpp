@@ -41,7 +41,8 @@ EventFilter EventFilter::make(const Trace &trace, int cpu, std::string_view task
             if (types[t].name == event) f.types[t] = exact = true;
         }
         if (!exact) {
-            for (size_t t = 0; t < types.size(); ++t) f.types[t] = containsNoCase(types[t].name, event);
+            for (size_t t = 0; t < types.size(); ++t)
+                f.types[t] = containsNoCase(types[t].name, event);
         }
     }
     if (!task.empty()) {
@@ -63,7 +64,8 @@ EventFilter EventFilter::make(const Trace &trace, int cpu, std::string_view task
 
 bool EventFilter::matches(int cpu, uint16_t type, int32_t pid) const
 {
-    if (!cpus.empty() && (cpu >= static_cast<int>(cpus.size()) || !cpus[static_cast<size_t>(cpu)])) return false;
+    if (!cpus.empty() && (cpu >= static_cast<int>(cpus.size()) || !cpus[static_cast<size_t>(cpu)]))
+        return false;
     if (!types.empty() && (type >= types.size() || !types[type])) return false;
     if (taskGiven && !std::binary_search(pids.begin(), pids.end(), pid)) return false;
     return true;
@@ -75,12 +77,14 @@ std::optional<std::vector<uint32_t>> filterRows(const Trace &trace, const Merged
     std::vector<uint32_t> rows;
     std::vector<CpuEvents::Cursor> cur;
     cur.reserve(static_cast<size_t>(trace.cpuCount()));
-    for (int c = 0; c < trace.cpuCount(); ++c) cur.emplace_back(trace.cpu(c), 0);
+    for (int c = 0; c < trace.cpuCount(); ++c)
+        cur.emplace_back(trace.cpu(c), 0);
     for (size_t row = 0; row < order.size(); ++row) {
         if ((row & 0xfffff) == 0 && cancelled(cancel)) return std::nullopt;
         const int c = order.cpuAt(row);
         CpuEvents::Cursor &k = cur[static_cast<size_t>(c)];
-        if (filter.matches(c, trace.cpu(c).type(k.index()), k.pid())) rows.push_back(static_cast<uint32_t>(row));
+        if (filter.matches(c, trace.cpu(c).type(k.index()), k.pid()))
+            rows.push_back(static_cast<uint32_t>(row));
         k.next();
     }
     rows.shrink_to_fit();

@@ -15,10 +15,10 @@ namespace tickscope {
 
 struct EventFilter
 {
-    std::vector<bool> cpus;     // per CPU; empty: every CPU
-    std::vector<bool> types;    // per event type id; empty: every type
-    std::vector<int32_t> pids;  // sorted; empty: every task
-    bool taskGiven = false;     // a task filter was given (pids may then be empty: nothing matches)
+    std::vector<bool> cpus;    // per CPU; empty: every CPU
+    std::vector<bool> types;   // per event type id; empty: every type
+    std::vector<int32_t> pids; // sorted; empty: every task
+    bool taskGiven = false;    // a task filter was given (pids may then be empty: nothing matches)
 
     bool active() const { return !cpus.empty() || !types.empty() || taskGiven; }
 

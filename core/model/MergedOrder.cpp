@@ -84,13 +84,15 @@ size_t MergedOrder::rowOf(const Trace &trace, EventPos e)
 size_t MergedOrder::rowAtTime(const Trace &trace, int64_t t)
 {
     size_t row = 0;
-    for (int c = 0; c < trace.cpuCount(); ++c) row += trace.cpu(c).lowerBound(t);
+    for (int c = 0; c < trace.cpuCount(); ++c)
+        row += trace.cpu(c).lowerBound(t);
     return row;
 }
 
 size_t MergedOrder::bytes() const
 {
-    return narrow_.capacity() + wide_.capacity() * sizeof(uint16_t) + checkpoints_.capacity() * sizeof(uint32_t);
+    return narrow_.capacity() + wide_.capacity() * sizeof(uint16_t) +
+           checkpoints_.capacity() * sizeof(uint32_t);
 }
 
 } // namespace tickscope

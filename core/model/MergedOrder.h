@@ -49,8 +49,8 @@ private:
     size_t size_ = 0;
     int cpus_ = 0;
     unsigned shift_ = 8;
-    std::vector<uint8_t> narrow_; // CPU per row, <= 256 CPUs
-    std::vector<uint16_t> wide_;  // CPU per row, more CPUs
+    std::vector<uint8_t> narrow_;       // CPU per row, <= 256 CPUs
+    std::vector<uint16_t> wide_;        // CPU per row, more CPUs
     std::vector<uint32_t> checkpoints_; // [(row >> shift) * cpus + cpu]: next event index of cpu
 };
 

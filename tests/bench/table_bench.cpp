@@ -36,7 +36,8 @@ int main(int argc, char **argv)
         t0 = std::chrono::steady_clock::now();
         const auto order = MergedOrder::build(*trace);
         std::printf("merged order:      %.3f s, %.2f bytes/event (checkpoint every %zu rows)\n", since(t0),
-                    static_cast<double>(order->bytes()) / static_cast<double>(n), order->checkpointInterval());
+                    static_cast<double>(order->bytes()) / static_cast<double>(n),
+                    order->checkpointInterval());
 
         auto filter = [&](const char *what, const EventFilter &f) {
             const auto start = std::chrono::steady_clock::now();
@@ -56,12 +57,13 @@ int main(int argc, char **argv)
             const EventPos e = order->at(row);
             check += MergedOrder::rowOf(*trace, e) == row;
         }
-        std::printf("row <-> event:     %.2f µs per round trip (%zu of %d exact)\n", since(t0) / lookups * 1e6,
-                    check, lookups);
+        std::printf("row <-> event:     %.2f µs per round trip (%zu of %d exact)\n",
+                    since(t0) / lookups * 1e6, check, lookups);
 
         t0 = std::chrono::steady_clock::now();
         const int64_t found = findRow(*trace, *order, nullptr, 0, true, "no event has this text", nullptr);
-        std::printf("search (no match): %.3f s over every event (%lld)\n", since(t0), static_cast<long long>(found));
+        std::printf("search (no match): %.3f s over every event (%lld)\n", since(t0),
+                    static_cast<long long>(found));
     } catch (const std::exception &e) {
         std::fprintf(stderr, "table_bench: %s\n", e.what());
         return 1;

@@ -85,13 +85,15 @@ private slots:
             last = ts(t, e);
             QCOMPARE(e.index, seen[static_cast<size_t>(e.cpu)]++); // each CPU's events once, in order
         }
-        for (int c = 0; c < t.cpuCount(); ++c) QCOMPARE(seen[static_cast<size_t>(c)], t.cpu(c).size());
+        for (int c = 0; c < t.cpuCount(); ++c)
+            QCOMPARE(seen[static_cast<size_t>(c)], t.cpu(c).size());
         // what a row shows
         const int row = w.model().rowCount() / 2;
         const EventPos e = w.model().eventAt(row);
         auto text = [&](int col) { return w.model().index(row, col).data().toString(); };
         QCOMPARE(text(EventTableModel::Cpu), QString::number(e.cpu));
-        QCOMPARE(text(EventTableModel::Event), QString::fromStdString(t.types()[t.cpu(e.cpu).type(e.index)].name));
+        QCOMPARE(text(EventTableModel::Event),
+                 QString::fromStdString(t.types()[t.cpu(e.cpu).type(e.index)].name));
         QVERIFY(text(EventTableModel::Task).endsWith(QStringLiteral(":%1").arg(t.cpu(e.cpu).pid(e.index))));
         const double rel = static_cast<double>(ts(t, e) - t.firstTs()) / 1e9;
         QVERIFY(qAbs(text(EventTableModel::Time).toDouble() - rel) < 1e-9);
@@ -139,12 +141,14 @@ private slots:
         // CPU 1
         QVERIFY(apply([&] { w.table().cpuFilter()->setCurrentIndex(w.table().cpuFilter()->findData(1)); }));
         QCOMPARE(static_cast<size_t>(w.model().rowCount()), t.cpu(1).size());
-        for (int r = 0; r < w.model().rowCount(); r += 97) QCOMPARE(w.model().eventAt(r).cpu, 1);
+        for (int r = 0; r < w.model().rowCount(); r += 97)
+            QCOMPARE(w.model().eventAt(r).cpu, 1);
         // and the event hrtimer_expire_entry, typed
         const int type = t.findType("hrtimer_expire_entry");
         QVERIFY(type >= 0);
         size_t expect = 0;
-        for (size_t i = 0; i < t.cpu(1).size(); ++i) expect += t.cpu(1).type(i) == type;
+        for (size_t i = 0; i < t.cpu(1).size(); ++i)
+            expect += t.cpu(1).type(i) == type;
         QVERIFY(expect > 0);
         QVERIFY(apply([&] {
             w.table().eventFilter()->setFocus();
@@ -161,13 +165,15 @@ private slots:
         QTRY_VERIFY(w.model().ready());
         expect = 0;
         for (int c = 0; c < t.cpuCount(); ++c) {
-            for (size_t i = 0; i < t.cpu(c).size(); ++i) expect += t.cpu(c).pid(i) == pid;
+            for (size_t i = 0; i < t.cpu(c).size(); ++i)
+                expect += t.cpu(c).pid(i) == pid;
         }
         QCOMPARE(static_cast<size_t>(w.model().rowCount()), expect);
         QVERIFY(w.table().statusText().contains(QStringLiteral(" of ")));
         // a selection hidden by the filter selects nothing; one it keeps is selected
         size_t hidden = 0;
-        while (t.cpu(0).pid(hidden) == pid) ++hidden;
+        while (t.cpu(0).pid(hidden) == pid)
+            ++hidden;
         w.state.setSelection({0, static_cast<int64_t>(hidden)});
         QVERIFY(!w.table().view()->selectionModel()->hasSelection());
         const EventPos kept = w.model().eventAt(w.model().rowCount() / 2);
@@ -186,7 +192,11 @@ private slots:
         // the rows whose fields name tick_sched_timer, by walking the model's own text
         std::vector<int> expect;
         for (int r = 0; r < w.model().rowCount() && expect.size() < 3; ++r) {
-            if (w.model().index(r, EventTableModel::Fields).data().toString().contains(QStringLiteral("tick_sched_timer")))
+            if (w.model()
+                    .index(r, EventTableModel::Fields)
+                    .data()
+                    .toString()
+                    .contains(QStringLiteral("tick_sched_timer")))
                 expect.push_back(r);
         }
         QCOMPARE(expect.size(), size_t{3});
@@ -263,6 +273,8 @@ private slots:
     {
         Window w("nohzfull-poll.dat");
         HistogramPanel *h = w.docks.histograms();
+        QVERIFY(h->logScale()->isChecked()); // the default
+        h->logScale()->setChecked(false);
         const auto markers = markerWindow(*w.doc.trace, *w.doc.analysis);
         QVERIFY(markers);
         w.state.setCpus({1});
@@ -278,6 +290,7 @@ private slots:
         QCOMPARE(r.cpus[0].wakeup.latency.count, uint64_t{193});
         QTRY_COMPARE(HistogramPanel::plottedSamples(h->latencyPlot()), r.cpus[0].wakeup.latency.count);
         QCOMPARE(HistogramPanel::plottedSamples(h->latenessPlot()), r.cpus[0].wakeup.lateness.count);
+        QCOMPARE(h->latencyPlot()->xAxis->scaleType(), QCPAxis::stLinear);
         // log scale: the same samples in log2 bins, the report's own histogram
         h->logScale()->setChecked(true);
         QVERIFY(updated.wait(10000));
@@ -292,6 +305,16 @@ private slots:
             if (d.value > 0) plotted.push_back(static_cast<uint64_t>(d.value));
         }
         QCOMPARE(plotted, report);
+        // the first half of the window only: what the report counts there
+        const int64_t mid = markers->first + (markers->second - markers->first) / 2;
+        o.to = mid;
+        const TickReport half = TickReport::make(*w.doc.trace, *w.doc.analysis, o);
+        QVERIFY(half.cpus[0].wakeup.latency.count > 0);
+        QVERIFY(half.cpus[0].wakeup.latency.count < r.cpus[0].wakeup.latency.count);
+        w.state.setRange(markers->first, mid);
+        QVERIFY(updated.wait(10000));
+        QCOMPARE(HistogramPanel::plottedSamples(h->latencyPlot()), half.cpus[0].wakeup.latency.count);
+        QCOMPARE(HistogramPanel::plottedSamples(h->latenessPlot()), half.cpus[0].wakeup.lateness.count);
         // both CPUs and the whole trace: more samples
         w.state.setCpus({0, 1});
         w.state.setRange(w.doc.trace->firstTs(), w.doc.trace->lastTs());

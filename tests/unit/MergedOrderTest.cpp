@@ -1,7 +1,7 @@
 // The merged time order of all CPUs and the event filter, on generated traces whose answer is known
 // independently: a std::sort of every (ts, cpu, index), and a plain count of the matching events.
-#include "model/EventFilter.h"
 #include "model/MergedOrder.h"
+#include "model/EventFilter.h"
 
 #include <gtest/gtest.h>
 
@@ -34,7 +34,8 @@ void fill(Trace &t, int cpus, size_t maxPerCpu, uint32_t seed)
         for (size_t i = 0; i < n; ++i) {
             ts += static_cast<int64_t>(rng() % 3) * 10; // steps of 0, 10, 20 ns
             const uint16_t ty = rng() % 3 ? a : b;
-            t.cpu(c).append(ts, ty, 0, 0, 100 + static_cast<int32_t>(rng() % 5), zero.data(), t.typeSizes()[ty]);
+            t.cpu(c).append(ts, ty, 0, 0, 100 + static_cast<int32_t>(rng() % 5), zero.data(),
+                            t.typeSizes()[ty]);
         }
         t.cpu(c).finishLoading();
     }
@@ -44,11 +45,13 @@ std::vector<EventPos> sorted(const Trace &t)
 {
     std::vector<std::tuple<int64_t, int, size_t>> all;
     for (int c = 0; c < t.cpuCount(); ++c) {
-        for (size_t i = 0; i < t.cpu(c).size(); ++i) all.emplace_back(t.cpu(c).ts(i), c, i);
+        for (size_t i = 0; i < t.cpu(c).size(); ++i)
+            all.emplace_back(t.cpu(c).ts(i), c, i);
     }
     std::sort(all.begin(), all.end());
     std::vector<EventPos> out;
-    for (auto &[ts, c, i] : all) out.push_back({c, i});
+    for (auto &[ts, c, i] : all)
+        out.push_back({c, i});
     return out;
 }
 
@@ -70,7 +73,8 @@ void checkOrder(int cpus, size_t perCpu, uint32_t seed)
         if (r > 0) EXPECT_LT(t.cpu(expect[r - 1].cpu).ts(expect[r - 1].index), time);
         if (r < expect.size()) EXPECT_GE(t.cpu(expect[r].cpu).ts(expect[r].index), time);
     }
-    EXPECT_LE(static_cast<double>(m->bytes()), 1.3 * static_cast<double>(expect.size()) * (cpus > 256 ? 2 : 1) + 4096.0 * cpus);
+    EXPECT_LE(static_cast<double>(m->bytes()),
+              1.3 * static_cast<double>(expect.size()) * (cpus > 256 ? 2 : 1) + 4096.0 * cpus);
 }
 
 } // namespace
@@ -114,9 +118,10 @@ TEST(EventFilter, KeepsWhatAPlainCountFinds)
             for (size_t i = 0; i < t.cpu(c).size(); ++i) {
                 const int32_t pid = t.cpu(c).pid(i);
                 const std::string &name = t.types()[t.cpu(c).type(i)].name;
-                const bool ok = (cpu < 0 || c == cpu) && (!*event || name.find(event) != std::string::npos) &&
-                                (!*task || (std::string(task) == "102" ? pid == 102
-                                                                       : std::string(task) == "work" && pid % 2));
+                const bool ok =
+                    (cpu < 0 || c == cpu) && (!*event || name.find(event) != std::string::npos) &&
+                    (!*task ||
+                     (std::string(task) == "102" ? pid == 102 : std::string(task) == "work" && pid % 2));
                 expect += ok;
             }
         }

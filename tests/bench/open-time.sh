@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Open-time benchmark (issue 5, item 6): the time from process start until the window is idle with the
+# trace drawn, for `tickscope FILE` and `kernelshark FILE`, measured the same way in one run on one file.
+#
+# usage: tests/bench/open-time.sh [FILE] [TICKSCOPE]
+#   FILE       default /work/bigtrace/large.dat
+#   TICKSCOPE  the GUI binary, default build/release/app/tickscope
+#
+# Method (both programs, in a private Xvfb 1920x1080 display):
+#   - the script takes the time, starts the program, and samples the process's CPU time (utime + stime
+#     of all its threads, /proc/PID/stat) every 20 ms;
+#   - the window is "idle with the trace drawn" once its main window is mapped and the CPU time has not
+#     grown for QUIET seconds (default 2); the open time is the moment of the last growth;
+#   - KernelShark run as root opens a modal "running as root" warning in its main window's constructor,
+#     before it reads the file; the script finds that dialog (xdotool), dismisses it with Return, and
+#     subtracts the time it was up (the program waits on it, idle).
+#   tickscope is also run with its hidden --quit-when-drawn flag: once the trace is shown and the event
+#   loop is about to block, it paints and prints the seconds since its process started (its own view).
+# Needs: Xvfb, xdotool, kernelshark (scripts/install-deps.sh --bench installs them).
+set -euo pipefail
+FILE=${1:-/work/bigtrace/large.dat}
+TICKSCOPE=${2:-build/release/app/tickscope}
+QUIET=${QUIET:-2}
+[ -r "$FILE" ] || { echo "open-time: cannot read $FILE" >&2; exit 1; }
+[ -x "$TICKSCOPE" ] || { echo "open-time: no tickscope binary at $TICKSCOPE (build first)" >&2; exit 1; }
+for tool in Xvfb xdotool xwininfo kernelshark; do
+  command -v "$tool" >/dev/null || { echo "open-time: $tool not found (scripts/install-deps.sh --bench)" >&2; exit 1; }
+done
+
+# A private X display; -displayfd picks a free one.
+fifo=$(mktemp -u); mkfifo "$fifo"
+Xvfb -displayfd 3 -screen 0 1920x1080x24 -nolisten tcp 3>"$fifo" 2>/dev/null &
+xvfb=$!
+read -r disp <"$fifo"; rm -f "$fifo"
+export DISPLAY=":$disp"
+child=
+cleanup() { [ -n "$child" ] && kill "$child" 2>/dev/null; kill "$xvfb" 2>/dev/null; wait 2>/dev/null || true; }
+trap cleanup EXIT
+
+now() { echo "${EPOCHREALTIME/./}"; } # µs
+cpu_ticks() { # utime + stime of process $1 (all threads), in clock ticks
+  local s; s=$(<"/proc/$1/stat") || return 1
+  s=${s##*) }
+  local -a f=($s)
+  echo $((f[11] + f[12]))
+}
+# The id of a mapped (viewable) top-level window whose name matches $2 (extended regex), owned by pid $1.
+window_of() {
+  xwininfo -root -children 2>/dev/null | grep -E "^ *0x[0-9a-f]+ \"$2\":" | while read -r id _; do
+    [ "$(xdotool getwindowpid "$id" 2>/dev/null)" = "$1" ] || continue
+    xwininfo -id "$id" 2>/dev/null | grep -q "IsViewable" && { echo "$id"; break; }
+  done
+}
+
+# measure NAME MAIN_TITLE_REGEX DIALOG_TITLE_REGEX CMD... -> prints seconds
+measure() {
+  local main=$2 dialog=$3; shift 3
+  local t0 last cpu prev=-1 dlg_up=0 paused=0 mapped=0 t
+  t0=$(now)
+  "$@" >/dev/null 2>&1 &
+  child=$!
+  last=$t0
+  while :; do
+    sleep 0.02
+    t=$(now)
+    cpu=$(cpu_ticks "$child") || { echo "open-time: $1 exited early" >&2; return 1; }
+    if [ "$cpu" != "$prev" ]; then prev=$cpu; last=$t; fi
+    if [ -n "$dialog" ]; then
+      local d; d=$(window_of "$child" "$dialog")
+      if [ -n "$d" ]; then
+        [ "$dlg_up" = 0 ] && dlg_up=$t
+        xdotool key --window "$d" Return 2>/dev/null || true
+        continue
+      elif [ "$dlg_up" != 0 ]; then
+        paused=$((paused + t - dlg_up)); dlg_up=0; last=$t
+      fi
+    fi
+    [ "$mapped" = 0 ] && [ -n "$(window_of "$child" "$main")" ] && mapped=1
+    if [ "$mapped" = 1 ] && [ $((t - last)) -ge $((QUIET * 1000000)) ]; then break; fi
+    if [ $((t - t0)) -ge 600000000 ]; then echo "open-time: $1 not idle after 600 s" >&2; return 1; fi
+  done
+  kill "$child" 2>/dev/null; wait "$child" 2>/dev/null || true; child=
+  [ "$paused" != 0 ] && echo "  ($1: dialog up for $(echo "scale=3; $paused / 1000000" | bc) s, not counted)" >&2
+  echo "scale=3; ($last - $t0 - $paused) / 1000000" | bc
+}
+
+events=$("$(dirname "$TICKSCOPE")/tickscope-cli" stats "$FILE" 2>/dev/null | awk '/^events:/{print $2}') || true
+echo "file: $FILE (${events:-?} events, $(du -h "$FILE" | cut -f1)), display $DISPLAY, idle = no CPU time for ${QUIET} s"
+self=$("$TICKSCOPE" --quit-when-drawn "$FILE" 2>/dev/null | awk '/drawn and idle/{print $4}')
+echo "tickscope   (own --quit-when-drawn): ${self:-?} s"
+ts=$(measure tickscope "tickscope.*" "" "$TICKSCOPE" "$FILE")
+echo "tickscope   (CPU idle method):       $ts s"
+ks=$(measure kernelshark "Kernel Shark.*" "kernelshark" kernelshark "$FILE")
+echo "kernelshark (CPU idle method):       $ks s  (KernelShark $(dpkg-query -W -f='${Version}' kernelshark 2>/dev/null || echo "?"))"
+echo "ratio kernelshark / tickscope:       $(echo "scale=1; $ks / $ts" | bc)x"
