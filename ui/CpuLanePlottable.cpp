@@ -18,9 +18,10 @@ QRgb rgb(const QColor &c)
 } // namespace
 
 CpuLanePlottable::CpuLanePlottable(QCPAxis *keyAxis, QCPAxis *valueAxis, const TimelineIndex *index, int cpu,
-                                   int64_t origin, const LaneGeometry *geometry, bool nohzFull)
+                                   int64_t origin, const LaneGeometry *geometry, LaneSummaries *summaries,
+                                   bool nohzFull)
     : QCPAbstractPlottable(keyAxis, valueAxis), index_(index), cpu_(cpu), origin_(origin), geometry_(geometry),
-      nohzFull_(nohzFull)
+      nohzFull_(nohzFull), summaries_(summaries)
 {
     setAntialiased(false);
     setAntialiasedFill(false);
@@ -67,8 +68,7 @@ void CpuLanePlottable::draw(QCPPainter *p)
     const int width = data.width();
     const QCPRange r = mKeyAxis->range();
     const int64_t start = origin_ + std::llround(r.lower), end = origin_ + std::llround(r.upper);
-    columns_.resize(static_cast<size_t>(std::max(width, 0)));
-    index_->summarize(cpu_, start, end, width, columns_.data());
+    columns_ = summaries_->columns(cpu_, start, end, width);
 
     p->save();
     p->setAntialiasing(false);

@@ -1,15 +1,17 @@
 // One CPU's swimlane as a QCustomPlot plottable. draw() asks core (TimelineIndex::summarize) for one
-// ColumnSummary per pixel column of the visible key range and paints runs of equal colour: the work per
+// ColumnSummary per pixel column of the visible key range (through LaneSummaries, all lanes at once) and paints runs of equal colour: the work per
 // repaint is columns x rows, whatever the number of events. The same draw() paints the screen and
 // QCustomPlot::toPainter() images (screenshots, tests, the paint benchmark).
 #pragma once
 
 #include "LaneGeometry.h"
+#include "LaneSummaries.h"
 
 #include "view/TimelineIndex.h"
 
 #include <qcustomplot.h>
 
+#include <span>
 #include <vector>
 
 namespace tickscope {
@@ -19,7 +21,7 @@ class CpuLanePlottable : public QCPAbstractPlottable
 public:
     // origin: the absolute ns the key axis' 0 stands for (the trace start).
     CpuLanePlottable(QCPAxis *keyAxis, QCPAxis *valueAxis, const TimelineIndex *index, int cpu, int64_t origin,
-                     const LaneGeometry *geometry, bool nohzFull);
+                     const LaneGeometry *geometry, LaneSummaries *summaries, bool nohzFull);
 
     int cpu() const { return cpu_; }
 
@@ -48,7 +50,8 @@ private:
     const LaneGeometry *geometry_;
     bool nohzFull_;
     int left_ = 0;
-    std::vector<ColumnSummary> columns_;
+    LaneSummaries *summaries_;
+    std::span<const ColumnSummary> columns_; // this draw's columns
 };
 
 } // namespace tickscope

@@ -51,13 +51,17 @@ void TimelinePlot::rebuild()
 {
     clearPlottables();
     overlay_ = nullptr;
+    summaries_.setIndex(nullptr, {});
     if (doc_.valid()) {
         const int64_t origin = doc_.trace->firstTs();
+        std::vector<int> shown;
         for (int cpu : state_->cpus()) {
             if (cpu < 0 || cpu >= doc_.timeline->cpuCount()) continue;
-            new CpuLanePlottable(xAxis2, yAxis, doc_.timeline.get(), cpu, origin, &geometry_,
+            shown.push_back(cpu);
+            new CpuLanePlottable(xAxis2, yAxis, doc_.timeline.get(), cpu, origin, &geometry_, &summaries_,
                                  doc_.analysis->isNohzFull(cpu));
         }
+        summaries_.setIndex(doc_.timeline.get(), shown);
         overlay_ = new TimelineOverlay(xAxis2, yAxis, state_, doc_.timeline.get(), origin, &geometry_);
         overlay_->setGridVisible(grid_);
     }
@@ -100,7 +104,9 @@ void TimelinePlot::syncRange()
 QImage TimelinePlot::render(QSize size)
 {
     if (size.isEmpty()) size = this->size();
-    QImage img(size, QImage::Format_ARGB32_Premultiplied);
+    // Reuse the last image when nobody else holds it: a fresh 8 MB image costs page faults on every paint.
+    if (image_.size() != size || !image_.isDetached()) image_ = QImage(size, QImage::Format_ARGB32_Premultiplied);
+    QImage &img = image_;
     img.fill(Qt::white);
     relayout(size);
     syncRange();
@@ -109,6 +115,11 @@ QImage TimelinePlot::render(QSize size)
     painter.end();
     relayout(this->size());
     return img;
+}
+
+void TimelinePlot::invalidateSummaries()
+{
+    summaries_.invalidate();
 }
 
 void TimelinePlot::setCollapsed(int cpu, bool c)

@@ -6,6 +6,7 @@
 
 #include "Document.h"
 #include "LaneGeometry.h"
+#include "LaneSummaries.h"
 
 #include <qcustomplot.h>
 
@@ -33,6 +34,7 @@ public:
     // with the same plottables that paint the screen.
     QImage render(QSize size = {});
     const LaneGeometry &geometry() const { return geometry_; }
+    void invalidateSummaries(); // the next paint asks core for every lane's columns again (benchmarks)
 
     void setCollapsed(int cpu, bool collapsed);
     bool collapsed(int cpu) const;
@@ -74,6 +76,7 @@ private:
     ViewState *state_;
     Document doc_;
     LaneGeometry geometry_;
+    LaneSummaries summaries_;
     std::vector<bool> collapsed_;
     TimelineOverlay *overlay_ = nullptr;
     bool grid_ = false;
@@ -89,6 +92,7 @@ private:
     int64_t pressStart_ = 0, pressEnd_ = 0;
     QRubberBand *band_ = nullptr;
     QElapsedTimer lastWheel_;
+    QImage image_;
 };
 
 } // namespace tickscope

@@ -66,7 +66,6 @@ struct ColumnSummary
     // event row
     uint32_t wakeups = 0;           // hrtimer_wakeup expiries
     int32_t maxLatenessNs = INT32_MIN; // of those with a known lateness (INT32_MIN: none)
-    int32_t maxLatencyNs = INT32_MIN;  // wakeup latency, same convention
     uint32_t timerSoftirqs = 0;     // TIMER softirqs that start in the column
     bool catchup = false;           // a catch-up TIMER softirq overlaps the column
     uint32_t failedStops = 0;

@@ -21,6 +21,14 @@ void CpuTimelineIndex::build(const CpuEvents &events, const CpuAnalysis &a)
 {
     events_ = &events;
     analysis_ = &a;
+    sample_.clear();
+    for (size_t i = 0; i < events.size(); i += size_t{1} << kSampleShift) sample_.push_back(events.ts(i));
+    sample2_.clear();
+    for (size_t k = 0; k < sample_.size(); k += size_t{1} << kSampleShift) sample2_.push_back(sample_[k]);
+    tickStarts_.build(a.ticks.data(), a.ticks.size(), events.size());
+    wakeStarts_.build(a.timers.wakeups.data(), a.timers.wakeups.size(), events.size());
+    failStarts_.build(a.failedStops.data(), a.failedStops.size(), events.size());
+    softStarts_.build(a.timers.timerSoftirqs.data(), a.timers.timerSoftirqs.size(), events.size());
     task_.build(a.task, events, taskSlotOf);
     irq_.build(a.irq, events, irqSlotOf);
 
@@ -43,13 +51,9 @@ void CpuTimelineIndex::build(const CpuEvents &events, const CpuAnalysis &a)
     }
     tickClass_ = RangeTree<int8_t, MaxOp>(std::move(classes), static_cast<int8_t>(TickClass::None));
 
-    std::vector<int32_t> late, lat;
-    for (size_t k = 0; k < a.timers.wakeups.size(); ++k) {
-        late.push_back(a.timers.wakeups[k].latenessNs);
-        lat.push_back(a.timers.wakeups[k].latencyNs);
-    }
+    std::vector<int32_t> late;
+    for (size_t k = 0; k < a.timers.wakeups.size(); ++k) late.push_back(a.timers.wakeups[k].latenessNs);
     lateness_ = RangeTree<int32_t, MaxOp>(std::move(late), INT32_MIN);
-    latency_ = RangeTree<int32_t, MaxOp>(std::move(lat), INT32_MIN);
 
     std::vector<uint32_t> deps;
     for (const FailedStop &f : a.failedStops) deps.push_back(f.dependency);
@@ -67,6 +71,56 @@ void CpuTimelineIndex::build(const CpuEvents &events, const CpuAnalysis &a)
     std::sort(lost_.begin(), lost_.end(), [](const TimeSpan &x, const TimeSpan &y) { return x.from < y.from; });
 }
 
+namespace {
+// Index of the first of v[lo, hi) >= t (hi when none).
+size_t searchSample(const std::vector<int64_t> &v, size_t lo, size_t hi, int64_t t)
+{
+    return static_cast<size_t>(std::lower_bound(v.begin() + static_cast<long>(lo), v.begin() + static_cast<long>(hi), t) -
+                               v.begin());
+}
+uint32_t eventIndexOf(const TimerSoftirq &s) { return s.entry; }
+template <class Rec> uint32_t eventIndexOf(const Rec &r) { return r.index; }
+} // namespace
+
+template <class Rec> void CpuTimelineIndex::BlockStarts::build(const Rec *recs, size_t n, size_t events)
+{
+    first.assign((events >> kSampleShift) + 2, 0);
+    size_t p = 0;
+    for (size_t b = 0; b < first.size(); ++b) {
+        while (p < n && eventIndexOf(recs[p]) < (b << kSampleShift)) ++p;
+        first[b] = static_cast<uint32_t>(p);
+    }
+}
+
+template <class Rec>
+size_t CpuTimelineIndex::BlockStarts::lowerIndex(const Rec *recs, size_t n, size_t eventIndex) const
+{
+    const size_t b = std::min(eventIndex >> kSampleShift, first.size() - 1);
+    size_t p = first[b];
+    while (p < n && eventIndexOf(recs[p]) < eventIndex) ++p;
+    return p;
+}
+
+size_t CpuTimelineIndex::lowerBound(int64_t t) const
+{
+    // Two sample levels (every 4096th and every 64th ts), then one 64-event block: a few cache lines.
+    const size_t k2 = searchSample(sample2_, 0, sample2_.size(), t);
+    const size_t lo1 = k2 == 0 ? 0 : ((k2 - 1) << kSampleShift) + 1;
+    const size_t b = searchSample(sample_, std::min(lo1, sample_.size()), std::min(k2 << kSampleShift, sample_.size()), t);
+    // sample_[b] = ts(b * 64) >= t > ts((b - 1) * 64): the first event with ts >= t lies in ((b - 1) * 64, b * 64].
+    if (b == 0) return 0;
+    size_t lo = ((b - 1) << kSampleShift) + 1;
+    size_t hi = std::min(b << kSampleShift, events_->size());
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (events_->ts(mid) < t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 void CpuTimelineIndex::tickStateAt(int64_t t, std::array<int64_t, 3> &out) const
 {
     out.fill(0);
@@ -76,12 +130,6 @@ void CpuTimelineIndex::tickStateAt(int64_t t, std::array<int64_t, 3> &out) const
     const size_t k = static_cast<size_t>(std::upper_bound(tickTs_.begin(), tickTs_.end(), t) - tickTs_.begin()) - 1;
     out = tickCum_[k];
     out[static_cast<int>(analysis_->tickLane.changes()[k].state)] += t - tickTs_[k];
-}
-
-template <class Rec> size_t CpuTimelineIndex::lowerIndex(const Rec *recs, size_t n, size_t eventIndex)
-{
-    return static_cast<size_t>(
-        std::lower_bound(recs, recs + n, eventIndex, [](const Rec &r, size_t v) { return r.index < v; }) - recs);
 }
 
 bool CpuTimelineIndex::overlaps(const std::vector<TimeSpan> &spans, int64_t t0, int64_t t1)
@@ -109,17 +157,14 @@ void CpuTimelineIndex::summarize(int64_t start, int64_t end, int columns, Column
         size_t tick_, wake, soft, fail;
     };
     auto edgeAt = [&](int64_t t, Edge &e) {
-        task_.at(t, e.task, e.taskChanges);
-        irq_.at(t, e.irq, e.irqChanges);
+        const size_t i = lowerBound(t);
+        task_.atIndex(t, i, e.task, e.taskChanges);
+        irq_.atIndex(t, i, e.irq, e.irqChanges);
         tickStateAt(t, e.tick);
-        const size_t i = events_->lowerBound(t);
-        e.tick_ = lowerIndex(a.ticks.data(), a.ticks.size(), i);
-        e.wake = lowerIndex(a.timers.wakeups.data(), a.timers.wakeups.size(), i);
-        e.fail = lowerIndex(a.failedStops.data(), a.failedStops.size(), i);
-        const auto &ts = a.timers.timerSoftirqs;
-        e.soft = static_cast<size_t>(std::lower_bound(ts.begin(), ts.end(), i, [](const TimerSoftirq &s, size_t v) {
-                                         return s.entry < v;
-                                     }) - ts.begin());
+        e.tick_ = tickStarts_.lowerIndex(a.ticks.data(), a.ticks.size(), i);
+        e.wake = wakeStarts_.lowerIndex(a.timers.wakeups.data(), a.timers.wakeups.size(), i);
+        e.fail = failStarts_.lowerIndex(a.failedStops.data(), a.failedStops.size(), i);
+        e.soft = softStarts_.lowerIndex(a.timers.timerSoftirqs.data(), a.timers.timerSoftirqs.size(), i);
     };
     Edge lo, hi;
     edgeAt(boundary(0), lo);
@@ -139,7 +184,6 @@ void CpuTimelineIndex::summarize(int64_t start, int64_t end, int columns, Column
         c.worstTick = static_cast<TickClass>(tickClass_.query(lo.tick_, hi.tick_));
         c.wakeups = static_cast<uint32_t>(hi.wake - lo.wake);
         c.maxLatenessNs = lateness_.query(lo.wake, hi.wake);
-        c.maxLatencyNs = latency_.query(lo.wake, hi.wake);
         c.timerSoftirqs = static_cast<uint32_t>(hi.soft - lo.soft);
         c.catchup = overlaps(catchups_, t0, t1);
         c.failedStops = static_cast<uint32_t>(hi.fail - lo.fail);
@@ -151,8 +195,10 @@ void CpuTimelineIndex::summarize(int64_t start, int64_t end, int columns, Column
 
 size_t CpuTimelineIndex::bytes() const
 {
-    return task_.bytes() + irq_.bytes() + tickTs_.capacity() * 8 + tickCum_.capacity() * 24 + tickClass_.bytes() +
-           lateness_.bytes() + latency_.bytes() + dependencies_.bytes() + spuriousPrefix_.capacity() * 4 +
+    return task_.bytes() + irq_.bytes() + (sample_.capacity() + sample2_.capacity()) * 8 +
+           (tickStarts_.first.capacity() + wakeStarts_.first.capacity() + failStarts_.first.capacity() +
+            softStarts_.first.capacity()) * 4 + tickTs_.capacity() * 8 + tickCum_.capacity() * 24 + tickClass_.bytes() +
+           lateness_.bytes() + dependencies_.bytes() + spuriousPrefix_.capacity() * 4 +
            (catchups_.capacity() + lost_.capacity()) * sizeof(TimeSpan);
 }
 

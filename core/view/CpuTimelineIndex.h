@@ -35,21 +35,36 @@ public:
     const std::vector<TimeSpan> &catchups() const { return catchups_; } // catch-up TIMER softirqs
     const std::vector<TimeSpan> &lost() const { return lost_; }         // lost-event ranges, by time
     static TickClass tickClass(const TickRecord &t);
+    // CpuEvents::lowerBound through a sample of every 64th timestamp: the search touches a small array
+    // and one block of the timestamps instead of ~20 cache lines spread over the whole column.
+    size_t lowerBound(int64_t t) const;
     size_t bytes() const;
 
 private:
     // Tick lane state times up to t (clamped like StatePrefix).
     void tickStateAt(int64_t t, std::array<int64_t, 3> &out) const;
-    template <class Rec> static size_t lowerIndex(const Rec *recs, size_t n, size_t eventIndex);
+    // Per 64-event block, the first record (of a sorted-by-event-index array) at or after the block: the
+    // records of a column edge are found with one lookup and a short scan instead of a binary search
+    // over a large array.
+    struct BlockStarts
+    {
+        std::vector<uint32_t> first;
+        template <class Rec> void build(const Rec *recs, size_t n, size_t events);
+        template <class Rec> size_t lowerIndex(const Rec *recs, size_t n, size_t eventIndex) const;
+    };
     static bool overlaps(const std::vector<TimeSpan> &spans, int64_t t0, int64_t t1);
 
     const CpuEvents *events_ = nullptr;
     const CpuAnalysis *analysis_ = nullptr;
     StatePrefix task_, irq_;
+    static constexpr unsigned kSampleShift = 6;
+    std::vector<int64_t> sample_;  // ts of every 64th event
+    std::vector<int64_t> sample2_; // ts of every 4096th event
+    BlockStarts tickStarts_, wakeStarts_, failStarts_, softStarts_;
     std::vector<int64_t> tickTs_;                  // ts of each tick-lane change
     std::vector<std::array<int64_t, 3>> tickCum_; // time per TickState up to each change
     RangeTree<int8_t, MaxOp> tickClass_;
-    RangeTree<int32_t, MaxOp> lateness_, latency_;
+    RangeTree<int32_t, MaxOp> lateness_;
     RangeTree<uint32_t, OrOp> dependencies_;
     std::vector<uint32_t> spuriousPrefix_; // spurious ticks before each tick
     std::vector<TimeSpan> catchups_, lost_;

@@ -26,14 +26,12 @@ void StatePrefix::build(const ChangeLane &lane, const CpuEvents &events, SlotFn 
     });
 }
 
-void StatePrefix::at(int64_t t, Times &out, size_t &changes) const
+void StatePrefix::atIndex(int64_t t, size_t i, Times &out, size_t &changes) const
 {
     out.fill(0);
     changes = 0;
-    if (!events_ || events_->empty()) return;
+    if (!events_ || events_->empty() || i == 0) return; // events before i have ts < t
     const int64_t first = events_->ts(0);
-    const size_t i = events_->lowerBound(t); // events before i have ts < t
-    if (i == 0) return;
     t = std::min(t, events_->ts(events_->size() - 1)); // no state after the CPU's last event
     const size_t c = lane_->changeAt(i - 1);
     if (c == ChangeLane::npos) {
@@ -45,7 +43,7 @@ void StatePrefix::at(int64_t t, Times &out, size_t &changes) const
     int64_t prevTs = 0;
     uint8_t prevSlot = 0;
     bool firstChange = true;
-    lane_->forEach(cp.event, i - 1, [&](size_t idx, uint8_t code) {
+    lane_->forEachFrom(c / kStride * kStride, cp.event, i - 1, [&](size_t idx, uint8_t code) {
         const int64_t ts = events_->ts(idx);
         if (!firstChange) out[prevSlot] += ts - prevTs;
         firstChange = false;
