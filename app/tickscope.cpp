@@ -1,9 +1,12 @@
 // tickscope: the GUI. `tickscope [FILE ...]` opens FILE (the first one for now).
 #include "MainWindow.h"
+#include "ViewState.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QTimer>
+
+#include <cstdio>
 
 int main(int argc, char **argv)
 {
@@ -20,11 +23,29 @@ int main(int argc, char **argv)
                                   QStringLiteral("Save a PNG of the window once FILE is shown, then quit."),
                                   QStringLiteral("PNG"));
     parser.addOption(shot);
+    const QCommandLineOption view(QStringLiteral("view"),
+                                  QStringLiteral("Show seconds A to B after the trace start once FILE is loaded."),
+                                  QStringLiteral("A:B"));
+    parser.addOption(view);
     parser.process(app);
 
     tickscope::MainWindow w;
     w.show();
     const QStringList files = parser.positionalArguments();
+    if (parser.isSet(view)) {
+        const QStringList ab = parser.value(view).split(QLatin1Char(':'));
+        bool okA = false, okB = false;
+        const double a = ab.size() == 2 ? ab[0].toDouble(&okA) : 0, b = ab.size() == 2 ? ab[1].toDouble(&okB) : 0;
+        if (!okA || !okB || b <= a) {
+            std::fprintf(stderr, "tickscope: --view wants A:B in seconds with A < B\n");
+            return 2;
+        }
+        QObject::connect(&w, &tickscope::MainWindow::traceShown, &w, [&w, a, b] {
+            tickscope::ViewState *vs = w.viewState();
+            const auto at = [vs](double s) { return vs->boundsStart() + static_cast<int64_t>(s * 1e9); };
+            vs->setRange(at(a), at(b));
+        });
+    }
     if (parser.isSet(shot)) {
         const QString png = parser.value(shot);
         auto save = [&w, png] {

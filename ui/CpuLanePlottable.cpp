@@ -63,7 +63,7 @@ void CpuLanePlottable::draw(QCPPainter *p)
     const LaneGeometry::Lane *lane = geometry_->laneOf(cpu_);
     if (!lane) return;
     const QRect data = mKeyAxis->axisRect()->rect();
-    if (lane->top >= data.bottom() || lane->top + lane->height() <= data.top()) return;
+    if (lane->top >= data.bottom() || lane->top + lane->height <= data.top()) return;
     left_ = data.left();
     const int width = data.width();
     const QCPRange r = mKeyAxis->range();
@@ -75,13 +75,13 @@ void CpuLanePlottable::draw(QCPPainter *p)
     p->setPen(Qt::NoPen);
     p->setClipRect(data);
     const int w = width;
-    drawStateRow(p, {left_, lane->top, w, lane->collapsed ? LaneGeometry::kCollapsed : LaneGeometry::kStateRow},
+    drawStateRow(p, {left_, lane->top, w, lane->collapsed ? LaneGeometry::kCollapsed : geometry_->stateRow},
                  lane->collapsed);
     if (!lane->collapsed) {
         drawTickRow(p, geometry_->rowRect(cpu_, LaneRow::Tick));
         drawEventRow(p, geometry_->rowRect(cpu_, LaneRow::Event));
     }
-    drawLost(p, {left_, lane->top, w, lane->height()});
+    drawLost(p, {left_, lane->top, w, lane->height});
     p->restore();
     p->save();
     p->setClipRect(QRect(mParentPlot->viewport().left(), data.top(), left_ - mParentPlot->viewport().left(), data.height()));
@@ -121,16 +121,19 @@ void CpuLanePlottable::drawTickRow(QCPPainter *p, const QRect &row)
     });
     QRgb cls[8];
     for (int k = 0; k < 7; ++k) cls[k] = rgb(palette::tick(static_cast<TickClass>(k)));
-    // Ordinary ticks: short marks; spurious ticks: the full row height, drawn last so they stand out.
-    fillRuns(p, row.top() + 3, row.height() - 6, [&](const ColumnSummary &c) {
-        return c.ticks && c.worstTick != TickClass::Spurious ? cls[static_cast<int>(c.worstTick)] : kNone;
-    });
-    const QRgb spurious = cls[static_cast<int>(TickClass::Spurious)];
-    fillRuns(p, row.top(), row.height(),
-             [&](const ColumnSummary &c) { return c.worstTick == TickClass::Spurious ? spurious : kNone; });
+    // Ordinary ticks: short marks 2 px wide; spurious ticks: 3 px, the full row height, drawn last so they
+    // stand out. Marks are per column (at most one per pixel), so zoomed in a lone tick stays visible.
+    const int n = static_cast<int>(columns_.size());
+    for (int j = 0; j < n; ++j) {
+        const ColumnSummary &c = columns_[j];
+        if (c.ticks && c.worstTick != TickClass::Spurious)
+            p->fillRect(QRect(left_ + j, row.top() + 3, 2, row.height() - 6), QColor::fromRgb(cls[static_cast<int>(c.worstTick)]));
+    }
+    const QColor spurious = palette::tick(TickClass::Spurious);
+    for (int j = 0; j < n; ++j)
+        if (columns_[j].worstTick == TickClass::Spurious) p->fillRect(QRect(left_ + j - 1, row.top(), 3, row.height()), spurious);
     // Failed tick stops: an x at the bottom, with the dependency's name where there is room.
     p->setPen(QPen(palette::failedStop(), 1));
-    const int n = static_cast<int>(columns_.size());
     int lastLabelEnd = -1;
     QFont f = p->font();
     f.setPixelSize(9);
@@ -160,9 +163,10 @@ void CpuLanePlottable::drawEventRow(QCPPainter *p, const QRect &row)
     fillRuns(p, row.bottom() - 4, 5, [&](const ColumnSummary &c) {
         return c.catchup ? catchup : c.timerSoftirqs ? softirq : kNone;
     });
-    fillRuns(p, row.top() + 1, row.height() - 7, [&](const ColumnSummary &c) {
-        return c.wakeups ? rgb(palette::lateness(c.maxLatenessNs)) : kNone;
-    });
+    const int n = static_cast<int>(columns_.size());
+    for (int j = 0; j < n; ++j)
+        if (columns_[j].wakeups)
+            p->fillRect(QRect(left_ + j, row.top() + 1, 2, row.height() - 7), palette::lateness(columns_[j].maxLatenessNs));
 }
 
 void CpuLanePlottable::drawLost(QCPPainter *p, const QRect &lane)
@@ -196,8 +200,8 @@ void CpuLanePlottable::drawLabel(QCPPainter *p, const LaneGeometry::Lane &lane)
     f.setPixelSize(9);
     p->setFont(f);
     p->drawText(x, lane.top + 20, nohzFull_ ? QStringLiteral("nohz_full") : QStringLiteral("housekeeping"));
-    p->drawText(x, lane.top + LaneGeometry::kStateRow + 12, QStringLiteral("tick"));
-    p->drawText(x, lane.top + LaneGeometry::kStateRow + LaneGeometry::kTickRow + 12, QStringLiteral("timers"));
+    p->drawText(x, lane.top + geometry_->stateRow + 12, QStringLiteral("tick"));
+    p->drawText(x, lane.top + geometry_->stateRow + geometry_->tickRow + 12, QStringLiteral("timers"));
 }
 
 } // namespace tickscope

@@ -1,15 +1,32 @@
 #include "LaneGeometry.h"
 
+#include <algorithm>
+
 namespace tickscope {
 
-void LaneGeometry::layout(const std::vector<int> &cpus, const std::vector<bool> &collapsed, int top, int scroll)
+void LaneGeometry::layout(const std::vector<int> &cpus, const std::vector<bool> &collapsed, int top, int scroll,
+                          int available)
 {
+    auto isCollapsed = [&](int cpu) { return cpu >= 0 && cpu < static_cast<int>(collapsed.size()) && collapsed[cpu]; };
+    int natural = 0, full = 0;
+    for (int cpu : cpus) {
+        natural += (isCollapsed(cpu) ? kCollapsed : kStateRow + kTickRow + kEventRow) + kGap;
+        full += isCollapsed(cpu) ? 0 : 1;
+    }
+    double scale = 1.0;
+    if (full && natural < available)
+        scale = std::min(kMaxScale, 1.0 + static_cast<double>(available - natural) /
+                                              (full * (kStateRow + kTickRow + kEventRow + kGap)));
+    stateRow = static_cast<int>(kStateRow * scale);
+    tickRow = static_cast<int>(kTickRow * scale);
+    eventRow = static_cast<int>(kEventRow * scale);
+    gap = static_cast<int>(kGap * scale);
     lanes.clear();
     int y = 0;
     for (int cpu : cpus) {
-        const bool c = cpu >= 0 && cpu < static_cast<int>(collapsed.size()) && collapsed[cpu];
-        lanes.push_back({cpu, c, top + y - scroll});
-        y += lanes.back().height() + kGap;
+        const bool c = isCollapsed(cpu);
+        lanes.push_back({cpu, c, top + y - scroll, c ? kCollapsed : stateRow + tickRow + eventRow});
+        y += lanes.back().height + gap;
     }
     contentHeight = y;
 }
@@ -28,9 +45,9 @@ QRect LaneGeometry::rowRect(int cpu, LaneRow row) const
     const int w = right - left;
     if (l->collapsed) return row == LaneRow::State ? QRect(left, l->top, w, kCollapsed) : QRect();
     switch (row) {
-    case LaneRow::State: return {left, l->top, w, kStateRow};
-    case LaneRow::Tick: return {left, l->top + kStateRow, w, kTickRow};
-    case LaneRow::Event: return {left, l->top + kStateRow + kTickRow, w, kEventRow};
+    case LaneRow::State: return {left, l->top, w, stateRow};
+    case LaneRow::Tick: return {left, l->top + stateRow, w, tickRow};
+    case LaneRow::Event: return {left, l->top + stateRow + tickRow, w, eventRow};
     }
     return {};
 }
@@ -38,12 +55,12 @@ QRect LaneGeometry::rowRect(int cpu, LaneRow row) const
 bool LaneGeometry::hit(int y, int &cpu, LaneRow &row) const
 {
     for (const Lane &l : lanes) {
-        if (y < l.top || y >= l.top + l.height()) continue;
+        if (y < l.top || y >= l.top + l.height) continue;
         cpu = l.cpu;
         const int dy = y - l.top;
-        row = l.collapsed || dy < kStateRow ? LaneRow::State
-              : dy < kStateRow + kTickRow   ? LaneRow::Tick
-                                            : LaneRow::Event;
+        row = l.collapsed || dy < stateRow ? LaneRow::State
+              : dy < stateRow + tickRow   ? LaneRow::Tick
+                                          : LaneRow::Event;
         return true;
     }
     return false;

@@ -99,7 +99,7 @@ void TimelineOverlay::draw(QCPPainter *p)
         if (lane) {
             p->setPen(QPen(palette::selection(), 2));
             p->setBrush(Qt::NoBrush);
-            p->drawRect(QRect(x - 3, lane->top - 2, 6, lane->height() + 4));
+            p->drawRect(QRect(x - 3, lane->top - 2, 6, lane->height + 4));
             p->setPen(QPen(palette::selection(), 1, Qt::DashLine));
             p->QPainter::drawLine(x, data.top(), x, data.bottom());
         }

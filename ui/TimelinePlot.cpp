@@ -74,7 +74,7 @@ void TimelinePlot::relayout(QSize size)
 {
     geometry_.left = kLeftMargin;
     geometry_.right = size.width() - kRightMargin;
-    geometry_.layout(state_->cpus(), collapsed_, kTopMargin + 4, scroll_);
+    geometry_.layout(state_->cpus(), collapsed_, kTopMargin + 4, scroll_, size.height() - kTopMargin - kBottomMargin - 8);
 }
 
 int TimelinePlot::dataHeight() const
@@ -269,7 +269,7 @@ void TimelinePlot::showSelection()
         const int64_t s = state_->rangeStart(), e = state_->rangeEnd();
         if (ts < s || ts > e) state_->setRange(ts - (e - s) / 2, ts + (e - s) - (e - s) / 2);
         if (const LaneGeometry::Lane *lane = geometry_.laneOf(sel.cpu)) {
-            if (lane->top < kTopMargin || lane->top + lane->height() > height() - kBottomMargin)
+            if (lane->top < kTopMargin || lane->top + lane->height > height() - kBottomMargin)
                 setScroll(lane->top + scroll_ - kTopMargin - 4);
         }
     }
