@@ -72,6 +72,12 @@ MainWindow::MainWindow(QWidget *parent)
     QMenu *file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::openDialog);
     recentMenu_ = file->addMenu(tr("Open &Recent"));
+    file->addAction(tr("&Export Timeline…"), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export timeline"), QString(),
+                                                          tr("PNG image (*.png);;PDF (*.pdf)"));
+        if (!path.isEmpty() && !timeline_->plot()->exportTo(path))
+            QMessageBox::critical(this, tr("Export failed"), tr("Cannot write %1").arg(path));
+    });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
     rebuildRecentMenu();

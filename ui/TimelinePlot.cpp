@@ -117,6 +117,15 @@ QImage TimelinePlot::render(QSize size)
     return img;
 }
 
+bool TimelinePlot::exportTo(const QString &path)
+{
+    relayout(size());
+    syncRange();
+    if (path.endsWith(QStringLiteral(".pdf"), Qt::CaseInsensitive))
+        return savePdf(path, width(), height(), QCP::epNoCosmetic, QStringLiteral("tickscope"));
+    return render().save(path);
+}
+
 void TimelinePlot::invalidateSummaries()
 {
     summaries_.invalidate();

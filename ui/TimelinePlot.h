@@ -34,6 +34,9 @@ public:
     // with the same plottables that paint the screen.
     QImage render(QSize size = {});
     const LaneGeometry &geometry() const { return geometry_; }
+    // The same paint path into a file: PDF through QCustomPlot's vector export, else a raster image by
+    // the file's suffix (PNG, JPG, BMP). False when the file cannot be written.
+    bool exportTo(const QString &path);
     void invalidateSummaries(); // the next paint asks core for every lane's columns again (benchmarks)
 
     void setCollapsed(int cpu, bool collapsed);

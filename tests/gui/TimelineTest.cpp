@@ -17,6 +17,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <QToolTip>
 
 using namespace tickscope;
 
@@ -206,6 +207,55 @@ private slots:
         QCOMPARE(vs->rangeStart(), *vs->markerA());
         QCOMPARE(vs->rangeEnd(), *vs->markerB());
         QVERIFY(w.statusText().contains(QStringLiteral("nohz_full: 1 (inferred)")));
+    }
+
+    void lanesHideReorderCollapseTooltipAndExport()
+    {
+        MainWindow w;
+        w.resize(1400, 800);
+        w.show();
+        QVERIFY(open(w, QStringLiteral("nohzfull-poll.dat")));
+        ViewState *vs = w.viewState();
+        TimelinePlot *plot = w.timeline()->plot();
+        // Reorder: CPU1 above CPU0.
+        w.timeline()->moveCpu(1, -1);
+        QCOMPARE(vs->cpus(), (std::vector<int>{1, 0}));
+        QVERIFY(plot->geometry().rowRect(1, LaneRow::State).top() < plot->geometry().rowRect(0, LaneRow::State).top());
+        const QRect cpu1Tick = plot->geometry().rowRect(1, LaneRow::Tick);
+        QVERIFY(countColour(w.timeline()->render(), cpu1Tick, palette::tick(TickClass::Spurious)) > 0);
+        // Collapse CPU1: a thin state row only, no tick row, no spurious marks anywhere.
+        plot->setCollapsed(1, true);
+        QVERIFY(plot->geometry().rowRect(1, LaneRow::Tick).isEmpty());
+        QCOMPARE(countColour(w.timeline()->render(), plot->rect(), palette::tick(TickClass::Spurious)), 0);
+        plot->setCollapsed(1, false);
+        // Hide CPU0: one lane left.
+        w.timeline()->showCpus({1});
+        QCOMPARE(plot->geometry().lanes.size(), size_t(1));
+        QVERIFY(plot->geometry().rowRect(0, LaneRow::State).isEmpty());
+
+        // Tooltip over a spurious tick gives the event and the verdict.
+        const TickRecord tick = firstSpurious(w, 1);
+        const int64_t ts = w.document().trace->cpu(1).ts(tick.index);
+        vs->setRange(ts - 1'000'000, ts + 1'000'000);
+        const QPoint p(int(std::lround(plot->xOf(ts))), plot->geometry().rowRect(1, LaneRow::Tick).center().y());
+        QHelpEvent help(QEvent::ToolTip, p, plot->mapToGlobal(p));
+        QApplication::sendEvent(plot, &help);
+        QTRY_VERIFY(QToolTip::isVisible());
+        QVERIFY2(QToolTip::text().contains(QStringLiteral("SPURIOUS")), qPrintable(QToolTip::text()));
+        QVERIFY(QToolTip::text().contains(QStringLiteral("hrtimer_expire_entry")));
+
+        // Export: PDF and PNG through the same plottables.
+        QTemporaryDir dir;
+        const QString pdf = dir.filePath(QStringLiteral("t.pdf")), png = dir.filePath(QStringLiteral("t.png"));
+        QVERIFY(plot->exportTo(pdf));
+        QFile f(pdf);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QVERIFY(f.read(4) == "%PDF");
+        QVERIFY(f.size() > 1000);
+        QVERIFY(plot->exportTo(png));
+        QImage img(png);
+        QCOMPARE(img.size(), plot->size());
+        QVERIFY(countColour(img, plot->geometry().rowRect(1, LaneRow::Tick), palette::tick(TickClass::Spurious)) > 0);
     }
 
     void progressAndCancelOnABigFile()
