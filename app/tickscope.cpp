@@ -1,5 +1,6 @@
 // tickscope: the GUI. `tickscope [FILE ...]` opens FILE (the first one for now).
 #include "MainWindow.h"
+#include "ViewState.h"
 
 #include <QAbstractEventDispatcher>
 #include <QApplication>
@@ -56,11 +57,29 @@ int main(int argc, char **argv)
     QCommandLineOption drawn(QStringLiteral("quit-when-drawn"), QStringLiteral("benchmark: quit when idle"));
     drawn.setFlags(QCommandLineOption::HiddenFromHelp);
     parser.addOption(drawn);
+    const QCommandLineOption view(QStringLiteral("view"),
+                                  QStringLiteral("Show seconds A to B after the trace start once FILE is loaded."),
+                                  QStringLiteral("A:B"));
+    parser.addOption(view);
     parser.process(app);
 
     tickscope::MainWindow w;
     w.show();
     const QStringList files = parser.positionalArguments();
+    if (parser.isSet(view)) {
+        const QStringList ab = parser.value(view).split(QLatin1Char(':'));
+        bool okA = false, okB = false;
+        const double a = ab.size() == 2 ? ab[0].toDouble(&okA) : 0, b = ab.size() == 2 ? ab[1].toDouble(&okB) : 0;
+        if (!okA || !okB || b <= a) {
+            std::fprintf(stderr, "tickscope: --view wants A:B in seconds with A < B\n");
+            return 2;
+        }
+        QObject::connect(&w, &tickscope::MainWindow::traceShown, &w, [&w, a, b] {
+            tickscope::ViewState *vs = w.viewState();
+            const auto at = [vs](double s) { return vs->boundsStart() + static_cast<int64_t>(s * 1e9); };
+            vs->setRange(at(a), at(b));
+        });
+    }
     if (parser.isSet(shot)) {
         const QString png = parser.value(shot);
         auto save = [&w, png] {

@@ -1,9 +1,11 @@
-// What every view shows: one loaded trace source and its tick analysis, shared read-only between the
-// GUI thread and background jobs. Views get it from the MainWindow; they never reload or re-analyse.
+// What every view shows: one loaded trace source, its tick analysis and the timeline's LOD index, shared
+// read-only between the GUI thread and background jobs. Views get it from the MainWindow; they never
+// reload or re-analyse.
 #pragma once
 
 #include "analysis/TickAnalysis.h"
 #include "model/Trace.h"
+#include "view/TimelineIndex.h"
 
 #include <QString>
 
@@ -16,8 +18,9 @@ struct Document
     QString title; // file name, or the simulator preset and variant
     std::shared_ptr<const Trace> trace;
     std::shared_ptr<const TickAnalysis> analysis;
+    std::shared_ptr<const TimelineIndex> timeline; // the LOD index over trace + analysis (core/view)
 
-    bool valid() const { return trace && analysis; }
+    bool valid() const { return trace && analysis && timeline; }
 };
 
 } // namespace tickscope

@@ -1,11 +1,19 @@
 #include "MainWindow.h"
 
+#include "PanelDocks.h"
+
+#include "TimeAxisTicker.h"
+#include "TimelinePlot.h"
+#include "TimelineView.h"
 #include "TraceLoader.h"
+#include "ViewState.h"
+#include "analysis/CpuList.h"
 #include "model/Trace.h"
 #include "stats/TraceStats.h"
 
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -28,18 +36,27 @@ namespace {
 constexpr int kMaxRecent = 10;
 }
 
-MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), loader_(new TraceLoader(this))
+MainWindow::MainWindow(QWidget *parent)
+    : QMainWindow(parent), loader_(new TraceLoader(this)), state_(new ViewState(this))
 {
     setWindowTitle(QStringLiteral("tickscope"));
     setAcceptDrops(true);
 
     auto *central = new QWidget(this);
     auto *layout = new QVBoxLayout(central);
-    summary_ = new QPlainTextEdit(central);
+    layout->setContentsMargins(4, 4, 4, 4);
+    timeline_ = new TimelineView(state_, central);
+    layout->addWidget(timeline_, 1);
+    summary_ = new QPlainTextEdit(this);
     summary_->setReadOnly(true);
     summary_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     summary_->setPlainText(tr("Open a trace.dat or an ftrace text file (File → Open, or drop it here)."));
-    layout->addWidget(summary_);
+    factsDock_ = new QDockWidget(tr("Trace Statistics"), this);
+    factsDock_->setObjectName(QStringLiteral("statisticsDock"));
+    factsDock_->setWidget(summary_);
+    addDockWidget(Qt::BottomDockWidgetArea, factsDock_);
+    factsDock_->hide();
+    panels_ = new PanelDocks(this, state_);
     auto *bar = new QHBoxLayout;
     progress_ = new QProgressBar(central);
     progress_->setRange(0, 1000);
@@ -50,14 +67,31 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), loader_(new Trace
     setCentralWidget(central);
     status_ = new QLabel(this);
     statusBar()->addWidget(status_, 1);
+    markers_ = new QLabel(this);
+    statusBar()->addPermanentWidget(markers_);
+    connect(state_, &ViewState::markersChanged, this, &MainWindow::showMarkers);
     setBusy(false);
 
     QMenu *file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::openDialog);
     recentMenu_ = file->addMenu(tr("Open &Recent"));
+    file->addAction(tr("&Export Timeline…"), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export timeline"), QString(),
+                                                          tr("PNG image (*.png);;PDF (*.pdf)"));
+        if (!path.isEmpty() && !timeline_->plot()->exportTo(path))
+            QMessageBox::critical(this, tr("Export failed"), tr("Cannot write %1").arg(path));
+    });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
     rebuildRecentMenu();
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    timeline_->fillViewMenu(view);
+    view->addSeparator();
+    view->addAction(panels_->eventDock()->toggleViewAction());
+    view->addAction(panels_->summaryDock()->toggleViewAction());
+    view->addAction(panels_->histogramDock()->toggleViewAction());
+    view->addAction(factsDock_->toggleViewAction());
+    timeline_->fillNavigateMenu(menuBar()->addMenu(tr("&Navigate")));
 
     connect(cancel_, &QPushButton::clicked, loader_, &TraceLoader::cancel);
     connect(loader_, &TraceLoader::progress, this, [this](double f) { progress_->setValue(static_cast<int>(f * 1000)); });
@@ -79,6 +113,31 @@ MainWindow::~MainWindow() = default;
 QString MainWindow::summaryText() const
 {
     return summary_->toPlainText();
+}
+
+QString MainWindow::statusText() const
+{
+    return status_->text();
+}
+
+double MainWindow::progressValue() const
+{
+    return progress_->value() / 1000.0;
+}
+
+void MainWindow::showMarkers()
+{
+    const auto a = state_->markerA(), b = state_->markerB();
+    const int64_t origin = doc_.valid() ? doc_.trace->firstTs() : 0;
+    auto at = [origin](int64_t t) { return TimeAxisTicker::format(static_cast<double>(t - origin), 1000, 1e9); };
+    QString text;
+    if (a) text += QStringLiteral("A %1").arg(at(*a));
+    if (b) text += QStringLiteral("%1B %2").arg(text.isEmpty() ? QString() : QStringLiteral("  ·  "), at(*b));
+    if (a && b) {
+        const double d = static_cast<double>(std::abs(*b - *a));
+        text += QStringLiteral("  ·  Δt %1").arg(TimeAxisTicker::format(d, 1, d));
+    }
+    markers_->setText(text);
 }
 
 bool MainWindow::loading() const
@@ -104,11 +163,16 @@ void MainWindow::openFile(const QString &path)
     loader_->load(path);
 }
 
-void MainWindow::onLoaded(const QString &path, std::shared_ptr<std::vector<std::unique_ptr<Trace>>> traces,
-                          double secs)
+void MainWindow::onLoaded(const QString &path, std::shared_ptr<std::vector<std::shared_ptr<const Trace>>> traces,
+                          const Document &doc, double secs)
 {
     setBusy(false);
     traces_ = std::move(traces);
+    doc_ = doc;
+    timeline_->setDocument(doc_);
+    panels_->setDocument(doc_);
+    state_->reset(doc_.trace->firstTs(), doc_.trace->lastTs(), doc_.trace->cpuCount());
+    timeline_->plot()->setFocus();
     std::vector<TraceStats> stats;
     LoadFigures fig;
     fig.loadSeconds = secs;
@@ -121,7 +185,7 @@ void MainWindow::onLoaded(const QString &path, std::shared_ptr<std::vector<std::
         const TraceMeta &m = traces_->front()->meta;
         const Trace &t = *traces_->front();
         const double span = fig.events ? static_cast<double>(t.lastTs() - t.firstTs()) / 1e9 : 0.0;
-        status_->setText(tr("%1 · kernel %2 · %3 CPUs · %4 s · %5 events · %6 lost ranges · loaded in %7 s")
+        status_->setText(tr("%1 · kernel %2 · %3 CPUs · %4 s · %5 events · %6 lost ranges · loaded and analysed in %7 s")
                              .arg(QFileInfo(path).fileName(),
                                   QString::fromStdString(m.kernelRelease.empty() ? std::string("?") : m.kernelRelease))
                              .arg(t.cpuCount())
@@ -129,6 +193,18 @@ void MainWindow::onLoaded(const QString &path, std::shared_ptr<std::vector<std::
                              .arg(static_cast<qulonglong>(fig.events))
                              .arg(static_cast<qulonglong>(t.lostRangeCount()))
                              .arg(secs, 0, 'f', 3));
+        std::vector<int> full;
+        for (int c = 0; c < t.cpuCount(); ++c)
+            if (doc_.analysis->isNohzFull(c)) full.push_back(c);
+        status_->setText(status_->text() +
+                         tr(" · nohz_full: %1 (%2)")
+                             .arg(full.empty() ? tr("none") : QString::fromStdString(formatCpuList(full)),
+                                  QString::fromStdString(std::string(nohzFullSourceName(doc_.analysis->nohzFullSource)))));
+        QStringList why;
+        for (size_t c = 0; c < doc_.analysis->nohzFullWhy.size(); ++c)
+            if (!doc_.analysis->nohzFullWhy[c].empty())
+                why << tr("CPU %1: %2").arg(c).arg(QString::fromStdString(doc_.analysis->nohzFullWhy[c]));
+        status_->setToolTip(why.join(QLatin1Char('\n')));
     }
     setWindowTitle(QStringLiteral("tickscope — %1").arg(QFileInfo(path).fileName()));
     addRecent(path);

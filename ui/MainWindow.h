@@ -1,6 +1,9 @@
-// The main window: open a trace (menu, command line, drag and drop, recent files), load it in the
-// background with progress and cancel, and show what was loaded. The timeline comes with the GUI issue.
+// The main window: open a trace (menu, command line, drag and drop, recent files), load and analyse it in
+// the background with progress and cancel, and show it: the timeline in the centre, the trace's facts in
+// the status bar (and the statistics text in a dock). Owns the one ViewState every view shares.
 #pragma once
+
+#include "Document.h"
 
 #include <QMainWindow>
 
@@ -12,10 +15,14 @@ class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
 class QMenu;
+class QDockWidget;
 
 namespace tickscope {
 class Trace;
 class TraceLoader;
+class TimelineView;
+class PanelDocks;
+class ViewState;
 
 class MainWindow : public QMainWindow
 {
@@ -27,7 +34,13 @@ public:
     void openFile(const QString &path);
     // For tests: what the summary view shows, and whether a load is running.
     QString summaryText() const;
+    QString statusText() const;
     bool loading() const;
+    double progressValue() const; // 0..1 of the progress bar
+    const Document &document() const { return doc_; }
+    ViewState *viewState() const { return state_; }
+    TimelineView *timeline() const { return timeline_; }
+    PanelDocks *panels() const { return panels_; }
 
 signals:
     void traceShown(QString path);
@@ -40,19 +53,27 @@ protected:
 
 private:
     void openDialog();
-    void onLoaded(const QString &path, std::shared_ptr<std::vector<std::unique_ptr<Trace>>> traces, double secs);
+    void onLoaded(const QString &path, std::shared_ptr<std::vector<std::shared_ptr<const Trace>>> traces,
+                  const Document &doc, double secs);
+    void showMarkers();
     void onFailed(const QString &path, const QString &message);
     void setBusy(bool busy);
     void addRecent(const QString &path);
     void rebuildRecentMenu();
 
     TraceLoader *loader_;
+    ViewState *state_;
+    TimelineView *timeline_;
+    PanelDocks *panels_;
+    QDockWidget *factsDock_;
     QPlainTextEdit *summary_;
+    QLabel *markers_;
     QProgressBar *progress_;
     QPushButton *cancel_;
     QLabel *status_;
     QMenu *recentMenu_;
-    std::shared_ptr<std::vector<std::unique_ptr<Trace>>> traces_;
+    std::shared_ptr<std::vector<std::shared_ptr<const Trace>>> traces_;
+    Document doc_;
 };
 
 } // namespace tickscope

@@ -1,6 +1,10 @@
 #include "TraceLoader.h"
 
+#include "analysis/TickAnalysis.h"
 #include "import/Loader.h"
+#include "view/TimelineIndex.h"
+
+#include <QFileInfo>
 
 #include <QMetaObject>
 
@@ -41,19 +45,32 @@ void TraceLoader::load(const QString &path)
     worker_ = std::thread([this, path, gen, flag] {
         LoadOptions opt;
         opt.cancel = flag.get();
-        opt.progress = [this, gen](double f) {
+        auto report = [this, gen](double f) {
             QMetaObject::invokeMethod(this, [this, gen, f] {
                 if (gen == generation_) emit progress(f);
             }, Qt::QueuedConnection);
         };
+        opt.progress = [report](double f) { report(0.8 * f); };
         const auto t0 = std::chrono::steady_clock::now();
         try {
-            auto traces = std::make_shared<std::vector<std::unique_ptr<Trace>>>(loadAll(path.toStdString(), opt));
+            auto sources = loadAll(path.toStdString(), opt);
+            auto traces = std::make_shared<std::vector<std::shared_ptr<const Trace>>>();
+            for (auto &t : sources) traces->push_back(std::shared_ptr<const Trace>(std::move(t)));
+            if (traces->empty()) throw std::runtime_error(path.toStdString() + ": no events");
+            if (flag->load()) throw LoadCancelled();
+            Document doc;
+            doc.title = QFileInfo(path).fileName();
+            doc.trace = traces->front();
+            doc.analysis = std::make_shared<const TickAnalysis>(TickAnalysis::run(*doc.trace));
+            report(0.95);
+            if (flag->load()) throw LoadCancelled();
+            doc.timeline = std::make_shared<const TimelineIndex>(TimelineIndex::build(*doc.trace, *doc.analysis));
+            report(1.0);
             const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-            QMetaObject::invokeMethod(this, [this, gen, path, traces, secs] {
+            QMetaObject::invokeMethod(this, [this, gen, path, traces, doc, secs] {
                 if (gen != generation_) return;
                 busy_ = false;
-                emit loaded(path, traces, secs);
+                emit loaded(path, traces, doc, secs);
             }, Qt::QueuedConnection);
         } catch (const LoadCancelled &) {
             // cancel() already told the UI.

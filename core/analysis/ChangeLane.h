@@ -49,8 +49,17 @@ public:
     {
         if (codes_.empty() || from >= events_) return;
         size_t c = changeAt(from);
-        size_t i = c == npos ? 0 : indexOf(c);
-        if (c == npos) c = 0;
+        const size_t i = c == npos ? 0 : indexOf(c);
+        forEachFrom(c == npos ? 0 : c, i, to, f);
+    }
+    template <class F> void forEach(F &&f) const { forEach(0, events_, f); }
+
+    // The same from change number `change`, whose event index `index` the caller knows (no rank search).
+    template <class F> void forEachFrom(size_t change, size_t index, size_t to, F &&f) const
+    {
+        if (codes_.empty() || index >= events_) return;
+        size_t c = change;
+        size_t i = index;
         to = to < events_ ? to : events_ - 1;
         for (; i <= to; ++i) {
             const uint64_t w = bits_[i >> 6] >> (i & 63);
@@ -63,7 +72,6 @@ public:
             f(i, codes_[c++]);
         }
     }
-    template <class F> void forEach(F &&f) const { forEach(0, events_, f); }
 
     // After finish(): the event index of a change.
     size_t indexOf(size_t change) const;

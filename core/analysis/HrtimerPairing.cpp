@@ -257,6 +257,8 @@ SwitchIn findSwitchIn(const Trace &trace, const CpuEvents &ev, const Column<Swit
     return {};
 }
 
+} // namespace
+
 // Who the hrtimer_wakeup expiry at event `expiry` woke: the events up to its hrtimer_expire_exit, read
 // the way the pass read them (TimerTracker::onWake / onMigrate).
 WakeTarget wokenBy(const Trace &trace, const CpuEvents &ev, size_t expiry)
@@ -286,8 +288,6 @@ WakeTarget wokenBy(const Trace &trace, const CpuEvents &ev, size_t expiry)
     }
     return t;
 }
-
-} // namespace
 
 void measureWakeupLatency(const Trace &trace, std::vector<CpuAnalysis> &cpus, int threads)
 {

@@ -15,6 +15,10 @@ namespace tickscope {
 // Fills the lateness of every expiry and frees the transient start/expiry arrays.
 void pairHrtimers(const Trace &trace, std::vector<CpuAnalysis> &cpus);
 
+// Who the hrtimer_wakeup expiry at event `expiry` of CPU events `ev` woke, and the CPU it was sent to: the
+// events up to its hrtimer_expire_exit, read the way the pass reads them.
+WakeTarget wokenBy(const Trace &trace, const CpuEvents &ev, size_t expiry);
+
 // Fills HrtimerWakeup::latencyNs; one work item per CPU.
 // Frees the transient switch arrays.
 void measureWakeupLatency(const Trace &trace, std::vector<CpuAnalysis> &cpus, int threads);

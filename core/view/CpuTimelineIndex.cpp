@@ -1,0 +1,205 @@
+#include "CpuTimelineIndex.h"
+
+#include <algorithm>
+
+namespace tickscope {
+
+TickClass CpuTimelineIndex::tickClass(const TickRecord &t)
+{
+    if (t.flags & TickFlag::Spurious) return TickClass::Spurious;
+    switch (t.context) {
+    case TickContext::User: return TickClass::User;
+    case TickContext::Kernel: return TickClass::Kernel;
+    case TickContext::Irq: return TickClass::Irq;
+    case TickContext::Polling: return TickClass::Polling;
+    case TickContext::Idle: return TickClass::Idle;
+    default: return TickClass::Unknown;
+    }
+}
+
+void CpuTimelineIndex::build(const CpuEvents &events, const CpuAnalysis &a)
+{
+    events_ = &events;
+    analysis_ = &a;
+    sample_.clear();
+    for (size_t i = 0; i < events.size(); i += size_t{1} << kSampleShift) sample_.push_back(events.ts(i));
+    sample2_.clear();
+    for (size_t k = 0; k < sample_.size(); k += size_t{1} << kSampleShift) sample2_.push_back(sample_[k]);
+    tickStarts_.build(a.ticks.data(), a.ticks.size(), events.size());
+    wakeStarts_.build(a.timers.wakeups.data(), a.timers.wakeups.size(), events.size());
+    failStarts_.build(a.failedStops.data(), a.failedStops.size(), events.size());
+    softStarts_.build(a.timers.timerSoftirqs.data(), a.timers.timerSoftirqs.size(), events.size());
+    task_.build(a.task, events, taskSlotOf);
+    irq_.build(a.irq, events, irqSlotOf);
+
+    tickTs_.clear();
+    tickCum_.clear();
+    std::array<int64_t, 3> cum{};
+    for (const TickLaneChange &c : a.tickLane.changes()) {
+        if (c.index >= events.size()) break;
+        const int64_t t = events.ts(c.index);
+        if (!tickTs_.empty()) cum[static_cast<int>(a.tickLane.changes()[tickTs_.size() - 1].state)] += t - tickTs_.back();
+        tickTs_.push_back(t);
+        tickCum_.push_back(cum);
+    }
+
+    std::vector<int8_t> classes;
+    spuriousPrefix_.assign(1, 0);
+    for (const TickRecord &t : a.ticks) {
+        classes.push_back(static_cast<int8_t>(tickClass(t)));
+        spuriousPrefix_.push_back(spuriousPrefix_.back() + ((t.flags & TickFlag::Spurious) ? 1 : 0));
+    }
+    tickClass_ = RangeTree<int8_t, MaxOp>(std::move(classes), static_cast<int8_t>(TickClass::None));
+
+    std::vector<int32_t> late;
+    for (size_t k = 0; k < a.timers.wakeups.size(); ++k) late.push_back(a.timers.wakeups[k].latenessNs);
+    lateness_ = RangeTree<int32_t, MaxOp>(std::move(late), INT32_MIN);
+
+    std::vector<uint32_t> deps;
+    for (const FailedStop &f : a.failedStops) deps.push_back(f.dependency);
+    dependencies_ = RangeTree<uint32_t, OrOp>(std::move(deps), 0u);
+
+    catchups_.clear();
+    for (size_t k = 0; k < a.timers.timerSoftirqs.size(); ++k) {
+        const TimerSoftirq &s = a.timers.timerSoftirqs[k];
+        if (s.catchup && s.exit < events.size())
+            catchups_.push_back({events.ts(s.entry), events.ts(s.exit), static_cast<uint32_t>(k)});
+    }
+    lost_.clear();
+    for (size_t k = 0; k < events.lost.size(); ++k)
+        lost_.push_back({events.lost[k].from, events.lost[k].to, static_cast<uint32_t>(k)});
+    std::sort(lost_.begin(), lost_.end(), [](const TimeSpan &x, const TimeSpan &y) { return x.from < y.from; });
+}
+
+namespace {
+// Index of the first of v[lo, hi) >= t (hi when none).
+size_t searchSample(const std::vector<int64_t> &v, size_t lo, size_t hi, int64_t t)
+{
+    return static_cast<size_t>(std::lower_bound(v.begin() + static_cast<long>(lo), v.begin() + static_cast<long>(hi), t) -
+                               v.begin());
+}
+uint32_t eventIndexOf(const TimerSoftirq &s) { return s.entry; }
+template <class Rec> uint32_t eventIndexOf(const Rec &r) { return r.index; }
+} // namespace
+
+template <class Rec> void CpuTimelineIndex::BlockStarts::build(const Rec *recs, size_t n, size_t events)
+{
+    first.assign((events >> kSampleShift) + 2, 0);
+    size_t p = 0;
+    for (size_t b = 0; b < first.size(); ++b) {
+        while (p < n && eventIndexOf(recs[p]) < (b << kSampleShift)) ++p;
+        first[b] = static_cast<uint32_t>(p);
+    }
+}
+
+template <class Rec>
+size_t CpuTimelineIndex::BlockStarts::lowerIndex(const Rec *recs, size_t n, size_t eventIndex) const
+{
+    const size_t b = std::min(eventIndex >> kSampleShift, first.size() - 1);
+    size_t p = first[b];
+    while (p < n && eventIndexOf(recs[p]) < eventIndex) ++p;
+    return p;
+}
+
+size_t CpuTimelineIndex::lowerBound(int64_t t) const
+{
+    // Two sample levels (every 4096th and every 64th ts), then one 64-event block: a few cache lines.
+    const size_t k2 = searchSample(sample2_, 0, sample2_.size(), t);
+    const size_t lo1 = k2 == 0 ? 0 : ((k2 - 1) << kSampleShift) + 1;
+    const size_t b = searchSample(sample_, std::min(lo1, sample_.size()), std::min(k2 << kSampleShift, sample_.size()), t);
+    // sample_[b] = ts(b * 64) >= t > ts((b - 1) * 64): the first event with ts >= t lies in ((b - 1) * 64, b * 64].
+    if (b == 0) return 0;
+    size_t lo = ((b - 1) << kSampleShift) + 1;
+    size_t hi = std::min(b << kSampleShift, events_->size());
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (events_->ts(mid) < t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+void CpuTimelineIndex::tickStateAt(int64_t t, std::array<int64_t, 3> &out) const
+{
+    out.fill(0);
+    if (tickTs_.empty()) return;
+    t = std::clamp(t, tickTs_.front(), events_->ts(events_->size() - 1));
+    // The last change at or before t.
+    const size_t k = static_cast<size_t>(std::upper_bound(tickTs_.begin(), tickTs_.end(), t) - tickTs_.begin()) - 1;
+    out = tickCum_[k];
+    out[static_cast<int>(analysis_->tickLane.changes()[k].state)] += t - tickTs_[k];
+}
+
+bool CpuTimelineIndex::overlaps(const std::vector<TimeSpan> &spans, int64_t t0, int64_t t1)
+{
+    // Spans on one CPU do not overlap each other: sorted by start, their ends are sorted too.
+    const auto it = std::lower_bound(spans.begin(), spans.end(), t0,
+                                     [](const TimeSpan &s, int64_t v) { return s.to < v; });
+    return it != spans.end() && it->from < t1;
+}
+
+void CpuTimelineIndex::summarize(int64_t start, int64_t end, int columns, ColumnSummary *out) const
+{
+    if (columns <= 0) return;
+    std::fill(out, out + columns, ColumnSummary{});
+    if (!events_ || events_->empty() || end <= start) return;
+    const CpuAnalysis &a = *analysis_;
+    const int64_t span = end - start;
+    auto boundary = [&](int j) { return start + span * j / columns; };
+
+    struct Edge
+    {
+        StatePrefix::Times task, irq;
+        size_t taskChanges, irqChanges;
+        std::array<int64_t, 3> tick;
+        size_t tick_, wake, soft, fail;
+    };
+    auto edgeAt = [&](int64_t t, Edge &e) {
+        const size_t i = lowerBound(t);
+        task_.atIndex(t, i, e.task, e.taskChanges);
+        irq_.atIndex(t, i, e.irq, e.irqChanges);
+        tickStateAt(t, e.tick);
+        e.tick_ = tickStarts_.lowerIndex(a.ticks.data(), a.ticks.size(), i);
+        e.wake = wakeStarts_.lowerIndex(a.timers.wakeups.data(), a.timers.wakeups.size(), i);
+        e.fail = failStarts_.lowerIndex(a.failedStops.data(), a.failedStops.size(), i);
+        e.soft = softStarts_.lowerIndex(a.timers.timerSoftirqs.data(), a.timers.timerSoftirqs.size(), i);
+    };
+    Edge lo, hi;
+    edgeAt(boundary(0), lo);
+    for (int j = 0; j < columns; ++j) {
+        const int64_t t0 = boundary(j), t1 = boundary(j + 1);
+        edgeAt(t1, hi);
+        ColumnSummary &c = out[j];
+        for (int s = 0; s < StatePrefix::kSlots; ++s) {
+            c.task[s] = hi.task[s] - lo.task[s];
+            c.irq[s] = hi.irq[s] - lo.irq[s];
+        }
+        c.taskChanges = static_cast<uint32_t>(hi.taskChanges - lo.taskChanges);
+        c.irqChanges = static_cast<uint32_t>(hi.irqChanges - lo.irqChanges);
+        for (int s = 0; s < 3; ++s) c.tickState[s] = hi.tick[s] - lo.tick[s];
+        c.ticks = static_cast<uint32_t>(hi.tick_ - lo.tick_);
+        c.spuriousTicks = spuriousPrefix_[hi.tick_] - spuriousPrefix_[lo.tick_];
+        c.worstTick = static_cast<TickClass>(tickClass_.query(lo.tick_, hi.tick_));
+        c.wakeups = static_cast<uint32_t>(hi.wake - lo.wake);
+        c.maxLatenessNs = lateness_.query(lo.wake, hi.wake);
+        c.timerSoftirqs = static_cast<uint32_t>(hi.soft - lo.soft);
+        c.catchup = overlaps(catchups_, t0, t1);
+        c.failedStops = static_cast<uint32_t>(hi.fail - lo.fail);
+        c.dependencies = dependencies_.query(lo.fail, hi.fail);
+        c.lost = overlaps(lost_, t0, t1);
+        std::swap(lo, hi);
+    }
+}
+
+size_t CpuTimelineIndex::bytes() const
+{
+    return task_.bytes() + irq_.bytes() + (sample_.capacity() + sample2_.capacity()) * 8 +
+           (tickStarts_.first.capacity() + wakeStarts_.first.capacity() + failStarts_.first.capacity() +
+            softStarts_.first.capacity()) * 4 + tickTs_.capacity() * 8 + tickCum_.capacity() * 24 + tickClass_.bytes() +
+           lateness_.bytes() + dependencies_.bytes() + spuriousPrefix_.capacity() * 4 +
+           (catchups_.capacity() + lost_.capacity()) * sizeof(TimeSpan);
+}
+
+} // namespace tickscope

@@ -1,0 +1,73 @@
+// The level-of-detail index of one CPU lane, built once per document from the events and the tick
+// analysis: cumulative state times (StatePrefix) for the task and IRQ lanes, the tick lane's change times
+// with their cumulative times, and range trees over the ticks' classes, the wakeups' lateness and latency
+// and the failed stops' dependencies. summarize() then fills one ColumnSummary per pixel column with a
+// few binary searches and tree queries per column: O(columns x log events), never a walk over the events
+// of the range.
+#pragma once
+
+#include "ColumnSummary.h"
+#include "RangeTree.h"
+#include "StatePrefix.h"
+
+#include "analysis/CpuAnalysis.h"
+#include "model/CpuEvents.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace tickscope {
+
+struct TimeSpan
+{
+    int64_t from, to;
+    uint32_t record; // index into the analysis array it came from
+};
+
+class CpuTimelineIndex
+{
+public:
+    void build(const CpuEvents &events, const CpuAnalysis &analysis);
+
+    // Column j covers [start + (end - start) * j / columns, start + (end - start) * (j + 1) / columns).
+    void summarize(int64_t start, int64_t end, int columns, ColumnSummary *out) const;
+
+    const std::vector<TimeSpan> &catchups() const { return catchups_; } // catch-up TIMER softirqs
+    const std::vector<TimeSpan> &lost() const { return lost_; }         // lost-event ranges, by time
+    static TickClass tickClass(const TickRecord &t);
+    // CpuEvents::lowerBound through a sample of every 64th timestamp: the search touches a small array
+    // and one block of the timestamps instead of ~20 cache lines spread over the whole column.
+    size_t lowerBound(int64_t t) const;
+    size_t bytes() const;
+
+private:
+    // Tick lane state times up to t (clamped like StatePrefix).
+    void tickStateAt(int64_t t, std::array<int64_t, 3> &out) const;
+    // Per 64-event block, the first record (of a sorted-by-event-index array) at or after the block: the
+    // records of a column edge are found with one lookup and a short scan instead of a binary search
+    // over a large array.
+    struct BlockStarts
+    {
+        std::vector<uint32_t> first;
+        template <class Rec> void build(const Rec *recs, size_t n, size_t events);
+        template <class Rec> size_t lowerIndex(const Rec *recs, size_t n, size_t eventIndex) const;
+    };
+    static bool overlaps(const std::vector<TimeSpan> &spans, int64_t t0, int64_t t1);
+
+    const CpuEvents *events_ = nullptr;
+    const CpuAnalysis *analysis_ = nullptr;
+    StatePrefix task_, irq_;
+    static constexpr unsigned kSampleShift = 6;
+    std::vector<int64_t> sample_;  // ts of every 64th event
+    std::vector<int64_t> sample2_; // ts of every 4096th event
+    BlockStarts tickStarts_, wakeStarts_, failStarts_, softStarts_;
+    std::vector<int64_t> tickTs_;                  // ts of each tick-lane change
+    std::vector<std::array<int64_t, 3>> tickCum_; // time per TickState up to each change
+    RangeTree<int8_t, MaxOp> tickClass_;
+    RangeTree<int32_t, MaxOp> lateness_;
+    RangeTree<uint32_t, OrOp> dependencies_;
+    std::vector<uint32_t> spuriousPrefix_; // spurious ticks before each tick
+    std::vector<TimeSpan> catchups_, lost_;
+};
+
+} // namespace tickscope

@@ -1,0 +1,53 @@
+// A bottom-up segment tree over a fixed array: the combination (max, bitwise or, ...) of any index range
+// in O(log n), 2n values of memory. The LOD summaries use it for "the worst tick / the latest wakeup /
+// every dependency in this pixel column" without walking the column's records.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+namespace tickscope {
+
+template <class T, class Op> class RangeTree
+{
+public:
+    RangeTree() = default;
+    RangeTree(std::vector<T> values, T identity, Op op = Op()) : n_(values.size()), id_(identity), op_(op)
+    {
+        tree_.assign(2 * n_, identity);
+        for (size_t i = 0; i < n_; ++i) tree_[n_ + i] = values[i];
+        for (size_t i = n_ - 1; i > 0 && n_ > 1; --i) tree_[i] = op_(tree_[2 * i], tree_[2 * i + 1]);
+    }
+
+    size_t size() const { return n_; }
+
+    // The combination of values [lo, hi); the identity when empty.
+    T query(size_t lo, size_t hi) const
+    {
+        T left = id_, right = id_;
+        for (lo += n_, hi += n_; lo < hi; lo >>= 1, hi >>= 1) {
+            if (lo & 1) left = op_(left, tree_[lo++]);
+            if (hi & 1) right = op_(tree_[--hi], right);
+        }
+        return op_(left, right);
+    }
+
+    size_t bytes() const { return tree_.capacity() * sizeof(T); }
+
+private:
+    size_t n_ = 0;
+    T id_{};
+    Op op_{};
+    std::vector<T> tree_;
+};
+
+struct MaxOp
+{
+    template <class T> T operator()(T a, T b) const { return a < b ? b : a; }
+};
+struct OrOp
+{
+    template <class T> T operator()(T a, T b) const { return a | b; }
+};
+
+} // namespace tickscope

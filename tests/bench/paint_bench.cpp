@@ -1,0 +1,130 @@
+// paint_bench FILE [--width W --height H]: loads FILE (trace.dat or text), runs the tick analysis, builds
+// the timeline index, then renders the timeline at 1920x1080 offscreen through the real paint path
+// (TimelinePlot::render: QCustomPlot::toPainter with the CPU lane plottables, the same code that paints
+// the screen) over a sweep of zoom levels from the whole trace down to ~10 µs, several positions per
+// level, and prints ms per full repaint (min / median / max) per level and overall, the core's share
+// (column summaries only), and repaints of an unchanged range. Target: <= 8 ms.
+// Without FILE, or when it does not exist, it says so and exits 0 (a skip, not a failure).
+#include "Document.h"
+#include "TimelinePlot.h"
+#include "TimelineView.h"
+#include "ViewState.h"
+
+#include "analysis/TickAnalysis.h"
+#include "import/Loader.h"
+#include "view/TimelineIndex.h"
+
+#include <QApplication>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <vector>
+
+using namespace tickscope;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+double msSince(Clock::time_point t0)
+{
+    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+struct Stats
+{
+    double min, median, max;
+};
+Stats stats(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return {v.front(), v[v.size() / 2], v.back()};
+}
+} // namespace
+
+int main(int argc, char **argv)
+{
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("tickscope-bench"));
+    const QStringList args = app.arguments();
+    int width = 1920, height = 1080;
+    QString file;
+    for (int i = 1; i < args.size(); ++i) {
+        if (args[i] == QStringLiteral("--width") && i + 1 < args.size()) width = args[++i].toInt();
+        else if (args[i] == QStringLiteral("--height") && i + 1 < args.size()) height = args[++i].toInt();
+        else file = args[i];
+    }
+    if (file.isEmpty() || !std::filesystem::exists(file.toStdString())) {
+        std::printf("paint_bench: skipped: %s\n", file.isEmpty() ? "no FILE given (paint_bench FILE)"
+                                                                 : qPrintable(file + QStringLiteral(" does not exist")));
+        return 0;
+    }
+    try {
+        auto t0 = Clock::now();
+        Document doc;
+        doc.trace = std::shared_ptr<const Trace>(loadTrace(file.toStdString()));
+        const double loadMs = msSince(t0);
+        t0 = Clock::now();
+        doc.analysis = std::make_shared<const TickAnalysis>(TickAnalysis::run(*doc.trace));
+        const double analysisMs = msSince(t0);
+        t0 = Clock::now();
+        doc.timeline = std::make_shared<const TimelineIndex>(TimelineIndex::build(*doc.trace, *doc.analysis));
+        const double indexMs = msSince(t0);
+        std::printf("file:        %s\n", qPrintable(file));
+        std::printf("events:      %zu on %d CPUs\n", doc.trace->eventCount(), doc.trace->cpuCount());
+        std::printf("load %.0f ms, analysis %.0f ms, timeline index %.0f ms (%.1f MB)\n", loadMs, analysisMs, indexMs,
+                    doc.timeline->bytes() / 1e6);
+
+        ViewState state;
+        TimelineView view(&state);
+        view.resize(width, height);
+        view.setDocument(doc);
+        state.reset(doc.trace->firstTs(), doc.trace->lastTs(), doc.trace->cpuCount());
+        const QSize size(width, height);
+        view.render(size); // warm-up (fonts, caches)
+
+        const int64_t first = state.boundsStart(), last = state.boundsEnd();
+        std::vector<double> all, cached;
+        std::printf("%14s %6s %9s %9s %9s %12s\n", "visible span", "paints", "min ms", "median ms", "max ms",
+                    "LOD only ms");
+        std::vector<ColumnSummary> columns(static_cast<size_t>(width));
+        for (double span = static_cast<double>(last - first);; span /= 4) {
+            span = std::max(span, 10'000.0);
+            std::vector<double> times;
+            constexpr int kPositions = 9;
+            for (int k = 0; k < kPositions; ++k) {
+                const double centre = first + (last - first) * (k + 0.5) / kPositions;
+                state.setRange(static_cast<int64_t>(centre - span / 2), static_cast<int64_t>(centre + span / 2), false);
+                view.plot()->invalidateSummaries(); // a full repaint: column summaries and painting
+                const auto p0 = Clock::now();
+                const QImage img = view.render(size);
+                times.push_back(msSince(p0));
+                if (img.isNull()) throw std::runtime_error("render failed");
+                const auto p1 = Clock::now();
+                view.render(size); // the same range again (selection, markers, tooltips): summaries cached
+                cached.push_back(msSince(p1));
+            }
+            // The core's share: the column summaries of every CPU for the same range, without painting.
+            const auto l0 = Clock::now();
+            for (int cpu = 0; cpu < doc.trace->cpuCount(); ++cpu)
+                doc.timeline->summarize(cpu, state.rangeStart(), state.rangeEnd(), width - TimelinePlot::kLeftMargin,
+                                        columns.data());
+            const double lodMs = msSince(l0);
+            const Stats s = stats(times);
+            std::printf("%11.6f s %6zu %9.2f %9.2f %9.2f %12.2f\n", (state.rangeEnd() - state.rangeStart()) / 1e9,
+                        times.size(), s.min, s.median, s.max, lodMs);
+            all.insert(all.end(), times.begin(), times.end());
+            if (span <= 10'000.0) break;
+        }
+        const Stats s = stats(all), c = stats(cached);
+        std::printf("all %zu full repaints at %dx%d: min %.2f ms, median %.2f ms, max %.2f ms (target <= 8 ms)\n",
+                    all.size(), width, height, s.min, s.median, s.max);
+        std::printf("same-range repaints (cached summaries): min %.2f ms, median %.2f ms, max %.2f ms\n", c.min, c.median,
+                    c.max);
+        return 0;
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "paint_bench: %s\n", e.what());
+        return 1;
+    }
+}

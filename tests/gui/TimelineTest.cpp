@@ -1,0 +1,321 @@
+// The timeline as a person sees and uses it, headless (QT_QPA_PLATFORM=offscreen): spurious-tick pixels in
+// CPU1's tick row of nohzfull-poll.dat and none for nohzfull-nopoll.dat; wheel zoom at the cursor, drag to
+// pan, keys and zoom undo/redo move ViewState's range as expected; a click selects the tick under it; a
+// selection made elsewhere is scrolled into view; markers give Δt; progress and cancel on a big generated
+// file.
+#include "MainWindow.h"
+#include "TimelinePalette.h"
+#include "TimelinePlot.h"
+#include "TimelineView.h"
+#include "ViewState.h"
+
+#include <QApplication>
+#include <QLabel>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStatusBar>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+#include <QToolTip>
+
+using namespace tickscope;
+
+namespace {
+
+// Pixels of exactly `c` inside `r` of `img`.
+int countColour(const QImage &img, const QRect &r, const QColor &c)
+{
+    int n = 0;
+    const QRgb want = c.rgb();
+    for (int y = std::max(0, r.top()); y <= std::min(img.height() - 1, r.bottom()); ++y)
+        for (int x = std::max(0, r.left()); x <= std::min(img.width() - 1, r.right()); ++x)
+            n += (img.pixel(x, y) & 0xFFFFFF) == (want & 0xFFFFFF);
+    return n;
+}
+
+bool open(MainWindow &w, const QString &name)
+{
+    QSignalSpy shown(&w, &MainWindow::traceShown);
+    w.openFile(QStringLiteral(TICKSCOPE_TEST_DATA "/") + name);
+    return shown.wait(30000);
+}
+
+TickRecord firstSpurious(const MainWindow &w, int cpu)
+{
+    for (const TickRecord &t : w.document().analysis->cpus[cpu].ticks)
+        if (t.flags & TickFlag::Spurious) return t;
+    return {0, TickContext::Unknown, 0};
+}
+
+} // namespace
+
+class TimelineTest : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        QApplication::setOrganizationName(QStringLiteral("tickscope-test"));
+        QApplication::setApplicationName(QStringLiteral("tickscope-test"));
+    }
+
+    void spuriousTicksArePaintedInCpu1TickRowOnlyWithPolling()
+    {
+        MainWindow w;
+        w.resize(1400, 800);
+        w.show();
+        QVERIFY(open(w, QStringLiteral("nohzfull-poll.dat")));
+        TimelinePlot *plot = w.timeline()->plot();
+        const QColor spurious = palette::tick(TickClass::Spurious);
+        const QImage img = w.timeline()->render();
+        QCOMPARE(img.size(), plot->size());
+        const QRect cpu1 = plot->geometry().rowRect(1, LaneRow::Tick);
+        QVERIFY(!cpu1.isEmpty());
+        QVERIFY2(countColour(img, cpu1, spurious) > 100, "no spurious-tick pixels in CPU1's tick row");
+        // Housekeeping CPU0 has none, and neither has any state row (the colour is reserved for them).
+        QCOMPARE(countColour(img, plot->geometry().rowRect(0, LaneRow::Tick), spurious), 0);
+        QCOMPARE(countColour(img, plot->geometry().rowRect(1, LaneRow::State), spurious), 0);
+        // The screen shows the same pixels as the image: one paint path.
+        plot->replot();
+        const QImage screen = plot->grab().toImage();
+        QCOMPARE(countColour(screen, cpu1, spurious), countColour(img, cpu1, spurious));
+
+        QVERIFY(open(w, QStringLiteral("nohzfull-nopoll.dat")));
+        const QImage none = w.timeline()->render();
+        for (int cpu = 0; cpu < w.document().trace->cpuCount(); ++cpu) {
+            const QRect r = plot->geometry().rowRect(cpu, LaneRow::Tick);
+            QVERIFY(!r.isEmpty());
+            QCOMPARE(countColour(none, r, spurious), 0);
+            // ...but it does paint ticks there.
+            QVERIFY(countColour(none, r, palette::tickRunning()) + countColour(none, r, palette::tickStopped()) > 0);
+        }
+    }
+
+    void wheelZoomsAtTheCursorDragPansKeysAndUndo()
+    {
+        MainWindow w;
+        w.resize(1400, 800);
+        w.show();
+        QVERIFY(open(w, QStringLiteral("nohzfull-poll.dat")));
+        ViewState *vs = w.viewState();
+        TimelinePlot *plot = w.timeline()->plot();
+        const int64_t s0 = vs->rangeStart(), e0 = vs->rangeEnd();
+        QCOMPARE(s0, w.document().trace->firstTs());
+        const QPointF at(plot->geometry().left + 300, plot->geometry().rowRect(0, LaneRow::State).center().y());
+        const int64_t tAt = plot->timeAt(at.x());
+        QWheelEvent wheel(at, plot->mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::NoModifier,
+                          Qt::NoScrollPhase, false);
+        QApplication::sendEvent(plot, &wheel);
+        const int64_t s1 = vs->rangeStart(), e1 = vs->rangeEnd();
+        QVERIFY(e1 - s1 < e0 - s0);
+        QVERIFY(std::abs(double(e1 - s1) - 0.8 * double(e0 - s0)) < 1000);
+        QVERIFY2(std::abs(plot->timeAt(at.x()) - tAt) <= (e1 - s1) / 1000, "the time under the cursor moved");
+
+        // Drag 200 px to the left: the view moves 200 px worth of time later.
+        const QPoint p0(plot->geometry().left + 600, at.y()), p1 = p0 - QPoint(200, 0);
+        const double pxNs = double(e1 - s1) / (plot->geometry().right - plot->geometry().left);
+        QTest::mousePress(plot, Qt::LeftButton, {}, p0);
+        QTest::mouseMove(plot, p0 - QPoint(100, 0));
+        QTest::mouseMove(plot, p1);
+        QTest::mouseRelease(plot, Qt::LeftButton, {}, p1);
+        QVERIFY(std::abs(double(vs->rangeStart() - (s1 + int64_t(200 * pxNs)))) < 2 * pxNs);
+        QCOMPARE(vs->rangeEnd() - vs->rangeStart(), e1 - s1);
+        QVERIFY(vs->selection() == EventRef{}); // a drag is not a click
+
+        // Keys: W halves the span, S doubles it, Home goes to the start, D pans a quarter.
+        plot->setFocus();
+        const int64_t span = vs->rangeEnd() - vs->rangeStart();
+        QTest::keyClick(plot, Qt::Key_W);
+        QVERIFY(std::abs((vs->rangeEnd() - vs->rangeStart()) - span / 2) <= 1);
+        QTest::keyClick(plot, Qt::Key_S);
+        QVERIFY(std::abs((vs->rangeEnd() - vs->rangeStart()) - span) <= 2);
+        QTest::keyClick(plot, Qt::Key_Home);
+        QCOMPARE(vs->rangeStart(), vs->boundsStart());
+        QTest::keyClick(plot, Qt::Key_D);
+        QVERIFY(std::abs(vs->rangeStart() - vs->boundsStart() - (vs->rangeEnd() - vs->rangeStart()) / 4) <= 2);
+        // Ctrl+Z walks back through D, Home, S, W, the drag and the wheel; Ctrl+Shift+Z redoes.
+        for (int k = 0; k < 6; ++k) QTest::keyClick(plot, Qt::Key_Z, Qt::ControlModifier);
+        QCOMPARE(vs->rangeStart(), s0);
+        QCOMPARE(vs->rangeEnd(), e0);
+        QTest::keyClick(plot, Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+        QCOMPARE(vs->rangeStart(), s1);
+        QCOMPARE(vs->rangeEnd(), e1);
+
+        // Shift+drag: box zoom onto the dragged span.
+        const QPoint b0(plot->geometry().left + 100, at.y()), b1(plot->geometry().left + 500, at.y());
+        const int64_t tb0 = plot->timeAt(b0.x()), tb1 = plot->timeAt(b1.x());
+        QTest::mousePress(plot, Qt::LeftButton, Qt::ShiftModifier, b0);
+        QTest::mouseMove(plot, b1);
+        QTest::mouseRelease(plot, Qt::LeftButton, Qt::ShiftModifier, b1);
+        QCOMPARE(vs->rangeStart(), tb0);
+        QCOMPARE(vs->rangeEnd(), tb1);
+    }
+
+    void clickSelectsTheTickAndSelectionsScrollIntoView()
+    {
+        MainWindow w;
+        w.resize(1400, 800);
+        w.show();
+        QVERIFY(open(w, QStringLiteral("nohzfull-poll.dat")));
+        ViewState *vs = w.viewState();
+        TimelinePlot *plot = w.timeline()->plot();
+        const TickRecord tick = firstSpurious(w, 1);
+        QVERIFY(tick.flags & TickFlag::Spurious);
+        const int64_t ts = w.document().trace->cpu(1).ts(tick.index);
+        vs->setRange(ts - 1'000'000, ts + 1'000'000); // 2 ms: ticks are 4 ms apart
+        const QPoint p(int(std::lround(plot->xOf(ts))) + 2, plot->geometry().rowRect(1, LaneRow::Tick).center().y());
+        QTest::mouseClick(plot, Qt::LeftButton, {}, p);
+        QCOMPARE(vs->selection(), (EventRef{1, int64_t(tick.index)}));
+        // The selection is drawn where the tick is.
+        const QImage img = w.timeline()->render();
+        QVERIFY(countColour(img, QRect(p.x() - 8, plot->geometry().rowRect(1, LaneRow::State).top() - 3, 16, 80),
+                            palette::selection()) > 10);
+        // Clicking empty space clears it.
+        QTest::mouseClick(plot, Qt::LeftButton, {}, QPoint(p.x() + 300, p.y()));
+        QCOMPARE(vs->selection(), EventRef{});
+
+        // A selection set elsewhere (the event table) outside the view brings the view to it.
+        const size_t last = w.document().trace->cpu(0).size() - 1;
+        vs->setSelection({0, int64_t(last)});
+        const int64_t tl = w.document().trace->cpu(0).ts(last);
+        QVERIFY(vs->rangeStart() <= tl && tl <= vs->rangeEnd());
+        QCOMPARE(vs->rangeEnd() - vs->rangeStart(), 2'000'000);
+
+        // Next spurious tick (N) from there goes back to... nothing after the last event; Shift+N finds the last one.
+        plot->setFocus();
+        QTest::keyClick(plot, Qt::Key_N, Qt::ShiftModifier);
+        QCOMPARE(vs->selection().cpu, 1);
+        QVERIFY(w.document().analysis->cpus[1].ticks.size() > 0);
+        const auto &ticks = w.document().analysis->cpus[1].ticks;
+        size_t lastSpurious = 0;
+        for (const TickRecord &t : ticks)
+            if (t.flags & TickFlag::Spurious) lastSpurious = t.index;
+        QCOMPARE(vs->selection().index, int64_t(lastSpurious));
+
+        // Markers: Ctrl+click A, Ctrl+Shift+click B, Δt in the status bar.
+        const QPoint a(plot->geometry().left + 200, p.y()), b(plot->geometry().left + 700, p.y());
+        QTest::mouseClick(plot, Qt::LeftButton, Qt::ControlModifier, a);
+        QTest::mouseClick(plot, Qt::LeftButton, Qt::ControlModifier | Qt::ShiftModifier, b);
+        QVERIFY(vs->markerA() && vs->markerB());
+        QCOMPARE(*vs->markerA(), plot->timeAt(a.x()));
+        QCOMPARE(*vs->markerB(), plot->timeAt(b.x()));
+        bool deltaShown = false;
+        for (QLabel *l : w.statusBar()->findChildren<QLabel *>()) deltaShown |= l->text().contains(QStringLiteral("Δt"));
+        QVERIFY(deltaShown);
+        QTest::keyClick(plot, Qt::Key_M); // zoom to the markers
+        QCOMPARE(vs->rangeStart(), *vs->markerA());
+        QCOMPARE(vs->rangeEnd(), *vs->markerB());
+        QVERIFY(w.statusText().contains(QStringLiteral("nohz_full: 1 (inferred)")));
+    }
+
+    void lanesHideReorderCollapseTooltipAndExport()
+    {
+        MainWindow w;
+        w.resize(1400, 800);
+        w.show();
+        QVERIFY(open(w, QStringLiteral("nohzfull-poll.dat")));
+        ViewState *vs = w.viewState();
+        TimelinePlot *plot = w.timeline()->plot();
+        // Reorder: CPU1 above CPU0.
+        w.timeline()->moveCpu(1, -1);
+        QCOMPARE(vs->cpus(), (std::vector<int>{1, 0}));
+        QVERIFY(plot->geometry().rowRect(1, LaneRow::State).top() < plot->geometry().rowRect(0, LaneRow::State).top());
+        const QRect cpu1Tick = plot->geometry().rowRect(1, LaneRow::Tick);
+        QVERIFY(countColour(w.timeline()->render(), cpu1Tick, palette::tick(TickClass::Spurious)) > 0);
+        // Collapse CPU1: a thin state row only, no tick row, no spurious marks anywhere.
+        plot->setCollapsed(1, true);
+        QVERIFY(plot->geometry().rowRect(1, LaneRow::Tick).isEmpty());
+        QCOMPARE(countColour(w.timeline()->render(), plot->rect(), palette::tick(TickClass::Spurious)), 0);
+        plot->setCollapsed(1, false);
+        // Hide CPU0: one lane left.
+        w.timeline()->showCpus({1});
+        QCOMPARE(plot->geometry().lanes.size(), size_t(1));
+        QVERIFY(plot->geometry().rowRect(0, LaneRow::State).isEmpty());
+
+        // Tooltip over a spurious tick gives the event and the verdict.
+        const TickRecord tick = firstSpurious(w, 1);
+        const int64_t ts = w.document().trace->cpu(1).ts(tick.index);
+        vs->setRange(ts - 1'000'000, ts + 1'000'000);
+        const QPoint p(int(std::lround(plot->xOf(ts))), plot->geometry().rowRect(1, LaneRow::Tick).center().y());
+        QHelpEvent help(QEvent::ToolTip, p, plot->mapToGlobal(p));
+        QApplication::sendEvent(plot, &help);
+        QTRY_VERIFY(QToolTip::isVisible());
+        QVERIFY2(QToolTip::text().contains(QStringLiteral("SPURIOUS")), qPrintable(QToolTip::text()));
+        QVERIFY(QToolTip::text().contains(QStringLiteral("hrtimer_expire_entry")));
+
+        // Export: PDF and PNG through the same plottables.
+        QTemporaryDir dir;
+        const QString pdf = dir.filePath(QStringLiteral("t.pdf")), png = dir.filePath(QStringLiteral("t.png"));
+        QVERIFY(plot->exportTo(pdf));
+        QFile f(pdf);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QVERIFY(f.read(4) == "%PDF");
+        QVERIFY(f.size() > 1000);
+        QVERIFY(plot->exportTo(png));
+        QImage img(png);
+        QCOMPARE(img.size(), plot->size());
+        QVERIFY(countColour(img, plot->geometry().rowRect(1, LaneRow::Tick), palette::tick(TickClass::Spurious)) > 0);
+    }
+
+    void progressAndCancelOnABigFile()
+    {
+        QTemporaryDir dir;
+        const QString big = dir.filePath(QStringLiteral("big.txt"));
+        {
+            QFile f(big);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            QByteArray chunk;
+            const qint64 lines = 2'500'000;
+            for (qint64 i = 0; i < lines; ++i) {
+                const qint64 us = 1'000'000 + i;
+                chunk += QByteArray("           bench-1000    [00") + char('0' + (i & 1)) + "] ..... " +
+                         QByteArray::number(us / 1'000'000) + "." +
+                         QByteArray::number(us % 1'000'000).rightJustified(6, '0') +
+                         ": sys_enter: NR 0 (0, 0, 0, 0, 0, 0)\n";
+                if (chunk.size() > (1 << 20)) {
+                    f.write(chunk);
+                    chunk.clear();
+                }
+            }
+            f.write(chunk);
+        }
+        MainWindow w;
+        w.show();
+        // Progress: several distinct values between 0 and 1, never going back, then the trace.
+        QList<double> seen;
+        QTimer sampler;
+        connect(&sampler, &QTimer::timeout, [&] {
+            if (w.loading()) seen << w.progressValue();
+        });
+        sampler.start(5);
+        QSignalSpy shown(&w, &MainWindow::traceShown);
+        w.openFile(big);
+        QVERIFY(shown.wait(120000));
+        sampler.stop();
+        QVERIFY(std::is_sorted(seen.begin(), seen.end()));
+        QList<double> inside;
+        for (double v : seen)
+            if (v > 0 && v < 1 && !inside.contains(v)) inside << v;
+        QVERIFY2(inside.size() >= 3, qPrintable(QStringLiteral("%1 distinct progress values").arg(inside.size())));
+        QCOMPARE(w.document().trace->eventCount(), size_t(2'500'000));
+
+        // Cancel: the Cancel button stops the load; nothing is shown afterwards.
+        QSignalSpy shown2(&w, &MainWindow::traceShown);
+        w.openFile(big);
+        QTRY_VERIFY_WITH_TIMEOUT(w.progressValue() > 0, 60000);
+        QPushButton *cancel = nullptr;
+        for (QPushButton *b : w.findChildren<QPushButton *>())
+            if (b->text() == QStringLiteral("Cancel")) cancel = b;
+        QVERIFY(cancel && cancel->isVisible());
+        QTest::mouseClick(cancel, Qt::LeftButton);
+        QVERIFY(!w.loading());
+        QVERIFY(!cancel->isVisible());
+        QVERIFY(w.statusText().contains(QStringLiteral("cancelled")));
+        QTest::qWait(1500);
+        QCOMPARE(shown2.count(), 0);
+    }
+};
+
+QTEST_MAIN(TimelineTest)
+#include "TimelineTest.moc"

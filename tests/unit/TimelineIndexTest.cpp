@@ -1,0 +1,273 @@
+// The timeline's level-of-detail summaries (core/view) against a direct walk over every event, interval
+// and record of the real fixtures, at whole-trace zoom and at one column per event; the spurious-tick
+// columns of the nohz_full lab traces; the navigation jumps; the range trees against brute force.
+#include "TestUtil.h"
+
+#include "analysis/TickAnalysis.h"
+#include "import/Loader.h"
+#include "view/TimelineIndex.h"
+#include "view/TimelinePick.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <vector>
+
+namespace tickscope {
+namespace {
+
+struct Fixture
+{
+    std::unique_ptr<Trace> trace;
+    TickAnalysis analysis;
+    TimelineIndex index;
+};
+
+std::unique_ptr<Fixture> load(const std::string &name)
+{
+    auto f = std::make_unique<Fixture>();
+    f->trace = loadTrace(test::dataPath(name));
+    f->analysis = TickAnalysis::run(*f->trace);
+    f->index = TimelineIndex::build(*f->trace, f->analysis);
+    return f;
+}
+
+// The same summary computed the slow way: every interval and record of the CPU distributed over the columns.
+std::vector<ColumnSummary> directWalk(const Fixture &f, int cpu, int64_t start, int64_t end, int columns)
+{
+    std::vector<ColumnSummary> out(static_cast<size_t>(columns));
+    const CpuEvents &ev = f.trace->cpu(cpu);
+    const CpuAnalysis &a = f.analysis.cpus[cpu];
+    std::vector<int64_t> b(static_cast<size_t>(columns) + 1);
+    for (int j = 0; j <= columns; ++j) b[j] = start + (end - start) * j / columns;
+    auto columnOf = [&](int64_t t) { return static_cast<int>(std::upper_bound(b.begin(), b.end(), t) - b.begin()) - 1; };
+    auto inRange = [&](int j) { return j >= 0 && j < columns; };
+    // Spread [t0, t1) in a state slot over the columns it overlaps.
+    auto spread = [&](int64_t t0, int64_t t1, auto &&field) {
+        for (int j = std::max(0, columnOf(t0)); j < columns && b[j] < t1; ++j) {
+            const int64_t lo = std::max(t0, b[j]), hi = std::min(t1, b[j + 1]);
+            if (hi > lo) field(out[j]) += hi - lo;
+        }
+    };
+    for (size_t i = 0; i + 1 < ev.size(); ++i) {
+        const uint8_t ts = taskSlotOf(a.task.codeAt(i)), is = irqSlotOf(a.irq.codeAt(i));
+        spread(ev.ts(i), ev.ts(i + 1), [ts](ColumnSummary &c) -> int64_t & { return c.task[ts]; });
+        spread(ev.ts(i), ev.ts(i + 1), [is](ColumnSummary &c) -> int64_t & { return c.irq[is]; });
+    }
+    const auto &tl = a.tickLane.changes();
+    for (size_t k = 0; k < tl.size(); ++k) {
+        const int64_t t0 = ev.ts(tl[k].index);
+        const int64_t t1 = k + 1 < tl.size() ? ev.ts(tl[k + 1].index) : ev.ts(ev.size() - 1);
+        const int s = static_cast<int>(tl[k].state);
+        spread(t0, t1, [s](ColumnSummary &c) -> int64_t & { return c.tickState[s]; });
+    }
+    for (size_t i = 1; i < ev.size(); ++i) {
+        const int j = columnOf(ev.ts(i));
+        if (!inRange(j)) continue;
+        out[j].taskChanges += a.task.changeAt(i) != a.task.changeAt(i - 1);
+        out[j].irqChanges += a.irq.changeAt(i) != a.irq.changeAt(i - 1);
+    }
+    if (!ev.empty()) {
+        const int j = columnOf(ev.ts(0));
+        if (inRange(j)) {
+            out[j].taskChanges += a.task.changeAt(0) != ChangeLane::npos;
+            out[j].irqChanges += a.irq.changeAt(0) != ChangeLane::npos;
+        }
+    }
+    for (const TickRecord &t : a.ticks) {
+        const int j = columnOf(ev.ts(t.index));
+        if (!inRange(j)) continue;
+        ++out[j].ticks;
+        out[j].spuriousTicks += (t.flags & TickFlag::Spurious) != 0;
+        out[j].worstTick = std::max(out[j].worstTick, CpuTimelineIndex::tickClass(t));
+    }
+    for (size_t k = 0; k < a.timers.wakeups.size(); ++k) {
+        const HrtimerWakeup &w = a.timers.wakeups[k];
+        const int j = columnOf(ev.ts(w.index));
+        if (!inRange(j)) continue;
+        ++out[j].wakeups;
+        out[j].maxLatenessNs = std::max(out[j].maxLatenessNs, w.latenessNs);
+    }
+    for (const TimerSoftirq &s : a.timers.timerSoftirqs) {
+        const int j = columnOf(ev.ts(s.entry));
+        if (inRange(j)) ++out[j].timerSoftirqs;
+        if (!s.catchup || s.exit >= ev.size()) continue;
+        for (int c = 0; c < columns; ++c)
+            if (ev.ts(s.exit) >= b[c] && ev.ts(s.entry) < b[c + 1]) out[c].catchup = true;
+    }
+    for (const FailedStop &s : a.failedStops) {
+        const int j = columnOf(ev.ts(s.index));
+        if (!inRange(j)) continue;
+        ++out[j].failedStops;
+        out[j].dependencies |= s.dependency;
+    }
+    for (const LostRange &l : ev.lost)
+        for (int c = 0; c < columns; ++c)
+            if (l.to >= b[c] && l.from < b[c + 1]) out[c].lost = true;
+    return out;
+}
+
+void expectEqual(const std::vector<ColumnSummary> &fast, const std::vector<ColumnSummary> &slow, int cpu)
+{
+    ASSERT_EQ(fast.size(), slow.size());
+    for (size_t j = 0; j < fast.size(); ++j) {
+        SCOPED_TRACE("cpu " + std::to_string(cpu) + " column " + std::to_string(j));
+        const ColumnSummary &x = fast[j], &y = slow[j];
+        ASSERT_EQ(x.task, y.task);
+        ASSERT_EQ(x.irq, y.irq);
+        ASSERT_EQ(x.taskChanges, y.taskChanges);
+        ASSERT_EQ(x.irqChanges, y.irqChanges);
+        ASSERT_EQ(x.tickState, y.tickState);
+        ASSERT_EQ(x.ticks, y.ticks);
+        ASSERT_EQ(x.spuriousTicks, y.spuriousTicks);
+        ASSERT_EQ(x.worstTick, y.worstTick);
+        ASSERT_EQ(x.wakeups, y.wakeups);
+        ASSERT_EQ(x.maxLatenessNs, y.maxLatenessNs);
+        ASSERT_EQ(x.timerSoftirqs, y.timerSoftirqs);
+        ASSERT_EQ(x.catchup, y.catchup);
+        ASSERT_EQ(x.failedStops, y.failedStops);
+        ASSERT_EQ(x.dependencies, y.dependencies);
+        ASSERT_EQ(x.lost, y.lost);
+    }
+}
+
+void checkAgainstWalk(const std::string &name)
+{
+    const auto f = load(name);
+    const int64_t first = f->trace->firstTs(), last = f->trace->lastTs();
+    for (int cpu = 0; cpu < f->trace->cpuCount(); ++cpu) {
+        const CpuEvents &ev = f->trace->cpu(cpu);
+        if (ev.size() < 10) continue;
+        // Whole trace, many events per column.
+        std::vector<ColumnSummary> fast(1920);
+        f->index.summarize(cpu, first, last + 1, 1920, fast.data());
+        expectEqual(fast, directWalk(*f, cpu, first, last + 1, 1920), cpu);
+        // One column per event around the middle of the CPU's events.
+        const size_t a = ev.size() / 2, b = std::min(ev.size() - 1, a + 600);
+        const int cols = static_cast<int>(b - a);
+        std::vector<ColumnSummary> fine(static_cast<size_t>(cols));
+        f->index.summarize(cpu, ev.ts(a), ev.ts(b), cols, fine.data());
+        expectEqual(fine, directWalk(*f, cpu, ev.ts(a), ev.ts(b), cols), cpu);
+        // Some column holds time in more than one state at whole-trace zoom (the test is not vacuous).
+        EXPECT_TRUE(std::any_of(fast.begin(), fast.end(), [](const ColumnSummary &c) {
+            return std::count_if(c.task.begin(), c.task.end(), [](int64_t v) { return v > 0; }) > 1;
+        }));
+    }
+}
+
+TEST(TimelineIndex, EqualsDirectWalkNohzFullPoll) { checkAgainstWalk("nohzfull-poll.dat"); }
+TEST(TimelineIndex, EqualsDirectWalkNohzFullNoPoll) { checkAgainstWalk("nohzfull-nopoll.dat"); }
+TEST(TimelineIndex, EqualsDirectWalkHostCyclictest) { checkAgainstWalk("host-6.18-cyclictest.dat"); }
+TEST(TimelineIndex, EqualsDirectWalkLostEvents) { checkAgainstWalk("host-lost.dat"); }
+
+size_t spuriousColumns(const Fixture &f, int cpu, size_t &spuriousTicks)
+{
+    std::vector<ColumnSummary> cols(1000);
+    f.index.summarize(cpu, f.trace->firstTs(), f.trace->lastTs() + 1, 1000, cols.data());
+    spuriousTicks = 0;
+    size_t n = 0;
+    for (const ColumnSummary &c : cols) {
+        spuriousTicks += c.spuriousTicks;
+        n += c.worstTick == TickClass::Spurious;
+        EXPECT_EQ(c.worstTick == TickClass::Spurious, c.spuriousTicks > 0);
+    }
+    return n;
+}
+
+TEST(TimelineIndex, SpuriousTickColumnsOnlyWithPollingOrUserTicks)
+{
+    const auto poll = load("nohzfull-poll.dat");
+    size_t ticks = 0;
+    EXPECT_GT(spuriousColumns(*poll, 1, ticks), 50u);
+    // The report's 208 spurious ticks lie inside the marker window; the whole trace has at least those.
+    EXPECT_GE(ticks, 208u);
+    EXPECT_EQ(spuriousColumns(*poll, 0, ticks), 0u); // a housekeeping CPU has none
+    const auto nopoll = load("nohzfull-nopoll.dat");
+    for (int cpu = 0; cpu < nopoll->trace->cpuCount(); ++cpu) {
+        EXPECT_EQ(spuriousColumns(*nopoll, cpu, ticks), 0u) << "cpu " << cpu;
+        EXPECT_EQ(ticks, 0u);
+    }
+}
+
+TEST(TimelineIndex, JumpsVisitEverySpuriousTickInOrder)
+{
+    const auto f = load("nohzfull-poll.dat");
+    std::vector<size_t> expected;
+    for (const TickRecord &t : f->analysis.cpus[1].ticks)
+        if (t.flags & TickFlag::Spurious) expected.push_back(t.index);
+    ASSERT_FALSE(expected.empty());
+    std::vector<size_t> forward, backward;
+    int64_t t = f->trace->firstTs() - 1;
+    while (auto h = f->index.jump(JumpTarget::SpuriousTick, {0, 1}, t, true)) {
+        EXPECT_EQ(h->cpu, 1);
+        forward.push_back(h->event);
+        t = h->ts;
+    }
+    EXPECT_EQ(forward, expected);
+    t = f->trace->lastTs() + 1;
+    while (auto h = f->index.jump(JumpTarget::SpuriousTick, {1}, t, false)) {
+        backward.push_back(h->event);
+        t = h->ts;
+    }
+    std::reverse(backward.begin(), backward.end());
+    EXPECT_EQ(backward, expected);
+    EXPECT_FALSE(f->index.jump(JumpTarget::SpuriousTick, {0}, f->trace->firstTs(), true));
+}
+
+TEST(TimelineIndex, LateWakeupJumpHonoursTheThreshold)
+{
+    const auto f = load("nohzfull-poll.dat");
+    const auto &w = f->analysis.cpus[1].timers.wakeups;
+    int32_t maxLat = INT32_MIN;
+    for (size_t k = 0; k < w.size(); ++k) maxLat = std::max(maxLat, w[k].latencyNs);
+    ASSERT_GT(maxLat, 0);
+    const auto h = f->index.jump(JumpTarget::LateWakeup, {1}, f->trace->firstTs(), true, maxLat);
+    ASSERT_TRUE(h);
+    const auto &cpuW = f->analysis.cpus[1].timers.wakeups;
+    const auto it = std::find_if(cpuW.data(), cpuW.data() + cpuW.size(), [&](const HrtimerWakeup &x) { return x.index == h->event; });
+    ASSERT_NE(it, cpuW.data() + cpuW.size());
+    EXPECT_EQ(it->latencyNs, maxLat);
+    EXPECT_FALSE(f->index.jump(JumpTarget::LateWakeup, {1}, f->trace->firstTs(), true, maxLat + 1));
+}
+
+TEST(TimelineIndex, TickPeriodAndPickVerdict)
+{
+    const auto f = load("nohzfull-poll.dat");
+    EXPECT_EQ(f->index.tickPeriodNs(), 4'000'000); // HZ=250 on the Debian kernel
+    const CpuAnalysis &a = f->analysis.cpus[1];
+    const auto it = std::find_if(a.ticks.begin(), a.ticks.end(), [](const TickRecord &t) { return t.flags & TickFlag::Spurious; });
+    ASSERT_NE(it, a.ticks.end());
+    const int64_t ts = f->trace->cpu(1).ts(it->index);
+    const TimelinePickResult r = pickEvent(f->index, 1, TimelineRow::Tick, ts + 500, 1000);
+    ASSERT_TRUE(r.found);
+    EXPECT_EQ(r.event, it->index);
+    EXPECT_NE(r.text.find("SPURIOUS"), std::string::npos) << r.text;
+    EXPECT_NE(r.text.find("hrtimer_expire_entry"), std::string::npos) << r.text;
+}
+
+TEST(RangeTree, MaxAndOrEqualBruteForce)
+{
+    std::mt19937 rng(7);
+    std::vector<int32_t> v(1000);
+    for (auto &x : v) x = static_cast<int32_t>(rng() % 100000) - 50000;
+    const RangeTree<int32_t, MaxOp> maxTree(v, INT32_MIN);
+    std::vector<uint32_t> m(1000);
+    for (auto &x : m) x = 1u << (rng() % 20);
+    const RangeTree<uint32_t, OrOp> orTree(m, 0u);
+    for (int k = 0; k < 2000; ++k) {
+        size_t lo = rng() % 1001, hi = rng() % 1001;
+        if (lo > hi) std::swap(lo, hi);
+        int32_t mx = INT32_MIN;
+        uint32_t o = 0;
+        for (size_t i = lo; i < hi; ++i) {
+            mx = std::max(mx, v[i]);
+            o |= m[i];
+        }
+        ASSERT_EQ(maxTree.query(lo, hi), mx);
+        ASSERT_EQ(orTree.query(lo, hi), o);
+    }
+}
+
+} // namespace
+} // namespace tickscope

@@ -1,0 +1,57 @@
+// One CPU's swimlane as a QCustomPlot plottable. draw() asks core (TimelineIndex::summarize) for one
+// ColumnSummary per pixel column of the visible key range (through LaneSummaries, all lanes at once) and paints runs of equal colour: the work per
+// repaint is columns x rows, whatever the number of events. The same draw() paints the screen and
+// QCustomPlot::toPainter() images (screenshots, tests, the paint benchmark).
+#pragma once
+
+#include "LaneGeometry.h"
+#include "LaneSummaries.h"
+
+#include "view/TimelineIndex.h"
+
+#include <qcustomplot.h>
+
+#include <span>
+#include <vector>
+
+namespace tickscope {
+
+class CpuLanePlottable : public QCPAbstractPlottable
+{
+public:
+    // origin: the absolute ns the key axis' 0 stands for (the trace start).
+    CpuLanePlottable(QCPAxis *keyAxis, QCPAxis *valueAxis, const TimelineIndex *index, int cpu, int64_t origin,
+                     const LaneGeometry *geometry, LaneSummaries *summaries, bool nohzFull);
+
+    int cpu() const { return cpu_; }
+
+    double selectTest(const QPointF &, bool, QVariant * = nullptr) const override { return -1; }
+    QCPRange getKeyRange(bool &foundRange, QCP::SignDomain = QCP::sdBoth) const override;
+    QCPRange getValueRange(bool &foundRange, QCP::SignDomain = QCP::sdBoth,
+                           const QCPRange & = QCPRange()) const override;
+
+protected:
+    void draw(QCPPainter *painter) override;
+    void drawLegendIcon(QCPPainter *, const QRectF &) const override {}
+    QRect clipRect() const override;
+
+private:
+    void drawStateRow(QCPPainter *p, const QRect &row, bool collapsed);
+    void drawTickRow(QCPPainter *p, const QRect &row);
+    void drawEventRow(QCPPainter *p, const QRect &row);
+    void drawLost(QCPPainter *p, const QRect &lane);
+    void drawLabel(QCPPainter *p, const LaneGeometry::Lane &lane);
+    // Fills [left + j0, left + j1) x [y, y + h) for each run of columns with the same colour (alpha 0: none).
+    template <class F> void fillRuns(QCPPainter *p, int y, int h, F &&colourOf);
+
+    const TimelineIndex *index_;
+    int cpu_;
+    int64_t origin_;
+    const LaneGeometry *geometry_;
+    bool nohzFull_;
+    int left_ = 0;
+    LaneSummaries *summaries_;
+    std::span<const ColumnSummary> columns_; // this draw's columns
+};
+
+} // namespace tickscope

@@ -1,0 +1,49 @@
+// Where each CPU lane and its rows sit on the timeline, in the plot widget's pixels: a lane is a state
+// row (task band over an IRQ band), a tick row and an event row; a collapsed lane is a thin state row.
+#pragma once
+
+#include <QRect>
+
+#include <vector>
+
+namespace tickscope {
+
+enum class LaneRow
+{
+    State,
+    Tick,
+    Event,
+};
+
+struct LaneGeometry
+{
+    // Row heights at scale 1; lanes grow up to kMaxScale times when the view has room.
+    static constexpr int kStateRow = 22, kTickRow = 18, kEventRow = 16, kGap = 8, kCollapsed = 8;
+    static constexpr double kMaxScale = 2.0;
+
+    struct Lane
+    {
+        int cpu;
+        bool collapsed;
+        int top;    // widget y of the lane's first row (after scrolling)
+        int height; // all its rows
+    };
+    int stateRow = kStateRow, tickRow = kTickRow, eventRow = kEventRow, gap = kGap;
+
+    std::vector<Lane> lanes;
+    int left = 0, right = 0; // the data area's x range [left, right)
+    int contentHeight = 0;   // all lanes, unscrolled
+
+    // Lays the lanes out from `top` (widget y) with a vertical scroll offset, scaled up to fill `available`
+    // pixels of height when the lanes need less.
+    void layout(const std::vector<int> &cpus, const std::vector<bool> &collapsed, int top, int scroll, int available);
+
+    const Lane *laneOf(int cpu) const;
+    // The pixel rectangle of a row of a CPU's lane (empty when the lane is hidden or collapsed and the
+    // row is not the state row).
+    QRect rowRect(int cpu, LaneRow row) const;
+    // The lane and row at widget y; false when between lanes.
+    bool hit(int y, int &cpu, LaneRow &row) const;
+};
+
+} // namespace tickscope

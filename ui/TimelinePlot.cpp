@@ -1,0 +1,339 @@
+#include "TimelinePlot.h"
+
+#include "CpuLanePlottable.h"
+#include "TimeAxisTicker.h"
+#include "TimelineOverlay.h"
+#include "ViewState.h"
+
+#include "view/TimelinePick.h"
+
+#include <QRubberBand>
+#include <QToolTip>
+
+#include <cmath>
+
+namespace tickscope {
+
+TimelinePlot::TimelinePlot(ViewState *state, QWidget *parent) : QCustomPlot(parent), state_(state)
+{
+    setAutoAddPlottableToLegend(false);
+    setNoAntialiasingOnDrag(true);
+    setFocusPolicy(Qt::StrongFocus);
+    axisRect()->setAutoMargins(QCP::msNone);
+    axisRect()->setMargins(QMargins(kLeftMargin, kTopMargin, kRightMargin, kBottomMargin));
+    xAxis->setVisible(false);
+    yAxis->setVisible(false);
+    xAxis->grid()->setVisible(false);
+    yAxis->grid()->setVisible(false);
+    xAxis2->setVisible(true);
+    xAxis2->setTicker(QSharedPointer<TimeAxisTicker>::create());
+    xAxis2->setTickLabelPadding(2);
+    yAxis->setRange(0, 1);
+    band_ = new QRubberBand(QRubberBand::Rectangle, this);
+    connect(state_, &ViewState::rangeChanged, this, [this] {
+        syncRange();
+        replot(rpQueuedReplot);
+    });
+    connect(state_, &ViewState::markersChanged, this, [this] { replot(rpQueuedReplot); });
+    connect(state_, &ViewState::selectionChanged, this, [this] { showSelection(); });
+    connect(state_, &ViewState::cpusChanged, this, [this] { rebuild(); });
+}
+
+void TimelinePlot::setDocument(const Document &doc)
+{
+    doc_ = doc;
+    collapsed_.assign(doc_.valid() ? static_cast<size_t>(doc_.trace->cpuCount()) : 0, false);
+    scroll_ = 0;
+    rebuild();
+}
+
+void TimelinePlot::rebuild()
+{
+    clearPlottables();
+    overlay_ = nullptr;
+    summaries_.setIndex(nullptr, {});
+    if (doc_.valid()) {
+        const int64_t origin = doc_.trace->firstTs();
+        std::vector<int> shown;
+        for (int cpu : state_->cpus()) {
+            if (cpu < 0 || cpu >= doc_.timeline->cpuCount()) continue;
+            shown.push_back(cpu);
+            new CpuLanePlottable(xAxis2, yAxis, doc_.timeline.get(), cpu, origin, &geometry_, &summaries_,
+                                 doc_.analysis->isNohzFull(cpu));
+        }
+        summaries_.setIndex(doc_.timeline.get(), shown);
+        overlay_ = new TimelineOverlay(xAxis2, yAxis, state_, doc_.timeline.get(), origin, &geometry_);
+        overlay_->setGridVisible(grid_);
+    }
+    relayout(size());
+    syncRange();
+    replot(rpQueuedReplot);
+}
+
+void TimelinePlot::relayout(QSize size)
+{
+    geometry_.left = kLeftMargin;
+    geometry_.right = size.width() - kRightMargin;
+    geometry_.layout(state_->cpus(), collapsed_, kTopMargin + 4, scroll_, size.height() - kTopMargin - kBottomMargin - 8);
+}
+
+int TimelinePlot::dataHeight() const
+{
+    return height() - kTopMargin - kBottomMargin;
+}
+
+void TimelinePlot::setScroll(int y)
+{
+    const int max = std::max(0, geometry_.contentHeight + 8 - dataHeight());
+    y = std::clamp(y, 0, max);
+    if (y != scroll_) {
+        scroll_ = y;
+        relayout(size());
+        replot(rpQueuedReplot);
+    }
+    emit scrollChanged(scroll_, max);
+}
+
+void TimelinePlot::syncRange()
+{
+    if (!doc_.valid()) return;
+    const int64_t origin = doc_.trace->firstTs();
+    xAxis2->setRange(static_cast<double>(state_->rangeStart() - origin), static_cast<double>(state_->rangeEnd() - origin));
+}
+
+QImage TimelinePlot::render(QSize size)
+{
+    if (size.isEmpty()) size = this->size();
+    // Reuse the last image when nobody else holds it: a fresh 8 MB image costs page faults on every paint.
+    if (image_.size() != size || !image_.isDetached()) image_ = QImage(size, QImage::Format_ARGB32_Premultiplied);
+    QImage &img = image_;
+    img.fill(Qt::white);
+    relayout(size);
+    syncRange();
+    QCPPainter painter(&img);
+    toPainter(&painter, size.width(), size.height());
+    painter.end();
+    relayout(this->size());
+    return img;
+}
+
+bool TimelinePlot::exportTo(const QString &path)
+{
+    relayout(size());
+    syncRange();
+    if (path.endsWith(QStringLiteral(".pdf"), Qt::CaseInsensitive))
+        return savePdf(path, width(), height(), QCP::epNoCosmetic, QStringLiteral("tickscope"));
+    return render().save(path);
+}
+
+void TimelinePlot::invalidateSummaries()
+{
+    summaries_.invalidate();
+}
+
+void TimelinePlot::setCollapsed(int cpu, bool c)
+{
+    if (cpu < 0 || cpu >= static_cast<int>(collapsed_.size())) return;
+    collapsed_[cpu] = c;
+    relayout(size());
+    setScroll(scroll_);
+    replot(rpQueuedReplot);
+}
+
+bool TimelinePlot::collapsed(int cpu) const
+{
+    return cpu >= 0 && cpu < static_cast<int>(collapsed_.size()) && collapsed_[cpu];
+}
+
+void TimelinePlot::setGridVisible(bool on)
+{
+    grid_ = on;
+    if (overlay_) overlay_->setGridVisible(on);
+    replot(rpQueuedReplot);
+}
+
+bool TimelinePlot::gridVisible() const
+{
+    return grid_;
+}
+
+int64_t TimelinePlot::timeAt(double x) const
+{
+    const double w = std::max(1, geometry_.right - geometry_.left);
+    const double span = static_cast<double>(state_->rangeEnd() - state_->rangeStart());
+    return state_->rangeStart() + std::llround((x - geometry_.left) * span / w);
+}
+
+double TimelinePlot::xOf(int64_t t) const
+{
+    const double w = std::max(1, geometry_.right - geometry_.left);
+    const double span = static_cast<double>(state_->rangeEnd() - state_->rangeStart());
+    return geometry_.left + static_cast<double>(t - state_->rangeStart()) * w / span;
+}
+
+void TimelinePlot::resizeEvent(QResizeEvent *e)
+{
+    QCustomPlot::resizeEvent(e);
+    relayout(e->size());
+    setScroll(scroll_);
+}
+
+void TimelinePlot::zoomAround(int64_t t, double factor, bool recordUndo)
+{
+    const int64_t s = state_->rangeStart(), e = state_->rangeEnd();
+    const int64_t start = t - std::llround(static_cast<double>(t - s) * factor);
+    const int64_t span = std::max<int64_t>(ViewState::kMinSpan, std::llround(static_cast<double>(e - s) * factor));
+    state_->setRange(start, start + span, recordUndo);
+}
+
+void TimelinePlot::pan(double fraction)
+{
+    const int64_t s = state_->rangeStart(), e = state_->rangeEnd();
+    const auto d = static_cast<int64_t>(std::llround(static_cast<double>(e - s) * fraction));
+    state_->setRange(s + d, e + d);
+}
+
+void TimelinePlot::wheelEvent(QWheelEvent *e)
+{
+    const double steps = e->angleDelta().y() / 120.0;
+    if (e->modifiers() & Qt::ShiftModifier) {
+        setScroll(scroll_ - static_cast<int>(steps * 40));
+    } else if (doc_.valid() && steps != 0) {
+        // One undo step per wheel gesture, not per notch.
+        const bool undo = !lastWheel_.isValid() || lastWheel_.elapsed() > 500;
+        lastWheel_.restart();
+        zoomAround(timeAt(e->position().x()), std::pow(0.8, steps), undo);
+    }
+    e->accept();
+}
+
+void TimelinePlot::mousePressEvent(QMouseEvent *e)
+{
+    setFocus();
+    if (e->button() != Qt::LeftButton || !doc_.valid()) return;
+    pressPos_ = e->pos();
+    pressStart_ = state_->rangeStart();
+    pressEnd_ = state_->rangeEnd();
+    drag_ = (e->modifiers() & Qt::ShiftModifier) && !(e->modifiers() & Qt::ControlModifier) ? Drag::Box : Drag::Pending;
+    if (drag_ == Drag::Box) band_->setGeometry(QRect(pressPos_, QSize(1, height())));
+}
+
+void TimelinePlot::mouseMoveEvent(QMouseEvent *e)
+{
+    if (drag_ == Drag::Box) {
+        band_->setGeometry(QRect(QPoint(std::min(pressPos_.x(), e->pos().x()), kTopMargin),
+                                 QPoint(std::max(pressPos_.x(), e->pos().x()), height() - kBottomMargin)));
+        band_->show();
+        return;
+    }
+    if (drag_ == Drag::Pending && (e->pos() - pressPos_).manhattanLength() > 3) drag_ = Drag::Pan;
+    if (drag_ != Drag::Pan) return;
+    const double w = std::max(1, geometry_.right - geometry_.left);
+    const auto dt = static_cast<int64_t>(
+        std::llround(-(e->pos().x() - pressPos_.x()) * static_cast<double>(pressEnd_ - pressStart_) / w));
+    // The drag is one undo step: the range before it is pushed once, at its first move.
+    const bool first = state_->rangeStart() == pressStart_ && state_->rangeEnd() == pressEnd_;
+    state_->setRange(pressStart_ + dt, pressEnd_ + dt, first);
+}
+
+void TimelinePlot::mouseReleaseEvent(QMouseEvent *e)
+{
+    const Drag d = drag_;
+    drag_ = Drag::None;
+    band_->hide();
+    if (e->button() != Qt::LeftButton || !doc_.valid()) return;
+    if (d == Drag::Box) {
+        if (std::abs(e->pos().x() - pressPos_.x()) > 3) state_->setRange(timeAt(pressPos_.x()), timeAt(e->pos().x()));
+        return;
+    }
+    if (d != Drag::Pending) return;
+    const int64_t t = timeAt(e->pos().x());
+    if ((e->modifiers() & Qt::ControlModifier) && (e->modifiers() & Qt::ShiftModifier))
+        state_->setMarkerB(t);
+    else if (e->modifiers() & Qt::ControlModifier)
+        state_->setMarkerA(t);
+    else
+        selectAt(e->pos());
+}
+
+void TimelinePlot::selectAt(QPoint pos)
+{
+    int cpu = -1;
+    LaneRow row = LaneRow::State;
+    if (pos.x() < geometry_.left || !geometry_.hit(pos.y(), cpu, row)) {
+        state_->setSelection({});
+        return;
+    }
+    const int64_t tol = std::max<int64_t>(1, timeAt(pos.x() + 4) - timeAt(pos.x()));
+    const TimelinePickResult r = pickEvent(*doc_.timeline, cpu, static_cast<TimelineRow>(row), timeAt(pos.x()), tol);
+    state_->setSelection(r.found ? EventRef{r.cpu, static_cast<int64_t>(r.event)} : EventRef{});
+}
+
+void TimelinePlot::showSelection()
+{
+    const EventRef sel = state_->selection();
+    if (doc_.valid() && sel.valid() && sel.cpu < doc_.trace->cpuCount() &&
+        static_cast<size_t>(sel.index) < doc_.trace->cpu(sel.cpu).size()) {
+        const int64_t ts = doc_.trace->cpu(sel.cpu).ts(static_cast<size_t>(sel.index));
+        const int64_t s = state_->rangeStart(), e = state_->rangeEnd();
+        if (ts < s || ts > e) state_->setRange(ts - (e - s) / 2, ts + (e - s) - (e - s) / 2);
+        if (const LaneGeometry::Lane *lane = geometry_.laneOf(sel.cpu)) {
+            if (lane->top < kTopMargin || lane->top + lane->height > height() - kBottomMargin)
+                setScroll(lane->top + scroll_ - kTopMargin - 4);
+        }
+    }
+    replot(rpQueuedReplot);
+}
+
+void TimelinePlot::keyPressEvent(QKeyEvent *e)
+{
+    if (!doc_.valid()) return QCustomPlot::keyPressEvent(e);
+    const QPoint mouse = mapFromGlobal(QCursor::pos());
+    const bool mouseIn = rect().contains(mouse) && mouse.x() >= geometry_.left && mouse.x() < geometry_.right;
+    const int64_t centre = mouseIn ? timeAt(mouse.x()) : (state_->rangeStart() + state_->rangeEnd()) / 2;
+    const int64_t span = state_->rangeEnd() - state_->rangeStart();
+    switch (e->key()) {
+    case Qt::Key_W:
+    case Qt::Key_Plus:
+    case Qt::Key_Equal: zoomAround(centre, 0.5, true); break;
+    case Qt::Key_S:
+    case Qt::Key_Minus: zoomAround(centre, 2.0, true); break;
+    case Qt::Key_A: pan(-0.25); break;
+    case Qt::Key_D: pan(0.25); break;
+    case Qt::Key_Home: state_->setRange(state_->boundsStart(), state_->boundsStart() + span); break;
+    case Qt::Key_End: state_->setRange(state_->boundsEnd() - span, state_->boundsEnd()); break;
+    default: QCustomPlot::keyPressEvent(e); return;
+    }
+    e->accept();
+}
+
+void TimelinePlot::contextMenuEvent(QContextMenuEvent *e)
+{
+    int cpu = -1;
+    LaneRow row;
+    if (!geometry_.hit(e->pos().y(), cpu, row)) cpu = -1;
+    emit laneMenuRequested(cpu, e->globalPos());
+}
+
+bool TimelinePlot::event(QEvent *e)
+{
+    if (e->type() == QEvent::ToolTip && doc_.valid()) {
+        auto *h = static_cast<QHelpEvent *>(e);
+        int cpu = -1;
+        LaneRow row = LaneRow::State;
+        if (h->pos().x() >= geometry_.left && geometry_.hit(h->pos().y(), cpu, row)) {
+            const int64_t tol = std::max<int64_t>(1, timeAt(h->pos().x() + 4) - timeAt(h->pos().x()));
+            const TimelinePickResult r =
+                pickEvent(*doc_.timeline, cpu, static_cast<TimelineRow>(row), timeAt(h->pos().x()), tol);
+            if (!r.text.empty()) {
+                QToolTip::showText(h->globalPos(), QString::fromStdString(r.text), this);
+                return true;
+            }
+        }
+        QToolTip::hideText();
+        return true;
+    }
+    return QCustomPlot::event(e);
+}
+
+} // namespace tickscope

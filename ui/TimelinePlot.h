@@ -1,0 +1,101 @@
+// The timeline's QCustomPlot: one CpuLanePlottable per shown CPU and an overlay, the time axis on top,
+// and every input gesture, each turned into a ViewState change (the one time model): wheel zoom at the
+// cursor, drag to pan, Shift+drag box zoom, W/S/A/D, +/-, Home/End, Ctrl+click marker A,
+// Ctrl+Shift+click marker B, click to select, tooltips, and a context menu per lane.
+#pragma once
+
+#include "Document.h"
+#include "LaneGeometry.h"
+#include "LaneSummaries.h"
+
+#include <qcustomplot.h>
+
+#include <QElapsedTimer>
+
+#include <memory>
+#include <vector>
+
+class QRubberBand;
+
+namespace tickscope {
+class ViewState;
+class TimelineOverlay;
+
+class TimelinePlot : public QCustomPlot
+{
+    Q_OBJECT
+public:
+    TimelinePlot(ViewState *state, QWidget *parent = nullptr);
+
+    void setDocument(const Document &doc);
+    const Document &document() const { return doc_; }
+
+    // The one paint path into an image (screenshots, tests, the paint benchmark): QCustomPlot::toPainter
+    // with the same plottables that paint the screen.
+    QImage render(QSize size = {});
+    const LaneGeometry &geometry() const { return geometry_; }
+    // The same paint path into a file: PDF through QCustomPlot's vector export, else a raster image by
+    // the file's suffix (PNG, JPG, BMP). False when the file cannot be written.
+    bool exportTo(const QString &path);
+    void invalidateSummaries(); // the next paint asks core for every lane's columns again (benchmarks)
+
+    void setCollapsed(int cpu, bool collapsed);
+    bool collapsed(int cpu) const;
+    void setGridVisible(bool on);
+    bool gridVisible() const;
+    int scroll() const { return scroll_; }
+    void setScroll(int y);
+    int contentHeight() const { return geometry_.contentHeight; }
+    int dataHeight() const;
+
+    int64_t timeAt(double x) const; // absolute ns at widget x
+    double xOf(int64_t t) const;
+
+    static constexpr int kLeftMargin = 100, kTopMargin = 26, kRightMargin = 12, kBottomMargin = 4;
+
+signals:
+    void scrollChanged(int y, int max);
+    void laneMenuRequested(int cpu, QPoint globalPos);
+
+protected:
+    void resizeEvent(QResizeEvent *e) override;
+    void wheelEvent(QWheelEvent *e) override;
+    void mousePressEvent(QMouseEvent *e) override;
+    void mouseMoveEvent(QMouseEvent *e) override;
+    void mouseReleaseEvent(QMouseEvent *e) override;
+    void keyPressEvent(QKeyEvent *e) override;
+    void contextMenuEvent(QContextMenuEvent *e) override;
+    bool event(QEvent *e) override;
+
+private:
+    void rebuild();             // plottables for the shown CPUs
+    void relayout(QSize size);  // lane geometry for a widget size
+    void syncRange();           // ViewState range -> key axis
+    void zoomAround(int64_t t, double factor, bool recordUndo);
+    void pan(double fraction);
+    void selectAt(QPoint pos);
+    void showSelection();
+
+    ViewState *state_;
+    Document doc_;
+    LaneGeometry geometry_;
+    LaneSummaries summaries_;
+    std::vector<bool> collapsed_;
+    TimelineOverlay *overlay_ = nullptr;
+    bool grid_ = false;
+    int scroll_ = 0;
+    enum class Drag
+    {
+        None,
+        Pending,
+        Pan,
+        Box
+    } drag_ = Drag::None;
+    QPoint pressPos_;
+    int64_t pressStart_ = 0, pressEnd_ = 0;
+    QRubberBand *band_ = nullptr;
+    QElapsedTimer lastWheel_;
+    QImage image_;
+};
+
+} // namespace tickscope
