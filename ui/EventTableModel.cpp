@@ -5,6 +5,7 @@
 #include "model/EventFormat.h"
 
 #include <algorithm>
+#include <climits>
 
 namespace tickscope {
 
@@ -45,17 +46,17 @@ void EventTableModel::setDocument(const Document &doc)
     renew(searchCancel_);
     auto cancel = renew(cancel_);
     if (!doc_.trace) return;
+    if (doc_.trace->eventCount() > static_cast<size_t>(INT_MAX)) {
+        emit busy(tr("%1 events: too many for the table").arg(doc_.trace->eventCount()));
+        return;
+    }
     emit busy(tr("indexing %1 events…").arg(doc_.trace->eventCount()));
     std::shared_ptr<const Trace> trace = doc_.trace;
     runInBackground(
         this,
         [trace, cancel]() -> std::shared_ptr<const MergedOrder> {
-            try {
-                auto m = MergedOrder::build(*trace, cancel.get());
-                return m ? std::make_shared<const MergedOrder>(std::move(*m)) : nullptr;
-            } catch (const std::exception &) {
-                return nullptr;
-            }
+            auto m = MergedOrder::build(*trace, cancel.get());
+            return m ? std::make_shared<const MergedOrder>(std::move(*m)) : nullptr;
         },
         [this, gen](std::shared_ptr<const MergedOrder> order) {
             if (gen != generation_ || !order) return;

@@ -6,6 +6,7 @@
 
 #include <QDockWidget>
 #include <QMainWindow>
+#include <QMenu>
 
 namespace tickscope {
 
@@ -39,6 +40,12 @@ void PanelDocks::setDocument(const Document &doc)
     table_->setDocument(doc);
     summary_->setDocument(doc);
     histograms_->setDocument(doc);
+}
+
+void PanelDocks::addViewActions(QMenu *menu) const
+{
+    for (QDockWidget *d : {eventDock_, summaryDock_, histogramDock_})
+        menu->addAction(d->toggleViewAction());
 }
 
 } // namespace tickscope

@@ -9,6 +9,7 @@
 
 class QDockWidget;
 class QMainWindow;
+class QMenu;
 
 namespace tickscope {
 
@@ -24,6 +25,8 @@ public:
     PanelDocks(QMainWindow *window, ViewState *state);
 
     void setDocument(const Document &doc);
+    // Show/hide actions of the three docks, for a View menu.
+    void addViewActions(QMenu *menu) const;
 
     EventTable *eventTable() const { return table_; }
     SummaryPanel *summary() const { return summary_; }

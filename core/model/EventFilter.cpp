@@ -2,7 +2,10 @@
 
 #include "EventFormat.h"
 
+#include "util/Parallel.h"
+
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <charconv>
 
@@ -109,12 +112,34 @@ int64_t findRow(const Trace &trace, const MergedOrder &order, const std::vector<
                 bool forward, std::string_view needle, const std::atomic<bool> *cancel)
 {
     const auto n = static_cast<int64_t>(rows ? rows->size() : order.size());
-    for (int64_t r = from; r >= 0 && r < n; r += forward ? 1 : -1) {
-        if ((r & 0xfff) == 0 && cancelled(cancel)) return -1;
-        const size_t row = rows ? (*rows)[static_cast<size_t>(r)] : static_cast<size_t>(r);
-        if (containsNoCase(searchText(trace, order.at(row)), needle)) return r;
-    }
-    return -1;
+    if (from < 0 || from >= n) return -1;
+    // Chunks of rows in search order, taken in that order by the threads; a chunk after the first
+    // one known to match is skipped.
+    constexpr int64_t kChunk = 1 << 14;
+    const int64_t span = forward ? n - from : from + 1;
+    const auto chunks = static_cast<size_t>((span + kChunk - 1) / kChunk);
+    std::atomic<size_t> best{chunks};
+    std::vector<int64_t> found(chunks, -1);
+    auto item = [&](size_t k) {
+        const int64_t a = static_cast<int64_t>(k) * kChunk;
+        const int64_t b = std::min(span, a + kChunk);
+        for (int64_t j = a; j < b; ++j) {
+            if ((j & 0xfff) == 0 && (cancelled(cancel) || best.load(std::memory_order_relaxed) < k)) return;
+            const int64_t r = forward ? from + j : from - j;
+            const size_t row = rows ? (*rows)[static_cast<size_t>(r)] : static_cast<size_t>(r);
+            if (containsNoCase(searchText(trace, order.at(row)), needle)) {
+                found[k] = r;
+                size_t cur = best.load();
+                while (k < cur && !best.compare_exchange_weak(cur, k)) {
+                }
+                return;
+            }
+        }
+    };
+    parallelFor(chunks, chunks > 1 ? defaultThreads(0) : 1, item);
+    if (cancelled(cancel)) return -1;
+    const size_t k = best.load();
+    return k < chunks ? found[k] : -1;
 }
 
 } // namespace tickscope

@@ -38,6 +38,7 @@ std::string searchText(const Trace &trace, EventPos e);
 
 // The first of rows[from], rows[from+1] ... (forward) or rows[from], rows[from-1] ... whose search text
 // contains needle (case-insensitive); rows == nullptr: every merged row. -1 when none, or cancelled.
+// Big spans are searched in chunks on every hardware thread.
 int64_t findRow(const Trace &trace, const MergedOrder &order, const std::vector<uint32_t> *rows, int64_t from,
                 bool forward, std::string_view needle, const std::atomic<bool> *cancel);
 

@@ -70,6 +70,7 @@ measure() {
       if [ -n "$d" ]; then
         [ "$dlg_up" = 0 ] && dlg_up=$t
         xdotool key --window "$d" Return 2>/dev/null || true
+        if [ $((t - dlg_up)) -ge 20000000 ]; then echo "open-time: cannot dismiss $1's dialog" >&2; return 1; fi
         continue
       elif [ "$dlg_up" != 0 ]; then
         paused=$((paused + t - dlg_up)); dlg_up=0; last=$t

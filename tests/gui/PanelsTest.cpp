@@ -16,6 +16,7 @@
 #include <QDockWidget>
 #include <QLineEdit>
 #include <QMainWindow>
+#include <QMenu>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
@@ -332,11 +333,22 @@ private slots:
         }
         QVERIFY(w.waitTable());
         QCOMPARE(static_cast<size_t>(w.model().rowCount()), w.doc.trace->eventCount());
-        // a new document replaces the old one
+        // the View menu hides and shows a dock
+        QMenu view;
+        w.docks.addViewActions(&view);
+        QCOMPARE(view.actions().size(), 3);
+        view.actions().at(1)->trigger();
+        QVERIFY(!w.docks.summaryDock()->isVisible());
+        view.actions().at(1)->trigger();
+        QVERIFY(w.docks.summaryDock()->isVisible());
+        // a new document replaces the old one, also while the previous one is still being indexed
         Document other = load("nohzfull-poll.dat");
+        w.docks.setDocument(load("host-6.18-cyclictest.dat"));
         w.docks.setDocument(other);
         w.state.reset(other.trace->firstTs(), other.trace->lastTs(), other.trace->cpuCount());
         QTRY_COMPARE(static_cast<size_t>(w.model().rowCount()), other.trace->eventCount());
+        QTest::qWait(500); // the superseded index, if it finished late, was dropped
+        QCOMPARE(static_cast<size_t>(w.model().rowCount()), other.trace->eventCount());
     }
 };
 

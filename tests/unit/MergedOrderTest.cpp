@@ -152,3 +152,34 @@ TEST(EventFilter, FindsTextForwardAndBack)
     EXPECT_EQ(findRow(t, *m, nullptr, expect[2] - 1, false, "stress-ng:", nullptr), expect[1]);
     EXPECT_EQ(findRow(t, *m, nullptr, 0, true, "no such text", nullptr), -1);
 }
+
+TEST(EventFilter, FindsAMatchManyChunksAway)
+{
+    Trace t;
+    fill(t, 2, 200000, 9);
+    const auto m = MergedOrder::build(t);
+    ASSERT_TRUE(m);
+    // the listed rows: every row that does not match, and two that do, far into the list
+    auto matches = [&](size_t r) {
+        return searchText(t, m->at(r)).find("stress-ng:102 cpu_idle") != std::string::npos;
+    };
+    std::vector<uint32_t> rows, hits;
+    for (size_t r = 0; r < m->size(); ++r)
+        (matches(r) ? hits : rows).push_back(static_cast<uint32_t>(r));
+    ASSERT_GT(rows.size(), 60000u);
+    ASSERT_GE(hits.size(), 2u);
+    const uint32_t first = hits[hits.size() / 3], second = hits[hits.size() * 2 / 3];
+    rows.push_back(first);
+    rows.push_back(second);
+    std::sort(rows.begin(), rows.end());
+    const auto at = [&](uint32_t r) { return std::lower_bound(rows.begin(), rows.end(), r) - rows.begin(); };
+    ASSERT_GT(at(first), 3 * (1 << 14)); // several chunks from the start
+    const auto n = static_cast<int64_t>(rows.size());
+    EXPECT_EQ(findRow(t, *m, &rows, 0, true, "STRESS-NG:102 cpu_idle", nullptr), at(first));
+    EXPECT_EQ(findRow(t, *m, &rows, at(first) + 1, true, "stress-ng:102 cpu_idle", nullptr), at(second));
+    EXPECT_EQ(findRow(t, *m, &rows, n - 1, false, "stress-ng:102 cpu_idle", nullptr), at(second));
+    EXPECT_EQ(findRow(t, *m, &rows, at(second) - 1, false, "stress-ng:102 cpu_idle", nullptr), at(first));
+    EXPECT_EQ(findRow(t, *m, &rows, at(first) - 1, false, "stress-ng:102 cpu_idle", nullptr), -1);
+    std::atomic<bool> cancel{true};
+    EXPECT_EQ(findRow(t, *m, &rows, 0, true, "stress-ng:102 cpu_idle", &cancel), -1);
+}
