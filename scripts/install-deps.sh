@@ -10,6 +10,7 @@ PKGS=(
   libgtest-dev libgmock-dev libbenchmark-dev
   xvfb xauth
   stress-ng rt-tests
+  nlohmann-json3-dev
 )
 missing=()
 for p in "${PKGS[@]}"; do
