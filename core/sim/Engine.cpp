@@ -38,7 +38,25 @@ Engine::Engine(const Scenario &s, uint64_t seed, Trace &trace, GroundTruth &gt)
         c.tickPtr = 0xff3c2143be8235c0ull + (static_cast<uint64_t>(i) << 20);
         const int64_t lag = static_cast<size_t>(i) < s.initialIdleJiffies.size() ? s.initialIdleJiffies[i] : 0;
         c.baseClk = jiffies(start_) - static_cast<uint64_t>(lag);
-        trace_.cpu(i).reserve(size_t{1} << 16, size_t{1} << 20);
+    }
+    // Reserve each CPU's columns from an estimate of its events (huge pages for the big ones: in a VM the
+    // first touch of every 4 KiB page is the dominant cost of writing millions of events).
+    std::vector<double> perCpu(static_cast<size_t>(k_.cpus), s.durationNs * 1e-9 * k_.hz * 4);
+    for (const TaskSpec &t : s.tasks) {
+        const double period = t.program == ProgramKind::Cyclic        ? t.intervalNs
+                              : t.program == ProgramKind::SleepWork   ? t.sleepNs + t.workNs
+                              : t.program == ProgramKind::RandomSleep ? (t.minNs + t.maxNs) / 2.0 + t.workNs + 50000
+                                                                      : 1e9 / k_.hz;
+        perCpu[static_cast<size_t>(t.cpu)] += t.count * s.durationNs / std::max(period, 1000.0) * 16;
+    }
+    for (const IrqSpec &q : s.irqs) perCpu[static_cast<size_t>(q.cpu)] += q.count * (10.0 + 4 * q.timers);
+    double total = 0;
+    for (double n : perCpu) total += n;
+    gt_.wakeups.reserve(static_cast<size_t>(total / 10));
+    gt_.ticks.reserve(static_cast<size_t>(s.durationNs * 1e-9 * k_.hz * k_.cpus / 4));
+    for (int i = 0; i < k_.cpus; ++i) {
+        const auto n = static_cast<size_t>(perCpu[static_cast<size_t>(i)] * 1.5) + 4096;
+        trace_.cpu(i).reserve(n, n * 16, n >= (size_t{1} << 21));
     }
     setupTasks();
     setupIrqs();
@@ -113,7 +131,7 @@ void Engine::setupTasks()
         if (!t.spec) continue;
         // Each task sleeps in clock_nanosleep when the trace starts; its first wakeup starts its program.
         Hrtimer &h = hr_[static_cast<size_t>(t.hr)];
-        const bool spread = t.spec->count > 1 || t.spec->program == ProgramKind::Cyclic;
+        const bool spread = (t.spec->count > 1 || t.spec->program == ProgramKind::Cyclic) && !t.spec->aligned;
         const int64_t first = start_ + t.spec->startNs + (spread ? rng_.range(0, 1000000) : 0);
         h.soft = h.expires = first;
         h.hard = true;

@@ -169,7 +169,7 @@ std::vector<std::string> settingKeys()
     return {"hz",          "cpus",          "nohz_full",        "idle",           "preempt_rt",
             "legacy_kernel", "timer_wheel", "hrtimer_wakeups",  "poll_restarts_tick", "p1_reevaluate",
             "p2_stop_tick_on_poll", "p2_without_kick", "p2_without_stopped_tick_fix", "timekeeper",
-            "platform",    "duration_ms",   "posix_cpu_timer",  "second_task",    "hog_cpus", "sync_us", "stress_threads"};
+            "platform",    "duration_ms",   "posix_cpu_timer",  "second_task",    "hog_cpus", "sync_us", "stress_threads", "cyclic_aligned"};
 }
 
 void applySetting(Scenario &s, const std::string &key, const std::string &v)
@@ -241,6 +241,11 @@ void applySetting(Scenario &s, const std::string &key, const std::string &v)
         for (TaskSpec &t : s.tasks) {
             if (t.program == ProgramKind::RandomSleep) t.count = n;
         }
+    } else if (key == "cyclic_aligned") { // cyclictest periods on the same boundaries as sync_us sleepers
+        const bool on = parseBool(key, v);
+        for (TaskSpec &t : s.tasks) {
+            if (t.program == ProgramKind::Cyclic) t.aligned = on;
+        }
     } else if (key == "sync_us") {
         const int64_t ns = std::llround(parseNumber(key, v, 0, 1e7) * 1000);
         for (TaskSpec &t : s.tasks) {
@@ -290,7 +295,8 @@ Scenario parseScenario(const std::string &text, const std::string &origin)
         const auto keys = settingKeys();
         std::set<std::string> known(keys.begin(), keys.end());
         for (const char *notKernel :
-             {"platform", "duration_ms", "posix_cpu_timer", "second_task", "hog_cpus", "sync_us", "stress_threads"})
+             {"platform", "duration_ms", "posix_cpu_timer", "second_task", "hog_cpus", "sync_us", "stress_threads",
+              "cyclic_aligned"})
             known.erase(notKernel);
         Obj ko(kj, origin + ".kernel", known);
         // cpus first: the CPU lists are checked against it

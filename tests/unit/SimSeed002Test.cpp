@@ -10,8 +10,27 @@ namespace {
 using simtest::runSpec;
 
 // Seed: run_timer_softirq of ~100-600 µs after idle gaps of 1e4-3e5 jiffies; cyclictest max >= 1000 µs on
-// some threads while the average stays ~2-4 µs.
+// some threads while the average stays ~2-4 µs. A catch-up delays cyclictest by up to its whole length
+// only when the thread's next expiry falls at its start; the seed watched 26 minutes for it, the test runs
+// the 3 s preset with 16 fixed seeds (each deterministic) and asks for it in at least one.
 TEST(SimSeed002, LegacyWheelCatchUpAndLatencySpikes)
+{
+    int64_t maxOverRuns = 0;
+    for (uint64_t seed = 1; seed <= 16; ++seed) {
+        const auto r = runSpec("seed002-legacy-wheel", false, seed);
+        maxOverRuns = std::max(maxOverRuns, simtest::maxCyclicNs(r.truth()));
+        int64_t longest = 0;
+        for (const auto &q : r.truth().softirqs) longest = std::max(longest, q.exitTs - q.entryTs);
+        EXPECT_LE(simtest::maxCyclicNs(r.truth()), longest + 20000) << "seed " << seed;
+        for (const auto &c : r.truth().cyclic) {
+            EXPECT_GE(c.avgNs(), 2000) << c.cpu;
+            EXPECT_LT(c.avgNs(), 5000) << c.cpu;
+        }
+    }
+    EXPECT_GE(maxOverRuns, 1000000);
+}
+
+TEST(SimSeed002, LegacyWheelCatchUps)
 {
     const auto r = runSpec("seed002-legacy-wheel", false);
     size_t catchups = 0;
@@ -26,13 +45,6 @@ TEST(SimSeed002, LegacyWheelCatchUpAndLatencySpikes)
         EXPECT_GE(r.cpu(q.cpu).timerSoftirq.catchup, 1u) << "CPU " << q.cpu;
     }
     EXPECT_EQ(catchups, 4u); // one per isolated CPU (10-13)
-    bool some = false;
-    for (const auto &c : r.truth().cyclic) {
-        EXPECT_GE(c.avgNs(), 2000) << c.cpu;
-        EXPECT_LT(c.avgNs(), 5000) << c.cpu;
-        some |= c.maxNs >= 1000000;
-    }
-    EXPECT_TRUE(some) << "max " << simtest::maxCyclicNs(r.truth());
 }
 
 // Seed: the forwarding wheel, or a busy loop keeping the tick alive: the max stays within a small multiple
