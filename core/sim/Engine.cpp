@@ -142,8 +142,8 @@ void Engine::setupTasks()
         t.nextPeriod = first;
         cpus_[static_cast<size_t>(t.cpu)].hrtimers.push_back(t.hr);
     }
-    for (int c = 0; c < k_.cpus; ++c)
-        trace_.tasks.merge({{INT64_MIN, 0, em_.intern("swapper/" + std::to_string(c))}});
+    // The idle tasks share pid 0: one name, as the importers keep it.
+    trace_.tasks.merge({{INT64_MIN, 0, em_.intern("swapper/0")}});
 }
 
 void Engine::setupIrqs()

@@ -62,7 +62,8 @@ public:
         std::string comm = pid == 0 ? "<idle>" : std::string(t_.strings.str(t_.tasks.comm(pid, ts)));
         if (comm.empty()) comm = "<...>";
         const uint8_t fl = ev.flags(i);
-        const char flags[6] = {(fl & 0x01) ? 'd' : '.', (fl & 0x04) ? 'N' : '.',
+        const char resched = (fl & 0x24) == 0x24 ? 'N' : (fl & 0x04) ? 'n' : (fl & 0x20) ? 'p' : '.';
+        const char flags[6] = {(fl & 0x01) ? 'd' : '.', resched,
                                (fl & 0x08) ? 'h' : (fl & 0x10) ? 's' : '.',
                                "0123456789abcdef"[ev.preempt(i) & 15] == '0' ? '.' : "0123456789abcdef"[ev.preempt(i) & 15],
                                '.', 0};
@@ -77,7 +78,6 @@ private:
     std::string_view str(uint32_t id) const { return t_.strings.str(id); }
     std::string comm(int32_t pid, int64_t ts) const
     {
-        if (pid == 0) return "swapper";
         const std::string_view c = str(t_.tasks.comm(pid, ts));
         return c.empty() ? "<...>" : std::string(c);
     }
