@@ -104,6 +104,14 @@ void MainWindow::openFile(const QString &path)
     loader_->load(path);
 }
 
+void MainWindow::openScenario(const QString &scenario)
+{
+    setBusy(true);
+    progress_->setValue(0);
+    status_->setText(tr("Simulating %1…").arg(scenario));
+    loader_->simulate(scenario);
+}
+
 void MainWindow::onLoaded(const QString &path, std::shared_ptr<std::vector<std::unique_ptr<Trace>>> traces,
                           double secs)
 {
@@ -131,7 +139,7 @@ void MainWindow::onLoaded(const QString &path, std::shared_ptr<std::vector<std::
                              .arg(secs, 0, 'f', 3));
     }
     setWindowTitle(QStringLiteral("tickscope — %1").arg(QFileInfo(path).fileName()));
-    addRecent(path);
+    if (QFileInfo(path).isFile()) addRecent(path); // not a simulated scenario
     for (const auto &s : stats) {
         if (!s.warnings.empty()) {
             QMessageBox::warning(this, tr("Trace loaded with warnings"),

@@ -1,6 +1,8 @@
 #include "TraceLoader.h"
 
 #include "import/Loader.h"
+#include "sim/Presets.h"
+#include "sim/Simulator.h"
 
 #include <QMetaObject>
 
@@ -32,37 +34,58 @@ void TraceLoader::cancel()
 
 void TraceLoader::load(const QString &path)
 {
+    const std::string file = path.toStdString();
+    start(path, [file](std::atomic<bool> *cancel, std::function<void(double)> progress) {
+        LoadOptions opt;
+        opt.cancel = cancel;
+        opt.progress = std::move(progress);
+        return loadAll(file, opt);
+    });
+}
+
+void TraceLoader::simulate(const QString &scenario)
+{
+    const std::string spec = scenario.toStdString();
+    start(scenario, [spec](std::atomic<bool> *, std::function<void(double)> progress) {
+        sim::SimResult r = sim::simulate(sim::loadScenario(spec), 1);
+        progress(1.0);
+        std::vector<std::unique_ptr<Trace>> traces;
+        traces.push_back(std::move(r.trace));
+        return traces;
+    });
+}
+
+void TraceLoader::start(const QString &label, Producer produce)
+{
     if (cancel_) cancel_->store(true);
     joinWorker();
     cancel_ = std::make_shared<std::atomic<bool>>(false);
     const unsigned gen = ++generation_;
     busy_ = true;
     auto flag = cancel_;
-    worker_ = std::thread([this, path, gen, flag] {
-        LoadOptions opt;
-        opt.cancel = flag.get();
-        opt.progress = [this, gen](double f) {
+    worker_ = std::thread([this, label, gen, flag, produce = std::move(produce)] {
+        auto report = [this, gen](double f) {
             QMetaObject::invokeMethod(this, [this, gen, f] {
                 if (gen == generation_) emit progress(f);
             }, Qt::QueuedConnection);
         };
         const auto t0 = std::chrono::steady_clock::now();
         try {
-            auto traces = std::make_shared<std::vector<std::unique_ptr<Trace>>>(loadAll(path.toStdString(), opt));
+            auto traces = std::make_shared<std::vector<std::unique_ptr<Trace>>>(produce(flag.get(), report));
             const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-            QMetaObject::invokeMethod(this, [this, gen, path, traces, secs] {
+            QMetaObject::invokeMethod(this, [this, gen, label, traces, secs] {
                 if (gen != generation_) return;
                 busy_ = false;
-                emit loaded(path, traces, secs);
+                emit loaded(label, traces, secs);
             }, Qt::QueuedConnection);
         } catch (const LoadCancelled &) {
             // cancel() already told the UI.
         } catch (const std::exception &e) {
             const QString msg = QString::fromStdString(e.what());
-            QMetaObject::invokeMethod(this, [this, gen, path, msg] {
+            QMetaObject::invokeMethod(this, [this, gen, label, msg] {
                 if (gen != generation_) return;
                 busy_ = false;
-                emit failed(path, msg);
+                emit failed(label, msg);
             }, Qt::QueuedConnection);
         }
     });

@@ -6,6 +6,7 @@
 #include <QString>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -21,6 +22,8 @@ public:
     ~TraceLoader() override;
 
     void load(const QString &path);
+    // Runs the simulator on a scenario (tickscope-cli simulate's SCENARIO syntax) instead of loading a file.
+    void simulate(const QString &scenario);
     void cancel();
     bool busy() const { return busy_; }
 
@@ -31,6 +34,9 @@ signals:
     void cancelled();
 
 private:
+    using Producer = std::function<std::vector<std::unique_ptr<Trace>>(std::atomic<bool> *cancel,
+                                                                       std::function<void(double)> progress)>;
+    void start(const QString &label, Producer produce);
     void joinWorker();
 
     std::thread worker_;

@@ -42,7 +42,7 @@ std::vector<TimerListCpu> pairTimerList(const Trace &trace, int64_t from, int64_
             continue;
         }
         const uint64_t ptr = r.kind == EventKind::TimerCancel ? ev.payload<PtrP>(r.index).ptr
-                                                               : ev.payload<TimerExpireEntryP>(r.index).timer;
+                                                              : ev.payload<TimerExpireEntryP>(r.index).timer;
         const auto it = open.find(ptr);
         if (it == open.end()) continue;
         const Open o = it->second;
@@ -54,8 +54,8 @@ std::vector<TimerListCpu> pairTimerList(const Trace &trace, int64_t from, int64_
             continue;
         }
         ++c.fired;
-        const int64_t late = static_cast<int64_t>(ev.payload<TimerExpireEntryP>(r.index).now) -
-                             static_cast<int64_t>(o.bucket);
+        const int64_t late =
+            static_cast<int64_t>(ev.payload<TimerExpireEntryP>(r.index).now) - static_cast<int64_t>(o.bucket);
         c.maxLateJiffies = std::max(c.maxLateJiffies, late);
         if (late > kTimerLateJiffies) ++c.late;
     }

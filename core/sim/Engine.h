@@ -19,6 +19,7 @@
 namespace tickscope::sim {
 
 constexpr int64_t kNever = INT64_MAX;
+constexpr int64_t kSliceNs = 4000000; // CFS: a task that ran this long gives way to another runnable one
 
 struct Hrtimer
 {
@@ -35,7 +36,7 @@ struct WheelTimer
     uint64_t ptr = 0;
     uint64_t expires = 0, bucket = 0;
     uint32_t fn = 0;
-    int truth = -1; // GroundTruth::timers index
+    int truth = -1;    // GroundTruth::timers index
     int periodic = -1; // WheelTimerSpec index when it re-arms itself
     bool armed = false;
 };
@@ -58,17 +59,17 @@ struct Task
     int16_t prio = 120; // kernel prio: 120 SCHED_OTHER, 99 - rt_prio SCHED_FIFO
     TaskState state = TaskState::Sleeping;
     int loopsLeft = -1;
-    bool inWork = false;    // in user-mode work (its end is a heap event)
+    bool inWork = false; // in user-mode work (its end is a heap event)
     int64_t workEnd = 0;
-    int64_t workLeft = 0;   // saved when preempted
-    uint32_t gen = 0;       // invalidates stale work-end events
-    bool woken = false;     // switched in by a wakeup: returns from its sleep syscall
+    int64_t workLeft = 0; // saved when preempted
+    uint32_t gen = 0;     // invalidates stale work-end events
+    bool woken = false;   // switched in by a wakeup: returns from its sleep syscall
     bool started = false;
-    int hr = -1;            // its sleeper hrtimer
-    int64_t wantWake = 0;   // cyclictest: the absolute time it asked for
+    int hr = -1;          // its sleeper hrtimer
+    int64_t wantWake = 0; // cyclictest: the absolute time it asked for
     int64_t nextPeriod = 0;
-    int cyclic = -1;        // GroundTruth::cyclic index
-    int truthWakeup = -1;   // GroundTruth::wakeups index of its pending wakeup
+    int cyclic = -1;      // GroundTruth::cyclic index
+    int truthWakeup = -1; // GroundTruth::wakeups index of its pending wakeup
     int64_t switchedIn = 0;
     bool ktimers = false;
 };
@@ -93,13 +94,13 @@ struct Cpu
     int64_t tickExp = kNever;
     bool lastEvalFailed = false; // the last tick_stop evaluation failed (a dependency in force)
     // timers
-    std::vector<int> hrtimers;    // armed sleeper hrtimers (indices)
-    std::vector<int> wheel;       // armed wheel timers (indices)
-    uint64_t baseClk = 0;         // jiffies the wheel has processed up to
-    uint16_t pendingSoftirq = 0;  // bit per vector
-    int64_t ceAt = kNever;        // clockevent programmed for
+    std::vector<int> hrtimers;   // armed sleeper hrtimers (indices)
+    std::vector<int> wheel;      // armed wheel timers (indices)
+    uint64_t baseClk = 0;        // jiffies the wheel has processed up to
+    uint16_t pendingSoftirq = 0; // bit per vector
+    int64_t ceAt = kNever;       // clockevent programmed for
     uint32_t ceGen = 0;
-    int ktimers = -1;             // RT: the ktimers/N task
+    int ktimers = -1; // RT: the ktimers/N task
 };
 
 class Engine

@@ -20,12 +20,23 @@ std::vector<GroundTruth::CpuSummary> GroundTruth::summary(int cpus, int64_t from
         }
         ++c.ticks;
         switch (t.context) {
-        case TickContext::User: ++c.user; break;
-        case TickContext::Kernel: ++c.kernel; break;
-        case TickContext::Irq: ++c.irq; break;
-        case TickContext::Idle: ++c.idle; break;
-        case TickContext::Polling: ++c.polling; break;
-        case TickContext::Unknown: break;
+        case TickContext::User:
+            ++c.user;
+            break;
+        case TickContext::Kernel:
+            ++c.kernel;
+            break;
+        case TickContext::Irq:
+            ++c.irq;
+            break;
+        case TickContext::Idle:
+            ++c.idle;
+            break;
+        case TickContext::Polling:
+            ++c.polling;
+            break;
+        case TickContext::Unknown:
+            break;
         }
         c.spurious += t.spurious;
     }
@@ -61,25 +72,28 @@ std::string formatGroundTruthText(const GroundTruth &gt, int cpus, int64_t from,
     for (int c = 0; c < cpus; ++c) {
         const auto &x = s[static_cast<size_t>(c)];
         std::snprintf(buf, sizeof buf,
-                      "%3d  %6llu  %6llu  %6llu  %6llu  %6llu  %6llu  %8llu  %12llu  %7llu  %5llu  %11llu  %4llu  %10lld  "
+                      "%3d  %6llu  %6llu  %6llu  %6llu  %6llu  %6llu  %8llu  %12llu  %7llu  %5llu  %11llu  "
+                      "%4llu  %10lld  "
                       "%18llu  %14.1f\n",
-                      c, (unsigned long long)x.ticks, (unsigned long long)x.user, (unsigned long long)x.kernel,
-                      (unsigned long long)x.irq, (unsigned long long)x.idle, (unsigned long long)x.polling,
-                      (unsigned long long)x.spurious, (unsigned long long)x.nohzWakeups,
-                      (unsigned long long)x.timers, (unsigned long long)x.fired, (unsigned long long)x.lost,
-                      (unsigned long long)x.late, (long long)x.maxLateJiffies, (unsigned long long)x.catchups,
-                      x.maxSoftirqNs / 1000.0);
+                      c, (unsigned long long)x.ticks, (unsigned long long)x.user,
+                      (unsigned long long)x.kernel, (unsigned long long)x.irq, (unsigned long long)x.idle,
+                      (unsigned long long)x.polling, (unsigned long long)x.spurious,
+                      (unsigned long long)x.nohzWakeups, (unsigned long long)x.timers,
+                      (unsigned long long)x.fired, (unsigned long long)x.lost, (unsigned long long)x.late,
+                      (long long)x.maxLateJiffies, (unsigned long long)x.catchups, x.maxSoftirqNs / 1000.0);
         out += buf;
     }
     for (const CyclicResult &r : gt.cyclic) {
-        std::snprintf(buf, sizeof buf, "cyclictest %s (pid %d, CPU %d) I:%lld C:%llu Min:%lld Avg:%lld Max:%lld µs\n",
-                      r.name.c_str(), r.pid, r.cpu, (long long)(r.intervalNs / 1000), (unsigned long long)r.cycles,
-                      (long long)(r.cycles ? r.minNs / 1000 : 0), (long long)(r.avgNs() / 1000),
-                      (long long)(r.maxNs / 1000));
+        std::snprintf(buf, sizeof buf,
+                      "cyclictest %s (pid %d, CPU %d) I:%lld C:%llu Min:%lld Avg:%lld Max:%lld µs\n",
+                      r.name.c_str(), r.pid, r.cpu, (long long)(r.intervalNs / 1000),
+                      (unsigned long long)r.cycles, (long long)(r.cycles ? r.minNs / 1000 : 0),
+                      (long long)(r.avgNs() / 1000), (long long)(r.maxNs / 1000));
         out += buf;
     }
     std::snprintf(buf, sizeof buf, "simulated %llu events in %.3f s (%.1f M events/s)\n",
-                  (unsigned long long)gt.events, gt.seconds, gt.seconds > 0 ? gt.events / gt.seconds / 1e6 : 0.0);
+                  (unsigned long long)gt.events, gt.seconds,
+                  gt.seconds > 0 ? gt.events / gt.seconds / 1e6 : 0.0);
     out += buf;
     return out;
 }
@@ -100,7 +114,10 @@ std::string formatGroundTruthJson(const GroundTruth &gt, int cpus, int64_t from,
         j.endObject();
         j.value("nohz_wakeups", x.nohzWakeups);
         j.beginObject("timers");
-        j.value("started", x.timers).value("fired", x.fired).value("never_fired", x.lost).value("late", x.late);
+        j.value("started", x.timers)
+            .value("fired", x.fired)
+            .value("never_fired", x.lost)
+            .value("late", x.late);
         j.value("max_late_jiffies", x.maxLateJiffies);
         j.endObject();
         j.value("catchups", x.catchups).value("max_timer_softirq_ns", x.maxSoftirqNs);
@@ -110,8 +127,13 @@ std::string formatGroundTruthJson(const GroundTruth &gt, int cpus, int64_t from,
     j.beginArray("cyclictest");
     for (const CyclicResult &r : gt.cyclic) {
         j.beginObject();
-        j.value("name", r.name).value("cpu", r.cpu).value("interval_ns", r.intervalNs).value("cycles", r.cycles);
-        j.value("min_ns", r.cycles ? r.minNs : int64_t{0}).value("avg_ns", r.avgNs()).value("max_ns", r.maxNs);
+        j.value("name", r.name)
+            .value("cpu", r.cpu)
+            .value("interval_ns", r.intervalNs)
+            .value("cycles", r.cycles);
+        j.value("min_ns", r.cycles ? r.minNs : int64_t{0})
+            .value("avg_ns", r.avgNs())
+            .value("max_ns", r.maxNs);
         j.endObject();
     }
     j.endArray();

@@ -16,20 +16,20 @@ struct GtTick
     int cpu;
     int64_t ts; // of its hrtimer_expire_entry
     TickContext context;
-    bool periodic; // false: an expiry of the stopped tick (nohz wakeup)
-    bool spurious; // nohz_full CPU, periodic, and interrupting polling idle or user mode without dependency
+    bool periodic;   // false: an expiry of the stopped tick (nohz wakeup)
+    bool spurious;   // nohz_full CPU, periodic, and interrupting polling idle or user mode without dependency
     bool dependency; // a tick dependency was in force
 };
 
 struct GtTimer // a timer_list timer
 {
     int cpu;
-    int source;       // index of the IrqSpec that enqueued it, -1 for a scenario wheel timer
-    int64_t startTs;  // timer_start
-    uint64_t expires; // intended expiry (jiffies)
-    uint64_t bucket;  // the wheel's rounded expiry (jiffies)
-    int64_t intendedNs;    // when jiffies reaches bucket
-    int64_t fireTs = -1;   // timer_expire_entry, -1: never fired
+    int source;          // index of the IrqSpec that enqueued it, -1 for a scenario wheel timer
+    int64_t startTs;     // timer_start
+    uint64_t expires;    // intended expiry (jiffies)
+    uint64_t bucket;     // the wheel's rounded expiry (jiffies)
+    int64_t intendedNs;  // when jiffies reaches bucket
+    int64_t fireTs = -1; // timer_expire_entry, -1: never fired
     uint64_t fireJiffies = 0;
 };
 
@@ -38,9 +38,9 @@ struct GtWakeup // an hrtimer_wakeup expiry
     int cpu;
     int32_t pid;
     bool rt;
-    bool hard;          // expired in hard interrupt context
+    bool hard; // expired in hard interrupt context
     int64_t softexpires;
-    int64_t expiryTs;   // hrtimer_expire_entry
+    int64_t expiryTs;      // hrtimer_expire_entry
     int64_t switchTs = -1; // the woken task's switch-in
 };
 
@@ -77,7 +77,8 @@ struct GroundTruth
 
     struct CpuSummary
     {
-        uint64_t ticks = 0, user = 0, kernel = 0, irq = 0, idle = 0, polling = 0, spurious = 0, nohzWakeups = 0;
+        uint64_t ticks = 0, user = 0, kernel = 0, irq = 0, idle = 0, polling = 0, spurious = 0,
+                 nohzWakeups = 0;
         uint64_t timers = 0, fired = 0, lost = 0, late = 0;
         int64_t maxLateJiffies = 0;
         uint64_t catchups = 0;

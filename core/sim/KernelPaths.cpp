@@ -33,11 +33,13 @@ int64_t Engine::jiffiesToNs(uint64_t j) const
 int64_t Engine::nextEvent(const Cpu &c) const
 {
     int64_t n = kNever;
-    for (int i : c.hrtimers) n = std::min(n, hr_[static_cast<size_t>(i)].expires);
+    for (int i : c.hrtimers)
+        n = std::min(n, hr_[static_cast<size_t>(i)].expires);
     // 3.x: get_next_timer_interrupt() rounds the next hrtimer up to a jiffy (cmp_next_hrtimer_event)
     if (k_.legacyKernel && n != kNever) n = (n / tickNs_ + 1) * tickNs_;
     uint64_t b = UINT64_MAX;
-    for (int w : c.wheel) b = std::min(b, wt_[static_cast<size_t>(w)].bucket);
+    for (int w : c.wheel)
+        b = std::min(b, wt_[static_cast<size_t>(w)].bucket);
     if (b != UINT64_MAX) n = std::min(n, jiffiesToNs(b));
     return n;
 }
@@ -137,8 +139,10 @@ void Engine::onIrq(Cpu &c, int64_t at, uint32_t source)
         w.ptr = 0xffff9e0a41000000ull + wt_.size() * 0x80;
         w.fn = fnTimer_;
         wt_.push_back(w);
-        const uint64_t expires = jiffies(now) + static_cast<uint64_t>(std::max<int64_t>(1, timeout / tickNs_));
-        kick |= enqueueWheel(c, now, static_cast<int>(wt_.size() - 1), expires, true, kHard, static_cast<int>(source));
+        const uint64_t expires =
+            jiffies(now) + static_cast<uint64_t>(std::max<int64_t>(1, timeout / tickNs_));
+        kick |= enqueueWheel(c, now, static_cast<int>(wt_.size() - 1), expires, true, kHard,
+                             static_cast<int>(source));
         now += cost(300);
     }
     em_.irqExit(c.id, now, ctx(c, kHard), q.irq);
@@ -204,26 +208,30 @@ void Engine::tickExpiry(Cpu &c, int64_t &now, TickContext interrupted)
     g.context = interrupted;
     g.periodic = periodic;
     g.dependency = c.lastEvalFailed;
-    g.spurious = c.nohzFull && periodic &&
-                 (interrupted == TickContext::Polling || (interrupted == TickContext::User && !c.lastEvalFailed));
+    g.spurious =
+        c.nohzFull && periodic &&
+        (interrupted == TickContext::Polling || (interrupted == TickContext::User && !c.lastEvalFailed));
     gt_.ticks.push_back(g);
     now += cost(pf_.tickHandler);
     // run_local_timers(): 6.x raises TIMER only when a timer is due; 3.x on every tick
     const uint64_t j = jiffies(now);
     bool due = k_.wheel == WheelDesign::Legacy && k_.legacyKernel;
-    for (int w : c.wheel) due |= wt_[static_cast<size_t>(w)].bucket <= j;
+    for (int w : c.wheel)
+        due |= wt_[static_cast<size_t>(w)].bucket <= j;
     if (due && !(c.pendingSoftirq & (1u << kVecTimer))) {
         em_.softirqRaise(c.id, now, ctx(c, kHard), kVecTimer);
         c.pendingSoftirq |= 1u << kVecTimer;
     }
     // scheduler_tick(): a CFS task that used its slice gives way to another runnable one
     if (c.curr >= 0 && !tasks_[static_cast<size_t>(c.curr)].rt &&
-        now - tasks_[static_cast<size_t>(c.curr)].switchedIn >= 4000000) {
-        for (int i : c.rq) c.needResched |= !tasks_[static_cast<size_t>(i)].rt;
+        now - tasks_[static_cast<size_t>(c.curr)].switchedIn >= kSliceNs) {
+        for (int i : c.rq)
+            c.needResched |= !tasks_[static_cast<size_t>(i)].rt;
     }
     em_.hrtimerExpireExit(c.id, now, ctx(c, kHard), c.tickPtr);
     if (periodic) {
-        while (c.tickExp <= now) c.tickExp += tickNs_;
+        while (c.tickExp <= now)
+            c.tickExp += tickNs_;
         em_.hrtimerStart(c.id, now, ctx(c, kHard), c.tickPtr, fnTick_, c.tickExp, c.tickExp, kModeAbs, false);
         return;
     }
@@ -338,7 +346,8 @@ void Engine::idleLoopEnter(Cpu &c, int64_t &now)
         // 4.17+: the governor stops the tick when it expects a long idle; 3.x stopped it up front
         const int64_t next = nextEvent(c);
         // cpuidle_idle_call(): a stopped tick is re-programmed for the next event either way
-        if (k_.legacyKernel || c.tickStopped || next == kNever || next - now > 2 * tickNs_) tickStopIdle(c, now);
+        if (k_.legacyKernel || c.tickStopped || next == kNever || next - now > 2 * tickNs_)
+            tickStopIdle(c, now);
         now += cost(pf_.idleEntry / 2);
         em_.cpuIdle(c.id, now, ctx(c), 1);
         c.idleState = 1;
@@ -403,7 +412,8 @@ void Engine::fireWheel(Cpu &c, int64_t &now, int idx, uint64_t j, uint64_t basec
     if (w.periodic >= 0) {
         const WheelTimerSpec &s = sc_.wheelTimers[static_cast<size_t>(w.periodic)];
         if (s.periodNs > 0)
-            enqueueWheel(c, now, idx, j + static_cast<uint64_t>(s.periodNs / tickNs_), true, kFlagSoftirq, -1);
+            enqueueWheel(c, now, idx, j + static_cast<uint64_t>(s.periodNs / tickNs_), true, kFlagSoftirq,
+                         -1);
     }
 }
 
@@ -432,7 +442,8 @@ void Engine::runTimerSoftirq(Cpu &c, int64_t &now)
             if (to <= from) return;
             const uint64_t steps = to - from;
             const uint64_t cascades = to / 256 - from / 256;
-            now += cost(static_cast<int64_t>(steps) * pf_.jiffyStep + static_cast<int64_t>(cascades) * pf_.cascade);
+            now += cost(static_cast<int64_t>(steps) * pf_.jiffyStep +
+                        static_cast<int64_t>(cascades) * pf_.cascade);
         };
         uint64_t pos = std::min(c.baseClk, j);
         walked = j + 1 - pos;
@@ -444,7 +455,8 @@ void Engine::runTimerSoftirq(Cpu &c, int64_t &now)
         }
         walk(pos, j + 1);
     } else {
-        for (int w : due) fireWheel(c, now, w, j, std::max(wt_[static_cast<size_t>(w)].bucket, c.baseClk));
+        for (int w : due)
+            fireWheel(c, now, w, j, std::max(wt_[static_cast<size_t>(w)].bucket, c.baseClk));
     }
     c.baseClk = j + 1;
     now += cost(pf_.softirq / 2);
@@ -453,18 +465,21 @@ void Engine::runTimerSoftirq(Cpu &c, int64_t &now)
     gt_.softirqs.push_back({c.id, entry, now, walked, fired});
 }
 
-bool Engine::enqueueWheel(Cpu &c, int64_t now, int idx, uint64_t expires, bool emit, uint8_t flags, int source)
+bool Engine::enqueueWheel(Cpu &c, int64_t now, int idx, uint64_t expires, bool emit, uint8_t flags,
+                          int source)
 {
     WheelTimer &w = wt_[static_cast<size_t>(idx)];
     uint64_t prevNext = UINT64_MAX;
-    for (int i : c.wheel) prevNext = std::min(prevNext, wt_[static_cast<size_t>(i)].bucket);
+    for (int i : c.wheel)
+        prevNext = std::min(prevNext, wt_[static_cast<size_t>(i)].bucket);
     const uint64_t j = jiffies(now);
     unsigned lvl = 0;
     if (k_.wheel == WheelDesign::Forwarding) {
         // 4.8+: levels of 64 buckets, each 8x coarser; expiry rounded up to the level's granularity.
         c.baseClk = std::max(c.baseClk, j); // an idle base is forwarded on enqueue
         const uint64_t delta = expires > c.baseClk ? expires - c.baseClk : 0;
-        while (lvl < 8 && delta >= (uint64_t{63} << (3 * lvl))) ++lvl;
+        while (lvl < 8 && delta >= (uint64_t{63} << (3 * lvl)))
+            ++lvl;
         const unsigned shift = 3 * lvl;
         w.bucket = ((expires >> shift) + 1) << shift;
     } else {

@@ -49,7 +49,7 @@ std::vector<Platform> presets()
     sv.tickStop = 400;
     sv.softirq = 200;
     sv.timerCb = 300;
-    sv.jiffyStep = 4;   // an empty tv1 slot: index, list_replace_init, cascade check
+    sv.jiffyStep = 4; // an empty tv1 slot: index, list_replace_init, cascade check
     sv.cascade = 150;
     sv.irqsOffMax = 1000;
     sv.jitterPct = 15;
@@ -111,14 +111,16 @@ Platform platformPreset(const std::string &name)
         if (p.name == name) return p;
     }
     std::string known;
-    for (const auto &n : platformNames()) known += (known.empty() ? "" : ", ") + n;
+    for (const auto &n : platformNames())
+        known += (known.empty() ? "" : ", ") + n;
     throw ScenarioError("unknown platform '" + name + "' (known: " + known + ")");
 }
 
 std::vector<std::string> platformNames()
 {
     std::vector<std::string> n;
-    for (const Platform &p : presets()) n.push_back(p.name);
+    for (const Platform &p : presets())
+        n.push_back(p.name);
     return n;
 }
 

@@ -27,7 +27,8 @@ Scenario loadScenario(const std::string &spec)
     std::ifstream in(name);
     if (!in) {
         std::string known;
-        for (const Preset &p : presets()) known += (known.empty() ? "" : ", ") + std::string(p.name);
+        for (const Preset &p : presets())
+            known += (known.empty() ? "" : ", ") + std::string(p.name);
         throw ScenarioError(name + ": neither a preset (" + known + ") nor a readable scenario file");
     }
     std::stringstream text;
@@ -42,7 +43,8 @@ std::string listPresets()
     std::string out;
     for (const Preset &p : presets()) {
         const Scenario s = parseScenario(std::string(p.json), std::string(p.name));
-        out += std::string(p.name) + "  (platform " + s.platform + ")\n  " + s.description + "\n  variants: baseline";
+        out += std::string(p.name) + "  (platform " + s.platform + ")\n  " + s.description +
+               "\n  variants: baseline";
         for (const auto &[v, kv] : s.variants) {
             out += ", " + v;
         }

@@ -31,7 +31,7 @@ public:
         return r;
     }
     double unit() { return static_cast<double>(next() >> 11) * 0x1.0p-53; } // [0, 1)
-    int64_t range(int64_t lo, int64_t hi) // [lo, hi]
+    int64_t range(int64_t lo, int64_t hi)                                   // [lo, hi]
     {
         if (hi <= lo) return lo;
         const auto span = static_cast<unsigned __int128>(static_cast<uint64_t>(hi - lo) + 1);

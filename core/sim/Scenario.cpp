@@ -23,7 +23,8 @@ public:
         for (const auto &[k, v] : j_.items()) {
             if (!keys.count(k)) {
                 std::string known;
-                for (const auto &n : keys) known += (known.empty() ? "" : ", ") + n;
+                for (const auto &n : keys)
+                    known += (known.empty() ? "" : ", ") + n;
                 throw ScenarioError(where_ + ": unknown key '" + k + "' (known: " + known + ")");
             }
         }
@@ -54,7 +55,8 @@ public:
     }
     int64_t us(const char *k, int64_t defNs, double hiUs = 1e9) const
     {
-        return static_cast<int64_t>(std::llround(num(k, static_cast<double>(defNs) / 1000.0, 0, hiUs) * 1000.0));
+        return static_cast<int64_t>(
+            std::llround(num(k, static_cast<double>(defNs) / 1000.0, 0, hiUs) * 1000.0));
     }
     const std::string &where() const { return where_; }
 
@@ -80,8 +82,8 @@ double parseNumber(const std::string &key, const std::string &v, double lo, doub
     char *end = nullptr;
     const double d = std::strtod(v.c_str(), &end);
     if (v.empty() || end != v.c_str() + v.size() || !std::isfinite(d) || d < lo || d > hi)
-        throw ScenarioError(key + ": expected a number in [" + std::to_string(lo) + ", " + std::to_string(hi) +
-                            "], got '" + v + "'");
+        throw ScenarioError(key + ": expected a number in [" + std::to_string(lo) + ", " +
+                            std::to_string(hi) + "], got '" + v + "'");
     return d;
 }
 
@@ -98,8 +100,8 @@ ProgramKind programKind(const std::string &where, const std::string &p)
 TaskSpec parseTask(const json &j, const std::string &where, int cpus)
 {
     Obj o(j, where,
-          {"name", "cpu", "count", "policy", "rt_prio", "program", "sleep_us", "work_us", "interval_us", "min_us",
-           "max_us", "sync_us", "start_us", "loops", "posix_cpu_timer", "markers"});
+          {"name", "cpu", "count", "policy", "rt_prio", "program", "sleep_us", "work_us", "interval_us",
+           "min_us", "max_us", "sync_us", "start_us", "loops", "posix_cpu_timer", "markers"});
     TaskSpec t;
     t.name = o.str("name", "task");
     if (t.name.empty() || t.name.size() > 15) throw ScenarioError(where + ".name: 1 to 15 characters");
@@ -132,8 +134,9 @@ TaskSpec parseTask(const json &j, const std::string &where, int cpus)
 
 IrqSpec parseIrq(const json &j, const std::string &where, int cpus)
 {
-    Obj o(j, where, {"name", "irq", "cpu", "count", "from_ms", "to_ms", "every_ms", "timers", "timeouts_ms",
-                     "random_timeout"});
+    Obj o(j, where,
+          {"name", "irq", "cpu", "count", "from_ms", "to_ms", "every_ms", "timers", "timeouts_ms",
+           "random_timeout"});
     IrqSpec q;
     q.name = o.str("name", "dev");
     if (q.name.empty() || q.name.size() > 31) throw ScenarioError(where + ".name: 1 to 31 characters");
@@ -147,7 +150,8 @@ IrqSpec parseIrq(const json &j, const std::string &where, int cpus)
     q.randomTimeout = o.flag("random_timeout", false);
     if (o.has("timeouts_ms")) {
         const json &a = o.at("timeouts_ms");
-        if (!a.is_array() || a.empty()) throw ScenarioError(where + ".timeouts_ms: expected a non-empty array");
+        if (!a.is_array() || a.empty())
+            throw ScenarioError(where + ".timeouts_ms: expected a non-empty array");
         for (const auto &v : a) {
             if (!v.is_number() || v.get<double>() < 0 || v.get<double>() > 1e7)
                 throw ScenarioError(where + ".timeouts_ms: expected numbers of ms");
@@ -166,10 +170,28 @@ IrqSpec parseIrq(const json &j, const std::string &where, int cpus)
 
 std::vector<std::string> settingKeys()
 {
-    return {"hz",          "cpus",          "nohz_full",        "idle",           "preempt_rt",
-            "legacy_kernel", "timer_wheel", "hrtimer_wakeups",  "poll_restarts_tick", "p1_reevaluate",
-            "p2_stop_tick_on_poll", "p2_without_kick", "p2_without_stopped_tick_fix", "timekeeper",
-            "platform",    "duration_ms",   "posix_cpu_timer",  "second_task",    "hog_cpus", "sync_us", "stress_threads", "cyclic_aligned"};
+    return {"hz",
+            "cpus",
+            "nohz_full",
+            "idle",
+            "preempt_rt",
+            "legacy_kernel",
+            "timer_wheel",
+            "hrtimer_wakeups",
+            "poll_restarts_tick",
+            "p1_reevaluate",
+            "p2_stop_tick_on_poll",
+            "p2_without_kick",
+            "p2_without_stopped_tick_fix",
+            "timekeeper",
+            "platform",
+            "duration_ms",
+            "posix_cpu_timer",
+            "second_task",
+            "hog_cpus",
+            "sync_us",
+            "stress_threads",
+            "cyclic_aligned"};
 }
 
 void applySetting(Scenario &s, const std::string &key, const std::string &v)
@@ -218,7 +240,8 @@ void applySetting(Scenario &s, const std::string &key, const std::string &v)
         for (int c : *list) {
             if (c >= k.cpus) throw ScenarioError(key + ": CPU " + std::to_string(c) + " >= cpus");
             if (key == "posix_cpu_timer") {
-                for (TaskSpec &t : s.tasks) t.posixCpuTimer |= t.cpu == c;
+                for (TaskSpec &t : s.tasks)
+                    t.posixCpuTimer |= t.cpu == c;
                 continue;
             }
             TaskSpec t;
@@ -257,7 +280,8 @@ void applySetting(Scenario &s, const std::string &key, const std::string &v)
         s.durationNs = std::llround(parseNumber(key, v, 1, 3.6e6) * 1e6);
     } else {
         std::string known;
-        for (const auto &n : settingKeys()) known += (known.empty() ? "" : ", ") + n;
+        for (const auto &n : settingKeys())
+            known += (known.empty() ? "" : ", ") + n;
         throw ScenarioError("unknown setting '" + key + "' (known: " + known + ")");
     }
 }
@@ -268,10 +292,12 @@ void applyVariant(Scenario &s, const std::string &variant)
     const auto it = s.variants.find(variant);
     if (it == s.variants.end()) {
         std::string known = "baseline";
-        for (const auto &[n, kv] : s.variants) known += ", " + n;
+        for (const auto &[n, kv] : s.variants)
+            known += ", " + n;
         throw ScenarioError(s.name + ": no variant '" + variant + "' (known: " + known + ")");
     }
-    for (const auto &[k, v] : it->second) applySetting(s, k, v);
+    for (const auto &[k, v] : it->second)
+        applySetting(s, k, v);
     s.variant = variant;
 }
 
@@ -283,8 +309,9 @@ Scenario parseScenario(const std::string &text, const std::string &origin)
     } catch (const json::parse_error &e) {
         throw ScenarioError(origin + ": not valid JSON: " + e.what());
     }
-    Obj o(j, origin, {"name", "description", "platform", "kernel", "duration_ms", "tasks", "irqs", "wheel_timers",
-                      "initial_idle_jiffies", "variants"});
+    Obj o(j, origin,
+          {"name", "description", "platform", "kernel", "duration_ms", "tasks", "irqs", "wheel_timers",
+           "initial_idle_jiffies", "variants"});
     Scenario s;
     s.name = o.str("name", "scenario");
     s.description = o.str("description");
@@ -294,9 +321,8 @@ Scenario parseScenario(const std::string &text, const std::string &origin)
         const json &kj = o.at("kernel");
         const auto keys = settingKeys();
         std::set<std::string> known(keys.begin(), keys.end());
-        for (const char *notKernel :
-             {"platform", "duration_ms", "posix_cpu_timer", "second_task", "hog_cpus", "sync_us", "stress_threads",
-              "cyclic_aligned"})
+        for (const char *notKernel : {"platform", "duration_ms", "posix_cpu_timer", "second_task", "hog_cpus",
+                                      "sync_us", "stress_threads", "cyclic_aligned"})
             known.erase(notKernel);
         Obj ko(kj, origin + ".kernel", known);
         // cpus first: the CPU lists are checked against it
@@ -312,10 +338,12 @@ Scenario parseScenario(const std::string &text, const std::string &origin)
     }
     const int cpus = s.kernel.cpus;
     for (int c : s.kernel.nohzFull) {
-        if (c >= cpus) throw ScenarioError(origin + ".kernel.nohz_full: CPU " + std::to_string(c) + " >= cpus");
+        if (c >= cpus)
+            throw ScenarioError(origin + ".kernel.nohz_full: CPU " + std::to_string(c) + " >= cpus");
     }
     if (s.kernel.timekeeper >= cpus) throw ScenarioError(origin + ".kernel.timekeeper: CPU out of range");
-    if (std::find(s.kernel.nohzFull.begin(), s.kernel.nohzFull.end(), s.kernel.timekeeper) != s.kernel.nohzFull.end())
+    if (std::find(s.kernel.nohzFull.begin(), s.kernel.nohzFull.end(), s.kernel.timekeeper) !=
+        s.kernel.nohzFull.end())
         throw ScenarioError(origin + ".kernel.timekeeper: the timekeeper must be a housekeeping CPU");
     auto array = [&](const char *key) -> const json * {
         if (!o.has(key)) return nullptr;
@@ -333,7 +361,8 @@ Scenario parseScenario(const std::string &text, const std::string &origin)
     }
     if (const json *a = array("wheel_timers")) {
         for (size_t i = 0; i < a->size(); ++i) {
-            Obj w((*a)[i], origin + ".wheel_timers[" + std::to_string(i) + "]", {"cpu", "first_ms", "period_ms"});
+            Obj w((*a)[i], origin + ".wheel_timers[" + std::to_string(i) + "]",
+                  {"cpu", "first_ms", "period_ms"});
             s.wheelTimers.push_back({static_cast<int>(w.num("cpu", 0, 0, cpus - 1)),
                                      std::llround(w.num("first_ms", 0, 0, 1e7) * 1e6),
                                      std::llround(w.num("period_ms", 0, 0, 1e7) * 1e6)});
@@ -354,7 +383,8 @@ Scenario parseScenario(const std::string &text, const std::string &origin)
         for (const auto &[name, kv] : vj.items()) {
             if (!kv.is_object()) throw ScenarioError(origin + ".variants." + name + ": expected an object");
             auto &m = s.variants[name];
-            for (const auto &[k, v] : kv.items()) m[k] = valueText(v);
+            for (const auto &[k, v] : kv.items())
+                m[k] = valueText(v);
             Scenario probe = s; // check the variant's keys and values now, not when it is used
             try {
                 applyVariant(probe, name);

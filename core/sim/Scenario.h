@@ -28,8 +28,8 @@ enum class WheelDesign : uint8_t
 };
 enum class HrtimerWakeups : uint8_t
 {
-    Hard,         // every sleeper expires in hard interrupt context
-    SoftForNonRt  // PREEMPT_RT: SCHED_OTHER sleepers expire in HRTIMER softirq (ktimers/N)
+    Hard,        // every sleeper expires in hard interrupt context
+    SoftForNonRt // PREEMPT_RT: SCHED_OTHER sleepers expire in HRTIMER softirq (ktimers/N)
 };
 
 // The kernel being simulated and the variant toggles of issue 4 item 2.
@@ -43,12 +43,12 @@ struct KernelConfig
     bool legacyKernel = false; // 3.10 semantics: tick stopped up front in idle, restarted on idle exit
     WheelDesign wheel = WheelDesign::Forwarding;
     HrtimerWakeups hrtimerWakeups = HrtimerWakeups::Hard;
-    bool pollRestartsTick = true;       // mainline do_idle(): tick_nohz_idle_restart_tick() before polling
-    bool p1Reevaluate = false;          // seed 000 P1: kick and stopped-tick expiry set need_resched in idle
-    bool p2StopTickOnPoll = false;      // seed 000 P2: stop the tick on polling idle entry (nohz_full only)
-    bool p2WithoutKick = false;         // hazard: P1 without its kick change
+    bool pollRestartsTick = true;  // mainline do_idle(): tick_nohz_idle_restart_tick() before polling
+    bool p1Reevaluate = false;     // seed 000 P1: kick and stopped-tick expiry set need_resched in idle
+    bool p2StopTickOnPoll = false; // seed 000 P2: stop the tick on polling idle entry (nohz_full only)
+    bool p2WithoutKick = false;    // hazard: P1 without its kick change
     bool p2WithoutStoppedTickFix = false; // hazard: P1 without its stopped-tick expiry change
-    int timekeeper = 0;                 // tick_do_timer_cpu at start
+    int timekeeper = 0;                   // tick_do_timer_cpu at start
 };
 
 enum class ProgramKind : uint8_t
@@ -63,13 +63,13 @@ struct TaskSpec
 {
     std::string name;
     int cpu = 0;
-    int count = 1;      // identical threads (pids and names get a suffix when > 1)
-    bool rt = false;    // SCHED_FIFO (else SCHED_OTHER)
-    int rtPrio = 0;     // 1..99 for SCHED_FIFO
+    int count = 1;   // identical threads (pids and names get a suffix when > 1)
+    bool rt = false; // SCHED_FIFO (else SCHED_OTHER)
+    int rtPrio = 0;  // 1..99 for SCHED_FIFO
     ProgramKind program = ProgramKind::SleepWork;
     int64_t sleepNs = 0, workNs = 0, intervalNs = 0, minNs = 0, maxNs = 0, syncNs = 0;
-    int64_t startNs = 1000000; // first action
-    int loops = -1;            // -1: until the end
+    int64_t startNs = 1000000;  // first action
+    int loops = -1;             // -1: until the end
     bool posixCpuTimer = false; // arms a POSIX CPU timer: the POSIX_TIMER tick dependency while it runs
     bool markers = false;       // ftrace print markers at its start and end
     bool aligned = false;       // cyclic: first wakeup exactly at start_us (else a random phase within 1 ms)
@@ -82,9 +82,9 @@ struct IrqSpec
     int cpu = 0;
     int count = 1;
     int64_t fromNs = 0;
-    int64_t everyNs = 0;  // spacing; 0 with count > 1: uniform random in [fromNs, toNs]
+    int64_t everyNs = 0; // spacing; 0 with count > 1: uniform random in [fromNs, toNs]
     int64_t toNs = 0;
-    int timers = 0;       // timer_list timers enqueued on its CPU per interrupt
+    int timers = 0;                  // timer_list timers enqueued on its CPU per interrupt
     std::vector<int64_t> timeoutsNs; // per timer of one interrupt (cycled), or [min, max] with randomTimeout
     bool randomTimeout = false;
 };
@@ -108,7 +108,7 @@ struct Scenario
     std::vector<WheelTimerSpec> wheelTimers;
     std::vector<int64_t> initialIdleJiffies; // per CPU: jiffies since the CPU's wheel last ran (legacy wheel)
     std::map<std::string, std::map<std::string, std::string>> variants; // name -> key=value overrides
-    std::string variant;                     // applied variant ("" = baseline)
+    std::string variant;                                                // applied variant ("" = baseline)
 };
 
 // Parses JSON text; `origin` names the source in error messages.

@@ -40,14 +40,16 @@ Analysed simulateAndAnalyse(const Scenario &s, uint64_t seed, SimResult &result,
 
 std::string formatTimerListText(const std::vector<TimerListCpu> &timers)
 {
-    std::string out = "\nCPU  timer_list started  fired  never fired  cancelled  late (>2 jiffies)  max late jiffies\n";
+    std::string out =
+        "\nCPU  timer_list started  fired  never fired  cancelled  late (>2 jiffies)  max late jiffies\n";
     char buf[256];
     for (size_t c = 0; c < timers.size(); ++c) {
         const TimerListCpu &t = timers[c];
         if (!t.started) continue;
         std::snprintf(buf, sizeof buf, "%3zu  %18llu  %5llu  %11llu  %9llu  %17llu  %16lld\n", c,
-                      (unsigned long long)t.started, (unsigned long long)t.fired, (unsigned long long)t.neverFired,
-                      (unsigned long long)t.cancelled, (unsigned long long)t.late, (long long)t.maxLateJiffies);
+                      (unsigned long long)t.started, (unsigned long long)t.fired,
+                      (unsigned long long)t.neverFired, (unsigned long long)t.cancelled,
+                      (unsigned long long)t.late, (long long)t.maxLateJiffies);
         out += buf;
     }
     return out;
@@ -57,8 +59,9 @@ std::string formatSimText(const Analysed &a)
 {
     std::string out;
     if (a.simulated) {
-        out += "scenario: " + a.scenario.name + (a.scenario.variant.empty() ? "" : " variant " + a.scenario.variant) +
-               " (platform " + a.scenario.platform + ")\n";
+        out += "scenario: " + a.scenario.name +
+               (a.scenario.variant.empty() ? "" : " variant " + a.scenario.variant) + " (platform " +
+               a.scenario.platform + ")\n";
     }
     out += formatReportText(a.report);
     out += formatTimerListText(a.timers);
@@ -83,7 +86,8 @@ std::string formatSimJson(const Analysed &a)
     }
     j.endArray();
     out += ",\n\"timer_list\": " + j.str();
-    if (a.simulated) out += ",\n\"ground_truth\": " + formatGroundTruthJson(a.truth, a.scenario.kernel.cpus, a.from, a.to);
+    if (a.simulated)
+        out += ",\n\"ground_truth\": " + formatGroundTruthJson(a.truth, a.scenario.kernel.cpus, a.from, a.to);
     out += "\n}\n";
     return out;
 }
@@ -140,7 +144,8 @@ std::vector<std::pair<int, std::vector<Row>>> rows(const Analysed &a, const Anal
             {"wakeup_latency_p99_us", x.wakeup.latency.p99 / 1e3, y.wakeup.latency.p99 / 1e3},
             {"timers_never_fired", d(tx.neverFired), d(ty.neverFired)},
             {"timers_late", d(tx.late), d(ty.late)},
-            {"timer_max_late_jiffies", static_cast<double>(tx.maxLateJiffies), static_cast<double>(ty.maxLateJiffies)},
+            {"timer_max_late_jiffies", static_cast<double>(tx.maxLateJiffies),
+             static_cast<double>(ty.maxLateJiffies)},
         };
         out.emplace_back(x.cpu, std::move(r));
     }
@@ -155,7 +160,8 @@ std::string formatCompareText(const Analysed &a, const Analysed &b)
     char buf[256];
     for (const auto &[cpu, rs] : rows(a, b)) {
         bool any = false;
-        for (const Row &r : rs) any |= r.before != 0 || r.after != 0;
+        for (const Row &r : rs)
+            any |= r.before != 0 || r.after != 0;
         if (!any) continue;
         std::snprintf(buf, sizeof buf, "CPU %d\n", cpu);
         out += buf;

@@ -35,14 +35,15 @@ std::string stateText(uint16_t st)
 
 const char *softirqName(unsigned v)
 {
-    static constexpr const char *kNames[] = {"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK",
-                                             "IRQ_POLL", "TASKLET", "SCHED", "HRTIMER", "RCU"};
+    static constexpr const char *kNames[] = {"HI",       "TIMER",   "NET_TX", "NET_RX",  "BLOCK",
+                                             "IRQ_POLL", "TASKLET", "SCHED",  "HRTIMER", "RCU"};
     return v < 10 ? kNames[v] : "?";
 }
 
 const char *depName(uint32_t m)
 {
-    static constexpr const char *kNames[] = {"POSIX_TIMER", "PERF_EVENTS", "SCHED", "CLOCK_UNSTABLE", "RCU", "RCU_EXP"};
+    static constexpr const char *kNames[] = {"POSIX_TIMER",    "PERF_EVENTS", "SCHED",
+                                             "CLOCK_UNSTABLE", "RCU",         "RCU_EXP"};
     for (int b = 0; b < 6; ++b) {
         if (m & (1u << b)) return kNames[b];
     }
@@ -63,13 +64,19 @@ public:
         if (comm.empty()) comm = "<...>";
         const uint8_t fl = ev.flags(i);
         const char resched = (fl & 0x24) == 0x24 ? 'N' : (fl & 0x04) ? 'n' : (fl & 0x20) ? 'p' : '.';
-        const char flags[6] = {(fl & 0x01) ? 'd' : '.', resched,
-                               (fl & 0x08) ? 'h' : (fl & 0x10) ? 's' : '.',
-                               "0123456789abcdef"[ev.preempt(i) & 15] == '0' ? '.' : "0123456789abcdef"[ev.preempt(i) & 15],
-                               '.', 0};
+        const char flags[6] = {
+            (fl & 0x01) ? 'd' : '.',
+            resched,
+            (fl & 0x08)   ? 'h'
+            : (fl & 0x10) ? 's'
+                          : '.',
+            "0123456789abcdef"[ev.preempt(i) & 15] == '0' ? '.' : "0123456789abcdef"[ev.preempt(i) & 15],
+            '.',
+            0};
         const EventType &type = t_.types()[ev.type(i)];
-        std::fprintf(f_, "%16s-%-7d [%03d] %s %5" PRId64 ".%09" PRId64 ": %s: ", comm.c_str(), pid, cpu, flags,
-                     ts / 1000000000, ts % 1000000000, type.kind == EventKind::Print ? "tracing_mark_write" : type.name.c_str());
+        std::fprintf(f_, "%16s-%-7d [%03d] %s %5" PRId64 ".%09" PRId64 ": %s: ", comm.c_str(), pid, cpu,
+                     flags, ts / 1000000000, ts % 1000000000,
+                     type.kind == EventKind::Print ? "tracing_mark_write" : type.name.c_str());
         fields(ev, i, type.kind, ts);
         std::fputc('\n', f_);
     }
@@ -88,9 +95,11 @@ private:
         switch (k) {
         case EventKind::HrtimerStart: {
             const auto p = ev.payload<HrtimerStartP>(i);
-            std::fprintf(f, "hrtimer=%016" PRIx64 " function=%s expires=%" PRId64 " softexpires=%" PRId64 " mode=%s was_armed=%d",
-                         p.timer, std::string(str(p.function)).c_str(), p.expires, p.softexpires, modeText(p.mode).c_str(),
-                         p.wasArmed);
+            std::fprintf(f,
+                         "hrtimer=%016" PRIx64 " function=%s expires=%" PRId64 " softexpires=%" PRId64
+                         " mode=%s was_armed=%d",
+                         p.timer, std::string(str(p.function)).c_str(), p.expires, p.softexpires,
+                         modeText(p.mode).c_str(), p.wasArmed);
             break;
         }
         case EventKind::HrtimerCancel:
@@ -105,11 +114,12 @@ private:
         }
         case EventKind::TimerStart: {
             const auto p = ev.payload<TimerStartP>(i);
-            std::fprintf(f, "timer=%016" PRIx64 " function=%s expires=%" PRIu64 " [timeout=%" PRId64 "] bucket_expiry=%" PRIu64
-                            " cpu=%u idx=%u flags=%s",
+            std::fprintf(f,
+                         "timer=%016" PRIx64 " function=%s expires=%" PRIu64 " [timeout=%" PRId64
+                         "] bucket_expiry=%" PRIu64 " cpu=%u idx=%u flags=%s",
                          p.timer, std::string(str(p.function)).c_str(), p.expires,
-                         static_cast<int64_t>(p.expires - p.now), p.bucketExpiry, p.flags & 0x3ffff, p.flags >> 22,
-                         (p.flags & 0x100000) ? "P" : "");
+                         static_cast<int64_t>(p.expires - p.now), p.bucketExpiry, p.flags & 0x3ffff,
+                         p.flags >> 22, (p.flags & 0x100000) ? "P" : "");
             break;
         }
         case EventKind::TimerExpireEntry: {
@@ -162,7 +172,9 @@ private:
             break;
         case EventKind::SchedSwitch: {
             const auto p = ev.payload<SchedSwitchP>(i);
-            std::fprintf(f, "prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s ==> next_comm=%s next_pid=%d next_prio=%d",
+            std::fprintf(f,
+                         "prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s ==> next_comm=%s next_pid=%d "
+                         "next_prio=%d",
                          comm(p.prevPid, ts).c_str(), p.prevPid, p.prevPrio, stateText(p.prevState).c_str(),
                          comm(p.nextPid, ts).c_str(), p.nextPid, p.nextPrio);
             break;
@@ -170,7 +182,8 @@ private:
         case EventKind::SchedWaking:
         case EventKind::SchedWakeup: {
             const auto p = ev.payload<SchedWakeP>(i);
-            std::fprintf(f, "comm=%s pid=%d prio=%d target_cpu=%03d", comm(p.pid, ts).c_str(), p.pid, p.prio, p.targetCpu);
+            std::fprintf(f, "comm=%s pid=%d prio=%d target_cpu=%03d", comm(p.pid, ts).c_str(), p.pid, p.prio,
+                         p.targetCpu);
             break;
         }
         case EventKind::SysEnter:
@@ -198,8 +211,8 @@ void writeFtraceText(const Trace &trace, const std::string &path)
 {
     FILE *f = std::fopen(path.c_str(), "w");
     if (!f) throw LoadError(path + ": " + std::strerror(errno));
-    std::fprintf(f, "# tracer: nop\n#\n# entries-in-buffer/entries-written: %zu/%zu   #P:%d\n#\n", trace.eventCount(),
-                 trace.eventCount(), trace.cpuCount());
+    std::fprintf(f, "# tracer: nop\n#\n# entries-in-buffer/entries-written: %zu/%zu   #P:%d\n#\n",
+                 trace.eventCount(), trace.eventCount(), trace.cpuCount());
     // Merge the CPUs by time, as the tracefs `trace` file does.
     struct Head
     {

@@ -33,14 +33,23 @@ public:
 
     void hrtimerStart(int cpu, int64_t ts, const Ctx &c, uint64_t timer, uint32_t fn, int64_t expires,
                       int64_t soft, uint8_t mode, bool wasArmed);
-    void hrtimerCancel(int cpu, int64_t ts, const Ctx &c, uint64_t timer) { ptr(cpu, ts, c, hrCancel_, timer); }
+    void hrtimerCancel(int cpu, int64_t ts, const Ctx &c, uint64_t timer)
+    {
+        ptr(cpu, ts, c, hrCancel_, timer);
+    }
     void hrtimerExpireEntry(int cpu, int64_t ts, const Ctx &c, uint64_t timer, int64_t now, uint32_t fn);
-    void hrtimerExpireExit(int cpu, int64_t ts, const Ctx &c, uint64_t timer) { ptr(cpu, ts, c, hrExit_, timer); }
+    void hrtimerExpireExit(int cpu, int64_t ts, const Ctx &c, uint64_t timer)
+    {
+        ptr(cpu, ts, c, hrExit_, timer);
+    }
     void timerStart(int cpu, int64_t ts, const Ctx &c, uint64_t timer, uint32_t fn, uint64_t expires,
                     uint64_t now, uint64_t bucket, uint32_t flags);
     void timerExpireEntry(int cpu, int64_t ts, const Ctx &c, uint64_t timer, uint32_t fn, uint64_t now,
                           uint64_t baseclk);
-    void timerExpireExit(int cpu, int64_t ts, const Ctx &c, uint64_t timer) { ptr(cpu, ts, c, tExit_, timer); }
+    void timerExpireExit(int cpu, int64_t ts, const Ctx &c, uint64_t timer)
+    {
+        ptr(cpu, ts, c, tExit_, timer);
+    }
     void timerBaseIdle(int cpu, int64_t ts, const Ctx &c, bool idle);
     void tickStop(int cpu, int64_t ts, const Ctx &c, bool success, uint32_t dependency);
     void cpuIdle(int cpu, int64_t ts, const Ctx &c, uint32_t state);

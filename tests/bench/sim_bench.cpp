@@ -22,8 +22,8 @@ void measure(const Scenario &s, const std::string &label)
         best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
         events = r.trace->eventCount();
     }
-    std::printf("%-48s %10llu events %8.3f s %8.1f M events/s\n", label.c_str(), (unsigned long long)events, best,
-                events / best / 1e6);
+    std::printf("%-48s %10llu events %8.3f s %8.1f M events/s\n", label.c_str(), (unsigned long long)events,
+                best, events / best / 1e6);
 }
 
 } // namespace
@@ -34,7 +34,8 @@ int main(int argc, char **argv)
     for (const Preset &p : presets()) {
         const Scenario base = parseScenario(std::string(p.json), std::string(p.name));
         measure(base, std::string(p.name));
-        for (const auto &[v, kv] : base.variants) measure(loadScenario(std::string(p.name) + ":" + v), std::string(p.name) + ":" + v);
+        for (const auto &[v, kv] : base.variants)
+            measure(loadScenario(std::string(p.name) + ":" + v), std::string(p.name) + ":" + v);
         Scenario longer = base;
         longer.durationNs = static_cast<int64_t>(longer.durationNs * scale);
         for (auto &t : longer.tasks) {

@@ -49,7 +49,8 @@ void checkAgreement(const std::string &spec)
             EXPECT_EQ(seen[i].spurious, truth[i].spurious) << "CPU " << c << " tick at " << truth[i].ts;
         }
         ticks += truth.size();
-        for (const auto &k : truth) spurious += k.spurious;
+        for (const auto &k : truth)
+            spurious += k.spurious;
     }
     EXPECT_GT(ticks, 0u);
     // timer_list timers
@@ -77,7 +78,8 @@ void checkAgreement(const std::string &spec)
         }
         std::sort(truth.begin(), truth.end());
         ASSERT_EQ(seen.size(), truth.size()) << "CPU " << c;
-        for (size_t i = 0; i < seen.size(); ++i) ASSERT_EQ(seen[i], truth[i]) << "CPU " << c << " wakeup " << i;
+        for (size_t i = 0; i < seen.size(); ++i)
+            ASSERT_EQ(seen[i], truth[i]) << "CPU " << c << " wakeup " << i;
         compared += seen.size();
     }
     EXPECT_GT(compared, 0u);

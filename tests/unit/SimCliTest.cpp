@@ -35,7 +35,8 @@ TEST(SimCli, SimulatePrintsTheReportAndGroundTruth)
     EXPECT_NE(r.out.find("  3  yes"), std::string::npos) << r.out;
     const auto list = cli("simulate --list");
     ASSERT_EQ(list.exitCode, 0);
-    for (const char *p : {"seed000-nohzfull-poll", "seed002-legacy-wheel", "seed003-rt-hrtimer", "p2_without_kick"})
+    for (const char *p :
+         {"seed000-nohzfull-poll", "seed002-legacy-wheel", "seed003-rt-hrtimer", "p2_without_kick"})
         EXPECT_NE(list.out.find(p), std::string::npos) << p;
     const auto json = cli("simulate seed000-nohzfull-poll:p1p2 --json");
     ASSERT_EQ(json.exitCode, 0) << json.err;
@@ -45,7 +46,8 @@ TEST(SimCli, SimulatePrintsTheReportAndGroundTruth)
 
 TEST(SimCli, CompareBaselineWithPatched)
 {
-    const auto r = cli("compare seed000-nohzfull-poll seed000-nohzfull-poll,p1_reevaluate=1,p2_stop_tick_on_poll=1");
+    const auto r =
+        cli("compare seed000-nohzfull-poll seed000-nohzfull-poll,p1_reevaluate=1,p2_stop_tick_on_poll=1");
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_NE(r.out.find("CPU 3"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("ticks_user"), std::string::npos);
@@ -78,11 +80,13 @@ TEST(SimCli, TextRoundTrip)
             ASSERT_EQ(x.size(), y.size()) << "CPU " << c;
             for (size_t i = 0; i < x.size(); ++i) {
                 ASSERT_EQ(x.ts(i), y.ts(i)) << "CPU " << c << " event " << i;
-                ASSERT_EQ(a.types()[x.type(i)].name, b->types()[y.type(i)].name) << "CPU " << c << " event " << i;
+                ASSERT_EQ(a.types()[x.type(i)].name, b->types()[y.type(i)].name)
+                    << "CPU " << c << " event " << i;
                 ASSERT_EQ(x.pid(i), y.pid(i)) << "CPU " << c << " event " << i;
                 ASSERT_EQ(x.flags(i), y.flags(i)) << "CPU " << c << " event " << i;
                 ASSERT_EQ(x.preempt(i), y.preempt(i)) << "CPU " << c << " event " << i;
-                ASSERT_EQ(formatEventFields(a, c, i), formatEventFields(*b, c, i)) << "CPU " << c << " event " << i;
+                ASSERT_EQ(formatEventFields(a, c, i), formatEventFields(*b, c, i))
+                    << "CPU " << c << " event " << i;
             }
         }
         // tasks: every pid that appears has the same name
@@ -91,7 +95,8 @@ TEST(SimCli, TextRoundTrip)
             for (size_t i = 0; i < x.size(); i += 97) {
                 const int32_t pid = x.pid(i);
                 if (pid == 0) continue;
-                EXPECT_EQ(a.strings.str(a.tasks.comm(pid, x.ts(i))), b->strings.str(b->tasks.comm(pid, x.ts(i))));
+                EXPECT_EQ(a.strings.str(a.tasks.comm(pid, x.ts(i))),
+                          b->strings.str(b->tasks.comm(pid, x.ts(i))));
             }
         }
     }
@@ -109,7 +114,8 @@ TEST(SimCli, BadScenarioInput)
         {"simulate '" + file("bad.json", "{ \"name\": ") + "'", "not valid JSON"},
         {"simulate '" + file("key.json", "{ \"nmae\": \"x\" }") + "'", "unknown key 'nmae'"},
         {"simulate '" + file("val.json", "{ \"kernel\": { \"hz\": \"fast\" } }") + "'", "hz"},
-        {"simulate '" + file("cpu.json", "{ \"kernel\": { \"cpus\": 2 }, \"tasks\": [ { \"cpu\": 5 } ] }") + "'",
+        {"simulate '" + file("cpu.json", "{ \"kernel\": { \"cpus\": 2 }, \"tasks\": [ { \"cpu\": 5 } ] }") +
+             "'",
          "tasks[0].cpu"},
         {"simulate '" + file("arr.json", "[1, 2]") + "'", "expected an object"},
         {"simulate no-such-preset", "neither a preset"},

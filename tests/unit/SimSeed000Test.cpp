@@ -63,7 +63,8 @@ TEST(SimSeed000, HousekeepingCpusUnchanged)
 size_t lostFromIrqSource(const sim::GroundTruth &gt, int source)
 {
     size_t n = 0;
-    for (const auto &t : gt.timers) n += t.source == source && t.fireTs < 0;
+    for (const auto &t : gt.timers)
+        n += t.source == source && t.fireTs < 0;
     return n;
 }
 
@@ -96,7 +97,7 @@ TEST(SimSeed000, P2WithoutStoppedTickFixSecondTimerLate)
     };
     const auto hazard = lateness(runSpec(spec("p2_without_stopped_tick_fix"), false));
     ASSERT_EQ(hazard.size(), 2u);
-    EXPECT_LT(hazard[0], 2000000);           // the first: on time (the stopped tick was programmed for it)
+    EXPECT_LT(hazard[0], 2000000);             // the first: on time (the stopped tick was programmed for it)
     EXPECT_GE(hazard[1], int64_t{1000000000}); // the second: >= 1 s late
     EXPECT_LE(hazard[1], int64_t{2500000000});
     const auto fixed = lateness(runSpec(spec("p1p2"), false));
@@ -130,7 +131,8 @@ TEST(SimSeed000, DeterministicForASeed)
         const auto &x = a.result.trace->cpu(cpu);
         const auto &y = b.result.trace->cpu(cpu);
         ASSERT_EQ(x.size(), y.size());
-        for (size_t i = 0; i < x.size(); ++i) ASSERT_EQ(x.ts(i), y.ts(i)) << cpu << " " << i;
+        for (size_t i = 0; i < x.size(); ++i)
+            ASSERT_EQ(x.ts(i), y.ts(i)) << cpu << " " << i;
     }
     EXPECT_NE(a.result.trace->cpu(kWorkCpu).ts(a.result.trace->cpu(kWorkCpu).size() - 1),
               c.result.trace->cpu(kWorkCpu).ts(c.result.trace->cpu(kWorkCpu).size() - 1));

@@ -20,7 +20,8 @@ TEST(SimSeed002, LegacyWheelCatchUpAndLatencySpikes)
         const auto r = runSpec("seed002-legacy-wheel", false, seed);
         maxOverRuns = std::max(maxOverRuns, simtest::maxCyclicNs(r.truth()));
         int64_t longest = 0;
-        for (const auto &q : r.truth().softirqs) longest = std::max(longest, q.exitTs - q.entryTs);
+        for (const auto &q : r.truth().softirqs)
+            longest = std::max(longest, q.exitTs - q.entryTs);
         EXPECT_LE(simtest::maxCyclicNs(r.truth()), longest + 20000) << "seed " << seed;
         for (const auto &c : r.truth().cyclic) {
             EXPECT_GE(c.avgNs(), 2000) << c.cpu;
@@ -57,7 +58,8 @@ TEST(SimSeed002, ForwardingWheelOrBusyLoopNoSpikes)
             ASSERT_GT(c.cycles, 1000u) << v;
             EXPECT_LE(c.maxNs, 3 * c.avgNs()) << v << " CPU " << c.cpu;
         }
-        for (const auto &q : r.truth().softirqs) EXPECT_LT(q.exitTs - q.entryTs, 50000) << v;
+        for (const auto &q : r.truth().softirqs)
+            EXPECT_LT(q.exitTs - q.entryTs, 50000) << v;
     }
 }
 

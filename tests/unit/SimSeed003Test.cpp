@@ -26,7 +26,8 @@ TEST(SimSeed003, AtomHardVersusSoftForNonRt)
 TEST(SimSeed003, ZynqHardVersusSoftForNonRt)
 {
     expectNear(maxCyclicNs(runSpec("seed003-rt-hrtimer:zynq", false).truth()), 261, "Zynq, all hard");
-    expectNear(maxCyclicNs(runSpec("seed003-rt-hrtimer:zynq_soft", false).truth()), 90, "Zynq, soft for non-RT");
+    expectNear(maxCyclicNs(runSpec("seed003-rt-hrtimer:zynq_soft", false).truth()), 90,
+               "Zynq, soft for non-RT");
 }
 
 // Seed: "normal wake ups ... can easily lead to 2ms latency spikes if (enough) hrtimer wakeups are

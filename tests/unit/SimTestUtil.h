@@ -29,7 +29,8 @@ inline Run runSpec(const std::string &spec, bool markers = true, uint64_t seed =
 inline int64_t maxCyclicNs(const sim::GroundTruth &gt)
 {
     int64_t m = 0;
-    for (const auto &c : gt.cyclic) m = std::max(m, c.maxNs);
+    for (const auto &c : gt.cyclic)
+        m = std::max(m, c.maxNs);
     return m;
 }
 
