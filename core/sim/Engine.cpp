@@ -120,7 +120,7 @@ void Engine::schedule(Cpu &c, int64_t &now, bool preempt)
                 if (next < 0 || cur.rt || tasks_[static_cast<size_t>(next)].rt) return;
             }
             if (cur.inWork) {
-                cur.workLeft = std::max<int64_t>(cur.workEnd - now, 0);
+                cur.workLeft = cur.workEnd == kNever ? kNever : std::max<int64_t>(cur.workEnd - now, 0);
                 cur.inWork = false;
             }
             ++cur.gen;
@@ -185,10 +185,9 @@ void Engine::startWork(Cpu &c, Task &t, int64_t now, int64_t ns)
 void Engine::returnToUser(Cpu &c, Task &t, int64_t &now)
 {
     const TaskSpec &s = *t.spec;
-    if (t.started) {
-        em_.sys(c.id, now, ctx(c), false, kNanosleep);
-        now += cost(pf_.syscall / 2);
-    }
+    // every task starts asleep in clock_nanosleep, so each switch-in after a wakeup returns from one
+    em_.sys(c.id, now, ctx(c), false, kNanosleep);
+    now += cost(pf_.syscall / 2);
     if (c.nohzFull) {
         // P1: stop a tick left running in the kernel from context tracking, on the way to user mode.
         if (k_.p1Reevaluate && !c.tickStopped && !depMask(c)) {

@@ -185,7 +185,7 @@ void Engine::irqExitPath(Cpu &c, int64_t &now, int64_t start, bool wasUser)
         }
     } else {
         Task &cur = tasks_[static_cast<size_t>(c.curr)];
-        if (cur.inWork && cur.workEnd != kNever) {
+        if (cur.inWork && cur.workEnd != kNever && !(cur.spec && cur.spec->workByClock)) {
             cur.workEnd += now - start;
             ++cur.gen;
             push(cur.workEnd, c.id, EvWork, static_cast<uint32_t>(c.curr), cur.gen);

@@ -72,6 +72,7 @@ struct TaskSpec
     int loops = -1;             // -1: until the end
     bool posixCpuTimer = false; // arms a POSIX CPU timer: the POSIX_TIMER tick dependency while it runs
     bool markers = false;       // ftrace print markers at its start and end
+    bool workByClock = false;   // work until start + work_us on the clock (interrupts do not extend it)
     bool aligned = false;       // cyclic: first wakeup exactly at start_us (else a random phase within 1 ms)
 };
 
