@@ -3,6 +3,9 @@
 #include "analysis/TickAnalysis.h"
 #include "analysis/TickReport.h"
 #include "import/Loader.h"
+#include "sim/Presets.h"
+#include "sim/SimReport.h"
+#include "sim/TextWriter.h"
 #include "stats/TraceStats.h"
 #include "util/ProcessStats.h"
 
@@ -11,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <sys/stat.h>
 #include <string>
 #include <vector>
 
@@ -24,7 +28,18 @@ constexpr const char *kUsage =
     "      what was loaded: events per CPU and per event name, span, lost events, load time,\n"
     "      peak memory per event. FILE is a trace.dat (v6/v7) or ftrace text (tracefs trace,\n"
     "      trace_pipe, trace-cmd report output). Without --instance every buffer instance\n"
-    "      that has events is listed (NAME 'top' selects the top-level buffer).\n";
+    "      that has events is listed (NAME 'top' selects the top-level buffer).\n"
+    "  report FILE [--json] [--nohz-full LIST] [--cpus LIST] [--window A:B | --markers]\n"
+    "      the tick analysis (see README)\n"
+    "  simulate PRESET[:VARIANT]|FILE.json[:VARIANT] [--set KEY=VALUE ...] [--seed N] [--out FILE]\n"
+    "           [--json] [--whole]\n"
+    "      simulates the scenario and prints the report of the simulated trace (over its print\n"
+    "      markers unless --whole) with the ground truth; --out writes the trace as ftrace text\n"
+    "  simulate --list\n"
+    "      the presets and their variants\n"
+    "  compare A B [--seed N] [--json] [--whole]\n"
+    "      the report numbers of A and B side by side (before -> after); each is a trace file or a\n"
+    "      scenario: PRESET[:VARIANT][,KEY=VALUE...] or FILE.json[:VARIANT][,KEY=VALUE...]\n";
 
 struct UsageError
 {
@@ -164,6 +179,103 @@ int cmdReport(const std::vector<std::string> &args)
     return 0;
 }
 
+uint64_t parseSeed(const std::string &cmd, const std::string &v)
+{
+    char *end = nullptr;
+    const unsigned long long n = std::strtoull(v.c_str(), &end, 10);
+    if (v.empty() || *end || v[0] == '-') throw UsageError{cmd + ": --seed: expected a non-negative integer, got '" + v + "'"};
+    return n;
+}
+
+int cmdSimulate(const std::vector<std::string> &args)
+{
+    std::string spec, out;
+    std::vector<std::pair<std::string, std::string>> sets;
+    uint64_t seed = 1;
+    bool json = false, whole = false;
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string &a = args[i];
+        const bool hasValue = i + 1 < args.size();
+        if (a == "--list") {
+            const std::string text = sim::listPresets();
+            std::fwrite(text.data(), 1, text.size(), stdout);
+            return 0;
+        } else if (a == "--json") {
+            json = true;
+        } else if (a == "--whole") {
+            whole = true;
+        } else if (a == "--seed" && hasValue) {
+            seed = parseSeed("simulate", args[++i]);
+        } else if (a == "--out" && hasValue) {
+            out = args[++i];
+        } else if (a == "--set" && hasValue) {
+            const std::string &kv = args[++i];
+            const size_t eq = kv.find('=');
+            if (eq == std::string::npos || eq == 0) throw UsageError{"simulate: --set: expected KEY=VALUE, got '" + kv + "'"};
+            sets.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+        } else if (!a.empty() && a[0] == '-') {
+            throw UsageError{"simulate: unknown option " + a + (hasValue ? "" : " (or its value is missing)")};
+        } else if (spec.empty()) {
+            spec = a;
+        } else {
+            throw UsageError{"simulate: one scenario only"};
+        }
+    }
+    if (spec.empty()) throw UsageError{"simulate: PRESET or FILE.json missing (simulate --list shows the presets)"};
+    sim::Scenario s = sim::loadScenario(spec);
+    for (const auto &[k, v] : sets) sim::applySetting(s, k, v);
+    sim::SimResult result;
+    const sim::Analysed a = sim::simulateAndAnalyse(s, seed, result, !whole);
+    if (!out.empty()) sim::writeFtraceText(*result.trace, out);
+    const std::string text = json ? sim::formatSimJson(a) : sim::formatSimText(a);
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    return 0;
+}
+
+sim::Analysed compareSide(const std::string &spec, uint64_t seed, bool whole, sim::SimResult &keep)
+{
+    struct stat st
+    {
+    };
+    const bool file = ::stat(spec.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+                      !(spec.size() > 5 && spec.compare(spec.size() - 5, 5, ".json") == 0);
+    if (file) {
+        const auto trace = loadTrace(spec, LoadOptions{});
+        return sim::analyse(*trace, spec, !whole);
+    }
+    sim::Analysed a = sim::simulateAndAnalyse(sim::scenarioFromSpec(spec), seed, keep, !whole);
+    a.label = spec;
+    return a;
+}
+
+int cmdCompare(const std::vector<std::string> &args)
+{
+    std::vector<std::string> sides;
+    uint64_t seed = 1;
+    bool json = false, whole = false;
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string &a = args[i];
+        if (a == "--json") {
+            json = true;
+        } else if (a == "--whole") {
+            whole = true;
+        } else if (a == "--seed" && i + 1 < args.size()) {
+            seed = parseSeed("compare", args[++i]);
+        } else if (!a.empty() && a[0] == '-') {
+            throw UsageError{"compare: unknown option " + a};
+        } else {
+            sides.push_back(a);
+        }
+    }
+    if (sides.size() != 2) throw UsageError{"compare: expected two traces or scenarios (A B)"};
+    sim::SimResult ra, rb;
+    const sim::Analysed a = compareSide(sides[0], seed, whole, ra);
+    const sim::Analysed b = compareSide(sides[1], seed, whole, rb);
+    const std::string text = json ? sim::formatCompareJson(a, b) : sim::formatCompareText(a, b);
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -178,10 +290,15 @@ int main(int argc, char **argv)
     try {
         if (cmd == "stats") return cmdStats(args);
         if (cmd == "report") return cmdReport(args);
+        if (cmd == "simulate") return cmdSimulate(args);
+        if (cmd == "compare") return cmdCompare(args);
         throw UsageError{"unknown command '" + cmd + "' (try --help)"};
     } catch (const UsageError &e) {
         std::fprintf(stderr, "tickscope-cli: %s\n", e.message.c_str());
         return 2;
+    } catch (const sim::ScenarioError &e) {
+        std::fprintf(stderr, "tickscope-cli: %s\n", e.what());
+        return 1;
     } catch (const LoadError &e) {
         std::fprintf(stderr, "tickscope-cli: %s\n", e.what());
         return 1;

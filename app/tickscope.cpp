@@ -1,4 +1,5 @@
-// tickscope: the GUI. `tickscope [FILE ...]` opens FILE (the first one for now).
+// tickscope: the GUI. `tickscope [FILE ...]` opens FILE (the first one for now); without FILE it shows the
+// simulated seed000-nohzfull-poll preset (baseline).
 #include "MainWindow.h"
 #include "ViewState.h"
 
@@ -88,7 +89,6 @@ int main(int argc, char **argv)
         };
         QObject::connect(&w, &tickscope::MainWindow::traceShown, &w, [save] { QTimer::singleShot(200, save); });
         QObject::connect(&w, &tickscope::MainWindow::loadFailed, &w, [] { QApplication::exit(1); });
-        if (files.isEmpty()) QTimer::singleShot(500, save);
     }
     if (parser.isSet(drawn)) {
         QObject::connect(&w, &tickscope::MainWindow::traceShown, &w, [&w] {
@@ -105,6 +105,9 @@ int main(int argc, char **argv)
         });
         QObject::connect(&w, &tickscope::MainWindow::loadFailed, &w, [] { QApplication::exit(1); });
     }
-    if (!files.isEmpty()) w.openFile(files.front());
+    if (!files.isEmpty())
+        w.openFile(files.front());
+    else
+        w.openScenario(QStringLiteral("seed000-nohzfull-poll")); // first start: a simulated nohz_full box
     return app.exec();
 }

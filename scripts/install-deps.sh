@@ -10,6 +10,7 @@ PKGS=(
   libgtest-dev libgmock-dev libbenchmark-dev
   xvfb xauth
   stress-ng rt-tests
+  nlohmann-json3-dev
 )
 # Optional, only for the open-time benchmark against KernelShark (tests/bench/open-time.sh); CI does not
 # need them. Installed with: scripts/install-deps.sh --bench

@@ -163,6 +163,14 @@ void MainWindow::openFile(const QString &path)
     loader_->load(path);
 }
 
+void MainWindow::openScenario(const QString &scenario)
+{
+    setBusy(true);
+    progress_->setValue(0);
+    status_->setText(tr("Simulating %1…").arg(scenario));
+    loader_->simulate(scenario);
+}
+
 void MainWindow::onLoaded(const QString &path, std::shared_ptr<std::vector<std::shared_ptr<const Trace>>> traces,
                           const Document &doc, double secs)
 {
@@ -186,7 +194,7 @@ void MainWindow::onLoaded(const QString &path, std::shared_ptr<std::vector<std::
         const Trace &t = *traces_->front();
         const double span = fig.events ? static_cast<double>(t.lastTs() - t.firstTs()) / 1e9 : 0.0;
         status_->setText(tr("%1 · kernel %2 · %3 CPUs · %4 s · %5 events · %6 lost ranges · loaded and analysed in %7 s")
-                             .arg(QFileInfo(path).fileName(),
+                             .arg(doc_.title,
                                   QString::fromStdString(m.kernelRelease.empty() ? std::string("?") : m.kernelRelease))
                              .arg(t.cpuCount())
                              .arg(span, 0, 'f', 3)
@@ -206,8 +214,8 @@ void MainWindow::onLoaded(const QString &path, std::shared_ptr<std::vector<std::
                 why << tr("CPU %1: %2").arg(c).arg(QString::fromStdString(doc_.analysis->nohzFullWhy[c]));
         status_->setToolTip(why.join(QLatin1Char('\n')));
     }
-    setWindowTitle(QStringLiteral("tickscope — %1").arg(QFileInfo(path).fileName()));
-    addRecent(path);
+    setWindowTitle(QStringLiteral("tickscope — %1").arg(doc_.title));
+    if (QFileInfo(path).isFile()) addRecent(path); // not a simulated scenario
     for (const auto &s : stats) {
         if (!s.warnings.empty()) {
             QMessageBox::warning(this, tr("Trace loaded with warnings"),

@@ -32,6 +32,9 @@ public:
     ~MainWindow() override;
 
     void openFile(const QString &path);
+    // Simulates a scenario (PRESET[:VARIANT] or FILE.json) and shows its trace; the first start opens
+    // seed000-nohzfull-poll this way, so that a newcomer sees spurious ticks at once.
+    void openScenario(const QString &scenario);
     // For tests: what the summary view shows, and whether a load is running.
     QString summaryText() const;
     QString statusText() const;

@@ -1,6 +1,7 @@
-// Loads a trace off the GUI thread with real progress and cancel, runs the tick analysis on it and builds
-// the timeline's LOD index (progress covers all three: about 80 % load, 15 % analysis, 5 % index); stale
-// results are dropped by a generation counter (a newer load or a cancel bumps it).
+// Loads a trace (or runs the simulator on a scenario) off the GUI thread with real progress and cancel, runs
+// the tick analysis on it and builds the timeline's LOD index (progress covers all three: about 80 % load,
+// 15 % analysis, 5 % index); stale results are dropped by a generation counter (a newer load or a cancel
+// bumps it).
 #pragma once
 
 #include "Document.h"
@@ -9,6 +10,7 @@
 #include <QString>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -24,6 +26,8 @@ public:
     ~TraceLoader() override;
 
     void load(const QString &path);
+    // Runs the simulator on a scenario (tickscope-cli simulate's SCENARIO syntax) instead of loading a file.
+    void simulate(const QString &scenario);
     void cancel();
     bool busy() const { return busy_; }
 
@@ -36,6 +40,9 @@ signals:
     void cancelled();
 
 private:
+    using Producer = std::function<std::vector<std::unique_ptr<Trace>>(std::atomic<bool> *cancel,
+                                                                       std::function<void(double)> progress)>;
+    void start(const QString &label, const QString &title, Producer produce);
     void joinWorker();
 
     std::thread worker_;

@@ -6,13 +6,13 @@
 
 namespace tickscope {
 
-void CpuEvents::reserve(size_t events, size_t payloadBytes)
+void CpuEvents::reserve(size_t events, size_t payloadBytes, bool hugeColumns)
 {
     // An upper bound is cheap: Column reserves address space, not memory.
-    tsLow_.reserve(events);
-    type_.reserve(events);
-    flags_.reserve(events);
-    preempt_.reserve(events);
+    tsLow_.reserve(events, hugeColumns);
+    type_.reserve(events, hugeColumns);
+    flags_.reserve(events, hugeColumns);
+    preempt_.reserve(events, hugeColumns);
     arena_.reserve(payloadBytes, true);
     blockOffset_.reserve((events >> kBlockShift) + 1);
 }

@@ -64,7 +64,8 @@ public:
 
     // Importer side. Events must come in time order; append() reports false (and keeps the event)
     // when one goes back in time, and sortByTime() then restores the order.
-    void reserve(size_t events, size_t payloadBytes);
+    // hugeColumns: every column asks for huge pages, not only the arena (a writer that knows its size).
+    void reserve(size_t events, size_t payloadBytes, bool hugeColumns = false);
     bool append(int64_t ts, uint16_t type, uint8_t flags, uint8_t preempt, int32_t pid, const void *payload,
                 uint8_t payloadSize);
     bool sorted() const { return sorted_; }

@@ -37,6 +37,22 @@ private slots:
         QVERIFY(!w.loading());
     }
 
+    // Issue 4 item 8: the first start (no file) shows the simulated seed000-nohzfull-poll baseline.
+    void opensTheSeed000ScenarioWithoutAFile()
+    {
+        MainWindow w;
+        w.show();
+        QSignalSpy shown(&w, &MainWindow::traceShown);
+        w.openScenario(QStringLiteral("seed000-nohzfull-poll"));
+        QVERIFY(shown.wait(30000));
+        const QString text = w.summaryText();
+        QVERIFY2(text.contains(QStringLiteral("tickscope simulation")), qPrintable(text.left(400)));
+        QVERIFY(text.contains(QStringLiteral("6.18.0-sim")));
+        QVERIFY(text.contains(QStringLiteral("user_exit")));
+        QVERIFY(text.contains(QStringLiteral("tick_stop")));
+        QVERIFY(w.windowTitle().contains(QStringLiteral("seed000-nohzfull-poll")));
+    }
+
     void aBadFileShowsAnErrorDialog()
     {
         QTemporaryDir dir;

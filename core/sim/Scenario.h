@@ -1,0 +1,124 @@
+// A simulation scenario: the kernel's configuration and variant toggles, the platform, the tasks and the
+// device interrupts. Parsed from JSON (resources/scenarios/*.json, or a user's file); `--set key=value`
+// and named variants override keys. Every error is a ScenarioError with one readable line.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace tickscope::sim {
+
+struct ScenarioError : std::runtime_error
+{
+    using std::runtime_error::runtime_error;
+};
+
+enum class IdleMode : uint8_t
+{
+    Poll, // idle=poll: cpu_idle_poll()
+    Halt  // a cpuidle state 1 (halt / mwait), with the governor's stop/retain decision
+};
+enum class WheelDesign : uint8_t
+{
+    Legacy,    // 3.10: __run_timers walks every missed jiffy, cascades every 256
+    Forwarding // 4.8+: base->clk forwarded, timers rounded up to their level's granularity
+};
+enum class HrtimerWakeups : uint8_t
+{
+    Hard,        // every sleeper expires in hard interrupt context
+    SoftForNonRt // PREEMPT_RT: SCHED_OTHER sleepers expire in HRTIMER softirq (ktimers/N)
+};
+
+// The kernel being simulated and the variant toggles of issue 4 item 2.
+struct KernelConfig
+{
+    int hz = 1000;
+    int cpus = 4;
+    std::vector<int> nohzFull; // CPU list
+    IdleMode idle = IdleMode::Halt;
+    bool preemptRt = false;
+    bool legacyKernel = false; // 3.10 semantics: tick stopped up front in idle, restarted on idle exit
+    WheelDesign wheel = WheelDesign::Forwarding;
+    HrtimerWakeups hrtimerWakeups = HrtimerWakeups::Hard;
+    bool pollRestartsTick = true;  // mainline do_idle(): tick_nohz_idle_restart_tick() before polling
+    bool p1Reevaluate = false;     // seed 000 P1: kick and stopped-tick expiry set need_resched in idle
+    bool p2StopTickOnPoll = false; // seed 000 P2: stop the tick on polling idle entry (nohz_full only)
+    bool p2WithoutKick = false;    // hazard: P1 without its kick change
+    bool p2WithoutStoppedTickFix = false; // hazard: P1 without its stopped-tick expiry change
+    int timekeeper = 0;                   // tick_do_timer_cpu at start
+};
+
+enum class ProgramKind : uint8_t
+{
+    SleepWork,   // sleep sleep_us (relative), work work_us in user mode, loops times
+    Cyclic,      // cyclictest: absolute periodic sleeps of interval_us, measures its own wakeup latency
+    RandomSleep, // clock_nanosleep of a random [min_us, max_us] (or to the next sync_us boundary), work_us
+    Busy         // a busy loop in user mode, never sleeps
+};
+
+struct TaskSpec
+{
+    std::string name;
+    int cpu = 0;
+    int count = 1;   // identical threads (pids and names get a suffix when > 1)
+    bool rt = false; // SCHED_FIFO (else SCHED_OTHER)
+    int rtPrio = 0;  // 1..99 for SCHED_FIFO
+    ProgramKind program = ProgramKind::SleepWork;
+    int64_t sleepNs = 0, workNs = 0, intervalNs = 0, minNs = 0, maxNs = 0, syncNs = 0;
+    int64_t startNs = 1000000;  // first action
+    int loops = -1;             // -1: until the end
+    bool posixCpuTimer = false; // arms a POSIX CPU timer: the POSIX_TIMER tick dependency while it runs
+    bool markers = false;       // ftrace print markers at its start and end
+    bool workByClock = false;   // work until start + work_us on the clock (interrupts do not extend it)
+    bool aligned = false;       // cyclic: first wakeup exactly at start_us (else a random phase within 1 ms)
+};
+
+struct IrqSpec
+{
+    std::string name;
+    int irq = 30;
+    int cpu = 0;
+    int count = 1;
+    int64_t fromNs = 0;
+    int64_t everyNs = 0; // spacing; 0 with count > 1: uniform random in [fromNs, toNs]
+    int64_t toNs = 0;
+    int timers = 0;                  // timer_list timers enqueued on its CPU per interrupt
+    std::vector<int64_t> timeoutsNs; // per timer of one interrupt (cycled), or [min, max] with randomTimeout
+    bool randomTimeout = false;
+};
+
+struct WheelTimerSpec // a periodic kernel timer_list timer (vmstat-like) on one CPU
+{
+    int cpu = 0;
+    int64_t firstNs = 0;
+    int64_t periodNs = 0; // 0: once
+};
+
+struct Scenario
+{
+    std::string name;
+    std::string description;
+    std::string platform = "x86-vm";
+    KernelConfig kernel;
+    int64_t durationNs = 1000000000;
+    std::vector<TaskSpec> tasks;
+    std::vector<IrqSpec> irqs;
+    std::vector<WheelTimerSpec> wheelTimers;
+    std::vector<int64_t> initialIdleJiffies; // per CPU: jiffies since the CPU's wheel last ran (legacy wheel)
+    std::map<std::string, std::map<std::string, std::string>> variants; // name -> key=value overrides
+    std::string variant;                                                // applied variant ("" = baseline)
+};
+
+// Parses JSON text; `origin` names the source in error messages.
+Scenario parseScenario(const std::string &json, const std::string &origin);
+// One `key=value` override (kernel keys by their JSON name, "platform", "duration_ms", "hz", ...).
+void applySetting(Scenario &s, const std::string &key, const std::string &value);
+// Applies a named variant of the scenario's "variants".
+void applyVariant(Scenario &s, const std::string &variant);
+// The keys applySetting accepts, for error messages and --list.
+std::vector<std::string> settingKeys();
+
+} // namespace tickscope::sim

@@ -1,0 +1,199 @@
+#include "SimReport.h"
+
+#include "Presets.h"
+
+#include "util/JsonWriter.h"
+
+#include <cstdio>
+
+namespace tickscope::sim {
+
+Analysed analyse(const Trace &trace, std::string label, bool useMarkers)
+{
+    Analysed a;
+    a.label = std::move(label);
+    const TickAnalysis analysis = TickAnalysis::run(trace);
+    ReportOptions ro;
+    if (useMarkers) {
+        if (const auto span = markerWindow(trace, analysis)) {
+            ro.from = span->first;
+            ro.to = span->second;
+            ro.windowSource = "markers";
+        }
+    }
+    a.from = ro.from;
+    a.to = ro.to;
+    a.report = TickReport::make(trace, analysis, ro);
+    a.timers = pairTimerList(trace, ro.from, ro.to);
+    return a;
+}
+
+Analysed simulateAndAnalyse(const Scenario &s, uint64_t seed, SimResult &result, bool useMarkers)
+{
+    result = simulate(s, seed);
+    Analysed a = analyse(*result.trace, result.trace->meta.path, useMarkers);
+    a.simulated = true;
+    a.scenario = s;
+    a.truth = result.truth;
+    return a;
+}
+
+std::string formatTimerListText(const std::vector<TimerListCpu> &timers)
+{
+    std::string out =
+        "\nCPU  timer_list started  fired  never fired  cancelled  late (>2 jiffies)  max late jiffies\n";
+    char buf[256];
+    for (size_t c = 0; c < timers.size(); ++c) {
+        const TimerListCpu &t = timers[c];
+        if (!t.started) continue;
+        std::snprintf(buf, sizeof buf, "%3zu  %18llu  %5llu  %11llu  %9llu  %17llu  %16lld\n", c,
+                      (unsigned long long)t.started, (unsigned long long)t.fired,
+                      (unsigned long long)t.neverFired, (unsigned long long)t.cancelled,
+                      (unsigned long long)t.late, (long long)t.maxLateJiffies);
+        out += buf;
+    }
+    return out;
+}
+
+std::string formatSimText(const Analysed &a)
+{
+    std::string out;
+    if (a.simulated) {
+        out += "scenario: " + a.scenario.name +
+               (a.scenario.variant.empty() ? "" : " variant " + a.scenario.variant) + " (platform " +
+               a.scenario.platform + ")\n";
+    }
+    out += formatReportText(a.report);
+    out += formatTimerListText(a.timers);
+    if (a.simulated) out += formatGroundTruthText(a.truth, a.scenario.kernel.cpus, a.from, a.to);
+    return out;
+}
+
+std::string formatSimJson(const Analysed &a)
+{
+    std::string out = "{\n\"scenario\": \"" + a.scenario.name + "\",\n\"variant\": \"" + a.scenario.variant +
+                      "\",\n\"platform\": \"" + a.scenario.platform + "\",\n\"report\": ";
+    out += formatReportJson(a.report);
+    JsonWriter j;
+    j.beginArray();
+    for (size_t c = 0; c < a.timers.size(); ++c) {
+        const TimerListCpu &t = a.timers[c];
+        j.beginObject();
+        j.value("cpu", static_cast<int64_t>(c)).value("started", t.started).value("fired", t.fired);
+        j.value("never_fired", t.neverFired).value("cancelled", t.cancelled).value("late", t.late);
+        j.value("max_late_jiffies", t.maxLateJiffies);
+        j.endObject();
+    }
+    j.endArray();
+    out += ",\n\"timer_list\": " + j.str();
+    if (a.simulated)
+        out += ",\n\"ground_truth\": " + formatGroundTruthJson(a.truth, a.scenario.kernel.cpus, a.from, a.to);
+    out += "\n}\n";
+    return out;
+}
+
+Scenario scenarioFromSpec(const std::string &spec)
+{
+    std::vector<std::string> parts;
+    size_t p = 0;
+    while (true) {
+        const size_t comma = spec.find(',', p);
+        parts.push_back(spec.substr(p, comma == std::string::npos ? std::string::npos : comma - p));
+        if (comma == std::string::npos) break;
+        p = comma + 1;
+    }
+    Scenario s = loadScenario(parts[0]);
+    for (size_t i = 1; i < parts.size(); ++i) {
+        const size_t eq = parts[i].find('=');
+        if (eq == std::string::npos || eq == 0)
+            throw ScenarioError(spec + ": expected key=value after ',', got '" + parts[i] + "'");
+        applySetting(s, parts[i].substr(0, eq), parts[i].substr(eq + 1));
+    }
+    return s;
+}
+
+namespace {
+
+struct Row
+{
+    const char *name;
+    double before, after;
+};
+
+std::vector<std::pair<int, std::vector<Row>>> rows(const Analysed &a, const Analysed &b)
+{
+    std::vector<std::pair<int, std::vector<Row>>> out;
+    const size_t n = std::min(a.report.cpus.size(), b.report.cpus.size());
+    for (size_t i = 0; i < n; ++i) {
+        const CpuReport &x = a.report.cpus[i];
+        const CpuReport &y = b.report.cpus[i];
+        const TimerListCpu tx = x.cpu < static_cast<int>(a.timers.size()) ? a.timers[x.cpu] : TimerListCpu{};
+        const TimerListCpu ty = y.cpu < static_cast<int>(b.timers.size()) ? b.timers[y.cpu] : TimerListCpu{};
+        auto d = [](uint64_t v) { return static_cast<double>(v); };
+        std::vector<Row> r{
+            {"ticks", d(x.ticks.total), d(y.ticks.total)},
+            {"ticks_user", d(x.ticks.user), d(y.ticks.user)},
+            {"ticks_polling", d(x.ticks.polling), d(y.ticks.polling)},
+            {"ticks_idle", d(x.ticks.idle), d(y.ticks.idle)},
+            {"spurious", d(x.ticks.spurious), d(y.ticks.spurious)},
+            {"nohz_wakeups", d(x.ticks.nohzWakeups), d(y.ticks.nohzWakeups)},
+            {"tick_stopped_s", x.tickStoppedNs / 1e9, y.tickStoppedNs / 1e9},
+            {"timer_softirq_max_us", x.timerSoftirq.maxNs / 1e3, y.timerSoftirq.maxNs / 1e3},
+            {"catchups", d(x.timerSoftirq.catchup), d(y.timerSoftirq.catchup)},
+            {"wakeup_latency_max_us", x.wakeup.latency.max / 1e3, y.wakeup.latency.max / 1e3},
+            {"wakeup_latency_p99_us", x.wakeup.latency.p99 / 1e3, y.wakeup.latency.p99 / 1e3},
+            {"timers_never_fired", d(tx.neverFired), d(ty.neverFired)},
+            {"timers_late", d(tx.late), d(ty.late)},
+            {"timer_max_late_jiffies", static_cast<double>(tx.maxLateJiffies),
+             static_cast<double>(ty.maxLateJiffies)},
+        };
+        out.emplace_back(x.cpu, std::move(r));
+    }
+    return out;
+}
+
+} // namespace
+
+std::string formatCompareText(const Analysed &a, const Analysed &b)
+{
+    std::string out = "before: " + a.label + "\nafter:  " + b.label + "\n";
+    char buf[256];
+    for (const auto &[cpu, rs] : rows(a, b)) {
+        bool any = false;
+        for (const Row &r : rs)
+            any |= r.before != 0 || r.after != 0;
+        if (!any) continue;
+        std::snprintf(buf, sizeof buf, "CPU %d\n", cpu);
+        out += buf;
+        for (const Row &r : rs) {
+            if (r.before == 0 && r.after == 0) continue;
+            std::snprintf(buf, sizeof buf, "  %-24s %12.3f -> %-12.3f%s\n", r.name, r.before, r.after,
+                          r.before == r.after ? "" : "  *");
+            out += buf;
+        }
+    }
+    return out;
+}
+
+std::string formatCompareJson(const Analysed &a, const Analysed &b)
+{
+    JsonWriter j;
+    j.beginObject();
+    j.value("before", a.label).value("after", b.label);
+    j.beginArray("cpus");
+    for (const auto &[cpu, rs] : rows(a, b)) {
+        j.beginObject();
+        j.value("cpu", static_cast<int64_t>(cpu));
+        for (const Row &r : rs) {
+            j.beginObject(r.name);
+            j.value("before", r.before).value("after", r.after);
+            j.endObject();
+        }
+        j.endObject();
+    }
+    j.endArray();
+    j.endObject();
+    return j.str() + "\n";
+}
+
+} // namespace tickscope::sim

@@ -1,0 +1,42 @@
+// What `tickscope-cli simulate` and `compare` print: the tick report of a trace (TickReport, the same as
+// `report`), its timer_list pairing, and for a simulation the ground truth. A comparison puts the report
+// numbers of two runs (simulations or traces) side by side: before -> after.
+#pragma once
+
+#include "Simulator.h"
+
+#include "analysis/TickReport.h"
+#include "analysis/TimerListPairing.h"
+
+#include <string>
+#include <vector>
+
+namespace tickscope::sim {
+
+struct Analysed
+{
+    std::string label;
+    TickReport report;
+    std::vector<TimerListCpu> timers; // per CPU, over the report's window
+    bool simulated = false;
+    Scenario scenario;
+    GroundTruth truth;
+    int64_t from = INT64_MIN, to = INT64_MAX;
+};
+
+// Analyses a trace over its marker window when it has two print markers (useMarkers), else all of it.
+Analysed analyse(const Trace &trace, std::string label, bool useMarkers = true);
+// Simulates and analyses; `result` keeps the trace (for --out).
+Analysed simulateAndAnalyse(const Scenario &s, uint64_t seed, SimResult &result, bool useMarkers = true);
+
+std::string formatSimText(const Analysed &a);
+std::string formatSimJson(const Analysed &a);
+std::string formatTimerListText(const std::vector<TimerListCpu> &timers);
+
+// "SPEC[,key=value...]": a preset or scenario file (with ':variant') and settings, for `compare`.
+Scenario scenarioFromSpec(const std::string &spec);
+
+std::string formatCompareText(const Analysed &a, const Analysed &b);
+std::string formatCompareJson(const Analysed &a, const Analysed &b);
+
+} // namespace tickscope::sim

@@ -1,0 +1,149 @@
+#include "TraceEmitter.h"
+
+namespace tickscope::sim {
+
+TraceEmitter::TraceEmitter(Trace &t) : trace_(t)
+{
+    hrStart_ = t.addType("timer", "hrtimer_start");
+    hrCancel_ = t.addType("timer", "hrtimer_cancel");
+    hrEntry_ = t.addType("timer", "hrtimer_expire_entry");
+    hrExit_ = t.addType("timer", "hrtimer_expire_exit");
+    tStart_ = t.addType("timer", "timer_start");
+    tEntry_ = t.addType("timer", "timer_expire_entry");
+    tExit_ = t.addType("timer", "timer_expire_exit");
+    baseIdle_ = t.addType("timer", "timer_base_idle");
+    tickStop_ = t.addType("timer", "tick_stop");
+    cpuIdle_ = t.addType("power", "cpu_idle");
+    sRaise_ = t.addType("irq", "softirq_raise");
+    sEntry_ = t.addType("irq", "softirq_entry");
+    sExit_ = t.addType("irq", "softirq_exit");
+    irqEntry_ = t.addType("irq", "irq_handler_entry");
+    irqExit_ = t.addType("irq", "irq_handler_exit");
+    ltEntry_ = t.addType("irq_vectors", "local_timer_entry");
+    ltExit_ = t.addType("irq_vectors", "local_timer_exit");
+    iwEntry_ = t.addType("irq_vectors", "irq_work_entry");
+    iwExit_ = t.addType("irq_vectors", "irq_work_exit");
+    switch_ = t.addType("sched", "sched_switch");
+    waking_ = t.addType("sched", "sched_waking");
+    wakeup_ = t.addType("sched", "sched_wakeup");
+    userEnter_ = t.addType("context_tracking", "user_enter");
+    userExit_ = t.addType("context_tracking", "user_exit");
+    sysEnter_ = t.addType("raw_syscalls", "sys_enter");
+    sysExit_ = t.addType("raw_syscalls", "sys_exit");
+    print_ = t.addType("ftrace", "print");
+}
+
+void TraceEmitter::ptr(int cpu, int64_t ts, const Ctx &c, uint16_t type, uint64_t p)
+{
+    const PtrP v{p};
+    put(cpu, ts, c, type, &v, sizeof v);
+}
+
+void TraceEmitter::hrtimerStart(int cpu, int64_t ts, const Ctx &c, uint64_t timer, uint32_t fn,
+                                int64_t expires, int64_t soft, uint8_t mode, bool wasArmed)
+{
+    const HrtimerStartP v{timer, fn, expires, soft, mode, static_cast<int8_t>(wasArmed ? 1 : 0)};
+    put(cpu, ts, c, hrStart_, &v, sizeof v);
+}
+
+void TraceEmitter::hrtimerExpireEntry(int cpu, int64_t ts, const Ctx &c, uint64_t timer, int64_t now,
+                                      uint32_t fn)
+{
+    const HrtimerExpireEntryP v{timer, now, fn};
+    put(cpu, ts, c, hrEntry_, &v, sizeof v);
+}
+
+void TraceEmitter::timerStart(int cpu, int64_t ts, const Ctx &c, uint64_t timer, uint32_t fn,
+                              uint64_t expires, uint64_t now, uint64_t bucket, uint32_t flags)
+{
+    const TimerStartP v{timer, fn, expires, now, bucket, flags};
+    put(cpu, ts, c, tStart_, &v, sizeof v);
+}
+
+void TraceEmitter::timerExpireEntry(int cpu, int64_t ts, const Ctx &c, uint64_t timer, uint32_t fn,
+                                    uint64_t now, uint64_t baseclk)
+{
+    const TimerExpireEntryP v{timer, fn, now, baseclk};
+    put(cpu, ts, c, tEntry_, &v, sizeof v);
+}
+
+void TraceEmitter::timerBaseIdle(int cpu, int64_t ts, const Ctx &c, bool idle)
+{
+    const TimerBaseIdleP v{static_cast<uint8_t>(idle), static_cast<uint32_t>(cpu)};
+    put(cpu, ts, c, baseIdle_, &v, sizeof v);
+}
+
+void TraceEmitter::tickStop(int cpu, int64_t ts, const Ctx &c, bool success, uint32_t dependency)
+{
+    const TickStopP v{success ? 1 : 0, dependency, 0};
+    put(cpu, ts, c, tickStop_, &v, sizeof v);
+}
+
+void TraceEmitter::cpuIdle(int cpu, int64_t ts, const Ctx &c, uint32_t state)
+{
+    const CpuIdleP v{state, static_cast<uint32_t>(cpu)};
+    put(cpu, ts, c, cpuIdle_, &v, sizeof v);
+}
+
+void TraceEmitter::softirq(int cpu, int64_t ts, const Ctx &c, uint16_t type, uint8_t vec)
+{
+    const SoftirqP v{vec};
+    put(cpu, ts, c, type, &v, sizeof v);
+}
+
+void TraceEmitter::irqEntry(int cpu, int64_t ts, const Ctx &c, int32_t irq, uint32_t name)
+{
+    const IrqEntryP v{irq, name};
+    put(cpu, ts, c, irqEntry_, &v, sizeof v);
+}
+
+void TraceEmitter::irqExit(int cpu, int64_t ts, const Ctx &c, int32_t irq)
+{
+    const IrqExitP v{irq, 1};
+    put(cpu, ts, c, irqExit_, &v, sizeof v);
+}
+
+void TraceEmitter::localTimer(int cpu, int64_t ts, const Ctx &c, bool entry)
+{
+    const VectorP v{236};
+    put(cpu, ts, c, entry ? ltEntry_ : ltExit_, &v, sizeof v);
+}
+
+void TraceEmitter::irqWork(int cpu, int64_t ts, const Ctx &c, bool entry)
+{
+    const VectorP v{246};
+    put(cpu, ts, c, entry ? iwEntry_ : iwExit_, &v, sizeof v);
+}
+
+void TraceEmitter::schedSwitch(int cpu, int64_t ts, const Ctx &c, int32_t prevPid, int16_t prevPrio,
+                               uint16_t prevState, int32_t nextPid, int16_t nextPrio)
+{
+    const SchedSwitchP v{prevPid, nextPid, prevPrio, nextPrio, prevState};
+    put(cpu, ts, c, switch_, &v, sizeof v);
+}
+
+void TraceEmitter::schedWake(int cpu, int64_t ts, const Ctx &c, bool waking, int32_t pid, int16_t prio,
+                             int16_t target)
+{
+    const SchedWakeP v{pid, prio, target};
+    put(cpu, ts, c, waking ? waking_ : wakeup_, &v, sizeof v);
+}
+
+void TraceEmitter::user(int cpu, int64_t ts, const Ctx &c, bool enter)
+{
+    put(cpu, ts, c, enter ? userEnter_ : userExit_, nullptr, 0);
+}
+
+void TraceEmitter::sys(int cpu, int64_t ts, const Ctx &c, bool enter, int32_t id)
+{
+    const SyscallP v{id};
+    put(cpu, ts, c, enter ? sysEnter_ : sysExit_, &v, sizeof v);
+}
+
+void TraceEmitter::print(int cpu, int64_t ts, const Ctx &c, std::string_view text)
+{
+    const TextP v{trace_.strings.intern(text)};
+    put(cpu, ts, c, print_, &v, sizeof v);
+}
+
+} // namespace tickscope::sim
