@@ -34,6 +34,7 @@ Document load(const char *name)
     auto trace = std::shared_ptr<Trace>(loadTrace(std::string(TICKSCOPE_TEST_DATA "/") + name));
     d.analysis = std::make_shared<const TickAnalysis>(TickAnalysis::run(*trace));
     d.trace = std::move(trace);
+    d.timeline = std::make_shared<const TimelineIndex>(TimelineIndex::build(*d.trace, *d.analysis));
     return d;
 }
 

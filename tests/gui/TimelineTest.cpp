@@ -12,6 +12,7 @@
 #include <QApplication>
 #include <QLabel>
 #include <QPushButton>
+#include <QDockWidget>
 #include <QSignalSpy>
 #include <QStatusBar>
 #include <QTemporaryDir>
@@ -36,6 +37,9 @@ int countColour(const QImage &img, const QRect &r, const QColor &c)
 
 bool open(MainWindow &w, const QString &name)
 {
+    // The timeline alone: the panel docks would take part of the window's width.
+    for (QDockWidget *d : w.findChildren<QDockWidget *>())
+        d->hide();
     QSignalSpy shown(&w, &MainWindow::traceShown);
     w.openFile(QStringLiteral(TICKSCOPE_TEST_DATA "/") + name);
     return shown.wait(30000);
