@@ -105,7 +105,7 @@ MainWindow::MainWindow(QWidget *parent)
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
-    if (!settings.contains(QStringLiteral("window/geometry"))) resize(1100, 700);
+    if (!settings.contains(QStringLiteral("window/geometry"))) resize(1500, 950);
 }
 
 MainWindow::~MainWindow() = default;
