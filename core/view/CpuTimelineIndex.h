@@ -61,7 +61,7 @@ private:
     std::vector<int64_t> sample_;  // ts of every 64th event
     std::vector<int64_t> sample2_; // ts of every 4096th event
     BlockStarts tickStarts_, wakeStarts_, failStarts_, softStarts_;
-    std::vector<int64_t> tickTs_;                  // ts of each tick-lane change
+    std::vector<int64_t> tickTs_;                 // ts of each tick-lane change
     std::vector<std::array<int64_t, 3>> tickCum_; // time per TickState up to each change
     RangeTree<int8_t, MaxOp> tickClass_;
     RangeTree<int32_t, MaxOp> lateness_;

@@ -27,7 +27,10 @@ public:
 
     // Time spent in each slot from the CPU's first event to t (no time before the first event or after
     // the last), and how many changes happened at events before t.
-    void at(int64_t t, Times &out, size_t &changes) const { atIndex(t, events_ ? events_->lowerBound(t) : 0, out, changes); }
+    void at(int64_t t, Times &out, size_t &changes) const
+    {
+        atIndex(t, events_ ? events_->lowerBound(t) : 0, out, changes);
+    }
     // The same with i = the first event with ts >= t already known.
     void atIndex(int64_t t, size_t i, Times &out, size_t &changes) const;
 
