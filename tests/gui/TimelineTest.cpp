@@ -94,6 +94,33 @@ private slots:
         }
     }
 
+    void lostRangesAreHatched()
+    {
+        MainWindow w;
+        w.resize(1400, 800);
+        w.show();
+        QVERIFY(open(w, QStringLiteral("host-lost.dat"))); // CPU0: events lost mid-trace; CPU1: at its start
+        TimelinePlot *plot = w.timeline()->plot();
+        const QImage img = w.timeline()->render();
+        const LostRange lost = w.document().trace->cpu(0).lost.front();
+        const int x = int(std::lround(plot->xOf(lost.from)));
+        const QRect lane0 =
+            plot->geometry().rowRect(0, LaneRow::State).united(plot->geometry().rowRect(0, LaneRow::Event));
+        QVERIFY(countColour(img, QRect(x - 3, lane0.top(), 7, lane0.height()), palette::lost()) > 5);
+        // Nowhere else in CPU0's lane.
+        QCOMPARE(countColour(img, QRect(x + 10, lane0.top(), lane0.right() - x - 10, lane0.height()),
+                             palette::lost()),
+                 0);
+        QCOMPARE(countColour(img, QRect(lane0.left() + 4, lane0.top(), x - lane0.left() - 14, lane0.height()),
+                             palette::lost()),
+                 0);
+        QVERIFY(countColour(img,
+                            plot->geometry()
+                                .rowRect(1, LaneRow::Tick)
+                                .adjusted(0, 0, 8 - plot->geometry().rowRect(1, LaneRow::Tick).width(), 0),
+                            palette::lost()) > 0);
+    }
+
     void wheelZoomsAtTheCursorDragPansKeysAndUndo()
     {
         MainWindow w;
