@@ -60,10 +60,12 @@ void CpuTimelineIndex::build(const CpuEvents &events, const CpuAnalysis &a)
     }
     tickClass_ = RangeTree<int8_t, MaxOp>(std::move(classes), static_cast<int8_t>(TickClass::None));
 
-    std::vector<int32_t> late;
-    for (size_t k = 0; k < a.timers.wakeups.size(); ++k)
-        late.push_back(a.timers.wakeups[k].latenessNs);
-    lateness_ = RangeTree<int32_t, MaxOp>(std::move(late), INT32_MIN);
+    std::vector<int32_t> late(wakeStarts_.first.size(), INT32_MIN);
+    for (size_t k = 0; k < a.timers.wakeups.size(); ++k) {
+        int32_t &m = late[a.timers.wakeups[k].index >> kSampleShift];
+        m = std::max(m, a.timers.wakeups[k].latenessNs);
+    }
+    blockLateness_ = RangeTree<int32_t, MaxOp>(std::move(late), INT32_MIN);
 
     std::vector<uint32_t> deps;
     for (const FailedStop &f : a.failedStops)
@@ -144,6 +146,25 @@ size_t CpuTimelineIndex::lowerBound(int64_t t) const
     return lo;
 }
 
+int32_t CpuTimelineIndex::maxLateness(size_t lo, size_t hi) const
+{
+    const auto &w = analysis_->timers.wakeups;
+    int32_t m = INT32_MIN;
+    if (lo >= hi) return m;
+    const size_t b0 = w[lo].index >> kSampleShift, b1 = w[hi - 1].index >> kSampleShift;
+    if (b0 == b1) {
+        for (size_t k = lo; k < hi; ++k)
+            m = std::max(m, w[k].latenessNs);
+        return m;
+    }
+    // Partial first and last blocks from the records, the whole blocks between from the tree.
+    for (size_t k = lo; k < wakeStarts_.first[b0 + 1]; ++k)
+        m = std::max(m, w[k].latenessNs);
+    for (size_t k = wakeStarts_.first[b1]; k < hi; ++k)
+        m = std::max(m, w[k].latenessNs);
+    return std::max(m, blockLateness_.query(b0 + 1, b1));
+}
+
 void CpuTimelineIndex::tickStateAt(int64_t t, std::array<int64_t, 3> &out) const
 {
     out.fill(0);
@@ -208,7 +229,7 @@ void CpuTimelineIndex::summarize(int64_t start, int64_t end, int columns, Column
         c.spuriousTicks = spuriousPrefix_[hi.tick_] - spuriousPrefix_[lo.tick_];
         c.worstTick = static_cast<TickClass>(tickClass_.query(lo.tick_, hi.tick_));
         c.wakeups = static_cast<uint32_t>(hi.wake - lo.wake);
-        c.maxLatenessNs = lateness_.query(lo.wake, hi.wake);
+        c.maxLatenessNs = maxLateness(lo.wake, hi.wake);
         c.timerSoftirqs = static_cast<uint32_t>(hi.soft - lo.soft);
         c.catchup = overlaps(catchups_, t0, t1);
         c.failedStops = static_cast<uint32_t>(hi.fail - lo.fail);
@@ -224,7 +245,7 @@ size_t CpuTimelineIndex::bytes() const
            (tickStarts_.first.capacity() + wakeStarts_.first.capacity() + failStarts_.first.capacity() +
             softStarts_.first.capacity()) *
                4 +
-           tickTs_.capacity() * 8 + tickCum_.capacity() * 24 + tickClass_.bytes() + lateness_.bytes() +
+           tickTs_.capacity() * 8 + tickCum_.capacity() * 24 + tickClass_.bytes() + blockLateness_.bytes() +
            dependencies_.bytes() + spuriousPrefix_.capacity() * 4 +
            (catchups_.capacity() + lost_.capacity()) * sizeof(TimeSpan);
 }
