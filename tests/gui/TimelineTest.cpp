@@ -9,6 +9,8 @@
 #include "TimelineView.h"
 #include "ViewState.h"
 
+#include "analysis/TickReport.h"
+
 #include <QApplication>
 #include <QLabel>
 #include <QPushButton>
@@ -243,6 +245,16 @@ private slots:
         QCOMPARE(vs->rangeStart(), *vs->markerA());
         QCOMPARE(vs->rangeEnd(), *vs->markerB());
         QVERIFY(w.statusText().contains(QStringLiteral("nohz_full: 1 (inferred)")));
+        // P: the span between the workload's first and last ftrace print marker.
+        const auto prints = markerWindow(*w.document().trace, *w.document().analysis);
+        QVERIFY(prints);
+        QTest::keyClick(plot, Qt::Key_P);
+        QCOMPARE(vs->rangeStart(), prints->first);
+        QCOMPARE(vs->rangeEnd(), prints->second);
+        // 0: the whole trace again.
+        QTest::keyClick(plot, Qt::Key_0);
+        QCOMPARE(vs->rangeStart(), vs->boundsStart());
+        QCOMPARE(vs->rangeEnd(), vs->boundsEnd());
     }
 
     void lanesHideReorderCollapseTooltipAndExport()
