@@ -230,6 +230,31 @@ TEST(TimelineIndex, JumpsVisitEverySpuriousTickInOrder)
     EXPECT_FALSE(f->index.jump(JumpTarget::SpuriousTick, {0}, f->trace->firstTs(), true));
 }
 
+TEST(TimelineIndex, CatchupSoftirqJumpAndColumns)
+{
+    const auto f = load("nohzfull-poll.dat"); // CPU0 has one catch-up TIMER softirq (tickscope-cli report)
+    std::vector<const TimerSoftirq *> catchups;
+    for (const TimerSoftirq &s : f->analysis.cpus[0].timers.timerSoftirqs)
+        if (s.catchup) catchups.push_back(&s);
+    ASSERT_EQ(catchups.size(), 1u);
+    const auto h = f->index.jump(JumpTarget::CatchupSoftirq, {0, 1}, f->trace->firstTs(), true);
+    ASSERT_TRUE(h);
+    EXPECT_EQ(h->cpu, 0);
+    EXPECT_EQ(h->event, catchups[0]->entry);
+    EXPECT_FALSE(f->index.jump(JumpTarget::CatchupSoftirq, {0, 1}, h->ts, true));
+    const auto back = f->index.jump(JumpTarget::CatchupSoftirq, {0, 1}, f->trace->lastTs(), false);
+    ASSERT_TRUE(back);
+    EXPECT_EQ(back->event, catchups[0]->entry);
+    // Zoomed to the softirq, the columns it spans say so, and only those.
+    const CpuEvents &ev = f->trace->cpu(0);
+    const int64_t a = ev.ts(catchups[0]->entry), b = ev.ts(catchups[0]->exit);
+    std::vector<ColumnSummary> cols(300);
+    f->index.summarize(0, a - (b - a), b + (b - a), 300, cols.data());
+    const auto n = std::count_if(cols.begin(), cols.end(), [](const ColumnSummary &c) { return c.catchup; });
+    EXPECT_GE(n, 99);
+    EXPECT_LE(n, 102);
+}
+
 TEST(TimelineIndex, LateWakeupJumpHonoursTheThreshold)
 {
     const auto f = load("nohzfull-poll.dat");
