@@ -20,8 +20,8 @@ QRgb rgb(const QColor &c)
 CpuLanePlottable::CpuLanePlottable(QCPAxis *keyAxis, QCPAxis *valueAxis, const TimelineIndex *index, int cpu,
                                    int64_t origin, const LaneGeometry *geometry, LaneSummaries *summaries,
                                    bool nohzFull)
-    : QCPAbstractPlottable(keyAxis, valueAxis), index_(index), cpu_(cpu), origin_(origin), geometry_(geometry),
-      nohzFull_(nohzFull), summaries_(summaries)
+    : QCPAbstractPlottable(keyAxis, valueAxis), index_(index), cpu_(cpu), origin_(origin),
+      geometry_(geometry), nohzFull_(nohzFull), summaries_(summaries)
 {
     setAntialiased(false);
     setAntialiasedFill(false);
@@ -84,7 +84,8 @@ void CpuLanePlottable::draw(QCPPainter *p)
     drawLost(p, {left_, lane->top, w, lane->height});
     p->restore();
     p->save();
-    p->setClipRect(QRect(mParentPlot->viewport().left(), data.top(), left_ - mParentPlot->viewport().left(), data.height()));
+    p->setClipRect(QRect(mParentPlot->viewport().left(), data.top(), left_ - mParentPlot->viewport().left(),
+                         data.height()));
     drawLabel(p, *lane);
     p->restore();
 }
@@ -93,7 +94,8 @@ void CpuLanePlottable::drawStateRow(QCPPainter *p, const QRect &row, bool collap
 {
     QRgb task[StatePrefix::kSlots], irq[StatePrefix::kSlots];
     for (int s = 0; s < StatePrefix::kSlots; ++s) {
-        task[s] = s < static_cast<int>(TaskSlot::Count) ? rgb(palette::task(static_cast<TaskSlot>(s))) : kNone;
+        task[s] =
+            s < static_cast<int>(TaskSlot::Count) ? rgb(palette::task(static_cast<TaskSlot>(s))) : kNone;
         irq[s] = s < static_cast<int>(IrqSlot::Count) ? rgb(palette::irq(static_cast<IrqSlot>(s))) : kNone;
     }
     const int taskH = collapsed ? row.height() : row.height() * 2 / 3;
@@ -102,12 +104,20 @@ void CpuLanePlottable::drawStateRow(QCPPainter *p, const QRect &row, bool collap
         return d < 0 ? kNone : task[d];
     });
     if (collapsed) return;
-    // IRQ band: the interrupt kind with most time in the column, whenever any interrupt ran in it.
+    // IRQ band: the interrupt kind with most time in the column, whenever any interrupt ran in it, in
+    // four strengths by the share of the column's time spent in interrupts (<5 %, <20 %, <50 %, more):
+    // zoomed out, where every column holds some interrupt, the busy stretches stand out.
     fillRuns(p, row.top() + taskH, row.height() - taskH, [&](const ColumnSummary &c) {
         StatePrefix::Times t = c.irq;
+        const int64_t idle = t[static_cast<int>(IrqSlot::None)];
         t[static_cast<int>(IrqSlot::None)] = 0;
         const int d = ColumnSummary::dominant(t, static_cast<int>(IrqSlot::Count));
-        return d < 0 ? kNone : irq[d];
+        if (d < 0) return kNone;
+        int64_t busy = 0;
+        for (int64_t v : t) busy += v;
+        const double share = static_cast<double>(busy) / static_cast<double>(busy + idle);
+        const int alpha = share < 0.05 ? 70 : share < 0.2 ? 130 : share < 0.5 ? 190 : 255;
+        return qRgba(qRed(irq[d]), qGreen(irq[d]), qBlue(irq[d]), alpha);
     });
 }
 
@@ -120,18 +130,21 @@ void CpuLanePlottable::drawTickRow(QCPPainter *p, const QRect &row)
         return c.tickState[1] >= c.tickState[2] ? running : stopped;
     });
     QRgb cls[8];
-    for (int k = 0; k < 7; ++k) cls[k] = rgb(palette::tick(static_cast<TickClass>(k)));
+    for (int k = 0; k < 7; ++k)
+        cls[k] = rgb(palette::tick(static_cast<TickClass>(k)));
     // Ordinary ticks: short marks 2 px wide; spurious ticks: 3 px, the full row height, drawn last so they
     // stand out. Marks are per column (at most one per pixel), so zoomed in a lone tick stays visible.
     const int n = static_cast<int>(columns_.size());
     for (int j = 0; j < n; ++j) {
         const ColumnSummary &c = columns_[j];
         if (c.ticks && c.worstTick != TickClass::Spurious)
-            p->fillRect(QRect(left_ + j, row.top() + 3, 2, row.height() - 6), QColor::fromRgb(cls[static_cast<int>(c.worstTick)]));
+            p->fillRect(QRect(left_ + j, row.top() + 3, 2, row.height() - 6),
+                        QColor::fromRgb(cls[static_cast<int>(c.worstTick)]));
     }
     const QColor spurious = palette::tick(TickClass::Spurious);
     for (int j = 0; j < n; ++j)
-        if (columns_[j].worstTick == TickClass::Spurious) p->fillRect(QRect(left_ + j - 1, row.top(), 3, row.height()), spurious);
+        if (columns_[j].worstTick == TickClass::Spurious)
+            p->fillRect(QRect(left_ + j - 1, row.top(), 3, row.height()), spurious);
     // Failed tick stops: an x at the bottom, with the dependency's name where there is room.
     p->setPen(QPen(palette::failedStop(), 1));
     int lastLabelEnd = -1;
@@ -146,10 +159,12 @@ void CpuLanePlottable::drawTickRow(QCPPainter *p, const QRect &row)
         if (x < lastLabelEnd) continue;
         QString deps;
         for (size_t b = 0; b < kDependencyNames.size(); ++b)
-            if (columns_[j].dependencies & (1u << b)) deps += (deps.isEmpty() ? "" : ",") + QString(kDependencyNames[b]);
+            if (columns_[j].dependencies & (1u << b))
+                deps += (deps.isEmpty() ? "" : ",") + QString(kDependencyNames[b]);
         const int tw = p->fontMetrics().horizontalAdvance(deps);
         bool room = true;
-        for (int k = j + 1; k < n && k <= j + tw + 6; ++k) room = room && !columns_[k].failedStops;
+        for (int k = j + 1; k < n && k <= j + tw + 6; ++k)
+            room = room && !columns_[k].failedStops;
         if (!room || deps.isEmpty()) continue;
         p->drawText(x + 4, row.bottom() - 1, deps);
         lastLabelEnd = x + tw + 6;
@@ -166,7 +181,8 @@ void CpuLanePlottable::drawEventRow(QCPPainter *p, const QRect &row)
     const int n = static_cast<int>(columns_.size());
     for (int j = 0; j < n; ++j)
         if (columns_[j].wakeups)
-            p->fillRect(QRect(left_ + j, row.top() + 1, 2, row.height() - 7), palette::lateness(columns_[j].maxLatenessNs));
+            p->fillRect(QRect(left_ + j, row.top() + 1, 2, row.height() - 7),
+                        palette::lateness(columns_[j].maxLatenessNs));
 }
 
 void CpuLanePlottable::drawLost(QCPPainter *p, const QRect &lane)
@@ -178,7 +194,8 @@ void CpuLanePlottable::drawLost(QCPPainter *p, const QRect &lane)
             continue;
         }
         int k = j;
-        while (k < n && columns_[k].lost) ++k;
+        while (k < n && columns_[k].lost)
+            ++k;
         const QRect r(left_ + j, lane.top(), std::max(k - j, 3), lane.height());
         p->fillRect(r, QColor(255, 255, 255, 160));
         p->fillRect(r, QBrush(palette::lost(), Qt::BDiagPattern));
@@ -194,7 +211,8 @@ void CpuLanePlottable::drawLabel(QCPPainter *p, const LaneGeometry::Lane &lane)
     f.setBold(true);
     p->setFont(f);
     const int x = mParentPlot->viewport().left() + 6;
-    p->drawText(x, lane.top + 10, QStringLiteral("CPU %1%2").arg(cpu_).arg(lane.collapsed ? QStringLiteral(" ▸") : QString()));
+    p->drawText(x, lane.top + 10,
+                QStringLiteral("CPU %1%2").arg(cpu_).arg(lane.collapsed ? QStringLiteral(" ▸") : QString()));
     if (lane.collapsed) return;
     f.setBold(false);
     f.setPixelSize(9);

@@ -1,7 +1,8 @@
 // One CPU's swimlane as a QCustomPlot plottable. draw() asks core (TimelineIndex::summarize) for one
-// ColumnSummary per pixel column of the visible key range (through LaneSummaries, all lanes at once) and paints runs of equal colour: the work per
-// repaint is columns x rows, whatever the number of events. The same draw() paints the screen and
-// QCustomPlot::toPainter() images (screenshots, tests, the paint benchmark).
+// ColumnSummary per pixel column of the visible key range (through LaneSummaries, all lanes at once) and
+// paints runs of equal colour: the work per repaint is columns x rows, whatever the number of events. The
+// same draw() paints the screen and QCustomPlot::toPainter() images (screenshots, tests, the paint
+// benchmark).
 #pragma once
 
 #include "LaneGeometry.h"
@@ -20,8 +21,8 @@ class CpuLanePlottable : public QCPAbstractPlottable
 {
 public:
     // origin: the absolute ns the key axis' 0 stands for (the trace start).
-    CpuLanePlottable(QCPAxis *keyAxis, QCPAxis *valueAxis, const TimelineIndex *index, int cpu, int64_t origin,
-                     const LaneGeometry *geometry, LaneSummaries *summaries, bool nohzFull);
+    CpuLanePlottable(QCPAxis *keyAxis, QCPAxis *valueAxis, const TimelineIndex *index, int cpu,
+                     int64_t origin, const LaneGeometry *geometry, LaneSummaries *summaries, bool nohzFull);
 
     int cpu() const { return cpu_; }
 

@@ -4,10 +4,12 @@
 
 namespace tickscope {
 
-void LaneGeometry::layout(const std::vector<int> &cpus, const std::vector<bool> &collapsed, int top, int scroll,
-                          int available)
+void LaneGeometry::layout(const std::vector<int> &cpus, const std::vector<bool> &collapsed, int top,
+                          int scroll, int available)
 {
-    auto isCollapsed = [&](int cpu) { return cpu >= 0 && cpu < static_cast<int>(collapsed.size()) && collapsed[cpu]; };
+    auto isCollapsed = [&](int cpu) {
+        return cpu >= 0 && cpu < static_cast<int>(collapsed.size()) && collapsed[cpu];
+    };
     int natural = 0, full = 0;
     for (int cpu : cpus) {
         natural += (isCollapsed(cpu) ? kCollapsed : kStateRow + kTickRow + kEventRow) + kGap;
@@ -45,9 +47,12 @@ QRect LaneGeometry::rowRect(int cpu, LaneRow row) const
     const int w = right - left;
     if (l->collapsed) return row == LaneRow::State ? QRect(left, l->top, w, kCollapsed) : QRect();
     switch (row) {
-    case LaneRow::State: return {left, l->top, w, stateRow};
-    case LaneRow::Tick: return {left, l->top + stateRow, w, tickRow};
-    case LaneRow::Event: return {left, l->top + stateRow + tickRow, w, eventRow};
+    case LaneRow::State:
+        return {left, l->top, w, stateRow};
+    case LaneRow::Tick:
+        return {left, l->top + stateRow, w, tickRow};
+    case LaneRow::Event:
+        return {left, l->top + stateRow + tickRow, w, eventRow};
     }
     return {};
 }
@@ -59,8 +64,8 @@ bool LaneGeometry::hit(int y, int &cpu, LaneRow &row) const
         cpu = l.cpu;
         const int dy = y - l.top;
         row = l.collapsed || dy < stateRow ? LaneRow::State
-              : dy < stateRow + tickRow   ? LaneRow::Tick
-                                          : LaneRow::Event;
+              : dy < stateRow + tickRow    ? LaneRow::Tick
+                                           : LaneRow::Event;
         return true;
     }
     return false;

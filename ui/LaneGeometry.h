@@ -36,7 +36,8 @@ struct LaneGeometry
 
     // Lays the lanes out from `top` (widget y) with a vertical scroll offset, scaled up to fill `available`
     // pixels of height when the lanes need less.
-    void layout(const std::vector<int> &cpus, const std::vector<bool> &collapsed, int top, int scroll, int available);
+    void layout(const std::vector<int> &cpus, const std::vector<bool> &collapsed, int top, int scroll,
+                int available);
 
     const Lane *laneOf(int cpu) const;
     // The pixel rectangle of a row of a CPU's lane (empty when the lane is hidden or collapsed and the

@@ -17,7 +17,8 @@ QString TimeAxisTicker::format(double ns, double stepNs, double magnitudeNs)
     }
     const double step = stepNs / unit;
     int decimals = 0; // enough for the step to be exact (2.5 µs at ms scale: 4)
-    while (decimals < 9 && std::abs(step * std::pow(10, decimals) - std::round(step * std::pow(10, decimals))) > 1e-6)
+    while (decimals < 9 &&
+           std::abs(step * std::pow(10, decimals) - std::round(step * std::pow(10, decimals))) > 1e-6)
         ++decimals;
     return QStringLiteral("%1 %2").arg(ns / unit, 0, 'f', decimals).arg(QString::fromUtf8(name));
 }

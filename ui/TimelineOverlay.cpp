@@ -12,7 +12,8 @@ namespace tickscope {
 
 TimelineOverlay::TimelineOverlay(QCPAxis *keyAxis, QCPAxis *valueAxis, const ViewState *state,
                                  const TimelineIndex *index, int64_t origin, const LaneGeometry *geometry)
-    : QCPAbstractPlottable(keyAxis, valueAxis), state_(state), index_(index), origin_(origin), geometry_(geometry)
+    : QCPAbstractPlottable(keyAxis, valueAxis), state_(state), index_(index), origin_(origin),
+      geometry_(geometry)
 {
     setAntialiased(false);
 }
@@ -54,7 +55,8 @@ void TimelineOverlay::drawGrid(QCPPainter *p, const QRect &data)
     }
 }
 
-void TimelineOverlay::drawMarker(QCPPainter *p, const QRect &data, int64_t t, const QColor &c, const QString &name)
+void TimelineOverlay::drawMarker(QCPPainter *p, const QRect &data, int64_t t, const QColor &c,
+                                 const QString &name)
 {
     const double x = mKeyAxis->coordToPixel(static_cast<double>(t - origin_));
     if (x < data.left() || x > data.right()) return;
@@ -92,10 +94,12 @@ void TimelineOverlay::draw(QCPPainter *p)
         p->drawText(box, Qt::AlignCenter, text);
     }
     const EventRef sel = state_->selection();
-    if (sel.valid() && sel.cpu < index_->cpuCount() && static_cast<size_t>(sel.index) < index_->trace().cpu(sel.cpu).size()) {
+    if (sel.valid() && sel.cpu < index_->cpuCount() &&
+        static_cast<size_t>(sel.index) < index_->trace().cpu(sel.cpu).size()) {
         const LaneGeometry::Lane *lane = geometry_->laneOf(sel.cpu);
         const int64_t ts = index_->trace().cpu(sel.cpu).ts(static_cast<size_t>(sel.index));
-        const int x = static_cast<int>(std::lround(mKeyAxis->coordToPixel(static_cast<double>(ts - origin_))));
+        const int x =
+            static_cast<int>(std::lround(mKeyAxis->coordToPixel(static_cast<double>(ts - origin_))));
         if (lane) {
             p->setPen(QPen(palette::selection(), 2));
             p->setBrush(Qt::NoBrush);

@@ -17,42 +17,67 @@ const QColor kReddishPurple(0xCC, 0x79, 0xA7);
 QColor task(TaskSlot s)
 {
     switch (s) {
-    case TaskSlot::User: return kBlue;
-    case TaskSlot::Kernel: return kOrange;
-    case TaskSlot::IdleTask: return QColor(0x99, 0x99, 0x99);
-    case TaskSlot::IdleShallow: return QColor(0xC4, 0xC4, 0xC4);
-    case TaskSlot::IdleDeep: return QColor(0xE4, 0xE4, 0xE4);
-    case TaskSlot::Poll: return kReddishPurple;
-    default: return QColor(0xFA, 0xFA, 0xFA);
+    case TaskSlot::User:
+        return kBlue;
+    case TaskSlot::Kernel:
+        return kOrange;
+    case TaskSlot::IdleTask:
+        return QColor(0x99, 0x99, 0x99);
+    case TaskSlot::IdleShallow:
+        return QColor(0xC4, 0xC4, 0xC4);
+    case TaskSlot::IdleDeep:
+        return QColor(0xE4, 0xE4, 0xE4);
+    case TaskSlot::Poll:
+        return kReddishPurple;
+    default:
+        return QColor(0xFA, 0xFA, 0xFA);
     }
 }
 
 QColor irq(IrqSlot s)
 {
     switch (s) {
-    case IrqSlot::HardIrq: return kBlack;
-    case IrqSlot::SoftIrq: return kSkyBlue;
-    case IrqSlot::TimerSoftirq: return kBluishGreen;
-    case IrqSlot::Unknown: return QColor(0xFA, 0xFA, 0xFA);
-    default: return QColor(0xFF, 0xFF, 0xFF);
+    case IrqSlot::HardIrq:
+        return kBlack;
+    case IrqSlot::SoftIrq:
+        return kSkyBlue;
+    case IrqSlot::TimerSoftirq:
+        return kBluishGreen;
+    case IrqSlot::Unknown:
+        return QColor(0xFA, 0xFA, 0xFA);
+    default:
+        return QColor(0xFF, 0xFF, 0xFF);
     }
 }
 
 QColor tick(TickClass c)
 {
     switch (c) {
-    case TickClass::Spurious: return kVermillion;
-    case TickClass::User: return kBlue;
-    case TickClass::Kernel: return kOrange;
-    case TickClass::Irq: return kBlack;
-    case TickClass::Polling: return kReddishPurple;
-    case TickClass::Idle: return QColor(0x80, 0x80, 0x80);
-    default: return QColor(0xB0, 0xB0, 0xB0);
+    case TickClass::Spurious:
+        return kVermillion;
+    case TickClass::User:
+        return kBlue;
+    case TickClass::Kernel:
+        return kOrange;
+    case TickClass::Irq:
+        return kBlack;
+    case TickClass::Polling:
+        return kReddishPurple;
+    case TickClass::Idle:
+        return QColor(0x80, 0x80, 0x80);
+    default:
+        return QColor(0xB0, 0xB0, 0xB0);
     }
 }
 
-QColor tickRunning() { return QColor(0x60, 0x60, 0x60); }
-QColor tickStopped() { return kBluishGreen; }
+QColor tickRunning()
+{
+    return QColor(0x60, 0x60, 0x60);
+}
+QColor tickStopped()
+{
+    return kBluishGreen;
+}
 
 QColor lateness(int32_t ns)
 {
@@ -63,13 +88,34 @@ QColor lateness(int32_t ns)
     return kVermillion;
 }
 
-QColor catchup() { return kReddishPurple; }
-QColor timerSoftirq() { return kBluishGreen; }
-QColor failedStop() { return kBlack; }
-QColor lost() { return QColor(0x70, 0x70, 0x70); }
-QColor markerA() { return kBlue; }
-QColor markerB() { return kOrange; }
-QColor selection() { return QColor(0xFF, 0x00, 0xFF); }
+QColor catchup()
+{
+    return kReddishPurple;
+}
+QColor timerSoftirq()
+{
+    return kBluishGreen;
+}
+QColor failedStop()
+{
+    return kBlack;
+}
+QColor lost()
+{
+    return QColor(0x70, 0x70, 0x70);
+}
+QColor markerA()
+{
+    return kBlue;
+}
+QColor markerB()
+{
+    return kOrange;
+}
+QColor selection()
+{
+    return QColor(0xFF, 0x00, 0xFF);
+}
 
 std::vector<LegendEntry> legend()
 {

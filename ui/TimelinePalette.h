@@ -11,10 +11,10 @@
 
 namespace tickscope::palette {
 
-QColor task(TaskSlot s);   // state row, upper band
-QColor irq(IrqSlot s);     // state row, lower band
-QColor tick(TickClass c);  // tick marks
-QColor tickRunning();      // tick row bar
+QColor task(TaskSlot s);  // state row, upper band
+QColor irq(IrqSlot s);    // state row, lower band
+QColor tick(TickClass c); // tick marks
+QColor tickRunning();     // tick row bar
 QColor tickStopped();
 QColor lateness(int32_t ns); // event row: an hrtimer wakeup's lateness (INT32_MIN: unknown)
 QColor catchup();            // catch-up TIMER softirq span

@@ -74,7 +74,8 @@ void TimelinePlot::relayout(QSize size)
 {
     geometry_.left = kLeftMargin;
     geometry_.right = size.width() - kRightMargin;
-    geometry_.layout(state_->cpus(), collapsed_, kTopMargin + 4, scroll_, size.height() - kTopMargin - kBottomMargin - 8);
+    geometry_.layout(state_->cpus(), collapsed_, kTopMargin + 4, scroll_,
+                     size.height() - kTopMargin - kBottomMargin - 8);
 }
 
 int TimelinePlot::dataHeight() const
@@ -98,14 +99,16 @@ void TimelinePlot::syncRange()
 {
     if (!doc_.valid()) return;
     const int64_t origin = doc_.trace->firstTs();
-    xAxis2->setRange(static_cast<double>(state_->rangeStart() - origin), static_cast<double>(state_->rangeEnd() - origin));
+    xAxis2->setRange(static_cast<double>(state_->rangeStart() - origin),
+                     static_cast<double>(state_->rangeEnd() - origin));
 }
 
 QImage TimelinePlot::render(QSize size)
 {
     if (size.isEmpty()) size = this->size();
     // Reuse the last image when nobody else holds it: a fresh 8 MB image costs page faults on every paint.
-    if (image_.size() != size || !image_.isDetached()) image_ = QImage(size, QImage::Format_ARGB32_Premultiplied);
+    if (image_.size() != size || !image_.isDetached())
+        image_ = QImage(size, QImage::Format_ARGB32_Premultiplied);
     QImage &img = image_;
     img.fill(Qt::white);
     relayout(size);
@@ -182,7 +185,8 @@ void TimelinePlot::zoomAround(int64_t t, double factor, bool recordUndo)
 {
     const int64_t s = state_->rangeStart(), e = state_->rangeEnd();
     const int64_t start = t - std::llround(static_cast<double>(t - s) * factor);
-    const int64_t span = std::max<int64_t>(ViewState::kMinSpan, std::llround(static_cast<double>(e - s) * factor));
+    const int64_t span =
+        std::max<int64_t>(ViewState::kMinSpan, std::llround(static_cast<double>(e - s) * factor));
     state_->setRange(start, start + span, recordUndo);
 }
 
@@ -214,7 +218,8 @@ void TimelinePlot::mousePressEvent(QMouseEvent *e)
     pressPos_ = e->pos();
     pressStart_ = state_->rangeStart();
     pressEnd_ = state_->rangeEnd();
-    drag_ = (e->modifiers() & Qt::ShiftModifier) && !(e->modifiers() & Qt::ControlModifier) ? Drag::Box : Drag::Pending;
+    drag_ = (e->modifiers() & Qt::ShiftModifier) && !(e->modifiers() & Qt::ControlModifier) ? Drag::Box
+                                                                                            : Drag::Pending;
     if (drag_ == Drag::Box) band_->setGeometry(QRect(pressPos_, QSize(1, height())));
 }
 
@@ -243,7 +248,8 @@ void TimelinePlot::mouseReleaseEvent(QMouseEvent *e)
     band_->hide();
     if (e->button() != Qt::LeftButton || !doc_.valid()) return;
     if (d == Drag::Box) {
-        if (std::abs(e->pos().x() - pressPos_.x()) > 3) state_->setRange(timeAt(pressPos_.x()), timeAt(e->pos().x()));
+        if (std::abs(e->pos().x() - pressPos_.x()) > 3)
+            state_->setRange(timeAt(pressPos_.x()), timeAt(e->pos().x()));
         return;
     }
     if (d != Drag::Pending) return;
@@ -265,7 +271,8 @@ void TimelinePlot::selectAt(QPoint pos)
         return;
     }
     const int64_t tol = std::max<int64_t>(1, timeAt(pos.x() + 4) - timeAt(pos.x()));
-    const TimelinePickResult r = pickEvent(*doc_.timeline, cpu, static_cast<TimelineRow>(row), timeAt(pos.x()), tol);
+    const TimelinePickResult r =
+        pickEvent(*doc_.timeline, cpu, static_cast<TimelineRow>(row), timeAt(pos.x()), tol);
     state_->setSelection(r.found ? EventRef{r.cpu, static_cast<int64_t>(r.event)} : EventRef{});
 }
 
@@ -295,14 +302,28 @@ void TimelinePlot::keyPressEvent(QKeyEvent *e)
     switch (e->key()) {
     case Qt::Key_W:
     case Qt::Key_Plus:
-    case Qt::Key_Equal: zoomAround(centre, 0.5, true); break;
+    case Qt::Key_Equal:
+        zoomAround(centre, 0.5, true);
+        break;
     case Qt::Key_S:
-    case Qt::Key_Minus: zoomAround(centre, 2.0, true); break;
-    case Qt::Key_A: pan(-0.25); break;
-    case Qt::Key_D: pan(0.25); break;
-    case Qt::Key_Home: state_->setRange(state_->boundsStart(), state_->boundsStart() + span); break;
-    case Qt::Key_End: state_->setRange(state_->boundsEnd() - span, state_->boundsEnd()); break;
-    default: QCustomPlot::keyPressEvent(e); return;
+    case Qt::Key_Minus:
+        zoomAround(centre, 2.0, true);
+        break;
+    case Qt::Key_A:
+        pan(-0.25);
+        break;
+    case Qt::Key_D:
+        pan(0.25);
+        break;
+    case Qt::Key_Home:
+        state_->setRange(state_->boundsStart(), state_->boundsStart() + span);
+        break;
+    case Qt::Key_End:
+        state_->setRange(state_->boundsEnd() - span, state_->boundsEnd());
+        break;
+    default:
+        QCustomPlot::keyPressEvent(e);
+        return;
     }
     e->accept();
 }

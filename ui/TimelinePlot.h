@@ -68,9 +68,9 @@ protected:
     bool event(QEvent *e) override;
 
 private:
-    void rebuild();             // plottables for the shown CPUs
-    void relayout(QSize size);  // lane geometry for a widget size
-    void syncRange();           // ViewState range -> key axis
+    void rebuild();            // plottables for the shown CPUs
+    void relayout(QSize size); // lane geometry for a widget size
+    void syncRange();          // ViewState range -> key axis
     void zoomAround(int64_t t, double factor, bool recordUndo);
     void pan(double fraction);
     void selectAt(QPoint pos);

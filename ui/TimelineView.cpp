@@ -38,17 +38,19 @@ TimelineView::TimelineView(ViewState *state, QWidget *parent) : QWidget(parent),
         scroll_->setValue(y);
     });
     connect(plot_, &TimelinePlot::laneMenuRequested, this, &TimelineView::laneMenu);
-    latencyThresholdNs_ = QSettings().value(QStringLiteral("timeline/latencyThresholdNs"), 100'000).toLongLong();
+    latencyThresholdNs_ =
+        QSettings().value(QStringLiteral("timeline/latencyThresholdNs"), 100'000).toLongLong();
 
-    auto add = [this](QList<QAction *> &list, const QString &text, const QKeySequence &key, std::function<void()> f) {
-        list << addAction(text, key, std::move(f));
-    };
+    auto add = [this](QList<QAction *> &list, const QString &text, const QKeySequence &key,
+                      std::function<void()> f) { list << addAction(text, key, std::move(f)); };
     add(viewActions_, tr("Zoom &Undo"), QKeySequence(Qt::CTRL | Qt::Key_Z), [this] { state_->undoRange(); });
-    add(viewActions_, tr("Zoom &Redo"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), [this] { state_->redoRange(); });
+    add(viewActions_, tr("Zoom &Redo"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z),
+        [this] { state_->redoRange(); });
     add(viewActions_, tr("Zoom to &Whole Trace"), QKeySequence(Qt::Key_0),
         [this] { state_->setRange(state_->boundsStart(), state_->boundsEnd()); });
     add(viewActions_, tr("Zoom to &Markers A–B"), QKeySequence(Qt::Key_M), [this] { zoomToMarkers(); });
-    add(viewActions_, tr("Zoom to ftrace &Print Markers"), QKeySequence(Qt::Key_P), [this] { zoomToPrints(); });
+    add(viewActions_, tr("Zoom to ftrace &Print Markers"), QKeySequence(Qt::Key_P),
+        [this] { zoomToPrints(); });
     QAction *grid = addAction(tr("1/HZ &Grid"), QKeySequence(Qt::Key_G), [this] {});
     grid->setCheckable(true);
     connect(grid, &QAction::toggled, plot_, &TimelinePlot::setGridVisible);
@@ -56,7 +58,8 @@ TimelineView::TimelineView(ViewState *state, QWidget *parent) : QWidget(parent),
     add(viewActions_, tr("Show CPUs…"), QKeySequence(), [this] { chooseCpus(); });
     add(viewActions_, tr("Show All CPUs"), QKeySequence(), [this] {
         std::vector<int> all;
-        for (int c = 0; doc_.valid() && c < doc_.trace->cpuCount(); ++c) all.push_back(c);
+        for (int c = 0; doc_.valid() && c < doc_.trace->cpuCount(); ++c)
+            all.push_back(c);
         showCpus(all);
     });
     add(viewActions_, tr("Show nohz_full CPUs Only"), QKeySequence(), [this] {
@@ -66,19 +69,23 @@ TimelineView::TimelineView(ViewState *state, QWidget *parent) : QWidget(parent),
         if (!full.empty()) showCpus(full);
     });
 
-    add(navigateActions_, tr("Next &Spurious Tick"), QKeySequence(Qt::Key_N), [this] { jump(JumpTarget::SpuriousTick, true); });
+    add(navigateActions_, tr("Next &Spurious Tick"), QKeySequence(Qt::Key_N),
+        [this] { jump(JumpTarget::SpuriousTick, true); });
     add(navigateActions_, tr("Previous Spurious Tick"), QKeySequence(Qt::SHIFT | Qt::Key_N),
         [this] { jump(JumpTarget::SpuriousTick, false); });
-    add(navigateActions_, tr("Next &Catch-up Softirq"), QKeySequence(Qt::Key_C), [this] { jump(JumpTarget::CatchupSoftirq, true); });
+    add(navigateActions_, tr("Next &Catch-up Softirq"), QKeySequence(Qt::Key_C),
+        [this] { jump(JumpTarget::CatchupSoftirq, true); });
     add(navigateActions_, tr("Previous Catch-up Softirq"), QKeySequence(Qt::SHIFT | Qt::Key_C),
         [this] { jump(JumpTarget::CatchupSoftirq, false); });
-    add(navigateActions_, tr("Next &Late Wakeup"), QKeySequence(Qt::Key_L), [this] { jump(JumpTarget::LateWakeup, true); });
+    add(navigateActions_, tr("Next &Late Wakeup"), QKeySequence(Qt::Key_L),
+        [this] { jump(JumpTarget::LateWakeup, true); });
     add(navigateActions_, tr("Previous Late Wakeup"), QKeySequence(Qt::SHIFT | Qt::Key_L),
         [this] { jump(JumpTarget::LateWakeup, false); });
     add(navigateActions_, tr("Wakeup Latency &Threshold…"), QKeySequence(), [this] {
         bool ok = false;
-        const double us = QInputDialog::getDouble(this, tr("Late wakeups"), tr("Wakeup latency threshold (µs):"),
-                                                  static_cast<double>(latencyThresholdNs_) / 1000.0, 0, 1e6, 1, &ok);
+        const double us =
+            QInputDialog::getDouble(this, tr("Late wakeups"), tr("Wakeup latency threshold (µs):"),
+                                    static_cast<double>(latencyThresholdNs_) / 1000.0, 0, 1e6, 1, &ok);
         if (ok) setLatencyThresholdNs(static_cast<int64_t>(us * 1000));
     });
     add(navigateActions_, tr("Clear Markers"), QKeySequence(Qt::Key_Escape), [this] {
@@ -129,7 +136,8 @@ void TimelineView::jump(JumpTarget target, bool forward)
     if (!doc_.valid()) return;
     const EventRef sel = state_->selection();
     int64_t from = (state_->rangeStart() + state_->rangeEnd()) / 2;
-    if (sel.valid() && sel.cpu < doc_.trace->cpuCount() && static_cast<size_t>(sel.index) < doc_.trace->cpu(sel.cpu).size())
+    if (sel.valid() && sel.cpu < doc_.trace->cpuCount() &&
+        static_cast<size_t>(sel.index) < doc_.trace->cpu(sel.cpu).size())
         from = doc_.trace->cpu(sel.cpu).ts(static_cast<size_t>(sel.index));
     const auto hit = doc_.timeline->jump(target, state_->cpus(), from, forward, latencyThresholdNs_);
     if (!hit) return;
@@ -170,8 +178,9 @@ void TimelineView::chooseCpus()
 {
     if (!doc_.valid()) return;
     bool ok = false;
-    const QString text = QInputDialog::getText(this, tr("Show CPUs"), tr("CPUs (e.g. 0,2-3):"), QLineEdit::Normal,
-                                               QString::fromStdString(formatCpuList(state_->cpus())), &ok);
+    const QString text =
+        QInputDialog::getText(this, tr("Show CPUs"), tr("CPUs (e.g. 0,2-3):"), QLineEdit::Normal,
+                              QString::fromStdString(formatCpuList(state_->cpus())), &ok);
     if (!ok) return;
     const auto list = parseCpuList(text.toStdString());
     if (!list) return;

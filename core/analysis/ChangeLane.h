@@ -73,6 +73,11 @@ public:
         }
     }
 
+    // The change bitmap: bit i % 64 of word i / 64 marks a change at event i (for indexes that keep
+    // their own per-block directory, e.g. the timeline's StatePrefix).
+    uint64_t word(size_t w) const { return bits_[w]; }
+    size_t words() const { return bits_.size(); }
+
     // After finish(): the event index of a change.
     size_t indexOf(size_t change) const;
 

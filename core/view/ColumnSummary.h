@@ -16,7 +16,7 @@ enum class TaskSlot : uint8_t
     Unknown = 0,
     User,
     Kernel,
-    IdleTask, // the idle task outside cpuidle
+    IdleTask,    // the idle task outside cpuidle
     IdleShallow, // cpu_idle state 1 (or unknown depth)
     IdleDeep,    // cpu_idle state >= 2
     Poll,        // polling idle
@@ -64,10 +64,10 @@ struct ColumnSummary
     uint32_t spuriousTicks = 0;
     TickClass worstTick = TickClass::None;
     // event row
-    uint32_t wakeups = 0;           // hrtimer_wakeup expiries
+    uint32_t wakeups = 0;              // hrtimer_wakeup expiries
     int32_t maxLatenessNs = INT32_MIN; // of those with a known lateness (INT32_MIN: none)
-    uint32_t timerSoftirqs = 0;     // TIMER softirqs that start in the column
-    bool catchup = false;           // a catch-up TIMER softirq overlaps the column
+    uint32_t timerSoftirqs = 0;        // TIMER softirqs that start in the column
+    bool catchup = false;              // a catch-up TIMER softirq overlaps the column
     uint32_t failedStops = 0;
     uint32_t dependencies = 0; // OR of their tick dependency masks
     bool lost = false;         // a lost-event range overlaps the column

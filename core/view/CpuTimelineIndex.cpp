@@ -8,12 +8,18 @@ TickClass CpuTimelineIndex::tickClass(const TickRecord &t)
 {
     if (t.flags & TickFlag::Spurious) return TickClass::Spurious;
     switch (t.context) {
-    case TickContext::User: return TickClass::User;
-    case TickContext::Kernel: return TickClass::Kernel;
-    case TickContext::Irq: return TickClass::Irq;
-    case TickContext::Polling: return TickClass::Polling;
-    case TickContext::Idle: return TickClass::Idle;
-    default: return TickClass::Unknown;
+    case TickContext::User:
+        return TickClass::User;
+    case TickContext::Kernel:
+        return TickClass::Kernel;
+    case TickContext::Irq:
+        return TickClass::Irq;
+    case TickContext::Polling:
+        return TickClass::Polling;
+    case TickContext::Idle:
+        return TickClass::Idle;
+    default:
+        return TickClass::Unknown;
     }
 }
 
@@ -22,9 +28,11 @@ void CpuTimelineIndex::build(const CpuEvents &events, const CpuAnalysis &a)
     events_ = &events;
     analysis_ = &a;
     sample_.clear();
-    for (size_t i = 0; i < events.size(); i += size_t{1} << kSampleShift) sample_.push_back(events.ts(i));
+    for (size_t i = 0; i < events.size(); i += size_t{1} << kSampleShift)
+        sample_.push_back(events.ts(i));
     sample2_.clear();
-    for (size_t k = 0; k < sample_.size(); k += size_t{1} << kSampleShift) sample2_.push_back(sample_[k]);
+    for (size_t k = 0; k < sample_.size(); k += size_t{1} << kSampleShift)
+        sample2_.push_back(sample_[k]);
     tickStarts_.build(a.ticks.data(), a.ticks.size(), events.size());
     wakeStarts_.build(a.timers.wakeups.data(), a.timers.wakeups.size(), events.size());
     failStarts_.build(a.failedStops.data(), a.failedStops.size(), events.size());
@@ -38,7 +46,8 @@ void CpuTimelineIndex::build(const CpuEvents &events, const CpuAnalysis &a)
     for (const TickLaneChange &c : a.tickLane.changes()) {
         if (c.index >= events.size()) break;
         const int64_t t = events.ts(c.index);
-        if (!tickTs_.empty()) cum[static_cast<int>(a.tickLane.changes()[tickTs_.size() - 1].state)] += t - tickTs_.back();
+        if (!tickTs_.empty())
+            cum[static_cast<int>(a.tickLane.changes()[tickTs_.size() - 1].state)] += t - tickTs_.back();
         tickTs_.push_back(t);
         tickCum_.push_back(cum);
     }
@@ -51,12 +60,16 @@ void CpuTimelineIndex::build(const CpuEvents &events, const CpuAnalysis &a)
     }
     tickClass_ = RangeTree<int8_t, MaxOp>(std::move(classes), static_cast<int8_t>(TickClass::None));
 
-    std::vector<int32_t> late;
-    for (size_t k = 0; k < a.timers.wakeups.size(); ++k) late.push_back(a.timers.wakeups[k].latenessNs);
-    lateness_ = RangeTree<int32_t, MaxOp>(std::move(late), INT32_MIN);
+    std::vector<int32_t> late(wakeStarts_.first.size(), INT32_MIN);
+    for (size_t k = 0; k < a.timers.wakeups.size(); ++k) {
+        int32_t &m = late[a.timers.wakeups[k].index >> kSampleShift];
+        m = std::max(m, a.timers.wakeups[k].latenessNs);
+    }
+    blockLateness_ = RangeTree<int32_t, MaxOp>(std::move(late), INT32_MIN);
 
     std::vector<uint32_t> deps;
-    for (const FailedStop &f : a.failedStops) deps.push_back(f.dependency);
+    for (const FailedStop &f : a.failedStops)
+        deps.push_back(f.dependency);
     dependencies_ = RangeTree<uint32_t, OrOp>(std::move(deps), 0u);
 
     catchups_.clear();
@@ -68,18 +81,26 @@ void CpuTimelineIndex::build(const CpuEvents &events, const CpuAnalysis &a)
     lost_.clear();
     for (size_t k = 0; k < events.lost.size(); ++k)
         lost_.push_back({events.lost[k].from, events.lost[k].to, static_cast<uint32_t>(k)});
-    std::sort(lost_.begin(), lost_.end(), [](const TimeSpan &x, const TimeSpan &y) { return x.from < y.from; });
+    std::sort(lost_.begin(), lost_.end(),
+              [](const TimeSpan &x, const TimeSpan &y) { return x.from < y.from; });
 }
 
 namespace {
 // Index of the first of v[lo, hi) >= t (hi when none).
 size_t searchSample(const std::vector<int64_t> &v, size_t lo, size_t hi, int64_t t)
 {
-    return static_cast<size_t>(std::lower_bound(v.begin() + static_cast<long>(lo), v.begin() + static_cast<long>(hi), t) -
-                               v.begin());
+    return static_cast<size_t>(
+        std::lower_bound(v.begin() + static_cast<long>(lo), v.begin() + static_cast<long>(hi), t) -
+        v.begin());
 }
-uint32_t eventIndexOf(const TimerSoftirq &s) { return s.entry; }
-template <class Rec> uint32_t eventIndexOf(const Rec &r) { return r.index; }
+uint32_t eventIndexOf(const TimerSoftirq &s)
+{
+    return s.entry;
+}
+template <class Rec> uint32_t eventIndexOf(const Rec &r)
+{
+    return r.index;
+}
 } // namespace
 
 template <class Rec> void CpuTimelineIndex::BlockStarts::build(const Rec *recs, size_t n, size_t events)
@@ -87,7 +108,8 @@ template <class Rec> void CpuTimelineIndex::BlockStarts::build(const Rec *recs, 
     first.assign((events >> kSampleShift) + 2, 0);
     size_t p = 0;
     for (size_t b = 0; b < first.size(); ++b) {
-        while (p < n && eventIndexOf(recs[p]) < (b << kSampleShift)) ++p;
+        while (p < n && eventIndexOf(recs[p]) < (b << kSampleShift))
+            ++p;
         first[b] = static_cast<uint32_t>(p);
     }
 }
@@ -97,7 +119,8 @@ size_t CpuTimelineIndex::BlockStarts::lowerIndex(const Rec *recs, size_t n, size
 {
     const size_t b = std::min(eventIndex >> kSampleShift, first.size() - 1);
     size_t p = first[b];
-    while (p < n && eventIndexOf(recs[p]) < eventIndex) ++p;
+    while (p < n && eventIndexOf(recs[p]) < eventIndex)
+        ++p;
     return p;
 }
 
@@ -106,8 +129,10 @@ size_t CpuTimelineIndex::lowerBound(int64_t t) const
     // Two sample levels (every 4096th and every 64th ts), then one 64-event block: a few cache lines.
     const size_t k2 = searchSample(sample2_, 0, sample2_.size(), t);
     const size_t lo1 = k2 == 0 ? 0 : ((k2 - 1) << kSampleShift) + 1;
-    const size_t b = searchSample(sample_, std::min(lo1, sample_.size()), std::min(k2 << kSampleShift, sample_.size()), t);
-    // sample_[b] = ts(b * 64) >= t > ts((b - 1) * 64): the first event with ts >= t lies in ((b - 1) * 64, b * 64].
+    const size_t b =
+        searchSample(sample_, std::min(lo1, sample_.size()), std::min(k2 << kSampleShift, sample_.size()), t);
+    // sample_[b] = ts(b * 64) >= t > ts((b - 1) * 64): the first event with ts >= t lies in ((b - 1) * 64, b
+    // * 64].
     if (b == 0) return 0;
     size_t lo = ((b - 1) << kSampleShift) + 1;
     size_t hi = std::min(b << kSampleShift, events_->size());
@@ -121,13 +146,33 @@ size_t CpuTimelineIndex::lowerBound(int64_t t) const
     return lo;
 }
 
+int32_t CpuTimelineIndex::maxLateness(size_t lo, size_t hi) const
+{
+    const auto &w = analysis_->timers.wakeups;
+    int32_t m = INT32_MIN;
+    if (lo >= hi) return m;
+    const size_t b0 = w[lo].index >> kSampleShift, b1 = w[hi - 1].index >> kSampleShift;
+    if (b0 == b1) {
+        for (size_t k = lo; k < hi; ++k)
+            m = std::max(m, w[k].latenessNs);
+        return m;
+    }
+    // Partial first and last blocks from the records, the whole blocks between from the tree.
+    for (size_t k = lo; k < wakeStarts_.first[b0 + 1]; ++k)
+        m = std::max(m, w[k].latenessNs);
+    for (size_t k = wakeStarts_.first[b1]; k < hi; ++k)
+        m = std::max(m, w[k].latenessNs);
+    return std::max(m, blockLateness_.query(b0 + 1, b1));
+}
+
 void CpuTimelineIndex::tickStateAt(int64_t t, std::array<int64_t, 3> &out) const
 {
     out.fill(0);
     if (tickTs_.empty()) return;
     t = std::clamp(t, tickTs_.front(), events_->ts(events_->size() - 1));
     // The last change at or before t.
-    const size_t k = static_cast<size_t>(std::upper_bound(tickTs_.begin(), tickTs_.end(), t) - tickTs_.begin()) - 1;
+    const size_t k =
+        static_cast<size_t>(std::upper_bound(tickTs_.begin(), tickTs_.end(), t) - tickTs_.begin()) - 1;
     out = tickCum_[k];
     out[static_cast<int>(analysis_->tickLane.changes()[k].state)] += t - tickTs_[k];
 }
@@ -178,12 +223,13 @@ void CpuTimelineIndex::summarize(int64_t start, int64_t end, int columns, Column
         }
         c.taskChanges = static_cast<uint32_t>(hi.taskChanges - lo.taskChanges);
         c.irqChanges = static_cast<uint32_t>(hi.irqChanges - lo.irqChanges);
-        for (int s = 0; s < 3; ++s) c.tickState[s] = hi.tick[s] - lo.tick[s];
+        for (int s = 0; s < 3; ++s)
+            c.tickState[s] = hi.tick[s] - lo.tick[s];
         c.ticks = static_cast<uint32_t>(hi.tick_ - lo.tick_);
         c.spuriousTicks = spuriousPrefix_[hi.tick_] - spuriousPrefix_[lo.tick_];
         c.worstTick = static_cast<TickClass>(tickClass_.query(lo.tick_, hi.tick_));
         c.wakeups = static_cast<uint32_t>(hi.wake - lo.wake);
-        c.maxLatenessNs = lateness_.query(lo.wake, hi.wake);
+        c.maxLatenessNs = maxLateness(lo.wake, hi.wake);
         c.timerSoftirqs = static_cast<uint32_t>(hi.soft - lo.soft);
         c.catchup = overlaps(catchups_, t0, t1);
         c.failedStops = static_cast<uint32_t>(hi.fail - lo.fail);
@@ -197,8 +243,10 @@ size_t CpuTimelineIndex::bytes() const
 {
     return task_.bytes() + irq_.bytes() + (sample_.capacity() + sample2_.capacity()) * 8 +
            (tickStarts_.first.capacity() + wakeStarts_.first.capacity() + failStarts_.first.capacity() +
-            softStarts_.first.capacity()) * 4 + tickTs_.capacity() * 8 + tickCum_.capacity() * 24 + tickClass_.bytes() +
-           lateness_.bytes() + dependencies_.bytes() + spuriousPrefix_.capacity() * 4 +
+            softStarts_.first.capacity()) *
+               4 +
+           tickTs_.capacity() * 8 + tickCum_.capacity() * 24 + tickClass_.bytes() + blockLateness_.bytes() +
+           dependencies_.bytes() + spuriousPrefix_.capacity() * 4 +
            (catchups_.capacity() + lost_.capacity()) * sizeof(TimeSpan);
 }
 

@@ -61,10 +61,13 @@ private:
     std::vector<int64_t> sample_;  // ts of every 64th event
     std::vector<int64_t> sample2_; // ts of every 4096th event
     BlockStarts tickStarts_, wakeStarts_, failStarts_, softStarts_;
-    std::vector<int64_t> tickTs_;                  // ts of each tick-lane change
+    std::vector<int64_t> tickTs_;                 // ts of each tick-lane change
     std::vector<std::array<int64_t, 3>> tickCum_; // time per TickState up to each change
     RangeTree<int8_t, MaxOp> tickClass_;
-    RangeTree<int32_t, MaxOp> lateness_;
+    // Wakeup lateness: the max per 64-event block in a small tree; a column's partial blocks at its
+    // edges are read from the records themselves (they sit next to the ones the edge search touched).
+    RangeTree<int32_t, MaxOp> blockLateness_;
+    int32_t maxLateness(size_t lo, size_t hi) const; // over wakeup records [lo, hi)
     RangeTree<uint32_t, OrOp> dependencies_;
     std::vector<uint32_t> spuriousPrefix_; // spurious ticks before each tick
     std::vector<TimeSpan> catchups_, lost_;

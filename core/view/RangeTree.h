@@ -15,8 +15,10 @@ public:
     RangeTree(std::vector<T> values, T identity, Op op = Op()) : n_(values.size()), id_(identity), op_(op)
     {
         tree_.assign(2 * n_, identity);
-        for (size_t i = 0; i < n_; ++i) tree_[n_ + i] = values[i];
-        for (size_t i = n_ - 1; i > 0 && n_ > 1; --i) tree_[i] = op_(tree_[2 * i], tree_[2 * i + 1]);
+        for (size_t i = 0; i < n_; ++i)
+            tree_[n_ + i] = values[i];
+        for (size_t i = n_ - 1; i > 0 && n_ > 1; --i)
+            tree_[i] = op_(tree_[2 * i], tree_[2 * i + 1]);
     }
 
     size_t size() const { return n_; }

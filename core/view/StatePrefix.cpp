@@ -1,6 +1,7 @@
 #include "StatePrefix.h"
 
 #include <algorithm>
+#include <bit>
 
 namespace tickscope {
 
@@ -10,20 +11,25 @@ void StatePrefix::build(const ChangeLane &lane, const CpuEvents &events, SlotFn 
     events_ = &events;
     slot_ = slot;
     checkpoints_.clear();
-    if (events.empty() || lane.changes() == 0) return;
-    checkpoints_.reserve(lane.changes() / kStride + 1);
+    if (events.empty()) return;
+    const size_t blocks = (events.size() + 63) / 64;
+    checkpoints_.reserve(blocks);
     Times cum{};
     int64_t prevTs = events.ts(0);
     uint8_t prevSlot = slot(0);
-    size_t c = 0;
-    lane.forEach([&](size_t i, uint8_t code) {
-        const int64_t t = events.ts(i);
-        cum[prevSlot] += t - prevTs;
-        if (c % kStride == 0) checkpoints_.push_back({static_cast<uint32_t>(i), cum});
-        prevTs = t;
-        prevSlot = slot(code);
-        ++c;
-    });
+    uint32_t c = 0;
+    for (size_t b = 0; b < blocks; ++b) {
+        const int64_t t0 = events.ts(b * 64);
+        cum[prevSlot] += t0 - prevTs;
+        prevTs = t0;
+        checkpoints_.push_back({cum, c, prevSlot});
+        for (uint64_t w = b < lane.words() ? lane.word(b) : 0; w; w &= w - 1) {
+            const int64_t t = events.ts(b * 64 + static_cast<size_t>(std::countr_zero(w)));
+            cum[prevSlot] += t - prevTs;
+            prevTs = t;
+            prevSlot = slot(lane.code(c++));
+        }
+    }
 }
 
 void StatePrefix::atIndex(int64_t t, size_t i, Times &out, size_t &changes) const
@@ -31,27 +37,24 @@ void StatePrefix::atIndex(int64_t t, size_t i, Times &out, size_t &changes) cons
     out.fill(0);
     changes = 0;
     if (!events_ || events_->empty() || i == 0) return; // events before i have ts < t
-    const int64_t first = events_->ts(0);
-    t = std::min(t, events_->ts(events_->size() - 1)); // no state after the CPU's last event
-    const size_t c = lane_->changeAt(i - 1);
-    if (c == ChangeLane::npos) {
-        out[slot_(0)] = t - first;
-        return;
-    }
-    const Checkpoint &cp = checkpoints_[c / kStride];
+    t = std::min(t, events_->ts(events_->size() - 1));  // no state after the CPU's last event
+    const size_t last = i - 1;                          // the last event before t
+    const size_t b = last / 64;
+    const Checkpoint &cp = checkpoints_[b];
     out = cp.cum;
-    int64_t prevTs = 0;
-    uint8_t prevSlot = 0;
-    bool firstChange = true;
-    lane_->forEachFrom(c / kStride * kStride, cp.event, i - 1, [&](size_t idx, uint8_t code) {
-        const int64_t ts = events_->ts(idx);
-        if (!firstChange) out[prevSlot] += ts - prevTs;
-        firstChange = false;
+    int64_t prevTs = events_->ts(b * 64);
+    uint8_t prevSlot = cp.slot;
+    size_t c = cp.change;
+    const unsigned bit = last % 64;
+    const uint64_t mask = bit == 63 ? ~uint64_t{0} : (uint64_t{1} << (bit + 1)) - 1;
+    for (uint64_t w = b < lane_->words() ? lane_->word(b) & mask : 0; w; w &= w - 1) {
+        const int64_t ts = events_->ts(b * 64 + static_cast<size_t>(std::countr_zero(w)));
+        out[prevSlot] += ts - prevTs;
         prevTs = ts;
-        prevSlot = slot_(code);
-    });
+        prevSlot = slot_(lane_->code(c++));
+    }
     out[prevSlot] += t - prevTs;
-    changes = c + 1;
+    changes = c;
 }
 
 } // namespace tickscope

@@ -1,8 +1,9 @@
 // Cumulative time per state slot of a ChangeLane, for "how long was each state in force between t0 and
-// t1" in O(log events + K) instead of a walk over the changes in between: a checkpoint every K changes
-// holds the event index of that change and the time spent in each slot up to it; a query binary-searches
-// the events, finds the change in force in O(1) (ChangeLane's rank directory) and walks at most K changes
-// from its checkpoint. About 9 bytes per change.
+// t1" without walking the changes in between: per 64-event block (one word of the lane's change bitmap)
+// a checkpoint holds the time spent in each slot up to the block's first event, the number of changes
+// before it and the slot in force. A query (given the first event at or after t) reads one checkpoint
+// and walks the changes of one bitmap word: the same 64-event block whose timestamps the search has
+// just touched. About 1.1 bytes per event.
 #pragma once
 
 #include "analysis/ChangeLane.h"
@@ -19,7 +20,6 @@ class StatePrefix
 {
 public:
     static constexpr int kSlots = 8;
-    static constexpr size_t kStride = 8; // changes per checkpoint
     using Times = std::array<int64_t, kSlots>;
     using SlotFn = uint8_t (*)(uint8_t code); // lane code -> slot (< kSlots); code 0 before the first change
 
@@ -27,7 +27,10 @@ public:
 
     // Time spent in each slot from the CPU's first event to t (no time before the first event or after
     // the last), and how many changes happened at events before t.
-    void at(int64_t t, Times &out, size_t &changes) const { atIndex(t, events_ ? events_->lowerBound(t) : 0, out, changes); }
+    void at(int64_t t, Times &out, size_t &changes) const
+    {
+        atIndex(t, events_ ? events_->lowerBound(t) : 0, out, changes);
+    }
     // The same with i = the first event with ts >= t already known.
     void atIndex(int64_t t, size_t i, Times &out, size_t &changes) const;
 
@@ -36,8 +39,9 @@ public:
 private:
     struct Checkpoint
     {
-        uint32_t event; // event index of change k * kStride
-        Times cum;      // time per slot up to that change's ts
+        Times cum;       // time per slot up to the ts of the block's first event
+        uint32_t change; // changes at events before the block
+        uint8_t slot;    // the slot in force just before the block's first event
     };
     const ChangeLane *lane_ = nullptr;
     const CpuEvents *events_ = nullptr;

@@ -51,7 +51,8 @@ std::optional<TimelineHit> TimelineIndex::jumpOnCpu(JumpTarget target, int cpu, 
     // Records are sorted by event index; events after t start at lowerBound(t + 1), before at lowerBound(t).
     const size_t pivot = ev.lowerBound(forward ? t + 1 : t);
     auto scan = [&](const auto *recs, size_t n, auto &&accept) -> std::optional<TimelineHit> {
-        const auto *p = std::lower_bound(recs, recs + n, pivot, [](const auto &r, size_t v) { return r.index < v; });
+        const auto *p =
+            std::lower_bound(recs, recs + n, pivot, [](const auto &r, size_t v) { return r.index < v; });
         if (forward) {
             for (; p != recs + n; ++p)
                 if (accept(*p)) return TimelineHit{cpu, p->index, ev.ts(p->index)};
@@ -65,7 +66,8 @@ std::optional<TimelineHit> TimelineIndex::jumpOnCpu(JumpTarget target, int cpu, 
     };
     switch (target) {
     case JumpTarget::SpuriousTick:
-        return scan(a.ticks.data(), a.ticks.size(), [](const TickRecord &r) { return r.flags & TickFlag::Spurious; });
+        return scan(a.ticks.data(), a.ticks.size(),
+                    [](const TickRecord &r) { return r.flags & TickFlag::Spurious; });
     case JumpTarget::LateWakeup:
         return scan(a.timers.wakeups.data(), a.timers.wakeups.size(), [threshold](const HrtimerWakeup &w) {
             return w.latencyNs != kUnknownNs && w.latencyNs >= threshold;
@@ -73,10 +75,12 @@ std::optional<TimelineHit> TimelineIndex::jumpOnCpu(JumpTarget target, int cpu, 
     case JumpTarget::CatchupSoftirq: {
         const auto &spans = cpus_[cpu].catchups();
         const auto &softirqs = a.timers.timerSoftirqs;
-        auto it = std::lower_bound(spans.begin(), spans.end(), t, [](const TimeSpan &s, int64_t v) { return s.from <= v; });
+        auto it = std::lower_bound(spans.begin(), spans.end(), t,
+                                   [](const TimeSpan &s, int64_t v) { return s.from <= v; });
         if (!forward) {
             // the last span starting before t
-            it = std::lower_bound(spans.begin(), spans.end(), t, [](const TimeSpan &s, int64_t v) { return s.from < v; });
+            it = std::lower_bound(spans.begin(), spans.end(), t,
+                                  [](const TimeSpan &s, int64_t v) { return s.from < v; });
             if (it == spans.begin()) return std::nullopt;
             --it;
         }
@@ -102,7 +106,8 @@ std::optional<TimelineHit> TimelineIndex::jump(JumpTarget target, const std::vec
 size_t TimelineIndex::bytes() const
 {
     size_t b = 0;
-    for (const auto &c : cpus_) b += c.bytes();
+    for (const auto &c : cpus_)
+        b += c.bytes();
     return b;
 }
 

@@ -32,8 +32,8 @@ std::string describeEvent(const TimelineIndex &index, int cpu, size_t event)
     const int32_t pid = ev.pid(event);
     const std::string comm(tr.strings.str(tr.tasks.comm(pid, ev.ts(event))));
     std::string s = formatRelativeTime(ev.ts(event) - tr.firstTs()) + "  CPU " + std::to_string(cpu) + "  " +
-                    tr.types()[ev.type(event)].name + "  " + (comm.empty() ? std::string("<...>") : comm) + "-" +
-                    std::to_string(pid);
+                    tr.types()[ev.type(event)].name + "  " + (comm.empty() ? std::string("<...>") : comm) +
+                    "-" + std::to_string(pid);
     const std::string fields = formatEventFields(tr, cpu, event);
     if (!fields.empty()) s += "\n" + fields;
     return s;
@@ -47,8 +47,9 @@ std::string tickVerdict(const TickAnalysis &analysis, int cpu, const TickRecord 
     v += tickContextName(tick.context);
     v += analysis.isNohzFull(cpu) ? "; nohz_full CPU" : "; housekeeping CPU";
     if (tick.flags & TickFlag::Spurious) {
-        v += tick.context == TickContext::Polling ? "; SPURIOUS: a tick while polling idle"
-                                                  : "; SPURIOUS: a tick in user mode with no tick dependency in force";
+        v += tick.context == TickContext::Polling
+                 ? "; SPURIOUS: a tick while polling idle"
+                 : "; SPURIOUS: a tick in user mode with no tick dependency in force";
     } else if (tick.flags & TickFlag::DependencyInForce) {
         v += "; a tick dependency was in force (the last tick_stop failed)";
     }
@@ -68,7 +69,8 @@ struct Candidate
 
 void consider(Candidate &best, size_t event, int64_t distance, int rank, std::string extra)
 {
-    if (rank > best.rank || (rank == best.rank && distance < best.distance)) best = {event, distance, rank, std::move(extra)};
+    if (rank > best.rank || (rank == best.rank && distance < best.distance))
+        best = {event, distance, rank, std::move(extra)};
 }
 
 std::string woke(const WakeTarget &t)
@@ -83,12 +85,15 @@ void nearRecords(const CpuEvents &ev, const Rec *recs, size_t n, int64_t t, int6
 {
     const size_t lo = ev.lowerBound(t - tol), hi = ev.lowerBound(t + tol + 1);
     const Rec *p = std::lower_bound(recs, recs + n, lo, [](const Rec &r, size_t v) { return r.index < v; });
-    for (int budget = 4096; p != recs + n && p->index < hi && budget; ++p, --budget) f(*p, ev.ts(p->index));
+    for (int budget = 4096; p != recs + n && p->index < hi && budget; ++p, --budget)
+        f(*p, ev.ts(p->index));
 }
 
 std::string ns(int32_t v)
 {
-    return v == kUnknownNs ? std::string("unknown") : std::to_string(v / 1000) + "." + std::to_string(std::abs(v % 1000) / 100) + " us";
+    return v == kUnknownNs
+               ? std::string("unknown")
+               : std::to_string(v / 1000) + "." + std::to_string(std::abs(v % 1000) / 100) + " us";
 }
 
 } // namespace
@@ -107,18 +112,22 @@ TimelinePickResult pickEvent(const TimelineIndex &index, int cpu, TimelineRow ro
             consider(best, k.index, dist(ts), static_cast<int>(CpuTimelineIndex::tickClass(k)),
                      tickVerdict(index.analysis(), cpu, k));
         });
-        nearRecords(ev, a.failedStops.data(), a.failedStops.size(), t, tol, [&](const FailedStop &f, int64_t ts) {
-            std::string deps;
-            for (size_t b = 0; b < kDependencyNames.size(); ++b)
-                if (f.dependency & (1u << b)) deps += std::string(deps.empty() ? "" : ",") + kDependencyNames[b];
-            consider(best, f.index, dist(ts), -1, "failed tick stop, dependency " + (deps.empty() ? std::string("?") : deps));
-        });
+        nearRecords(ev, a.failedStops.data(), a.failedStops.size(), t, tol,
+                    [&](const FailedStop &f, int64_t ts) {
+                        std::string deps;
+                        for (size_t b = 0; b < kDependencyNames.size(); ++b)
+                            if (f.dependency & (1u << b))
+                                deps += std::string(deps.empty() ? "" : ",") + kDependencyNames[b];
+                        consider(best, f.index, dist(ts), -1,
+                                 "failed tick stop, dependency " + (deps.empty() ? std::string("?") : deps));
+                    });
     } else if (row == TimelineRow::Event) {
-        nearRecords(ev, a.timers.wakeups.data(), a.timers.wakeups.size(), t, tol, [&](const HrtimerWakeup &w, int64_t ts) {
-            consider(best, w.index, dist(ts), 1,
-                     "hrtimer wakeup: lateness " + ns(w.latenessNs) + ", wakeup latency " + ns(w.latencyNs) +
-                         woke(wokenBy(index.trace(), ev, w.index)));
-        });
+        nearRecords(ev, a.timers.wakeups.data(), a.timers.wakeups.size(), t, tol,
+                    [&](const HrtimerWakeup &w, int64_t ts) {
+                        consider(best, w.index, dist(ts), 1,
+                                 "hrtimer wakeup: lateness " + ns(w.latenessNs) + ", wakeup latency " +
+                                     ns(w.latencyNs) + woke(wokenBy(index.trace(), ev, w.index)));
+                    });
         for (const TimeSpan &s : index.cpu(cpu).catchups()) {
             if (s.to < t - tol || s.from > t + tol) continue;
             const TimerSoftirq &q = a.timers.timerSoftirqs[s.record];

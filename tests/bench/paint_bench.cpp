@@ -51,13 +51,17 @@ int main(int argc, char **argv)
     int width = 1920, height = 1080;
     QString file;
     for (int i = 1; i < args.size(); ++i) {
-        if (args[i] == QStringLiteral("--width") && i + 1 < args.size()) width = args[++i].toInt();
-        else if (args[i] == QStringLiteral("--height") && i + 1 < args.size()) height = args[++i].toInt();
-        else file = args[i];
+        if (args[i] == QStringLiteral("--width") && i + 1 < args.size())
+            width = args[++i].toInt();
+        else if (args[i] == QStringLiteral("--height") && i + 1 < args.size())
+            height = args[++i].toInt();
+        else
+            file = args[i];
     }
     if (file.isEmpty() || !std::filesystem::exists(file.toStdString())) {
-        std::printf("paint_bench: skipped: %s\n", file.isEmpty() ? "no FILE given (paint_bench FILE)"
-                                                                 : qPrintable(file + QStringLiteral(" does not exist")));
+        std::printf("paint_bench: skipped: %s\n", file.isEmpty()
+                                                      ? "no FILE given (paint_bench FILE)"
+                                                      : qPrintable(file + QStringLiteral(" does not exist")));
         return 0;
     }
     try {
@@ -73,8 +77,8 @@ int main(int argc, char **argv)
         const double indexMs = msSince(t0);
         std::printf("file:        %s\n", qPrintable(file));
         std::printf("events:      %zu on %d CPUs\n", doc.trace->eventCount(), doc.trace->cpuCount());
-        std::printf("load %.0f ms, analysis %.0f ms, timeline index %.0f ms (%.1f MB)\n", loadMs, analysisMs, indexMs,
-                    doc.timeline->bytes() / 1e6);
+        std::printf("load %.0f ms, analysis %.0f ms, timeline index %.0f ms (%.1f MB)\n", loadMs, analysisMs,
+                    indexMs, doc.timeline->bytes() / 1e6);
 
         ViewState state;
         TimelineView view(&state);
@@ -95,7 +99,8 @@ int main(int argc, char **argv)
             constexpr int kPositions = 9;
             for (int k = 0; k < kPositions; ++k) {
                 const double centre = first + (last - first) * (k + 0.5) / kPositions;
-                state.setRange(static_cast<int64_t>(centre - span / 2), static_cast<int64_t>(centre + span / 2), false);
+                state.setRange(static_cast<int64_t>(centre - span / 2),
+                               static_cast<int64_t>(centre + span / 2), false);
                 view.plot()->invalidateSummaries(); // a full repaint: column summaries and painting
                 const auto p0 = Clock::now();
                 const QImage img = view.render(size);
@@ -108,20 +113,22 @@ int main(int argc, char **argv)
             // The core's share: the column summaries of every CPU for the same range, without painting.
             const auto l0 = Clock::now();
             for (int cpu = 0; cpu < doc.trace->cpuCount(); ++cpu)
-                doc.timeline->summarize(cpu, state.rangeStart(), state.rangeEnd(), width - TimelinePlot::kLeftMargin,
-                                        columns.data());
+                doc.timeline->summarize(cpu, state.rangeStart(), state.rangeEnd(),
+                                        width - TimelinePlot::kLeftMargin, columns.data());
             const double lodMs = msSince(l0);
             const Stats s = stats(times);
-            std::printf("%11.6f s %6zu %9.2f %9.2f %9.2f %12.2f\n", (state.rangeEnd() - state.rangeStart()) / 1e9,
-                        times.size(), s.min, s.median, s.max, lodMs);
+            std::printf("%11.6f s %6zu %9.2f %9.2f %9.2f %12.2f\n",
+                        (state.rangeEnd() - state.rangeStart()) / 1e9, times.size(), s.min, s.median, s.max,
+                        lodMs);
             all.insert(all.end(), times.begin(), times.end());
             if (span <= 10'000.0) break;
         }
         const Stats s = stats(all), c = stats(cached);
-        std::printf("all %zu full repaints at %dx%d: min %.2f ms, median %.2f ms, max %.2f ms (target <= 8 ms)\n",
-                    all.size(), width, height, s.min, s.median, s.max);
-        std::printf("same-range repaints (cached summaries): min %.2f ms, median %.2f ms, max %.2f ms\n", c.min, c.median,
-                    c.max);
+        std::printf(
+            "all %zu full repaints at %dx%d: min %.2f ms, median %.2f ms, max %.2f ms (target <= 8 ms)\n",
+            all.size(), width, height, s.min, s.median, s.max);
+        std::printf("same-range repaints (cached summaries): min %.2f ms, median %.2f ms, max %.2f ms\n",
+                    c.min, c.median, c.max);
         return 0;
     } catch (const std::exception &e) {
         std::fprintf(stderr, "paint_bench: %s\n", e.what());

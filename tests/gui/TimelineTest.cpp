@@ -9,6 +9,8 @@
 #include "TimelineView.h"
 #include "ViewState.h"
 
+#include "analysis/TickReport.h"
+
 #include <QApplication>
 #include <QLabel>
 #include <QPushButton>
@@ -92,8 +94,37 @@ private slots:
             QVERIFY(!r.isEmpty());
             QCOMPARE(countColour(none, r, spurious), 0);
             // ...but it does paint ticks there.
-            QVERIFY(countColour(none, r, palette::tickRunning()) + countColour(none, r, palette::tickStopped()) > 0);
+            QVERIFY(countColour(none, r, palette::tickRunning()) +
+                        countColour(none, r, palette::tickStopped()) >
+                    0);
         }
+    }
+
+    void lostRangesAreHatched()
+    {
+        MainWindow w;
+        w.resize(1400, 800);
+        w.show();
+        QVERIFY(open(w, QStringLiteral("host-lost.dat"))); // CPU0: events lost mid-trace; CPU1: at its start
+        TimelinePlot *plot = w.timeline()->plot();
+        const QImage img = w.timeline()->render();
+        const LostRange lost = w.document().trace->cpu(0).lost.front();
+        const int x = int(std::lround(plot->xOf(lost.from)));
+        const QRect lane0 =
+            plot->geometry().rowRect(0, LaneRow::State).united(plot->geometry().rowRect(0, LaneRow::Event));
+        QVERIFY(countColour(img, QRect(x - 3, lane0.top(), 7, lane0.height()), palette::lost()) > 5);
+        // Nowhere else in CPU0's lane.
+        QCOMPARE(countColour(img, QRect(x + 10, lane0.top(), lane0.right() - x - 10, lane0.height()),
+                             palette::lost()),
+                 0);
+        QCOMPARE(countColour(img, QRect(lane0.left() + 4, lane0.top(), x - lane0.left() - 14, lane0.height()),
+                             palette::lost()),
+                 0);
+        QVERIFY(countColour(img,
+                            plot->geometry()
+                                .rowRect(1, LaneRow::Tick)
+                                .adjusted(0, 0, 8 - plot->geometry().rowRect(1, LaneRow::Tick).width(), 0),
+                            palette::lost()) > 0);
     }
 
     void wheelZoomsAtTheCursorDragPansKeysAndUndo()
@@ -106,7 +137,8 @@ private slots:
         TimelinePlot *plot = w.timeline()->plot();
         const int64_t s0 = vs->rangeStart(), e0 = vs->rangeEnd();
         QCOMPARE(s0, w.document().trace->firstTs());
-        const QPointF at(plot->geometry().left + 300, plot->geometry().rowRect(0, LaneRow::State).center().y());
+        const QPointF at(plot->geometry().left + 300,
+                         plot->geometry().rowRect(0, LaneRow::State).center().y());
         const int64_t tAt = plot->timeAt(at.x());
         QWheelEvent wheel(at, plot->mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::NoModifier,
                           Qt::NoScrollPhase, false);
@@ -137,9 +169,11 @@ private slots:
         QTest::keyClick(plot, Qt::Key_Home);
         QCOMPARE(vs->rangeStart(), vs->boundsStart());
         QTest::keyClick(plot, Qt::Key_D);
-        QVERIFY(std::abs(vs->rangeStart() - vs->boundsStart() - (vs->rangeEnd() - vs->rangeStart()) / 4) <= 2);
+        QVERIFY(std::abs(vs->rangeStart() - vs->boundsStart() - (vs->rangeEnd() - vs->rangeStart()) / 4) <=
+                2);
         // Ctrl+Z walks back through D, Home, S, W, the drag and the wheel; Ctrl+Shift+Z redoes.
-        for (int k = 0; k < 6; ++k) QTest::keyClick(plot, Qt::Key_Z, Qt::ControlModifier);
+        for (int k = 0; k < 6; ++k)
+            QTest::keyClick(plot, Qt::Key_Z, Qt::ControlModifier);
         QCOMPARE(vs->rangeStart(), s0);
         QCOMPARE(vs->rangeEnd(), e0);
         QTest::keyClick(plot, Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
@@ -168,12 +202,14 @@ private slots:
         QVERIFY(tick.flags & TickFlag::Spurious);
         const int64_t ts = w.document().trace->cpu(1).ts(tick.index);
         vs->setRange(ts - 1'000'000, ts + 1'000'000); // 2 ms: ticks are 4 ms apart
-        const QPoint p(int(std::lround(plot->xOf(ts))) + 2, plot->geometry().rowRect(1, LaneRow::Tick).center().y());
+        const QPoint p(int(std::lround(plot->xOf(ts))) + 2,
+                       plot->geometry().rowRect(1, LaneRow::Tick).center().y());
         QTest::mouseClick(plot, Qt::LeftButton, {}, p);
         QCOMPARE(vs->selection(), (EventRef{1, int64_t(tick.index)}));
         // The selection is drawn where the tick is.
         const QImage img = w.timeline()->render();
-        QVERIFY(countColour(img, QRect(p.x() - 8, plot->geometry().rowRect(1, LaneRow::State).top() - 3, 16, 80),
+        QVERIFY(countColour(img,
+                            QRect(p.x() - 8, plot->geometry().rowRect(1, LaneRow::State).top() - 3, 16, 80),
                             palette::selection()) > 10);
         // Clicking empty space clears it.
         QTest::mouseClick(plot, Qt::LeftButton, {}, QPoint(p.x() + 300, p.y()));
@@ -186,7 +222,8 @@ private slots:
         QVERIFY(vs->rangeStart() <= tl && tl <= vs->rangeEnd());
         QCOMPARE(vs->rangeEnd() - vs->rangeStart(), 2'000'000);
 
-        // Next spurious tick (N) from there goes back to... nothing after the last event; Shift+N finds the last one.
+        // Next spurious tick (N) from there goes back to... nothing after the last event; Shift+N finds the
+        // last one.
         plot->setFocus();
         QTest::keyClick(plot, Qt::Key_N, Qt::ShiftModifier);
         QCOMPARE(vs->selection().cpu, 1);
@@ -205,12 +242,23 @@ private slots:
         QCOMPARE(*vs->markerA(), plot->timeAt(a.x()));
         QCOMPARE(*vs->markerB(), plot->timeAt(b.x()));
         bool deltaShown = false;
-        for (QLabel *l : w.statusBar()->findChildren<QLabel *>()) deltaShown |= l->text().contains(QStringLiteral("Δt"));
+        for (QLabel *l : w.statusBar()->findChildren<QLabel *>())
+            deltaShown |= l->text().contains(QStringLiteral("Δt"));
         QVERIFY(deltaShown);
         QTest::keyClick(plot, Qt::Key_M); // zoom to the markers
         QCOMPARE(vs->rangeStart(), *vs->markerA());
         QCOMPARE(vs->rangeEnd(), *vs->markerB());
         QVERIFY(w.statusText().contains(QStringLiteral("nohz_full: 1 (inferred)")));
+        // P: the span between the workload's first and last ftrace print marker.
+        const auto prints = markerWindow(*w.document().trace, *w.document().analysis);
+        QVERIFY(prints);
+        QTest::keyClick(plot, Qt::Key_P);
+        QCOMPARE(vs->rangeStart(), prints->first);
+        QCOMPARE(vs->rangeEnd(), prints->second);
+        // 0: the whole trace again.
+        QTest::keyClick(plot, Qt::Key_0);
+        QCOMPARE(vs->rangeStart(), vs->boundsStart());
+        QCOMPARE(vs->rangeEnd(), vs->boundsEnd());
     }
 
     void lanesHideReorderCollapseTooltipAndExport()
@@ -224,7 +272,8 @@ private slots:
         // Reorder: CPU1 above CPU0.
         w.timeline()->moveCpu(1, -1);
         QCOMPARE(vs->cpus(), (std::vector<int>{1, 0}));
-        QVERIFY(plot->geometry().rowRect(1, LaneRow::State).top() < plot->geometry().rowRect(0, LaneRow::State).top());
+        QVERIFY(plot->geometry().rowRect(1, LaneRow::State).top() <
+                plot->geometry().rowRect(0, LaneRow::State).top());
         const QRect cpu1Tick = plot->geometry().rowRect(1, LaneRow::Tick);
         QVERIFY(countColour(w.timeline()->render(), cpu1Tick, palette::tick(TickClass::Spurious)) > 0);
         // Collapse CPU1: a thin state row only, no tick row, no spurious marks anywhere.
@@ -241,7 +290,8 @@ private slots:
         const TickRecord tick = firstSpurious(w, 1);
         const int64_t ts = w.document().trace->cpu(1).ts(tick.index);
         vs->setRange(ts - 1'000'000, ts + 1'000'000);
-        const QPoint p(int(std::lround(plot->xOf(ts))), plot->geometry().rowRect(1, LaneRow::Tick).center().y());
+        const QPoint p(int(std::lround(plot->xOf(ts))),
+                       plot->geometry().rowRect(1, LaneRow::Tick).center().y());
         QHelpEvent help(QEvent::ToolTip, p, plot->mapToGlobal(p));
         QApplication::sendEvent(plot, &help);
         QTRY_VERIFY(QToolTip::isVisible());
@@ -250,7 +300,8 @@ private slots:
 
         // Export: PDF and PNG through the same plottables.
         QTemporaryDir dir;
-        const QString pdf = dir.filePath(QStringLiteral("t.pdf")), png = dir.filePath(QStringLiteral("t.png"));
+        const QString pdf = dir.filePath(QStringLiteral("t.pdf")),
+                      png = dir.filePath(QStringLiteral("t.png"));
         QVERIFY(plot->exportTo(pdf));
         QFile f(pdf);
         QVERIFY(f.open(QIODevice::ReadOnly));
@@ -259,7 +310,8 @@ private slots:
         QVERIFY(plot->exportTo(png));
         QImage img(png);
         QCOMPARE(img.size(), plot->size());
-        QVERIFY(countColour(img, plot->geometry().rowRect(1, LaneRow::Tick), palette::tick(TickClass::Spurious)) > 0);
+        QVERIFY(countColour(img, plot->geometry().rowRect(1, LaneRow::Tick),
+                            palette::tick(TickClass::Spurious)) > 0);
     }
 
     void progressAndCancelOnABigFile()
@@ -301,7 +353,8 @@ private slots:
         QList<double> inside;
         for (double v : seen)
             if (v > 0 && v < 1 && !inside.contains(v)) inside << v;
-        QVERIFY2(inside.size() >= 3, qPrintable(QStringLiteral("%1 distinct progress values").arg(inside.size())));
+        QVERIFY2(inside.size() >= 3,
+                 qPrintable(QStringLiteral("%1 distinct progress values").arg(inside.size())));
         QCOMPARE(w.document().trace->eventCount(), size_t(2'500'000));
 
         // Cancel: the Cancel button stops the load; nothing is shown afterwards.

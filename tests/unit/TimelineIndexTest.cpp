@@ -40,8 +40,11 @@ std::vector<ColumnSummary> directWalk(const Fixture &f, int cpu, int64_t start, 
     const CpuEvents &ev = f.trace->cpu(cpu);
     const CpuAnalysis &a = f.analysis.cpus[cpu];
     std::vector<int64_t> b(static_cast<size_t>(columns) + 1);
-    for (int j = 0; j <= columns; ++j) b[j] = start + (end - start) * j / columns;
-    auto columnOf = [&](int64_t t) { return static_cast<int>(std::upper_bound(b.begin(), b.end(), t) - b.begin()) - 1; };
+    for (int j = 0; j <= columns; ++j)
+        b[j] = start + (end - start) * j / columns;
+    auto columnOf = [&](int64_t t) {
+        return static_cast<int>(std::upper_bound(b.begin(), b.end(), t) - b.begin()) - 1;
+    };
     auto inRange = [&](int j) { return j >= 0 && j < columns; };
     // Spread [t0, t1) in a state slot over the columns it overlaps.
     auto spread = [&](int64_t t0, int64_t t1, auto &&field) {
@@ -156,10 +159,22 @@ void checkAgainstWalk(const std::string &name)
     }
 }
 
-TEST(TimelineIndex, EqualsDirectWalkNohzFullPoll) { checkAgainstWalk("nohzfull-poll.dat"); }
-TEST(TimelineIndex, EqualsDirectWalkNohzFullNoPoll) { checkAgainstWalk("nohzfull-nopoll.dat"); }
-TEST(TimelineIndex, EqualsDirectWalkHostCyclictest) { checkAgainstWalk("host-6.18-cyclictest.dat"); }
-TEST(TimelineIndex, EqualsDirectWalkLostEvents) { checkAgainstWalk("host-lost.dat"); }
+TEST(TimelineIndex, EqualsDirectWalkNohzFullPoll)
+{
+    checkAgainstWalk("nohzfull-poll.dat");
+}
+TEST(TimelineIndex, EqualsDirectWalkNohzFullNoPoll)
+{
+    checkAgainstWalk("nohzfull-nopoll.dat");
+}
+TEST(TimelineIndex, EqualsDirectWalkHostCyclictest)
+{
+    checkAgainstWalk("host-6.18-cyclictest.dat");
+}
+TEST(TimelineIndex, EqualsDirectWalkLostEvents)
+{
+    checkAgainstWalk("host-lost.dat");
+}
 
 size_t spuriousColumns(const Fixture &f, int cpu, size_t &spuriousTicks)
 {
@@ -215,17 +230,44 @@ TEST(TimelineIndex, JumpsVisitEverySpuriousTickInOrder)
     EXPECT_FALSE(f->index.jump(JumpTarget::SpuriousTick, {0}, f->trace->firstTs(), true));
 }
 
+TEST(TimelineIndex, CatchupSoftirqJumpAndColumns)
+{
+    const auto f = load("nohzfull-poll.dat"); // CPU0 has one catch-up TIMER softirq (tickscope-cli report)
+    std::vector<const TimerSoftirq *> catchups;
+    for (const TimerSoftirq &s : f->analysis.cpus[0].timers.timerSoftirqs)
+        if (s.catchup) catchups.push_back(&s);
+    ASSERT_EQ(catchups.size(), 1u);
+    const auto h = f->index.jump(JumpTarget::CatchupSoftirq, {0, 1}, f->trace->firstTs(), true);
+    ASSERT_TRUE(h);
+    EXPECT_EQ(h->cpu, 0);
+    EXPECT_EQ(h->event, catchups[0]->entry);
+    EXPECT_FALSE(f->index.jump(JumpTarget::CatchupSoftirq, {0, 1}, h->ts, true));
+    const auto back = f->index.jump(JumpTarget::CatchupSoftirq, {0, 1}, f->trace->lastTs(), false);
+    ASSERT_TRUE(back);
+    EXPECT_EQ(back->event, catchups[0]->entry);
+    // Zoomed to the softirq, the columns it spans say so, and only those.
+    const CpuEvents &ev = f->trace->cpu(0);
+    const int64_t a = ev.ts(catchups[0]->entry), b = ev.ts(catchups[0]->exit);
+    std::vector<ColumnSummary> cols(300);
+    f->index.summarize(0, a - (b - a), b + (b - a), 300, cols.data());
+    const auto n = std::count_if(cols.begin(), cols.end(), [](const ColumnSummary &c) { return c.catchup; });
+    EXPECT_GE(n, 99);
+    EXPECT_LE(n, 102);
+}
+
 TEST(TimelineIndex, LateWakeupJumpHonoursTheThreshold)
 {
     const auto f = load("nohzfull-poll.dat");
     const auto &w = f->analysis.cpus[1].timers.wakeups;
     int32_t maxLat = INT32_MIN;
-    for (size_t k = 0; k < w.size(); ++k) maxLat = std::max(maxLat, w[k].latencyNs);
+    for (size_t k = 0; k < w.size(); ++k)
+        maxLat = std::max(maxLat, w[k].latencyNs);
     ASSERT_GT(maxLat, 0);
     const auto h = f->index.jump(JumpTarget::LateWakeup, {1}, f->trace->firstTs(), true, maxLat);
     ASSERT_TRUE(h);
     const auto &cpuW = f->analysis.cpus[1].timers.wakeups;
-    const auto it = std::find_if(cpuW.data(), cpuW.data() + cpuW.size(), [&](const HrtimerWakeup &x) { return x.index == h->event; });
+    const auto it = std::find_if(cpuW.data(), cpuW.data() + cpuW.size(),
+                                 [&](const HrtimerWakeup &x) { return x.index == h->event; });
     ASSERT_NE(it, cpuW.data() + cpuW.size());
     EXPECT_EQ(it->latencyNs, maxLat);
     EXPECT_FALSE(f->index.jump(JumpTarget::LateWakeup, {1}, f->trace->firstTs(), true, maxLat + 1));
@@ -236,7 +278,8 @@ TEST(TimelineIndex, TickPeriodAndPickVerdict)
     const auto f = load("nohzfull-poll.dat");
     EXPECT_EQ(f->index.tickPeriodNs(), 4'000'000); // HZ=250 on the Debian kernel
     const CpuAnalysis &a = f->analysis.cpus[1];
-    const auto it = std::find_if(a.ticks.begin(), a.ticks.end(), [](const TickRecord &t) { return t.flags & TickFlag::Spurious; });
+    const auto it = std::find_if(a.ticks.begin(), a.ticks.end(),
+                                 [](const TickRecord &t) { return t.flags & TickFlag::Spurious; });
     ASSERT_NE(it, a.ticks.end());
     const int64_t ts = f->trace->cpu(1).ts(it->index);
     const TimelinePickResult r = pickEvent(f->index, 1, TimelineRow::Tick, ts + 500, 1000);
@@ -250,10 +293,12 @@ TEST(RangeTree, MaxAndOrEqualBruteForce)
 {
     std::mt19937 rng(7);
     std::vector<int32_t> v(1000);
-    for (auto &x : v) x = static_cast<int32_t>(rng() % 100000) - 50000;
+    for (auto &x : v)
+        x = static_cast<int32_t>(rng() % 100000) - 50000;
     const RangeTree<int32_t, MaxOp> maxTree(v, INT32_MIN);
     std::vector<uint32_t> m(1000);
-    for (auto &x : m) x = 1u << (rng() % 20);
+    for (auto &x : m)
+        x = 1u << (rng() % 20);
     const RangeTree<uint32_t, OrOp> orTree(m, 0u);
     for (int k = 0; k < 2000; ++k) {
         size_t lo = rng() % 1001, hi = rng() % 1001;
