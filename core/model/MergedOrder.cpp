@@ -31,22 +31,38 @@ std::optional<MergedOrder> MergedOrder::build(const Trace &trace, const std::ato
     }
     const size_t mask = (size_t{1} << m.shift_) - 1;
     const size_t step = size_t{1} << 20;
-    for (size_t row = 0; row < m.size_; ++row) {
+    size_t row = 0;
+    // Appends one row of CPU c; false when cancelled.
+    auto emit = [&](int c) {
         if ((row & mask) == 0) m.checkpoints_.insert(m.checkpoints_.end(), next.begin(), next.end());
         if ((row & (step - 1)) == 0) {
-            if (cancel && cancel->load(std::memory_order_relaxed)) return std::nullopt;
+            if (cancel && cancel->load(std::memory_order_relaxed)) return false;
             if (progress && row) progress(static_cast<double>(row) / static_cast<double>(m.size_));
         }
-        const int c = heap.top().second;
-        heap.pop();
         if (wide)
             m.wide_.push_back(static_cast<uint16_t>(c));
         else
             m.narrow_.push_back(static_cast<uint8_t>(c));
         ++next[static_cast<size_t>(c)];
+        ++row;
+        return true;
+    };
+    // A CPU's events come in runs: the CPU at the top goes on without touching the heap while its next
+    // event still comes before every other CPU's head (a tie goes to the lower CPU).
+    while (!heap.empty()) {
+        const int c = heap.top().second;
+        heap.pop();
         CpuEvents::Cursor &k = cur[static_cast<size_t>(c)];
-        k.next();
-        if (k.valid()) heap.push({k.ts(), c});
+        for (;;) {
+            if (!emit(c)) return std::nullopt;
+            k.next();
+            if (!k.valid()) break;
+            const int64_t t = k.ts();
+            if (!heap.empty() && (t > heap.top().first || (t == heap.top().first && c > heap.top().second))) {
+                heap.push({t, c});
+                break;
+            }
+        }
     }
     if (progress) progress(1.0);
     return m;
