@@ -65,7 +65,6 @@ int main(int argc, char **argv)
     parser.process(app);
 
     tickscope::MainWindow w;
-    w.show();
     const QStringList files = parser.positionalArguments();
     if (parser.isSet(view)) {
         const QStringList ab = parser.value(view).split(QLatin1Char(':'));
@@ -105,9 +104,12 @@ int main(int argc, char **argv)
         });
         QObject::connect(&w, &tickscope::MainWindow::loadFailed, &w, [] { QApplication::exit(1); });
     }
+    // The load starts on its worker before the window is shown, so that mapping and laying out the window
+    // overlap it; its result arrives through the event loop, after every connection above.
     if (!files.isEmpty())
         w.openFile(files.front());
     else
         w.openScenario(QStringLiteral("seed000-nohzfull-poll")); // first start: a simulated nohz_full box
+    w.show();
     return app.exec();
 }

@@ -79,10 +79,10 @@ void timerReport(const Trace &trace, const CpuAnalysis &c, int64_t from, int64_t
 {
     const CpuEvents &ev = trace.cpu(c.cpu);
     const CpuTimers &t = c.timers;
-    auto in = [&](uint32_t index) {
-        const int64_t ts = ev.ts(index);
-        return ts >= from && ts <= to;
-    };
+    // The window as event indices (the CPU's events are in time order): [lo, hi).
+    const size_t lo = ev.lowerBound(from);
+    const size_t hi = to == INT64_MAX ? ev.size() : ev.lowerBound(to + 1);
+    auto in = [lo, hi](uint32_t index) { return index >= lo && index < hi; };
     TimerSoftirqReport &ts = cr.timerSoftirq;
     std::vector<LongSoftirqReport> longest;
     for (const TimerSoftirq &r : t.timerSoftirqs) {
