@@ -74,9 +74,8 @@ struct LongSoftirq
     int64_t durationNs;
 };
 
-// 17 bytes per wakeup (a busy trace has one per ~9 events); who was woken lives in WakeTarget while the
-// pass and the latency step need it.
-#pragma pack(push, 1)
+// 20 bytes per wakeup (a busy trace has one per ~9 events); who was woken is not kept: the latency step
+// and the tooltips read it again inside the expiry (wokenBy).
 struct HrtimerWakeup
 {
     uint32_t index;                      // hrtimer_expire_entry function=hrtimer_wakeup
@@ -85,7 +84,6 @@ struct HrtimerWakeup
     int32_t latencyNs = kUnknownNs;      // ts(switch into the woken task) - ts(expire_entry)
     uint8_t flags = 0;                   // WakeupFlag
 };
-#pragma pack(pop)
 
 // Who an hrtimer_wakeup expiry woke, and the CPU it was sent to, from the events inside the expiry (the
 // pass keeps it for the open expiry only; the latency step reads it again from the model).
