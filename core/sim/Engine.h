@@ -158,6 +158,7 @@ private:
     void tickRestart(Cpu &c, int64_t now);
     void tickStopIdle(Cpu &c, int64_t &now);
     void programStopped(Cpu &c, int64_t now, int64_t next);
+    void stopTick(Cpu &c, int64_t &now);
     void fullUpdate(Cpu &c, int64_t &now);
     void idleLoopEnter(Cpu &c, int64_t &now);
     void idleExit(Cpu &c, int64_t &now);

@@ -298,12 +298,18 @@ void Engine::tickStopIdle(Cpu &c, int64_t &now)
             em_.timerBaseIdle(c.id, now, ctx(c), true);
             c.baseIdle = true;
         }
-        em_.tickStop(c.id, now, ctx(c), true, 0);
-        c.tickStopped = true;
-        c.lastEvalFailed = false;
-        now += cost(pf_.tickStop);
+        stopTick(c, now);
     }
     programStopped(c, now, next);
+}
+
+// A successful tick_nohz_stop_tick(): the trace event, the CPU's state and its cost.
+void Engine::stopTick(Cpu &c, int64_t &now)
+{
+    em_.tickStop(c.id, now, ctx(c), true, 0);
+    c.tickStopped = true;
+    c.lastEvalFailed = false;
+    now += cost(pf_.tickStop);
 }
 
 // tick_nohz_full_update_tick() at IRQ exit on a nohz_full CPU outside idle.
@@ -319,10 +325,7 @@ void Engine::fullUpdate(Cpu &c, int64_t &now)
     const int64_t next = nextEvent(c);
     if (!c.tickStopped) {
         if (next != kNever && next - now < tickNs_) return;
-        em_.tickStop(c.id, now, ctx(c), true, 0);
-        c.tickStopped = true;
-        c.lastEvalFailed = false;
-        now += cost(pf_.tickStop);
+        stopTick(c, now);
     }
     programStopped(c, now, next);
 }
