@@ -80,8 +80,7 @@ void timerReport(const Trace &trace, const CpuAnalysis &c, int64_t from, int64_t
     const CpuEvents &ev = trace.cpu(c.cpu);
     const CpuTimers &t = c.timers;
     // The window as event indices (the CPU's events are in time order): [lo, hi).
-    const size_t lo = ev.lowerBound(from);
-    const size_t hi = to == INT64_MAX ? ev.size() : ev.lowerBound(to + 1);
+    const auto [lo, hi] = ev.indexRange(from, to);
     auto in = [lo, hi](uint32_t index) { return index >= lo && index < hi; };
     TimerSoftirqReport &ts = cr.timerSoftirq;
     std::vector<LongSoftirqReport> longest;

@@ -12,10 +12,10 @@ WakeupSamples WakeupSamples::collect(const Trace &trace, const TickAnalysis &ana
         if (!cpus.empty() && std::find(cpus.begin(), cpus.end(), c.cpu) == cpus.end()) continue;
         const CpuEvents &ev = trace.cpu(c.cpu);
         const Column<HrtimerWakeup> &w = c.timers.wakeups;
+        const auto [lo, hi] = ev.indexRange(from, to);
         for (size_t k = 0; k < w.size(); ++k) {
             const HrtimerWakeup &x = w[k];
-            const int64_t ts = ev.ts(x.index);
-            if (ts < from || ts > to) continue;
+            if (x.index < lo || x.index >= hi) continue;
             if (x.latenessNs != kUnknownNs) s.latenessNs.push_back(x.latenessNs);
             if ((x.flags & WakeupFlag::TaskKnown) && x.latencyNs != kUnknownNs) s.latencyNs.push_back(x.latencyNs);
         }

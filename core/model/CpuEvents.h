@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 namespace tickscope {
@@ -61,6 +62,11 @@ public:
 
     // First event with ts >= t (size() when none).
     size_t lowerBound(int64_t t) const;
+    // The events with from <= ts <= to, as indices [first, second).
+    std::pair<size_t, size_t> indexRange(int64_t from, int64_t to) const
+    {
+        return {lowerBound(from), to == INT64_MAX ? size() : lowerBound(to + 1)};
+    }
 
     // Importer side. Events must come in time order; append() reports false (and keeps the event)
     // when one goes back in time, and sortByTime() then restores the order.
