@@ -49,7 +49,8 @@ HistogramPanel::HistogramPanel(ViewState *state, QWidget *parent)
     connect(log_, &QCheckBox::toggled, this, &HistogramPanel::compute);
     connect(state_, &ViewState::rangeChanged, this, &HistogramPanel::schedule);
     connect(state_, &ViewState::cpusChanged, this, &HistogramPanel::schedule);
-    connect(state_, &ViewState::documentReset, this, &HistogramPanel::schedule);
+    // A new document is binned at once (the debounce is for a range being dragged or zoomed).
+    connect(state_, &ViewState::documentReset, this, &HistogramPanel::compute);
 }
 
 void HistogramPanel::setDocument(const Document &doc)
@@ -60,11 +61,25 @@ void HistogramPanel::setDocument(const Document &doc)
         p->graph(0)->data()->clear();
         p->replot();
     }
-    schedule();
+    computed_.reset();
+}
+
+HistogramPanel::Inputs HistogramPanel::inputs() const
+{
+    return {state_->cpus(), state_->rangeStart(), state_->rangeEnd(), log_->isChecked()};
+}
+
+bool HistogramPanel::debouncing() const
+{
+    return delay_->isActive();
 }
 
 void HistogramPanel::schedule()
 {
+    if (computed_ && *computed_ == inputs()) {
+        delay_->stop();
+        return;
+    }
     delay_->start();
 }
 
@@ -113,13 +128,13 @@ void HistogramPanel::compute()
 {
     delay_->stop();
     if (!doc_.valid()) return;
+    const Inputs in = inputs();
+    if (computed_ && *computed_ == in) return; // computed or being computed
+    computed_ = in;
     const uint64_t gen = ++generation_;
-    const bool log = log_->isChecked();
-    std::vector<int> cpus = state_->cpus();
-    const int64_t from = state_->rangeStart(), to = state_->rangeEnd();
     runInBackground(
         this,
-        [trace = doc_.trace, analysis = doc_.analysis, cpus, from, to, log] {
+        [trace = doc_.trace, analysis = doc_.analysis, cpus = in.cpus, from = in.from, to = in.to, log = in.log] {
             WakeupSamples s = WakeupSamples::collect(*trace, *analysis, cpus, from, to);
             return std::make_pair(bin(std::move(s.latenessNs), log), bin(std::move(s.latencyNs), log));
         },

@@ -1,13 +1,14 @@
 // Histograms (QCustomPlot) of the hrtimer_wakeup lateness and the wakeup latency, for the CPUs shown and
 // the visible range, the samples from core (WakeupSamples: the values behind the report's columns).
-// Linear bins, or log2 bins on log axes. Recomputed in the background, debounced, when the range or the
-// CPUs change.
+// Linear bins, or log2 bins on log axes. Recomputed in the background at once when a document arrives,
+// and debounced when the range or the CPUs change.
 #pragma once
 
 #include "Document.h"
 
 #include <QWidget>
 
+#include <optional>
 #include <cstdint>
 #include <vector>
 
@@ -44,10 +45,22 @@ public:
     // in µs from the bin holding the minimum positive value (values <= that go into the first one).
     static Bins bin(std::vector<int64_t> valuesNs, bool log, int linearBins = 50);
 
+    // A range or CPU change waits for more before it recomputes (for tests).
+    bool debouncing() const;
+
 signals:
     void updated();
 
 private:
+    // What the bins are computed from; a change that leaves these equal recomputes nothing.
+    struct Inputs
+    {
+        std::vector<int> cpus;
+        int64_t from = 0, to = 0;
+        bool log = true;
+        bool operator==(const Inputs &) const = default;
+    };
+    Inputs inputs() const;
     void schedule();
     void compute();
     void plot(QCustomPlot *p, const Bins &b, const QString &what);
@@ -58,6 +71,7 @@ private:
     QCustomPlot *lateness_, *latency_;
     QTimer *delay_;
     uint64_t generation_ = 0;
+    std::optional<Inputs> computed_; // of the last computation started
 };
 
 } // namespace tickscope

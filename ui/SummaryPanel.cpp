@@ -125,7 +125,8 @@ SummaryPanel::SummaryPanel(ViewState *state, QWidget *parent)
     connect(whole_, &QCheckBox::toggled, this, &SummaryPanel::compute);
     connect(state_, &ViewState::rangeChanged, this, &SummaryPanel::schedule);
     connect(state_, &ViewState::cpusChanged, this, &SummaryPanel::schedule);
-    connect(state_, &ViewState::documentReset, this, &SummaryPanel::schedule);
+    // A new document is summarised at once (the debounce is for a range being dragged or zoomed).
+    connect(state_, &ViewState::documentReset, this, &SummaryPanel::compute);
 }
 
 void SummaryPanel::setDocument(const Document &doc)
@@ -137,11 +138,33 @@ void SummaryPanel::setDocument(const Document &doc)
     table_->setRowCount(0);
     table_->setColumnCount(0);
     window_->clear();
-    schedule();
+    computed_.reset();
+}
+
+SummaryPanel::Inputs SummaryPanel::inputs() const
+{
+    Inputs in;
+    in.cpus = state_->cpus();
+    std::sort(in.cpus.begin(), in.cpus.end());
+    in.whole = whole_->isChecked();
+    if (!in.whole) {
+        in.from = state_->rangeStart();
+        in.to = state_->rangeEnd();
+    }
+    return in;
+}
+
+bool SummaryPanel::debouncing() const
+{
+    return delay_->isActive();
 }
 
 void SummaryPanel::schedule()
 {
+    if (computed_ && *computed_ == inputs()) {
+        delay_->stop(); // e.g. the range went back to where it was computed
+        return;
+    }
     delay_->start();
 }
 
@@ -149,12 +172,14 @@ void SummaryPanel::compute()
 {
     delay_->stop();
     if (!doc_.valid()) return;
+    const Inputs in = inputs();
+    if (computed_ && *computed_ == in) return; // computed or being computed
+    computed_ = in;
     ReportOptions o;
-    o.cpus = state_->cpus();
-    std::sort(o.cpus.begin(), o.cpus.end());
-    if (!whole_->isChecked()) {
-        o.from = state_->rangeStart();
-        o.to = state_->rangeEnd();
+    o.cpus = in.cpus;
+    if (!in.whole) {
+        o.from = in.from;
+        o.to = in.to;
         o.windowSource = "window";
     }
     const uint64_t gen = ++generation_;

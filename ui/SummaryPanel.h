@@ -1,6 +1,6 @@
 // The per-CPU analysis summary: the numbers of `tickscope-cli report` (TickReport, computed by core for a
 // window) for the visible range or the whole trace, one column per CPU shown. Recomputed in the
-// background, debounced, when the range or the CPUs change.
+// background when the document arrives and, debounced, when the range or the CPUs change.
 #pragma once
 
 #include "Document.h"
@@ -10,6 +10,8 @@
 #include <QWidget>
 
 #include <memory>
+#include <optional>
+#include <vector>
 
 class QCheckBox;
 class QLabel;
@@ -35,10 +37,22 @@ public:
     QString cell(const QString &metric, int cpu) const;
     const TickReport *report() const { return report_.get(); }
 
+    // A range or CPU change waits for more before it recomputes (for tests).
+    bool debouncing() const;
+
 signals:
     void updated();
 
 private:
+    // What a summary is computed from; a change that leaves these equal recomputes nothing.
+    struct Inputs
+    {
+        std::vector<int> cpus; // sorted
+        bool whole = false;
+        int64_t from = 0, to = 0; // the visible range unless whole
+        bool operator==(const Inputs &) const = default;
+    };
+    Inputs inputs() const;
     void schedule();
     void compute();
     void show(const TickReport &r);
@@ -51,6 +65,7 @@ private:
     QTimer *delay_;
     std::shared_ptr<const TickReport> report_;
     uint64_t generation_ = 0;
+    std::optional<Inputs> computed_; // of the last computation started
 };
 
 } // namespace tickscope
