@@ -5,21 +5,77 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QKeyEvent>
 #include <QLineEdit>
+#include <QScrollBar>
 #include <QTableView>
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <QWheelEvent>
+
+#include <algorithm>
 #include <set>
 
 namespace tickscope {
 
+// The rows [first, first + size) of the event table model, size = min(capacity, the model's rows): what
+// the QTableView shows. Moving the window changes data, not rows (no reset, no header work).
+class EventRowWindow : public QAbstractTableModel
+{
+public:
+    EventRowWindow(EventTableModel *source, QObject *parent) : QAbstractTableModel(parent), source_(source) {}
+
+    int first() const { return first_; }
+    int size() const { return size_; }
+    int total() const { return source_->rowCount(); }
+
+    // A new capacity or model: the view's rows change.
+    void reset(int capacity)
+    {
+        beginResetModel();
+        capacity_ = std::max(1, capacity);
+        size_ = std::min(capacity_, total());
+        first_ = std::clamp(first_, 0, total() - size_);
+        endResetModel();
+    }
+    void setFirst(int first)
+    {
+        first = std::clamp(first, 0, total() - size_);
+        if (first == first_) return;
+        first_ = first;
+        if (size_ > 0) emit dataChanged(index(0, 0), index(size_ - 1, columnCount() - 1));
+    }
+
+    int rowCount(const QModelIndex &parent = {}) const override { return parent.isValid() ? 0 : size_; }
+    int columnCount(const QModelIndex &parent = {}) const override
+    {
+        return parent.isValid() ? 0 : source_->columnCount();
+    }
+    QVariant data(const QModelIndex &index, int role) const override
+    {
+        if (!index.isValid() || index.row() >= size_) return {};
+        return source_->data(source_->index(first_ + index.row(), index.column()), role);
+    }
+    QVariant headerData(int section, Qt::Orientation o, int role) const override
+    {
+        return o == Qt::Horizontal ? source_->headerData(section, o, role) : QVariant();
+    }
+
+private:
+    EventTableModel *source_;
+    int first_ = 0, size_ = 0, capacity_ = 1;
+};
+
 EventTable::EventTable(ViewState *state, QWidget *parent)
-    : QWidget(parent), state_(state), model_(new EventTableModel(this)), view_(new QTableView(this)),
+    : QWidget(parent), state_(state), model_(new EventTableModel(this)),
+      window_(new EventRowWindow(model_, this)), view_(new QTableView(this)),
+      scroll_(new QScrollBar(Qt::Vertical, this)),
       cpu_(new QComboBox(this)), task_(new QLineEdit(this)), event_(new QComboBox(this)),
       search_(new QLineEdit(this)), previous_(new QToolButton(this)), next_(new QToolButton(this)),
       follow_(new QCheckBox(tr("Follow range"), this)), status_(new QLabel(this)),
@@ -56,9 +112,17 @@ EventTable::EventTable(ViewState *state, QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addLayout(bar);
-    layout->addWidget(view_, 1);
+    auto *table = new QHBoxLayout;
+    table->setSpacing(0);
+    table->addWidget(view_, 1);
+    table->addWidget(scroll_);
+    layout->addLayout(table, 1);
 
-    view_->setModel(model_);
+    view_->setModel(window_);
+    view_->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    view_->installEventFilter(this);
+    view_->viewport()->installEventFilter(this);
+    scroll_->setRange(0, 0);
     view_->setSelectionBehavior(QAbstractItemView::SelectRows);
     view_->setSelectionMode(QAbstractItemView::SingleSelection);
     view_->setWordWrap(false);
@@ -82,6 +146,15 @@ EventTable::EventTable(ViewState *state, QWidget *parent)
     connect(search_, &QLineEdit::returnPressed, this, [this] { search(true); });
     connect(next_, &QToolButton::clicked, this, [this] { search(true); });
     connect(previous_, &QToolButton::clicked, this, [this] { search(false); });
+    connect(scroll_, &QScrollBar::valueChanged, this, [this](int first) {
+        window_->setFirst(first);
+        showCurrentInView();
+    });
+    connect(model_, &QAbstractItemModel::modelReset, this, [this] {
+        current_ = -1;
+        window_->reset(visibleRows());
+        fitWindow();
+    });
     connect(model_, &EventTableModel::rowsReady, this, &EventTable::onRowsReady);
     connect(model_, &EventTableModel::busy, this, [this](const QString &what) {
         busy_ = what;
@@ -89,23 +162,129 @@ EventTable::EventTable(ViewState *state, QWidget *parent)
     });
     connect(model_, &EventTableModel::searchDone, this, [this](int row) {
         searchNote_ = row < 0 ? tr("not found") : QString();
-        if (row >= 0) {
-            view_->selectRow(row);
-            view_->scrollTo(model_->index(row, 0), QAbstractItemView::PositionAtCenter);
-        }
+        if (row >= 0) moveCurrent(row, Place::Center);
         updateStatus();
         emit searchFinished(row >= 0);
     });
-    connect(view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex &cur) { onCurrentRowChanged(cur.row()); });
+    connect(view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex &cur) {
+        if (!windowSync_ && cur.isValid()) moveCurrent(window_->first() + cur.row());
+    });
     connect(state_, &ViewState::selectionChanged, this, &EventTable::showSelection);
     connect(state_, &ViewState::rangeChanged, this, [this](int64_t start, int64_t) {
         if (!follow_->isChecked() || !model_->ready()) return;
         const int row = model_->rowAtTime(start);
-        if (row < model_->rowCount())
-            view_->scrollTo(model_->index(row, 0), QAbstractItemView::PositionAtTop);
+        if (row < model_->rowCount()) scrollToRow(row, Place::Top);
     });
     updateStatus();
+}
+
+int EventTable::topRow() const
+{
+    return window_->first();
+}
+
+int EventTable::visibleRows() const
+{
+    const int h = view_->verticalHeader()->defaultSectionSize();
+    return std::max(1, view_->viewport()->height() / std::max(1, h));
+}
+
+bool EventTable::isRowSelected(int row) const
+{
+    return row >= 0 && row == current_;
+}
+
+QRect EventTable::cellRect(int row, int column) const
+{
+    const int r = row - window_->first();
+    if (row < 0 || r < 0 || r >= window_->size()) return {};
+    return view_->visualRect(window_->index(r, column));
+}
+
+void EventTable::fitWindow()
+{
+    if (window_->rowCount() != std::min(visibleRows(), window_->total())) window_->reset(visibleRows());
+    const QSignalBlocker block(scroll_); // the window is already where the bar says
+    scroll_->setRange(0, std::max(0, window_->total() - window_->size()));
+    scroll_->setPageStep(std::max(1, window_->size()));
+    scroll_->setValue(window_->first());
+    showCurrentInView();
+}
+
+void EventTable::scrollToRow(int row, Place place)
+{
+    const int n = window_->size();
+    int first = window_->first();
+    switch (place) {
+    case Place::Visible:
+        if (row < first) first = row;
+        else if (row >= first + n) first = row - n + 1;
+        break;
+    case Place::Top: first = row; break;
+    case Place::Center: first = row - n / 2; break;
+    }
+    scroll_->setValue(std::clamp(first, 0, scroll_->maximum())); // moves the window
+}
+
+void EventTable::showCurrentInView()
+{
+    windowSync_ = true;
+    const int r = current_ - window_->first();
+    QItemSelectionModel *sel = view_->selectionModel();
+    if (current_ >= 0 && r >= 0 && r < window_->size()) {
+        const int column = std::max(0, view_->currentIndex().column());
+        sel->setCurrentIndex(window_->index(r, column),
+                             QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    } else {
+        sel->clear();
+    }
+    windowSync_ = false;
+}
+
+void EventTable::selectRow(int row, Place place)
+{
+    current_ = row >= 0 && row < model_->rowCount() ? row : -1;
+    if (current_ >= 0) scrollToRow(current_, place);
+    showCurrentInView();
+}
+
+void EventTable::moveCurrent(int row, Place place)
+{
+    if (model_->rowCount() == 0) return;
+    row = std::clamp(row, 0, model_->rowCount() - 1);
+    selectRow(row, place);
+    onCurrentRowChanged(row);
+}
+
+bool EventTable::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == view_->viewport()) {
+        if (event->type() == QEvent::Resize) {
+            fitWindow();
+        } else if (event->type() == QEvent::Wheel) {
+            auto *wheel = static_cast<QWheelEvent *>(event);
+            if (qAbs(wheel->angleDelta().y()) >= qAbs(wheel->angleDelta().x())) {
+                QCoreApplication::sendEvent(scroll_, event); // the window's scroll bar, not the view's
+                return true;
+            }
+        }
+        return false;
+    }
+    if (watched == view_ && event->type() == QEvent::KeyPress) {
+        auto *key = static_cast<QKeyEvent *>(event);
+        const int page = std::max(1, window_->size() - 1);
+        const int from = current_ >= 0 ? current_ : window_->first();
+        switch (key->key()) {
+        case Qt::Key_Up: moveCurrent(current_ >= 0 ? from - 1 : from); return true;
+        case Qt::Key_Down: moveCurrent(current_ >= 0 ? from + 1 : from); return true;
+        case Qt::Key_PageUp: moveCurrent(from - page); return true;
+        case Qt::Key_PageDown: moveCurrent(from + page); return true;
+        case Qt::Key_Home: moveCurrent(0); return true;
+        case Qt::Key_End: moveCurrent(model_->rowCount() - 1); return true;
+        default: break;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 void EventTable::setDocument(const Document &doc)
@@ -143,7 +322,7 @@ void EventTable::applyFilter()
 
 void EventTable::search(bool forward)
 {
-    const int cur = view_->currentIndex().isValid() ? view_->currentIndex().row() : -1;
+    const int cur = current_;
     const int from = forward ? cur + 1 : (cur < 0 ? model_->rowCount() - 1 : cur - 1);
     searchNote_.clear();
     model_->find(search_->text(), from, forward);
@@ -165,17 +344,16 @@ void EventTable::showSelection()
     const EventRef sel = state_->selection();
     syncing_ = true;
     if (!sel.valid()) {
-        view_->clearSelection();
+        selectRow(-1);
     } else {
         const EventPos e{sel.cpu, static_cast<size_t>(sel.index)};
         const int row = model_->rowOf(e);
         if (row >= 0) {
-            view_->selectRow(row);
-            view_->scrollTo(model_->index(row, 0), QAbstractItemView::PositionAtCenter);
+            selectRow(row, Place::Center);
         } else { // hidden by the filter: show where it would be
-            view_->clearSelection();
+            selectRow(-1);
             const int near = std::min(model_->rowAtOrAfter(e), model_->rowCount() - 1);
-            if (near >= 0) view_->scrollTo(model_->index(near, 0), QAbstractItemView::PositionAtCenter);
+            if (near >= 0) scrollToRow(near, Place::Center);
         }
     }
     syncing_ = false;

@@ -2,6 +2,11 @@
 // a QTableView over EventTableModel. Synced both ways through the ViewState: picking a row selects its
 // event; a selection made elsewhere (a timeline click) selects and scrolls to its row. With "follow"
 // on, the table scrolls to the start of the visible range.
+//
+// The view holds only the rows that fit on screen (EventRowWindow, a window onto the model's rows) and
+// a scroll bar of its own spans the whole table: a QTableView over millions of rows would keep a
+// QHeaderView section per row (12+ bytes each, built on the GUI thread at every reset). Rows below are
+// the model's (absolute) rows; the wheel, the scroll bar and the keys move the window.
 #pragma once
 
 #include "Document.h"
@@ -12,6 +17,7 @@ class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QScrollBar;
 class QTableView;
 class QTimer;
 class QToolButton;
@@ -19,6 +25,7 @@ class QToolButton;
 namespace tickscope {
 
 class EventTableModel;
+class EventRowWindow;
 class ViewState;
 
 class EventTable : public QWidget
@@ -39,7 +46,27 @@ public:
     QToolButton *nextButton() const { return next_; }
     QToolButton *previousButton() const { return previous_; }
     QCheckBox *followRange() const { return follow_; }
+    QScrollBar *scrollBar() const { return scroll_; }
     QString statusText() const;
+
+    // In the model's rows: the current row (-1: none), the first row on screen, the rows on screen,
+    // whether a row is selected, and where a cell is drawn in the view's viewport (empty when off screen).
+    int currentRow() const { return current_; }
+    int topRow() const;
+    int visibleRows() const;
+    bool isRowSelected(int row) const;
+    QRect cellRect(int row, int column) const;
+    enum class Place
+    {
+        Visible, // scroll as little as needed
+        Top,
+        Center
+    };
+    // Makes `row` current and selected (without telling the ViewState), scrolled into view.
+    void selectRow(int row, Place place = Place::Visible);
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 signals:
     void searchFinished(bool found);
@@ -51,10 +78,17 @@ private:
     void showSelection();
     void onRowsReady();
     void updateStatus();
+    void scrollToRow(int row, Place place);
+    void fitWindow();         // the window's size follows the viewport's height
+    void showCurrentInView(); // the view's current / selected row follows current_ and the window
+    // A key, a click or a search: the current row, the window and the ViewState selection.
+    void moveCurrent(int row, Place place = Place::Visible);
 
     ViewState *state_;
     EventTableModel *model_;
+    EventRowWindow *window_;
     QTableView *view_;
+    QScrollBar *scroll_;
     QComboBox *cpu_;
     QLineEdit *task_;
     QComboBox *event_;
@@ -65,6 +99,8 @@ private:
     QTimer *filterDelay_;
     QString busy_, searchNote_;
     bool syncing_ = false;
+    bool windowSync_ = false; // the view's current row is being set from current_
+    int current_ = -1; // the current row of the model
 };
 
 } // namespace tickscope

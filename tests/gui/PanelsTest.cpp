@@ -11,16 +11,19 @@
 #include "analysis/TickReport.h"
 #include "import/Loader.h"
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QLineEdit>
 #include <QMainWindow>
 #include <QMenu>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
 #include <QToolButton>
+#include <QWheelEvent>
 #include <qcustomplot.h>
 
 using namespace tickscope;
@@ -110,14 +113,18 @@ private slots:
         // a selection made elsewhere (the timeline): the row is selected and scrolled into view
         const EventRef pick{1, static_cast<int64_t>(t.cpu(1).size() * 2 / 3)};
         w.state.setSelection(pick);
-        const int row = view->currentIndex().row();
+        const int row = w.table().currentRow();
         QVERIFY(row >= 0);
         QCOMPARE(w.model().eventAt(row), (EventPos{1, static_cast<size_t>(pick.index)}));
-        QVERIFY(view->selectionModel()->isRowSelected(row, {}));
-        const QRect rect = view->visualRect(w.model().index(row, EventTableModel::Event));
+        QVERIFY(w.table().isRowSelected(row));
+        QVERIFY(view->selectionModel()->isRowSelected(row - w.table().topRow(), {}));
+        const QRect rect = w.table().cellRect(row, EventTableModel::Event);
         QVERIFY(view->viewport()->rect().contains(rect.center()));
+        // what the view shows in that row is the model's row
+        QCOMPARE(view->indexAt(rect.center()).data().toString(),
+                 w.model().index(row, EventTableModel::Event).data().toString());
         // a real click on the row below sets the ViewState selection
-        const QRect below = view->visualRect(w.model().index(row + 1, EventTableModel::Event));
+        const QRect below = w.table().cellRect(row + 1, EventTableModel::Event);
         QVERIFY(view->viewport()->rect().contains(below.center()));
         QSignalSpy changed(&w.state, &ViewState::selectionChanged);
         QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, below.center());
@@ -128,6 +135,53 @@ private slots:
         QTest::keyClick(view, Qt::Key_Down);
         const EventPos e2 = w.model().eventAt(row + 2);
         QCOMPARE(w.state.selection(), (EventRef{e2.cpu, static_cast<int64_t>(e2.index)}));
+    }
+
+    void theViewHoldsOnlyTheRowsOnScreen()
+    {
+        Window w("nohzfull-poll.dat");
+        QVERIFY(w.waitTable());
+        QTableView *view = w.table().view();
+        const int total = w.model().rowCount();
+        const int shown = view->model()->rowCount();
+        QVERIFY(shown > 0);
+        QVERIFY(shown < 200);
+        QCOMPARE(shown, w.table().visibleRows());
+        QCOMPARE(w.table().scrollBar()->maximum(), total - shown);
+        // the wheel moves the window, by rows of the model
+        const QPoint at = view->viewport()->rect().center();
+        QWheelEvent down(at, view->viewport()->mapToGlobal(at), {}, QPoint(0, -120), Qt::NoButton, Qt::NoModifier,
+                         Qt::NoScrollPhase, false);
+        QApplication::sendEvent(view->viewport(), &down);
+        const int top = w.table().topRow();
+        QVERIFY(top > 0);
+        QCOMPARE(view->model()->index(0, EventTableModel::Time).data().toString(),
+                 w.model().index(top, EventTableModel::Time).data().toString());
+        // End and Home: the last and the first row, scrolled into view, selected in the timeline too
+        view->setFocus();
+        QTest::keyClick(view, Qt::Key_End);
+        QCOMPARE(w.table().currentRow(), total - 1);
+        QCOMPARE(w.table().topRow(), total - shown);
+        const EventPos last = w.model().eventAt(total - 1);
+        QCOMPARE(w.state.selection(), (EventRef{last.cpu, static_cast<int64_t>(last.index)}));
+        QVERIFY(view->viewport()->rect().contains(w.table().cellRect(total - 1, 0).center()));
+        QTest::keyClick(view, Qt::Key_PageUp);
+        QCOMPARE(w.table().currentRow(), total - 1 - (shown - 1));
+        QTest::keyClick(view, Qt::Key_Home);
+        QCOMPARE(w.table().currentRow(), 0);
+        QCOMPARE(w.table().topRow(), 0);
+        // the scroll bar moves the window and leaves the selection where it was (off screen now)
+        w.table().scrollBar()->setValue(total / 2);
+        QCOMPARE(w.table().topRow(), total / 2);
+        QCOMPARE(w.table().currentRow(), 0);
+        QVERIFY(!view->selectionModel()->hasSelection());
+        QVERIFY(w.table().cellRect(0, 0).isEmpty());
+        // a taller view shows more rows
+        const int before = w.table().visibleRows();
+        w.docks.eventDock()->setFloating(true);
+        w.docks.eventDock()->resize(w.docks.eventDock()->width(), w.docks.eventDock()->height() + 200);
+        QTRY_VERIFY(view->model()->rowCount() > before);
+        QCOMPARE(view->model()->rowCount(), w.table().visibleRows());
     }
 
     void filtersCountWhatCoreCounts()
@@ -178,9 +232,10 @@ private slots:
             ++hidden;
         w.state.setSelection({0, static_cast<int64_t>(hidden)});
         QVERIFY(!w.table().view()->selectionModel()->hasSelection());
+        QCOMPARE(w.table().currentRow(), -1);
         const EventPos kept = w.model().eventAt(w.model().rowCount() / 2);
         w.state.setSelection({kept.cpu, static_cast<int64_t>(kept.index)});
-        QCOMPARE(w.table().view()->currentIndex().row(), w.model().rowCount() / 2);
+        QCOMPARE(w.table().currentRow(), w.model().rowCount() / 2);
         // no filter: every event again
         QVERIFY(apply([&] { w.table().taskFilter()->clear(); }));
         QCOMPARE(static_cast<size_t>(w.model().rowCount()), t.eventCount());
@@ -206,23 +261,23 @@ private slots:
         QTest::keyClicks(w.table().searchEdit(), QStringLiteral("Tick_Sched_Timer"));
         QTest::keyClick(w.table().searchEdit(), Qt::Key_Return);
         QVERIFY(done.wait(10000));
-        QCOMPARE(w.table().view()->currentIndex().row(), expect[0]);
+        QCOMPARE(w.table().currentRow(), expect[0]);
         QTest::mouseClick(w.table().nextButton(), Qt::LeftButton);
         QVERIFY(done.wait(10000));
         QTest::mouseClick(w.table().nextButton(), Qt::LeftButton);
         QVERIFY(done.wait(10000));
-        QCOMPARE(w.table().view()->currentIndex().row(), expect[2]);
+        QCOMPARE(w.table().currentRow(), expect[2]);
         const EventPos e = w.model().eventAt(expect[2]);
         QCOMPARE(w.state.selection(), (EventRef{e.cpu, static_cast<int64_t>(e.index)}));
         QTest::mouseClick(w.table().previousButton(), Qt::LeftButton);
         QVERIFY(done.wait(10000));
-        QCOMPARE(w.table().view()->currentIndex().row(), expect[1]);
+        QCOMPARE(w.table().currentRow(), expect[1]);
         w.table().searchEdit()->setText(QStringLiteral("no event has this text"));
         QTest::mouseClick(w.table().nextButton(), Qt::LeftButton);
         QVERIFY(done.wait(10000));
         QCOMPARE(done.last().at(0).toBool(), false);
         QVERIFY(w.table().statusText().contains(QStringLiteral("not found")));
-        QCOMPARE(w.table().view()->currentIndex().row(), expect[1]);
+        QCOMPARE(w.table().currentRow(), expect[1]);
         (void)t;
     }
 
@@ -234,11 +289,30 @@ private slots:
         w.table().followRange()->setChecked(true);
         const int64_t start = t.firstTs() + (t.lastTs() - t.firstTs()) / 2;
         w.state.setRange(start, start + 1000000);
-        QTableView *view = w.table().view();
-        const int top = view->rowAt(0);
+        const int top = w.table().topRow();
         QVERIFY(top > 0);
         QVERIFY(ts(t, w.model().eventAt(top)) >= start);
         QVERIFY(ts(t, w.model().eventAt(top - 1)) < start);
+    }
+
+    void aNewDocumentIsSummarisedAtOnce()
+    {
+        Window w("nohzfull-poll.dat"); // shown and reset: the range is the whole trace
+        SummaryPanel *s = w.docks.summary();
+        HistogramPanel *h = w.docks.histograms();
+        // computing already, with no debounce pending for the range and CPUs the reset announced
+        QVERIFY(!s->debouncing());
+        QVERIFY(!h->debouncing());
+        QTRY_COMPARE(s->cell(QStringLiteral("spurious"), 1), QStringLiteral("237"));
+        QTRY_VERIFY(HistogramPanel::plottedSamples(h->latencyPlot()) > 0);
+        // a range change is debounced; going back to the computed range cancels it
+        const int64_t first = w.doc.trace->firstTs(), last = w.doc.trace->lastTs();
+        w.state.setRange(first, first + (last - first) / 2);
+        QVERIFY(s->debouncing());
+        QVERIFY(h->debouncing());
+        w.state.setRange(first, last);
+        QVERIFY(!s->debouncing());
+        QVERIFY(!h->debouncing());
     }
 
     void summaryShowsTheReportForTheRangeOrTheWholeTrace()
