@@ -1,6 +1,7 @@
 // tickscope: the GUI. `tickscope [FILE ...]` opens FILE (the first one for now); without FILE it shows the
 // simulated seed000-nohzfull-poll preset (baseline).
 #include "MainWindow.h"
+#include "Timing.h"
 #include "ViewState.h"
 
 #include <QAbstractEventDispatcher>
@@ -9,38 +10,11 @@
 #include <QTimer>
 
 #include <cstdio>
-#include <cstring>
-#include <ctime>
-#include <fstream>
-#include <string>
-#include <unistd.h>
-
-namespace {
-
-// Seconds since this process started (the kernel's start time in /proc/self/stat, in clock ticks since
-// boot), so that the dynamic loading of the libraries counts too. -1 when unknown.
-double secondsSinceProcessStart()
-{
-    std::ifstream f("/proc/self/stat");
-    std::string s((std::istreambuf_iterator<char>(f)), {});
-    const size_t p = s.rfind(')');
-    if (p == std::string::npos) return -1;
-    unsigned long long start = 0;
-    const char *c = s.c_str() + p + 2;
-    for (int field = 3; field < 22; ++field)
-        c = std::strchr(c, ' ') + 1; // field 22: starttime
-    start = std::strtoull(c, nullptr, 10);
-    timespec now{};
-    clock_gettime(CLOCK_BOOTTIME, &now);
-    return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) / 1e9 -
-           static_cast<double>(start) / static_cast<double>(sysconf(_SC_CLK_TCK));
-}
-
-} // namespace
 
 int main(int argc, char **argv)
 {
     QApplication app(argc, argv);
+    tickscope::markTime("QApplication");
     QApplication::setOrganizationName(QStringLiteral("tickscope"));
     QApplication::setApplicationName(QStringLiteral("tickscope"));
     QApplication::setApplicationVersion(QStringLiteral(TICKSCOPE_VERSION));
@@ -96,7 +70,7 @@ int main(int argc, char **argv)
                 [&w] {
                     w.repaint();
                     std::printf("drawn and idle %.3f s after the process started\n",
-                                secondsSinceProcessStart());
+                                tickscope::secondsSinceProcessStart());
                     std::fflush(stdout);
                     QApplication::exit(0);
                 },

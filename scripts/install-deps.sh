@@ -14,7 +14,7 @@ PKGS=(
 )
 # Optional, only for the open-time benchmark against KernelShark (tests/bench/open-time.sh); CI does not
 # need them. Installed with: scripts/install-deps.sh --bench
-BENCH_PKGS=(kernelshark xdotool x11-utils bc)
+BENCH_PKGS=(kernelshark xdotool bc)
 if [ "${1:-}" = "--bench" ]; then PKGS+=("${BENCH_PKGS[@]}"); fi
 missing=()
 for p in "${PKGS[@]}"; do

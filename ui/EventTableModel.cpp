@@ -1,6 +1,7 @@
 #include "EventTableModel.h"
 
 #include "BackgroundJob.h"
+#include "Timing.h"
 
 #include "model/EventFormat.h"
 
@@ -69,6 +70,7 @@ void EventTableModel::setDocument(const Document &doc)
             order_ = std::move(order);
             count_ = static_cast<int>(order_->size());
             endResetModel();
+            markTime("event table ordered");
             emit busy({});
             emit rowsReady();
         });
@@ -114,6 +116,7 @@ void EventTableModel::startFilter()
             filterPending_ = false;
             count_ = static_cast<int>(rows_->size());
             endResetModel();
+            markTime("event table ordered");
             emit busy({});
             emit rowsReady();
         });

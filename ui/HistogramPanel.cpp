@@ -1,6 +1,7 @@
 #include "HistogramPanel.h"
 
 #include "BackgroundJob.h"
+#include "Timing.h"
 #include "ViewState.h"
 
 #include "analysis/TickReport.h"
@@ -142,6 +143,7 @@ void HistogramPanel::compute()
             if (gen != generation_) return;
             plot(lateness_, r.first, tr("hrtimer_wakeup lateness"));
             plot(latency_, r.second, tr("wakeup latency"));
+            markTime("histograms shown");
             emit updated();
         });
 }

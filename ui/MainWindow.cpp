@@ -5,6 +5,7 @@
 #include "TimeAxisTicker.h"
 #include "TimelinePlot.h"
 #include "TimelineView.h"
+#include "Timing.h"
 #include "TraceLoader.h"
 #include "ViewState.h"
 #include "analysis/CpuList.h"
@@ -18,6 +19,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFontDatabase>
+#include <QFrame>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMenuBar>
@@ -57,13 +59,19 @@ MainWindow::MainWindow(QWidget *parent)
     addDockWidget(Qt::BottomDockWidgetArea, factsDock_);
     factsDock_->hide();
     panels_ = new PanelDocks(this, state_);
-    auto *bar = new QHBoxLayout;
-    progress_ = new QProgressBar(central);
+    // The progress bar and Cancel float over the bottom of the timeline while loading, outside the
+    // layout: showing or hiding them resizes nothing (a resize re-allocates and repaints the timeline).
+    busy_ = new QFrame(central);
+    busy_->setFrameShape(QFrame::StyledPanel);
+    busy_->setAutoFillBackground(true);
+    auto *bar = new QHBoxLayout(busy_);
+    bar->setContentsMargins(6, 4, 6, 4);
+    progress_ = new QProgressBar(busy_);
     progress_->setRange(0, 1000);
-    cancel_ = new QPushButton(tr("Cancel"), central);
+    cancel_ = new QPushButton(tr("Cancel"), busy_);
     bar->addWidget(progress_, 1);
     bar->addWidget(cancel_);
-    layout->addLayout(bar);
+    central->installEventFilter(this);
     setCentralWidget(central);
     status_ = new QLabel(this);
     statusBar()->addWidget(status_, 1);
@@ -224,6 +232,7 @@ void MainWindow::onLoaded(const QString &path, std::shared_ptr<std::vector<std::
             break;
         }
     }
+    markTime("document shown");
     emit traceShown(path);
 }
 
@@ -237,8 +246,24 @@ void MainWindow::onFailed(const QString &, const QString &message)
 
 void MainWindow::setBusy(bool busy)
 {
-    progress_->setVisible(busy);
-    cancel_->setVisible(busy);
+    busy_->setVisible(busy);
+    if (busy) {
+        placeBusy();
+        busy_->raise();
+    }
+}
+
+void MainWindow::placeBusy()
+{
+    const QRect r = centralWidget()->rect().adjusted(12, 12, -12, -12);
+    const int h = busy_->sizeHint().height();
+    busy_->setGeometry(r.left(), r.bottom() - h, r.width(), h);
+}
+
+bool MainWindow::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == centralWidget() && event->type() == QEvent::Resize) placeBusy();
+    return QMainWindow::eventFilter(watched, event);
 }
 
 void MainWindow::addRecent(const QString &path)

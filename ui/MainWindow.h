@@ -16,6 +16,7 @@ class QProgressBar;
 class QPushButton;
 class QMenu;
 class QDockWidget;
+class QFrame;
 
 namespace tickscope {
 class Trace;
@@ -50,6 +51,7 @@ signals:
     void loadFailed(QString message);
 
 protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
     void dragEnterEvent(QDragEnterEvent *e) override;
     void dropEvent(QDropEvent *e) override;
     void closeEvent(QCloseEvent *e) override;
@@ -61,6 +63,7 @@ private:
     void showMarkers();
     void onFailed(const QString &path, const QString &message);
     void setBusy(bool busy);
+    void placeBusy();
     void addRecent(const QString &path);
     void rebuildRecentMenu();
 
@@ -71,6 +74,7 @@ private:
     QDockWidget *factsDock_;
     QPlainTextEdit *summary_;
     QLabel *markers_;
+    QFrame *busy_;
     QProgressBar *progress_;
     QPushButton *cancel_;
     QLabel *status_;

@@ -1,6 +1,7 @@
 #include "SummaryPanel.h"
 
 #include "BackgroundJob.h"
+#include "Timing.h"
 #include "ViewState.h"
 
 #include <QCheckBox>
@@ -108,6 +109,7 @@ SummaryPanel::SummaryPanel(ViewState *state, QWidget *parent)
 {
     whole_->setToolTip(tr("Summarise the whole trace instead of the visible range"));
     window_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    window_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // its text never widens the dock
     auto *bar = new QHBoxLayout;
     bar->addWidget(whole_);
     bar->addWidget(window_, 1);
@@ -192,6 +194,7 @@ void SummaryPanel::compute()
             if (gen != generation_) return;
             report_ = std::move(r);
             show(*report_);
+            markTime("summary shown");
             emit updated();
         });
 }

@@ -1,5 +1,8 @@
 #include "TraceLoader.h"
 
+#include "Timing.h"
+
+
 #include "analysis/TickAnalysis.h"
 #include "import/Loader.h"
 #include "sim/Presets.h"
@@ -10,8 +13,29 @@
 #include <QMetaObject>
 
 #include <chrono>
+#include <mutex>
 
 namespace tickscope {
+
+namespace {
+
+struct ProgressThrottle
+{
+    std::mutex mutex;
+    std::chrono::steady_clock::time_point last{};
+    double shown = -1;
+    bool due(double f)
+    {
+        const auto now = std::chrono::steady_clock::now();
+        const std::lock_guard lock(mutex);
+        if (f < 1.0 && (f - shown < 0.005 || now - last < std::chrono::milliseconds(50))) return false;
+        last = now;
+        shown = f;
+        return true;
+    }
+};
+
+} // namespace
 
 TraceLoader::TraceLoader(QObject *parent) : QObject(parent) {}
 
@@ -67,7 +91,11 @@ void TraceLoader::start(const QString &label, const QString &title, Producer pro
     busy_ = true;
     auto flag = cancel_;
     worker_ = std::thread([this, label, title, gen, flag, produce = std::move(produce)] {
-        auto report = [this, gen](double f) {
+        // At most 20 progress updates a second (the decoders report per page, from several threads):
+        // each one repaints the bar on the GUI thread, which shares the cores with the load.
+        auto throttle = std::make_shared<ProgressThrottle>();
+        auto report = [this, gen, throttle](double f) {
+            if (!throttle->due(f)) return;
             QMetaObject::invokeMethod(this, [this, gen, f] {
                 if (gen == generation_) emit progress(f);
             }, Qt::QueuedConnection);
@@ -78,14 +106,17 @@ void TraceLoader::start(const QString &label, const QString &title, Producer pro
             auto traces = std::make_shared<std::vector<std::shared_ptr<const Trace>>>();
             for (auto &t : sources) traces->push_back(std::shared_ptr<const Trace>(std::move(t)));
             if (traces->empty()) throw std::runtime_error(label.toStdString() + ": no events");
+            markTime("loaded");
             if (flag->load()) throw LoadCancelled();
             Document doc;
             doc.title = title;
             doc.trace = traces->front();
             doc.analysis = std::make_shared<const TickAnalysis>(TickAnalysis::run(*doc.trace));
+            markTime("analysed");
             report(0.95);
             if (flag->load()) throw LoadCancelled();
             doc.timeline = std::make_shared<const TimelineIndex>(TimelineIndex::build(*doc.trace, *doc.analysis));
+            markTime("timeline indexed");
             report(1.0);
             const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
             QMetaObject::invokeMethod(this, [this, gen, label, traces, doc, secs] {

@@ -6,16 +6,20 @@
 #   FILE       default /work/bigtrace/large.dat
 #   TICKSCOPE  the GUI binary, default build/release/app/tickscope
 #
-# Method (both programs, in a private Xvfb 1920x1080 display):
+# Method (both programs, in a private Xvfb 1920x1080 display, the same loop):
 #   - the script takes the time, starts the program, and samples the process's CPU time (utime + stime
-#     of all its threads, /proc/PID/stat) every 20 ms;
+#     of all its threads, /proc/PID/stat) every 20 ms with bash builtins only (no process is started
+#     per sample: on 2 cores a forking poller slows the program it measures);
+#   - every 100 ms, until it is found, `xdotool search` looks for the program's main window (mapped);
 #   - the window is "idle with the trace drawn" once its main window is mapped and the CPU time has not
 #     grown for QUIET seconds (default 2); the open time is the moment of the last growth;
 #   - KernelShark run as root opens a modal "running as root" warning in its main window's constructor,
-#     before it reads the file; the script finds that dialog (xdotool), dismisses it with Return, and
-#     subtracts the time it was up (the program waits on it, idle).
+#     before it reads the file; the same 100 ms search finds that dialog, dismisses it with Return, and
+#     the time it was up is not counted: from the program's last CPU use before the dialog was found
+#     (it waits on it, idle) to its dismissal.
 #   tickscope is also run with its hidden --quit-when-drawn flag: once the trace is shown and the event
 #   loop is about to block, it paints and prints the seconds since its process started (its own view).
+# TICKSCOPE_ONLY=1 measures tickscope only (for quick iterations; the ratio needs both).
 # Needs: Xvfb, xdotool, kernelshark (scripts/install-deps.sh --bench installs them).
 set -euo pipefail
 FILE=${1:-/work/bigtrace/large.dat}
@@ -23,7 +27,7 @@ TICKSCOPE=${2:-build/release/app/tickscope}
 QUIET=${QUIET:-2}
 [ -r "$FILE" ] || { echo "open-time: cannot read $FILE" >&2; exit 1; }
 [ -x "$TICKSCOPE" ] || { echo "open-time: no tickscope binary at $TICKSCOPE (build first)" >&2; exit 1; }
-for tool in Xvfb xdotool xwininfo kernelshark; do
+for tool in Xvfb xdotool kernelshark bc; do
   command -v "$tool" >/dev/null || { echo "open-time: $tool not found (scripts/install-deps.sh --bench)" >&2; exit 1; }
 done
 
@@ -37,38 +41,40 @@ child=
 cleanup() { [ -n "$child" ] && kill "$child" 2>/dev/null; kill "$xvfb" 2>/dev/null; wait 2>/dev/null || true; }
 trap cleanup EXIT
 
-now() { echo "${EPOCHREALTIME/./}"; } # µs
-cpu_ticks() { # utime + stime of process $1 (all threads), in clock ticks
-  local s; s=$(<"/proc/$1/stat") || return 1
-  s=${s##*) }
-  local -a f=($s)
-  echo $((f[11] + f[12]))
-}
-# The id of a mapped (viewable) top-level window whose name matches $2 (extended regex), owned by pid $1.
+# A sleep without a process: wait on a pipe nobody writes to.
+exec {nap}<> <(:)
+# The id of a mapped window of process $1 whose name matches $2 (an extended regex), or nothing.
+# (`xdotool search --name` misses KernelShark's dialog, so the names are matched here.)
 window_of() {
-  xwininfo -root -children 2>/dev/null | grep -E "^ *0x[0-9a-f]+ \"$2\":" | while read -r id _; do
-    [ "$(xdotool getwindowpid "$id" 2>/dev/null)" = "$1" ] || continue
-    xwininfo -id "$id" 2>/dev/null | grep -q "IsViewable" && { echo "$id"; break; }
+  local id
+  for id in $(xdotool search --all --onlyvisible --pid "$1" 2>/dev/null); do
+    [[ "$(xdotool getwindowname "$id" 2>/dev/null)" =~ $2 ]] && { echo "$id"; return; }
   done
 }
 
 # measure NAME MAIN_TITLE_REGEX DIALOG_TITLE_REGEX CMD... -> prints seconds
 measure() {
   local main=$2 dialog=$3; shift 3
-  local t0 last cpu prev=-1 dlg_up=0 paused=0 mapped=0 t
-  t0=$(now)
+  local t0 t last cpu prev=-1 dlg_up=0 paused=0 mapped=0 n=0 s d
+  local -a f
+  t0=${EPOCHREALTIME/./}
   "$@" >/dev/null 2>&1 &
   child=$!
   last=$t0
   while :; do
-    sleep 0.02
-    t=$(now)
-    cpu=$(cpu_ticks "$child") || { echo "open-time: $1 exited early" >&2; return 1; }
+    read -r -t 0.02 -u "$nap" _ || true
+    t=${EPOCHREALTIME/./}
+    read -r s <"/proc/$child/stat" 2>/dev/null || { echo "open-time: $1 exited early" >&2; return 1; }
+    s=${s##*) }
+    f=($s)
+    cpu=$((f[11] + f[12]))
     if [ "$cpu" != "$prev" ]; then prev=$cpu; last=$t; fi
+    n=$((n + 1))
+    [ $((n % 5)) = 0 ] || [ "$dlg_up" != 0 ] || continue # windows: every 100 ms
     if [ -n "$dialog" ]; then
-      local d; d=$(window_of "$child" "$dialog")
+      d=$(window_of "$child" "$dialog")
       if [ -n "$d" ]; then
-        [ "$dlg_up" = 0 ] && dlg_up=$t
+        [ "$dlg_up" = 0 ] && dlg_up=$last # idle since its last CPU use: the dialog was up from then
         xdotool key --window "$d" Return 2>/dev/null || true
         if [ $((t - dlg_up)) -ge 20000000 ]; then echo "open-time: cannot dismiss $1's dialog" >&2; return 1; fi
         continue
@@ -89,8 +95,9 @@ events=$("$(dirname "$TICKSCOPE")/tickscope-cli" stats "$FILE" 2>/dev/null | awk
 echo "file: $FILE (${events:-?} events, $(du -h "$FILE" | cut -f1)), display $DISPLAY, idle = no CPU time for ${QUIET} s"
 self=$("$TICKSCOPE" --quit-when-drawn "$FILE" 2>/dev/null | awk '/drawn and idle/{print $4}')
 echo "tickscope   (own --quit-when-drawn): ${self:-?} s"
-ts=$(measure tickscope "tickscope.*" "" "$TICKSCOPE" "$FILE")
+ts=$(measure tickscope "^tickscope" "" "$TICKSCOPE" "$FILE")
 echo "tickscope   (CPU idle method):       $ts s"
-ks=$(measure kernelshark "Kernel Shark.*" "kernelshark" kernelshark "$FILE")
+[ -n "${TICKSCOPE_ONLY:-}" ] && exit 0
+ks=$(measure kernelshark "^Kernel Shark" "^kernelshark$" kernelshark "$FILE")
 echo "kernelshark (CPU idle method):       $ks s  (KernelShark $(dpkg-query -W -f='${Version}' kernelshark 2>/dev/null || echo "?"))"
 echo "ratio kernelshark / tickscope:       $(echo "scale=1; $ks / $ts" | bc)x"
