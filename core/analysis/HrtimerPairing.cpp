@@ -124,6 +124,12 @@ void pairHrtimers(const Trace &trace, std::vector<CpuAnalysis> &cpus)
     for (size_t c = 0; c < n; ++c)
         si[c] = nextStart(c, 0);
     std::vector<ExpiryHeads> ei(n);
+    // Starts and expiries are read in event order: their payload offsets follow from the previous one's.
+    std::vector<CpuEvents::OffsetWalker> startAt, expiryAt;
+    for (size_t c = 0; c < n; ++c) {
+        startAt.emplace_back(trace.cpu(cpus[c].cpu));
+        expiryAt.emplace_back(trace.cpu(cpus[c].cpu));
+    }
     // The next item of CPU c: its next start or expiry, whichever is earlier (the same ts: the start).
     auto head = [&](size_t c, int64_t &ts, bool &isStart) {
         const CpuTimers &t = cpus[c].timers;
@@ -141,9 +147,8 @@ void pairHrtimers(const Trace &trace, std::vector<CpuAnalysis> &cpus)
     PtrTable last;
     auto take = [&](size_t c, bool isStart) {
         CpuTimers &t = cpus[c].timers;
-        const CpuEvents &ev = trace.cpu(cpus[c].cpu);
         if (isStart) {
-            const auto s = ev.payload<HrtimerStartP>(si[c]);
+            const auto s = startAt[c].payload<HrtimerStartP>(si[c]);
             si[c] = nextStart(c, si[c] + 1);
             last.put(s.timer, {s.expires, s.softexpires});
             return;
@@ -151,7 +156,7 @@ void pairHrtimers(const Trace &trace, std::vector<CpuAnalysis> &cpus)
         uint32_t index;
         ExpiryHeads &h = ei[c];
         const ExpiryHeads::Kind kind = h.next(t, index);
-        const auto x = ev.payload<HrtimerExpireEntryP>(index);
+        const auto x = expiryAt[c].payload<HrtimerExpireEntryP>(index);
         const PtrTable::Value *v = last.get(x.timer);
         const int32_t hard = v ? saturate(x.now - v->expires) : kUnknownNs;
         const int32_t soft = v ? saturate(x.now - v->softexpires) : kUnknownNs;
@@ -196,8 +201,6 @@ void pairHrtimers(const Trace &trace, std::vector<CpuAnalysis> &cpus)
         bool isStart;
         while (head(best, ts, isStart) && (second == n || ts < secondTs))
             take(best, isStart);
-    }
-    for (CpuAnalysis &c : cpus) {
     }
 }
 

@@ -8,14 +8,29 @@ WakeupSamples WakeupSamples::collect(const Trace &trace, const TickAnalysis &ana
                                      const std::vector<int> &cpus, int64_t from, int64_t to)
 {
     WakeupSamples s;
+    struct Part
+    {
+        const Column<HrtimerWakeup> *w;
+        size_t first, last;
+    };
+    std::vector<Part> parts;
+    size_t total = 0;
     for (const CpuAnalysis &c : analysis.cpus) {
         if (!cpus.empty() && std::find(cpus.begin(), cpus.end(), c.cpu) == cpus.end()) continue;
-        const CpuEvents &ev = trace.cpu(c.cpu);
         const Column<HrtimerWakeup> &w = c.timers.wakeups;
-        const auto [lo, hi] = ev.indexRange(from, to);
-        for (size_t k = 0; k < w.size(); ++k) {
-            const HrtimerWakeup &x = w[k];
-            if (x.index < lo || x.index >= hi) continue;
+        const auto [lo, hi] = trace.cpu(c.cpu).indexRange(from, to);
+        // the records are in event order: the window is a slice of them
+        const auto byIndex = [](const HrtimerWakeup &x, size_t i) { return x.index < i; };
+        const auto first = static_cast<size_t>(std::lower_bound(w.data(), w.data() + w.size(), lo, byIndex) - w.data());
+        const auto last = static_cast<size_t>(std::lower_bound(w.data(), w.data() + w.size(), hi, byIndex) - w.data());
+        parts.push_back({&w, first, last});
+        total += last - first;
+    }
+    s.latenessNs.reserve(total);
+    s.latencyNs.reserve(total);
+    for (const Part &p : parts) {
+        for (size_t k = p.first; k < p.last; ++k) {
+            const HrtimerWakeup &x = (*p.w)[k];
             if (x.latenessNs != kUnknownNs) s.latenessNs.push_back(x.latenessNs);
             if ((x.flags & WakeupFlag::TaskKnown) && x.latencyNs != kUnknownNs) s.latencyNs.push_back(x.latencyNs);
         }

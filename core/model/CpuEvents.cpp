@@ -126,12 +126,4 @@ CpuEvents::Cursor::Cursor(const CpuEvents &ev, size_t start) : ev_(ev), i_(start
     }
 }
 
-void CpuEvents::Cursor::next()
-{
-    off_ += (*ev_.typeSizes_)[ev_.type_[i_]];
-    ++i_;
-    if (epoch_ + 1 < ev_.epochs_.size() && ev_.epochs_[epoch_ + 1].first == i_) high_ = ev_.epochs_[++epoch_].high;
-    if (run_ + 1 < ev_.runs_.size() && ev_.runs_[run_ + 1].first == i_) ++run_;
-}
-
 } // namespace tickscope

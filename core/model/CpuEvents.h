@@ -93,7 +93,14 @@ public:
         int32_t pid() const { return ev_.runs_[run_].pid; }
         size_t payloadOffset() const { return off_; }
         template <class T> T payload() const { return ev_.payloadAt<T>(off_); }
-        void next();
+        void next() // inline: every pass over the events calls it once per event
+        {
+            off_ += (*ev_.typeSizes_)[ev_.type_[i_]];
+            ++i_;
+            if (epoch_ + 1 < ev_.epochs_.size() && ev_.epochs_[epoch_ + 1].first == i_)
+                high_ = ev_.epochs_[++epoch_].high;
+            if (run_ + 1 < ev_.runs_.size() && ev_.runs_[run_ + 1].first == i_) ++run_;
+        }
 
     private:
         const CpuEvents &ev_;
@@ -102,6 +109,30 @@ public:
         size_t epoch_ = 0;
         size_t run_ = 0;
         uint32_t high_ = 0;
+    };
+
+    // Payload offsets of events visited in increasing index order, most of them skipped: each one from the
+    // previous (the sizes of the events between) or from its block's offset, whichever is fewer steps.
+    class OffsetWalker
+    {
+    public:
+        explicit OffsetWalker(const CpuEvents &ev) : ev_(&ev) {}
+        size_t offset(size_t i) // i >= the previous i
+        {
+            constexpr size_t mask = (size_t{1} << kBlockShift) - 1;
+            if (i < i_ || i - i_ > (i & mask)) {
+                i_ = i & ~mask;
+                off_ = ev_->blockOffset_[i >> kBlockShift];
+            }
+            const auto &sizes = *ev_->typeSizes_;
+            for (; i_ < i; ++i_) off_ += sizes[ev_->type_[i_]];
+            return off_;
+        }
+        template <class T> T payload(size_t i) { return ev_->payloadAt<T>(offset(i)); }
+
+    private:
+        const CpuEvents *ev_;
+        size_t i_ = 0, off_ = 0;
     };
 
 private:

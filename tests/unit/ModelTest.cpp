@@ -89,6 +89,13 @@ TEST(Model, TimestampsAcrossEpochsAndPayloadsAcrossBlocks)
         ASSERT_EQ(c.payloadOffset(), ev.payloadOffset(c.index()));
     }
     EXPECT_EQ(n, ts.size());
+    // Offsets of increasing indices with skips short and long (inside a block, across blocks, to a
+    // block's first event), and every index from one walker.
+    for (size_t stride : {size_t{1}, size_t{3}, size_t{63}, size_t{64}, size_t{65}, size_t{200}, size_t{997}}) {
+        CpuEvents::OffsetWalker walk(ev);
+        for (size_t i = stride / 2; i < ev.size(); i += stride)
+            ASSERT_EQ(walk.offset(i), ev.payloadOffset(i)) << "stride " << stride << " index " << i;
+    }
     for (size_t probe : {size_t{0}, size_t{1}, size_t{2499}, size_t{2500}, size_t{4999}}) {
         EXPECT_EQ(ev.lowerBound(ts[probe]), probe);
         EXPECT_EQ(ev.lowerBound(ts[probe] + 1), probe + 1);
