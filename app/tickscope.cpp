@@ -2,6 +2,7 @@
 // simulated seed000-nohzfull-poll preset (baseline).
 #include "MainWindow.h"
 #include "Timing.h"
+#include "TraceLoader.h"
 #include "ViewState.h"
 
 #include <QAbstractEventDispatcher>
@@ -10,9 +11,35 @@
 #include <QTimer>
 
 #include <cstdio>
+#include <cstring>
+#include <string>
+
+namespace {
+
+// The file a plain command line opens (`tickscope [--quit-when-drawn] [--view A:B] [--screenshot PNG]
+// FILE`), read before the QApplication exists so that its load can start first; empty for anything else
+// (Qt's own options, help, several files), which then loads the usual way.
+std::string earlyFile(int argc, char **argv)
+{
+    std::string file;
+    for (int i = 1; i < argc; ++i) {
+        const char *a = argv[i];
+        if (std::strcmp(a, "--quit-when-drawn") == 0) continue;
+        if (std::strcmp(a, "--view") == 0 || std::strcmp(a, "--screenshot") == 0) {
+            ++i; // its value
+            continue;
+        }
+        if (a[0] == '-' || !file.empty()) return {};
+        file = a;
+    }
+    return file;
+}
+
+} // namespace
 
 int main(int argc, char **argv)
 {
+    if (const std::string file = earlyFile(argc, argv); !file.empty()) tickscope::TraceLoader::prestart(file);
     QApplication app(argc, argv);
     tickscope::markTime("QApplication");
     QApplication::setOrganizationName(QStringLiteral("tickscope"));

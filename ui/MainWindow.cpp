@@ -58,6 +58,9 @@ MainWindow::MainWindow(QWidget *parent)
     factsDock_->setWidget(summary_);
     addDockWidget(Qt::BottomDockWidgetArea, factsDock_);
     factsDock_->hide();
+    connect(factsDock_, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+        if (visible) fillStats();
+    });
     panels_ = new PanelDocks(this, state_);
     // The progress bar and Cancel float over the bottom of the timeline while loading, outside the
     // layout: showing or hiding them resizes nothing (a resize re-allocates and repaints the timeline).
@@ -118,9 +121,24 @@ MainWindow::MainWindow(QWidget *parent)
 
 MainWindow::~MainWindow() = default;
 
-QString MainWindow::summaryText() const
+QString MainWindow::summaryText()
 {
+    fillStats();
     return summary_->toPlainText();
+}
+
+void MainWindow::fillStats()
+{
+    if (!statsStale_ || !traces_) return;
+    statsStale_ = false;
+    std::vector<TraceStats> stats;
+    LoadFigures fig;
+    fig.loadSeconds = loadSeconds_;
+    for (const auto &t : *traces_) {
+        stats.push_back(TraceStats::compute(*t));
+        fig.events += stats.back().events;
+    }
+    summary_->setPlainText(QString::fromStdString(formatStatsText(stats, fig)));
 }
 
 QString MainWindow::statusText() const
@@ -189,14 +207,12 @@ void MainWindow::onLoaded(const QString &path, std::shared_ptr<std::vector<std::
     panels_->setDocument(doc_);
     state_->reset(doc_.trace->firstTs(), doc_.trace->lastTs(), doc_.trace->cpuCount());
     timeline_->plot()->setFocus();
-    std::vector<TraceStats> stats;
+    loadSeconds_ = secs;
+    statsStale_ = true; // written when the statistics dock is shown (it counts every event by type)
+    if (factsDock_->isVisible()) fillStats();
     LoadFigures fig;
-    fig.loadSeconds = secs;
-    for (const auto &t : *traces_) {
-        stats.push_back(TraceStats::compute(*t));
-        fig.events += stats.back().events;
-    }
-    summary_->setPlainText(QString::fromStdString(formatStatsText(stats, fig)));
+    for (const auto &t : *traces_)
+        fig.events += t->eventCount();
     if (!traces_->empty()) {
         const TraceMeta &m = traces_->front()->meta;
         const Trace &t = *traces_->front();
@@ -224,11 +240,11 @@ void MainWindow::onLoaded(const QString &path, std::shared_ptr<std::vector<std::
     }
     setWindowTitle(QStringLiteral("tickscope — %1").arg(doc_.title));
     if (QFileInfo(path).isFile()) addRecent(path); // not a simulated scenario
-    for (const auto &s : stats) {
-        if (!s.warnings.empty()) {
+    for (const auto &t : *traces_) {
+        if (!t->warnings.empty()) {
             QMessageBox::warning(this, tr("Trace loaded with warnings"),
-                                 QString::fromStdString(s.warnings.front()) +
-                                     (s.warnings.size() > 1 ? tr("\n(and %1 more)").arg(s.warnings.size() - 1) : QString()));
+                                 QString::fromStdString(t->warnings.front()) +
+                                     (t->warnings.size() > 1 ? tr("\n(and %1 more)").arg(t->warnings.size() - 1) : QString()));
             break;
         }
     }

@@ -37,7 +37,7 @@ public:
     // seed000-nohzfull-poll this way, so that a newcomer sees spurious ticks at once.
     void openScenario(const QString &scenario);
     // For tests: what the summary view shows, and whether a load is running.
-    QString summaryText() const;
+    QString summaryText(); // the statistics dock's text (computed on first use)
     QString statusText() const;
     bool loading() const;
     double progressValue() const; // 0..1 of the progress bar
@@ -63,6 +63,7 @@ private:
     void showMarkers();
     void onFailed(const QString &path, const QString &message);
     void setBusy(bool busy);
+    void fillStats();
     void placeBusy();
     void addRecent(const QString &path);
     void rebuildRecentMenu();
@@ -73,6 +74,8 @@ private:
     PanelDocks *panels_;
     QDockWidget *factsDock_;
     QPlainTextEdit *summary_;
+    bool statsStale_ = false;
+    double loadSeconds_ = 0;
     QLabel *markers_;
     QFrame *busy_;
     QProgressBar *progress_;

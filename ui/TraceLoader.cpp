@@ -2,7 +2,6 @@
 
 #include "Timing.h"
 
-
 #include "analysis/TickAnalysis.h"
 #include "import/Loader.h"
 #include "sim/Presets.h"
@@ -13,6 +12,7 @@
 #include <QMetaObject>
 
 #include <chrono>
+#include <future>
 #include <mutex>
 
 namespace tickscope {
@@ -35,7 +35,70 @@ struct ProgressThrottle
     }
 };
 
+// A load begun by prestart(), waiting for its TraceLoader.
+struct Prestarted
+{
+    std::string path;
+    std::atomic<bool> cancel{false};
+    std::atomic<double> progress{0};
+    std::future<std::vector<std::unique_ptr<Trace>>> result;
+};
+
+struct PrestartSlot
+{
+    std::mutex mutex;
+    std::shared_ptr<Prestarted> load;
+    ~PrestartSlot() // never adopted (the program ends early): stop it; the future's destructor waits
+    {
+        if (load) load->cancel.store(true);
+    }
+};
+
+PrestartSlot &prestartSlot()
+{
+    static PrestartSlot slot;
+    return slot;
+}
+
+// The prestarted load of `path`, taken out of the slot; a prestarted load of another file is cancelled.
+std::shared_ptr<Prestarted> takePrestarted(const std::string &path)
+{
+    PrestartSlot &slot = prestartSlot();
+    const std::lock_guard lock(slot.mutex);
+    std::shared_ptr<Prestarted> p = std::move(slot.load);
+    if (p && p->path != path) {
+        p->cancel.store(true);
+        p.reset(); // waits for it to notice (once per page)
+    }
+    return p;
+}
+
 } // namespace
+
+void TraceLoader::prestart(const std::string &path)
+{
+    auto p = std::make_shared<Prestarted>();
+    p->path = path;
+    Prestarted *raw = p.get(); // the future is owned by *p: the thread never outlives it
+    p->result = std::async(std::launch::async, [raw] {
+        markTime("load started");
+        LoadOptions opt;
+        opt.cancel = &raw->cancel;
+        opt.progress = [raw](double f) { raw->progress.store(f, std::memory_order_relaxed); };
+        return loadAll(raw->path, opt);
+    });
+    PrestartSlot &slot = prestartSlot();
+    const std::lock_guard lock(slot.mutex);
+    if (slot.load) slot.load->cancel.store(true);
+    slot.load = std::move(p);
+}
+
+bool TraceLoader::prestartPending()
+{
+    PrestartSlot &slot = prestartSlot();
+    const std::lock_guard lock(slot.mutex);
+    return slot.load != nullptr;
+}
 
 TraceLoader::TraceLoader(QObject *parent) : QObject(parent) {}
 
@@ -62,6 +125,16 @@ void TraceLoader::cancel()
 void TraceLoader::load(const QString &path)
 {
     const std::string file = path.toStdString();
+    if (std::shared_ptr<Prestarted> early = takePrestarted(file)) {
+        start(path, QFileInfo(path).fileName(), [early](std::atomic<bool> *cancel, std::function<void(double)> progress) {
+            while (early->result.wait_for(std::chrono::milliseconds(20)) != std::future_status::ready) {
+                if (cancel->load()) early->cancel.store(true);
+                progress(early->progress.load(std::memory_order_relaxed));
+            }
+            return early->result.get(); // the load's traces, or its error
+        });
+        return;
+    }
     start(path, QFileInfo(path).fileName(), [file](std::atomic<bool> *cancel, std::function<void(double)> progress) {
         LoadOptions opt;
         opt.cancel = cancel;

@@ -12,6 +12,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -26,6 +27,11 @@ public:
     ~TraceLoader() override;
 
     void load(const QString &path);
+    // Starts loading `path` at once, on a thread of its own, before the QApplication exists (the GUI's main
+    // calls it first): Qt's start-up then overlaps the load. The first load() of the same path adopts it;
+    // any other load() cancels it. Reading the file needs no Qt.
+    static void prestart(const std::string &path);
+    static bool prestartPending(); // one waits for its load() (for tests)
     // Runs the simulator on a scenario (tickscope-cli simulate's SCENARIO syntax) instead of loading a file.
     void simulate(const QString &scenario);
     void cancel();

@@ -1,8 +1,10 @@
 // The main window as a person uses it, headless: open a real trace and see what was loaded; open a
 // bad file and get an error dialog; cancel a load.
 #include "MainWindow.h"
+#include "TraceLoader.h"
 
 #include <QApplication>
+#include <QFileInfo>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QSignalSpy>
@@ -51,6 +53,30 @@ private slots:
         QVERIFY(text.contains(QStringLiteral("user_exit")));
         QVERIFY(text.contains(QStringLiteral("tick_stop")));
         QVERIFY(w.windowTitle().contains(QStringLiteral("seed000-nohzfull-poll")));
+    }
+
+    // The GUI's main starts loading its file before Qt is up; the window's load of that file takes it over,
+    // the load of another file cancels it.
+    void aPrestartedLoadIsTakenOverOrCancelled()
+    {
+        using tickscope::TraceLoader;
+        const QString poll = QStringLiteral(TICKSCOPE_TEST_DATA "/nohzfull-poll.dat");
+        const QString nopoll = QStringLiteral(TICKSCOPE_TEST_DATA "/nohzfull-nopoll.dat");
+        for (const QString &open : {poll, nopoll}) {
+            TraceLoader::prestart(poll.toStdString());
+            QVERIFY(TraceLoader::prestartPending());
+            MainWindow w;
+            w.show();
+            QSignalSpy shown(&w, &MainWindow::traceShown);
+            w.openFile(open);
+            QVERIFY(!TraceLoader::prestartPending());
+            QVERIFY(shown.wait(30000));
+            QCOMPARE(shown.first().first().toString(), open);
+            QVERIFY(w.windowTitle().contains(QFileInfo(open).fileName()));
+            const QString text = w.summaryText();
+            QVERIFY2(text.contains(open == poll ? QStringLiteral("events:   11741") : QStringLiteral("events:   10284")),
+                     qPrintable(text.left(400)));
+        }
     }
 
     void aBadFileShowsAnErrorDialog()
