@@ -19,12 +19,13 @@
 #     (it waits on it, idle) to its dismissal.
 #   tickscope is also run with its hidden --quit-when-drawn flag: once the trace is shown and the event
 #   loop is about to block, it paints and prints the seconds since its process started (its own view).
-# TICKSCOPE_ONLY=1 measures tickscope only (for quick iterations; the ratio needs both).
+# RUNS=N rounds (default 3); TICKSCOPE_ONLY=1 measures tickscope only (for quick iterations; the ratio needs both).
 # Needs: Xvfb, xdotool, kernelshark (scripts/install-deps.sh --bench installs them).
 set -euo pipefail
 FILE=${1:-/work/bigtrace/large.dat}
 TICKSCOPE=${2:-build/release/app/tickscope}
 QUIET=${QUIET:-2}
+RUNS=${RUNS:-3}
 [ -r "$FILE" ] || { echo "open-time: cannot read $FILE" >&2; exit 1; }
 [ -x "$TICKSCOPE" ] || { echo "open-time: no tickscope binary at $TICKSCOPE (build first)" >&2; exit 1; }
 for tool in Xvfb xdotool kernelshark bc; do
@@ -93,11 +94,19 @@ measure() {
 
 events=$("$(dirname "$TICKSCOPE")/tickscope-cli" stats "$FILE" 2>/dev/null | awk '/^events:/{print $2}') || true
 echo "file: $FILE (${events:-?} events, $(du -h "$FILE" | cut -f1)), display $DISPLAY, idle = no CPU time for ${QUIET} s"
-self=$("$TICKSCOPE" --quit-when-drawn "$FILE" 2>/dev/null | awk '/drawn and idle/{print $4}')
-echo "tickscope   (own --quit-when-drawn): ${self:-?} s"
-ts=$(measure tickscope "^tickscope" "" "$TICKSCOPE" "$FILE")
-echo "tickscope   (CPU idle method):       $ts s"
+# RUNS rounds (default 3), tickscope then KernelShark in each: a machine that speeds up or slows down
+# during the run moves both. The ratio is of the medians.
+median() { printf '%s\n' "$@" | sort -n | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+self=() ts=() ks=()
+for ((r = 1; r <= RUNS; r++)); do
+  self+=("$("$TICKSCOPE" --quit-when-drawn "$FILE" 2>/dev/null | awk '/drawn and idle/{print $4}')")
+  ts+=("$(measure tickscope "^tickscope" "" "$TICKSCOPE" "$FILE")")
+  if [ -z "${TICKSCOPE_ONLY:-}" ]; then
+    ks+=("$(measure kernelshark "^Kernel Shark" "^kernelshark$" kernelshark "$FILE")")
+  fi
+done
+echo "tickscope   (own --quit-when-drawn): ${self[*]} s; median $(median "${self[@]}") s"
+echo "tickscope   (CPU idle method):       ${ts[*]} s; median $(median "${ts[@]}") s"
 [ -n "${TICKSCOPE_ONLY:-}" ] && exit 0
-ks=$(measure kernelshark "^Kernel Shark" "^kernelshark$" kernelshark "$FILE")
-echo "kernelshark (CPU idle method):       $ks s  (KernelShark $(dpkg-query -W -f='${Version}' kernelshark 2>/dev/null || echo "?"))"
-echo "ratio kernelshark / tickscope:       $(echo "scale=1; $ks / $ts" | bc)x"
+echo "kernelshark (CPU idle method):       ${ks[*]} s; median $(median "${ks[@]}") s  (KernelShark $(dpkg-query -W -f='${Version}' kernelshark 2>/dev/null || echo "?"))"
+echo "ratio kernelshark / tickscope:       $(echo "scale=1; $(median "${ks[@]}") / $(median "${ts[@]}")" | bc)x (medians)"
