@@ -266,6 +266,12 @@ SwitchIn findSwitchIn(const Trace &trace, const CpuEvents &ev, const Column<Swit
 // the way the pass read them (TimerTracker::onWake / onMigrate).
 WakeTarget wokenBy(const Trace &trace, const CpuEvents &ev, size_t expiry)
 {
+    CpuEvents::OffsetWalker walk(ev);
+    return wokenBy(trace, ev, expiry, walk);
+}
+
+WakeTarget wokenBy(const Trace &trace, const CpuEvents &ev, size_t expiry, CpuEvents::OffsetWalker &walk)
+{
     constexpr size_t kMaxInside = 256; // events inside one expiry callback
     WakeTarget t;
     const size_t end = std::min(ev.size(), expiry + kMaxInside);
@@ -276,12 +282,12 @@ WakeTarget wokenBy(const Trace &trace, const CpuEvents &ev, size_t expiry)
             return t;
         case EventKind::SchedWaking:
         case EventKind::SchedWakeup: {
-            const auto p = ev.payload<SchedWakeP>(i);
+            const auto p = walk.payload<SchedWakeP>(i);
             t.onWake(p.pid, p.prio, p.targetCpu, trace.kind(ev.type(i)) == EventKind::SchedWakeup);
             break;
         }
         case EventKind::SchedMigrateTask: {
-            const auto p = ev.payload<SchedMigrateP>(i);
+            const auto p = walk.payload<SchedMigrateP>(i);
             t.onMigrate(p.pid, p.destCpu);
             break;
         }
@@ -317,9 +323,10 @@ void measureWakeupLatency(const Trace &trace, std::vector<CpuAnalysis> &cpus, in
             }
             return false;
         };
+        CpuEvents::OffsetWalker walk(own); // the wakeups are in event order
         for (size_t j = 0; j < a.timers.wakeups.size(); ++j) {
             HrtimerWakeup &w = a.timers.wakeups[j];
-            const WakeTarget to = wokenBy(trace, own, w.index);
+            const WakeTarget to = wokenBy(trace, own, w.index, walk);
             if (to.pid <= 0) continue;
             const int64_t t0 = own.ts(w.index);
             // Woken while still running (it had not scheduled out yet): no switch-in follows this

@@ -18,6 +18,8 @@ void pairHrtimers(const Trace &trace, std::vector<CpuAnalysis> &cpus);
 // Who the hrtimer_wakeup expiry at event `expiry` of CPU events `ev` woke, and the CPU it was sent to: the
 // events up to its hrtimer_expire_exit, read the way the pass reads them.
 WakeTarget wokenBy(const Trace &trace, const CpuEvents &ev, size_t expiry);
+// The same for expiries visited in event order, their payloads read through one walker of ev.
+WakeTarget wokenBy(const Trace &trace, const CpuEvents &ev, size_t expiry, CpuEvents::OffsetWalker &walk);
 
 // Fills HrtimerWakeup::latencyNs; one work item per CPU.
 // Frees the transient switch arrays.
