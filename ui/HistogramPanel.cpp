@@ -14,6 +14,7 @@
 #include <qcustomplot.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 
 namespace tickscope {
@@ -107,7 +108,8 @@ HistogramPanel::Bins HistogramPanel::bin(std::vector<int64_t> v, bool log, int l
         for (int k = lo; k <= hi; ++k)
             b.edges.push_back(std::ldexp(1.0, k) / 1e3);
         for (int64_t x : v) {
-            const int k = x <= 1 ? 0 : static_cast<int>(std::ceil(std::log2(static_cast<double>(x))));
+            // ceil(log2(x)) for x >= 2 is the bit width of x - 1: exact, and no floating point per sample
+            const int k = x <= 1 ? 0 : std::bit_width(static_cast<uint64_t>(x - 1));
             b.counts[static_cast<size_t>(std::clamp(k - lo - 1, 0, hi - lo - 1))] += 1;
         }
         return b;
