@@ -112,5 +112,6 @@ int main(int argc, char **argv)
     else
         w.openScenario(QStringLiteral("seed000-nohzfull-poll")); // first start: a simulated nohz_full box
     w.show();
+    tickscope::markTime("window built");
     return app.exec();
 }

@@ -52,7 +52,7 @@ MainWindow::MainWindow(QWidget *parent)
     summary_ = new QPlainTextEdit(this);
     summary_->setReadOnly(true);
     summary_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    summary_->setPlainText(tr("Open a trace.dat or an ftrace text file (File → Open, or drop it here)."));
+    summary_->setPlaceholderText(tr("Open a trace.dat or an ftrace text file (File → Open, or drop it here)."));
     factsDock_ = new QDockWidget(tr("Trace Statistics"), this);
     factsDock_->setObjectName(QStringLiteral("statisticsDock"));
     factsDock_->setWidget(summary_);
