@@ -10,6 +10,10 @@
 #include <QCommandLineParser>
 #include <QTimer>
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -39,6 +43,14 @@ std::string earlyFile(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+#ifdef __GLIBC__
+    // Memory the load, the analysis and the panels free stays with the process and is reused by the next
+    // allocations (glibc otherwise unmaps big blocks and trims the heap): the first touch of a fresh
+    // page costs more than the work done in it on VMs, and this cut the CPU time of opening a 5.7 M-event
+    // trace by 10-20 %. The GUI keeps its trace for its lifetime, so little is ever handed back anyway.
+    mallopt(M_MMAP_THRESHOLD, 512 << 20);
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
+#endif
     if (const std::string file = earlyFile(argc, argv); !file.empty()) tickscope::TraceLoader::prestart(file);
     QApplication app(argc, argv);
     tickscope::markTime("QApplication");
