@@ -43,7 +43,7 @@ public:
     };
     // Linear: bins of equal width from 0 (or the minimum when negative) to the maximum; log: log2 bins
     // in µs from the bin holding the minimum positive value (values <= that go into the first one).
-    static Bins bin(std::vector<int64_t> valuesNs, bool log, int linearBins = 50);
+    static Bins bin(std::vector<int32_t> valuesNs, bool log, int linearBins = 50);
 
     // A range or CPU change waits for more before it recomputes (for tests).
     bool debouncing() const;

@@ -213,6 +213,10 @@ void SummaryPanel::show(const TickReport &r)
         }
     }
     const std::vector<Metric> ms = metrics();
+    // Sized to the contents once, after the fill: a header in ResizeToContents mode measures every
+    // section again at each header change (a tooltip per row: rows x rows text layouts).
+    for (QHeaderView *h : {table_->horizontalHeader(), table_->verticalHeader()})
+        h->setSectionResizeMode(QHeaderView::Fixed);
     table_->clear();
     table_->setRowCount(static_cast<int>(ms.size()));
     table_->setColumnCount(static_cast<int>(cols.size()));
@@ -232,6 +236,8 @@ void SummaryPanel::show(const TickReport &r)
             table_->setItem(i, j, item);
         }
     }
+    for (QHeaderView *h : {table_->horizontalHeader(), table_->verticalHeader()})
+        h->setSectionResizeMode(QHeaderView::ResizeToContents);
 }
 
 QString SummaryPanel::cell(const QString &metric, int cpu) const

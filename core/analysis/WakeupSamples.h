@@ -12,8 +12,8 @@ namespace tickscope {
 
 struct WakeupSamples
 {
-    std::vector<int64_t> latenessNs; // now - expires
-    std::vector<int64_t> latencyNs;  // expiry -> switch into the woken task
+    std::vector<int32_t> latenessNs; // now - expires (int32, as the analysis keeps them)
+    std::vector<int32_t> latencyNs;  // expiry -> switch into the woken task
 
     // cpus empty: every CPU.
     static WakeupSamples collect(const Trace &trace, const TickAnalysis &analysis,
