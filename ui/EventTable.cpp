@@ -8,8 +8,8 @@
 #include <QCoreApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
-#include <QLabel>
 #include <QKeyEvent>
+#include <QLabel>
 #include <QLineEdit>
 #include <QScrollBar>
 #include <QTableView>
@@ -75,11 +75,10 @@ private:
 EventTable::EventTable(ViewState *state, QWidget *parent)
     : QWidget(parent), state_(state), model_(new EventTableModel(this)),
       window_(new EventRowWindow(model_, this)), view_(new QTableView(this)),
-      scroll_(new QScrollBar(Qt::Vertical, this)),
-      cpu_(new QComboBox(this)), task_(new QLineEdit(this)), event_(new QComboBox(this)),
-      search_(new QLineEdit(this)), previous_(new QToolButton(this)), next_(new QToolButton(this)),
-      follow_(new QCheckBox(tr("Follow range"), this)), status_(new QLabel(this)),
-      filterDelay_(new QTimer(this))
+      scroll_(new QScrollBar(Qt::Vertical, this)), cpu_(new QComboBox(this)), task_(new QLineEdit(this)),
+      event_(new QComboBox(this)), search_(new QLineEdit(this)), previous_(new QToolButton(this)),
+      next_(new QToolButton(this)), follow_(new QCheckBox(tr("Follow range"), this)),
+      status_(new QLabel(this)), filterDelay_(new QTimer(this))
 {
     cpu_->setToolTip(tr("Show the events of one CPU"));
     task_->setPlaceholderText(tr("task: comm or pid"));
@@ -91,7 +90,8 @@ EventTable::EventTable(ViewState *state, QWidget *parent)
     // The clear buttons come with the first text (they only show with text anyway): the style's icon
     // costs ~5 ms each to build, on the GUI thread, while a file loads.
     for (QLineEdit *e : {task_, event_->lineEdit(), search_}) {
-        connect(e, &QLineEdit::textChanged, e, [e] { e->setClearButtonEnabled(true); }, Qt::SingleShotConnection);
+        connect(
+            e, &QLineEdit::textChanged, e, [e] { e->setClearButtonEnabled(true); }, Qt::SingleShotConnection);
     }
     previous_->setText(tr("Previous"));
     previous_->setToolTip(tr("Previous match"));
@@ -168,9 +168,10 @@ EventTable::EventTable(ViewState *state, QWidget *parent)
         updateStatus();
         emit searchFinished(row >= 0);
     });
-    connect(view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex &cur) {
-        if (!windowSync_ && cur.isValid()) moveCurrent(window_->first() + cur.row());
-    });
+    connect(view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex &cur) {
+                if (!windowSync_ && cur.isValid()) moveCurrent(window_->first() + cur.row());
+            });
     connect(state_, &ViewState::selectionChanged, this, &EventTable::showSelection);
     connect(state_, &ViewState::rangeChanged, this, [this](int64_t start, int64_t) {
         if (!follow_->isChecked() || !model_->ready()) return;
@@ -219,11 +220,17 @@ void EventTable::scrollToRow(int row, Place place)
     int first = window_->first();
     switch (place) {
     case Place::Visible:
-        if (row < first) first = row;
-        else if (row >= first + n) first = row - n + 1;
+        if (row < first)
+            first = row;
+        else if (row >= first + n)
+            first = row - n + 1;
         break;
-    case Place::Top: first = row; break;
-    case Place::Center: first = row - n / 2; break;
+    case Place::Top:
+        first = row;
+        break;
+    case Place::Center:
+        first = row - n / 2;
+        break;
     }
     scroll_->setValue(std::clamp(first, 0, scroll_->maximum())); // moves the window
 }
@@ -277,13 +284,26 @@ bool EventTable::eventFilter(QObject *watched, QEvent *event)
         const int page = std::max(1, window_->size() - 1);
         const int from = current_ >= 0 ? current_ : window_->first();
         switch (key->key()) {
-        case Qt::Key_Up: moveCurrent(current_ >= 0 ? from - 1 : from); return true;
-        case Qt::Key_Down: moveCurrent(current_ >= 0 ? from + 1 : from); return true;
-        case Qt::Key_PageUp: moveCurrent(from - page); return true;
-        case Qt::Key_PageDown: moveCurrent(from + page); return true;
-        case Qt::Key_Home: moveCurrent(0); return true;
-        case Qt::Key_End: moveCurrent(model_->rowCount() - 1); return true;
-        default: break;
+        case Qt::Key_Up:
+            moveCurrent(current_ >= 0 ? from - 1 : from);
+            return true;
+        case Qt::Key_Down:
+            moveCurrent(current_ >= 0 ? from + 1 : from);
+            return true;
+        case Qt::Key_PageUp:
+            moveCurrent(from - page);
+            return true;
+        case Qt::Key_PageDown:
+            moveCurrent(from + page);
+            return true;
+        case Qt::Key_Home:
+            moveCurrent(0);
+            return true;
+        case Qt::Key_End:
+            moveCurrent(model_->rowCount() - 1);
+            return true;
+        default:
+            break;
         }
     }
     return QWidget::eventFilter(watched, event);

@@ -100,7 +100,7 @@ private:
     QString busy_, searchNote_;
     bool syncing_ = false;
     bool windowSync_ = false; // the view's current row is being set from current_
-    int current_ = -1; // the current row of the model
+    int current_ = -1;        // the current row of the model
 };
 
 } // namespace tickscope

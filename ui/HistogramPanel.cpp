@@ -97,7 +97,9 @@ HistogramPanel::Bins HistogramPanel::bin(std::vector<int32_t> v, bool log, int l
     if (log) {
         // log2 bins in ns: (2^(k-1), 2^k]; everything <= the first edge goes into the first bin.
         // ceil(log2(x)) for x >= 2 is the bit width of x - 1: exact, and no floating point per sample.
-        const auto ceilLog2 = [](int64_t x) { return x <= 1 ? 0 : static_cast<int>(std::bit_width(static_cast<uint64_t>(x - 1))); };
+        const auto ceilLog2 = [](int64_t x) {
+            return x <= 1 ? 0 : static_cast<int>(std::bit_width(static_cast<uint64_t>(x - 1)));
+        };
         int64_t minPos = INT64_MAX;
         for (int64_t x : v) {
             if (x > 0) minPos = std::min(minPos, x);
@@ -135,7 +137,8 @@ void HistogramPanel::compute()
     const uint64_t gen = ++generation_;
     runInBackground(
         this,
-        [trace = doc_.trace, analysis = doc_.analysis, cpus = in.cpus, from = in.from, to = in.to, log = in.log] {
+        [trace = doc_.trace, analysis = doc_.analysis, cpus = in.cpus, from = in.from, to = in.to,
+         log = in.log] {
             WakeupSamples s = WakeupSamples::collect(*trace, *analysis, cpus, from, to);
             return std::make_pair(bin(std::move(s.latenessNs), log), bin(std::move(s.latencyNs), log));
         },

@@ -8,8 +8,8 @@
 
 #include <QWidget>
 
-#include <optional>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 class QCheckBox;

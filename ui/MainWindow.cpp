@@ -52,7 +52,8 @@ MainWindow::MainWindow(QWidget *parent)
     summary_ = new QPlainTextEdit(this);
     summary_->setReadOnly(true);
     summary_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    summary_->setPlaceholderText(tr("Open a trace.dat or an ftrace text file (File → Open, or drop it here)."));
+    summary_->setPlaceholderText(
+        tr("Open a trace.dat or an ftrace text file (File → Open, or drop it here)."));
     factsDock_ = new QDockWidget(tr("Trace Statistics"), this);
     factsDock_->setObjectName(QStringLiteral("statisticsDock"));
     factsDock_->setWidget(summary_);
@@ -242,9 +243,10 @@ void MainWindow::onLoaded(const QString &path, std::shared_ptr<std::vector<std::
     if (QFileInfo(path).isFile()) addRecent(path); // not a simulated scenario
     for (const auto &t : *traces_) {
         if (!t->warnings.empty()) {
-            QMessageBox::warning(this, tr("Trace loaded with warnings"),
-                                 QString::fromStdString(t->warnings.front()) +
-                                     (t->warnings.size() > 1 ? tr("\n(and %1 more)").arg(t->warnings.size() - 1) : QString()));
+            QMessageBox::warning(
+                this, tr("Trace loaded with warnings"),
+                QString::fromStdString(t->warnings.front()) +
+                    (t->warnings.size() > 1 ? tr("\n(and %1 more)").arg(t->warnings.size() - 1) : QString()));
             break;
         }
     }

@@ -23,7 +23,8 @@ double secondsSinceProcessStart()
         if (c) ++c;
     }
     if (!c) return -1;
-    const unsigned long long start = std::strtoull(c, nullptr, 10); // field 22: starttime, in ticks since boot
+    const unsigned long long start =
+        std::strtoull(c, nullptr, 10); // field 22: starttime, in ticks since boot
     timespec now{};
     clock_gettime(CLOCK_BOOTTIME, &now);
     return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) / 1e9 -

@@ -126,13 +126,14 @@ void TraceLoader::load(const QString &path)
 {
     const std::string file = path.toStdString();
     if (std::shared_ptr<Prestarted> early = takePrestarted(file)) {
-        start(path, QFileInfo(path).fileName(), [early](std::atomic<bool> *cancel, std::function<void(double)> progress) {
-            while (early->result.wait_for(std::chrono::milliseconds(20)) != std::future_status::ready) {
-                if (cancel->load()) early->cancel.store(true);
-                progress(early->progress.load(std::memory_order_relaxed));
-            }
-            return early->result.get(); // the load's traces, or its error
-        });
+        start(path, QFileInfo(path).fileName(),
+              [early](std::atomic<bool> *cancel, std::function<void(double)> progress) {
+                  while (early->result.wait_for(std::chrono::milliseconds(20)) != std::future_status::ready) {
+                      if (cancel->load()) early->cancel.store(true);
+                      progress(early->progress.load(std::memory_order_relaxed));
+                  }
+                  return early->result.get(); // the load's traces, or its error
+              });
         return;
     }
     start(path, QFileInfo(path).fileName(), [file](std::atomic<bool> *cancel, std::function<void(double)> progress) {
@@ -177,7 +178,8 @@ void TraceLoader::start(const QString &label, const QString &title, Producer pro
         try {
             auto sources = produce(flag.get(), [report](double f) { report(0.8 * f); });
             auto traces = std::make_shared<std::vector<std::shared_ptr<const Trace>>>();
-            for (auto &t : sources) traces->push_back(std::shared_ptr<const Trace>(std::move(t)));
+            for (auto &t : sources)
+                traces->push_back(std::shared_ptr<const Trace>(std::move(t)));
             if (traces->empty()) throw std::runtime_error(label.toStdString() + ": no events");
             markTime("loaded");
             if (flag->load()) throw LoadCancelled();

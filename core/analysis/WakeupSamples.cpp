@@ -21,8 +21,10 @@ WakeupSamples WakeupSamples::collect(const Trace &trace, const TickAnalysis &ana
         const auto [lo, hi] = trace.cpu(c.cpu).indexRange(from, to);
         // the records are in event order: the window is a slice of them
         const auto byIndex = [](const HrtimerWakeup &x, size_t i) { return x.index < i; };
-        const auto first = static_cast<size_t>(std::lower_bound(w.data(), w.data() + w.size(), lo, byIndex) - w.data());
-        const auto last = static_cast<size_t>(std::lower_bound(w.data(), w.data() + w.size(), hi, byIndex) - w.data());
+        const auto first =
+            static_cast<size_t>(std::lower_bound(w.data(), w.data() + w.size(), lo, byIndex) - w.data());
+        const auto last =
+            static_cast<size_t>(std::lower_bound(w.data(), w.data() + w.size(), hi, byIndex) - w.data());
         parts.push_back({&w, first, last});
         total += last - first;
     }

@@ -125,7 +125,8 @@ public:
                 off_ = ev_->blockOffset_[i >> kBlockShift];
             }
             const auto &sizes = *ev_->typeSizes_;
-            for (; i_ < i; ++i_) off_ += sizes[ev_->type_[i_]];
+            for (; i_ < i; ++i_)
+                off_ += sizes[ev_->type_[i_]];
             return off_;
         }
         template <class T> T payload(size_t i) { return ev_->payloadAt<T>(offset(i)); }

@@ -74,7 +74,8 @@ private slots:
             QCOMPARE(shown.first().first().toString(), open);
             QVERIFY(w.windowTitle().contains(QFileInfo(open).fileName()));
             const QString text = w.summaryText();
-            QVERIFY2(text.contains(open == poll ? QStringLiteral("events:   11741") : QStringLiteral("events:   10284")),
+            QVERIFY2(text.contains(open == poll ? QStringLiteral("events:   11741")
+                                                : QStringLiteral("events:   10284")),
                      qPrintable(text.left(400)));
         }
     }

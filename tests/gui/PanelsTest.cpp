@@ -150,8 +150,8 @@ private slots:
         QCOMPARE(w.table().scrollBar()->maximum(), total - shown);
         // the wheel moves the window, by rows of the model
         const QPoint at = view->viewport()->rect().center();
-        QWheelEvent down(at, view->viewport()->mapToGlobal(at), {}, QPoint(0, -120), Qt::NoButton, Qt::NoModifier,
-                         Qt::NoScrollPhase, false);
+        QWheelEvent down(at, view->viewport()->mapToGlobal(at), {}, QPoint(0, -120), Qt::NoButton,
+                         Qt::NoModifier, Qt::NoScrollPhase, false);
         QApplication::sendEvent(view->viewport(), &down);
         const int top = w.table().topRow();
         QVERIFY(top > 0);

@@ -91,7 +91,8 @@ TEST(Model, TimestampsAcrossEpochsAndPayloadsAcrossBlocks)
     EXPECT_EQ(n, ts.size());
     // Offsets of increasing indices with skips short and long (inside a block, across blocks, to a
     // block's first event), and every index from one walker.
-    for (size_t stride : {size_t{1}, size_t{3}, size_t{63}, size_t{64}, size_t{65}, size_t{200}, size_t{997}}) {
+    for (size_t stride :
+         {size_t{1}, size_t{3}, size_t{63}, size_t{64}, size_t{65}, size_t{200}, size_t{997}}) {
         CpuEvents::OffsetWalker walk(ev);
         for (size_t i = stride / 2; i < ev.size(); i += stride)
             ASSERT_EQ(walk.offset(i), ev.payloadOffset(i)) << "stride " << stride << " index " << i;
