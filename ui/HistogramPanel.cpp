@@ -170,6 +170,7 @@ void HistogramPanel::plot(QCustomPlot *p, const Bins &b, const QString &what)
             a->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
         else
             a->setTicker(QSharedPointer<QCPAxisTicker>::create());
+        a->ticker()->setTickCount(3); // the plots are narrow: labels of more ticks run into each other
     }
     if (!b.counts.empty()) {
         p->xAxis->setRange(b.edges.front(), b.edges.back());
@@ -177,7 +178,7 @@ void HistogramPanel::plot(QCustomPlot *p, const Bins &b, const QString &what)
         p->yAxis->setRange(log ? 0.8 : 0, std::max(1.0, top) * (log ? 2 : 1.1));
     }
     auto *title = qobject_cast<QCPTextElement *>(p->plotLayout()->element(0, 0));
-    title->setText(b.samples ? tr("%1\n%2 samples, p50 %3, p99 %4, max %5 µs")
+    title->setText(b.samples ? tr("%1\n%2 samples\np50 %3 · p99 %4 · max %5 µs")
                                    .arg(what)
                                    .arg(b.samples)
                                    .arg(b.p50, 0, 'f', 1)

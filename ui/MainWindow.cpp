@@ -118,6 +118,12 @@ MainWindow::MainWindow(QWidget *parent)
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     if (!settings.contains(QStringLiteral("window/geometry"))) resize(1500, 950);
+    if (!settings.contains(QStringLiteral("window/state"))) {
+        // wide enough for the summary's two CPU columns and its range line, from the start: a dock that
+        // widens when its text arrives resizes the timeline after the load
+        const int digit = fontMetrics().horizontalAdvance(QLatin1Char('0'));
+        resizeDocks({panels_->summaryDock()}, {digit * 60}, Qt::Horizontal);
+    }
 }
 
 MainWindow::~MainWindow() = default;
