@@ -230,12 +230,34 @@ bool readHeaderInfo(Reader &r, const uint8_t *d, uint64_t size, DatLayout &l)
 std::optional<std::string> readSectionText(const uint8_t *data, uint64_t size, const DatLayout &layout,
                                            uint64_t sectionOffset, int lengthBytes)
 {
-    auto body = sectionBody(data, size, layout, sectionOffset);
-    if (!body) return std::nullopt;
-    Reader b(body->data(), body->size(), layout.bigEndian);
+    // Decompressed straight into the string that is returned (kallsyms is megabytes: a body vector and a
+    // copy of it cost two fresh allocations, and fresh pages are the expensive part).
+    if (!sectionOffset) return std::nullopt;
+    Reader s(data, size, layout.bigEndian);
+    s.seek(sectionOffset);
+    s.get<uint16_t>(); // id
+    const auto flags = s.get<uint16_t>();
+    s.get<uint32_t>(); // description string id
+    const auto secSize = s.get<uint64_t>();
+    if (!s.ok() || s.pos() + secSize > size) return std::nullopt;
+    std::string body;
+    if (!(flags & 1)) {
+        body.assign(reinterpret_cast<const char *>(data + s.pos()), secSize);
+    } else {
+        const auto csize = s.get<uint32_t>();
+        const auto usize = s.get<uint32_t>();
+        if (!s.ok() || s.pos() + csize > size || usize > (512u << 20)) return std::nullopt;
+        body.resize(usize);
+        if (!decompressBlock(layout.compression, data + s.pos(), csize, reinterpret_cast<uint8_t *>(body.data()),
+                             usize))
+            return std::nullopt;
+    }
+    Reader b(reinterpret_cast<const uint8_t *>(body.data()), body.size(), layout.bigEndian);
     const uint64_t len = lengthBytes == 8 ? b.get<uint64_t>() : b.get<uint32_t>();
-    if (!b.ok() || b.pos() + len > body->size()) return std::nullopt;
-    return std::string(reinterpret_cast<const char *>(body->data() + b.pos()), len);
+    if (!b.ok() || b.pos() + len > body.size()) return std::nullopt;
+    body.erase(0, b.pos()); // the length prefix (a memmove, no new pages)
+    body.resize(len);
+    return body;
 }
 
 namespace {

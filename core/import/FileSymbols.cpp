@@ -13,6 +13,9 @@ FileSymbols::FileSymbols(std::string kallsyms, const std::string &cmdlines) : te
     // offsets on x86-64) and ARM's '$' mapping symbols.
     std::vector<uint64_t> addrs;
     std::vector<uint32_t> names;
+    addrs.reserve(text_.size() / 32); // lines are ~40 bytes
+    names.reserve(text_.size() / 32);
+    size_t nameBytes = 0;
     size_t pos = 0;
     while (pos < text_.size()) {
         size_t end = text_.find('\n', pos);
@@ -30,28 +33,33 @@ FileSymbols::FileSymbols(std::string kallsyms, const std::string &cmdlines) : te
                 addrs.push_back(addr);
                 names.push_back(static_cast<uint32_t>(name - text_.data()));
                 text_[static_cast<size_t>(nend - text_.data())] = '\0';
+                nameBytes += static_cast<size_t>(nend - name) + 1;
             }
         }
         pos = end + 1;
     }
     // Keep only the names: a third of kallsyms, and it stays in memory for the whole load.
     std::string names_only;
-    names_only.reserve(text_.size() / 2);
+    names_only.reserve(nameBytes); // exact: no shrink (and copy) afterwards
     for (auto &off : names) {
         const char *n = text_.data() + off;
         off = static_cast<uint32_t>(names_only.size());
         names_only.append(n, std::strlen(n) + 1);
     }
     text_ = std::move(names_only);
-    text_.shrink_to_fit();
-    std::vector<uint32_t> order(addrs.size());
-    std::iota(order.begin(), order.end(), 0u);
-    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return addrs[a] < addrs[b]; });
-    addrs_.reserve(order.size());
-    names_.reserve(order.size());
-    for (uint32_t i : order) {
-        addrs_.push_back(addrs[i]);
-        names_.push_back(names[i]);
+    if (std::is_sorted(addrs.begin(), addrs.end())) { // /proc/kallsyms comes sorted: no permutation
+        addrs_ = std::move(addrs);
+        names_ = std::move(names);
+    } else {
+        std::vector<uint32_t> order(addrs.size());
+        std::iota(order.begin(), order.end(), 0u);
+        std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return addrs[a] < addrs[b]; });
+        addrs_.reserve(order.size());
+        names_.reserve(order.size());
+        for (uint32_t i : order) {
+            addrs_.push_back(addrs[i]);
+            names_.push_back(names[i]);
+        }
     }
     size_t cpos = 0;
     while (cpos < cmdlines.size()) {

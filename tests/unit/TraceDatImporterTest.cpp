@@ -1,6 +1,7 @@
 // trace.dat import checked against `trace-cmd report` on real traces: counts per event name and per
 // CPU, decoded fields, lost events, instances, metadata, progress and cancel, and the text form.
 #include "TestUtil.h"
+#include "import/FileSymbols.h"
 #include "import/Loader.h"
 #include "model/EventFormat.h"
 
@@ -313,5 +314,35 @@ TEST_P(EveryDatFile, PageDecoderEqualsLibtracecmdRecordApi)
             }
         }
         EXPECT_EQ(x.tasks.entries().size(), y.tasks.entries().size());
+    }
+}
+
+// kallsyms as the kernel writes it (sorted) and shuffled resolve alike: absolute and '$' mapping symbols
+// are skipped, an address resolves to the symbol at or below it, past the last one only exactly.
+TEST(FileSymbols, SortedAndShuffledKallsymsResolveAlike)
+{
+    const std::string sorted = "ffffffff81000000 T _stext\n"
+                               "ffffffff81000100 t alpha\n"
+                               "ffffffff81000200 T beta\n"
+                               "ffffffff81000300 t $x\n"
+                               "ffffffff81000400 T gamma\t[mod]\n"
+                               "0000000000001000 A absolute\n";
+    const std::string shuffled = "ffffffff81000400 T gamma\t[mod]\n"
+                                 "ffffffff81000100 t alpha\n"
+                                 "0000000000001000 A absolute\n"
+                                 "ffffffff81000000 T _stext\n"
+                                 "ffffffff81000300 t $x\n"
+                                 "ffffffff81000200 T beta\n";
+    for (const std::string &text : {sorted, shuffled}) {
+        const FileSymbols s(text, "42 worker\n");
+        EXPECT_EQ(s.functionCount(), 4u);
+        EXPECT_STREQ(s.function(0xffffffff81000000), "_stext");
+        EXPECT_STREQ(s.function(0xffffffff81000150), "alpha");
+        EXPECT_STREQ(s.function(0xffffffff81000200), "beta");
+        EXPECT_STREQ(s.function(0xffffffff81000350), "beta");
+        EXPECT_STREQ(s.function(0xffffffff81000400), "gamma");
+        EXPECT_EQ(s.function(0xffffffff81000401), nullptr);
+        EXPECT_EQ(s.function(0xffffffff80000000), nullptr);
+        EXPECT_STREQ(s.comm(42), "worker");
     }
 }
