@@ -162,25 +162,38 @@ bool decompressBlock(const std::string &algorithm, const uint8_t *src, size_t sr
 
 namespace {
 
-// The body of a v7 section (decompressed when the section is).
-std::optional<std::vector<uint8_t>> sectionBody(const uint8_t *data, uint64_t size, const DatLayout &layout,
-                                                uint64_t sectionOffset)
+// The body of a v7 section, decompressed when the section is, into a byte container (a vector, or a
+// string for the texts that are kept).
+template <class Buffer>
+bool readSectionInto(const uint8_t *data, uint64_t size, const DatLayout &layout, uint64_t sectionOffset,
+                     Buffer &out)
 {
-    if (!sectionOffset) return std::nullopt;
+    if (!sectionOffset) return false;
     Reader s(data, size, layout.bigEndian);
     s.seek(sectionOffset);
     s.get<uint16_t>(); // id
     const auto flags = s.get<uint16_t>();
     s.get<uint32_t>(); // description string id
     const auto secSize = s.get<uint64_t>();
-    if (!s.ok() || s.pos() + secSize > size) return std::nullopt;
-    if (!(flags & 1)) return std::vector<uint8_t>(data + s.pos(), data + s.pos() + secSize);
+    if (!s.ok() || s.pos() + secSize > size) return false;
+    if (!(flags & 1)) {
+        out.assign(data + s.pos(), data + s.pos() + secSize);
+        return true;
+    }
     const auto csize = s.get<uint32_t>();
     const auto usize = s.get<uint32_t>();
-    if (!s.ok() || s.pos() + csize > size || usize > (512u << 20)) return std::nullopt;
-    std::vector<uint8_t> plain(usize);
-    if (!decompressBlock(layout.compression, data + s.pos(), csize, plain.data(), usize)) return std::nullopt;
-    return plain;
+    if (!s.ok() || s.pos() + csize > size || usize > (512u << 20)) return false;
+    out.resize(usize);
+    return decompressBlock(layout.compression, data + s.pos(), csize, reinterpret_cast<uint8_t *>(out.data()),
+                           usize);
+}
+
+std::optional<std::vector<uint8_t>> sectionBody(const uint8_t *data, uint64_t size, const DatLayout &layout,
+                                                uint64_t sectionOffset)
+{
+    std::vector<uint8_t> body;
+    if (!readSectionInto(data, size, layout, sectionOffset, body)) return std::nullopt;
+    return body;
 }
 
 // <u32 count> then count x (<u64 size><format text>), as in both v6 and v7.
@@ -232,26 +245,8 @@ std::optional<std::string> readSectionText(const uint8_t *data, uint64_t size, c
 {
     // Decompressed straight into the string that is returned (kallsyms is megabytes: a body vector and a
     // copy of it cost two fresh allocations, and fresh pages are the expensive part).
-    if (!sectionOffset) return std::nullopt;
-    Reader s(data, size, layout.bigEndian);
-    s.seek(sectionOffset);
-    s.get<uint16_t>(); // id
-    const auto flags = s.get<uint16_t>();
-    s.get<uint32_t>(); // description string id
-    const auto secSize = s.get<uint64_t>();
-    if (!s.ok() || s.pos() + secSize > size) return std::nullopt;
     std::string body;
-    if (!(flags & 1)) {
-        body.assign(reinterpret_cast<const char *>(data + s.pos()), secSize);
-    } else {
-        const auto csize = s.get<uint32_t>();
-        const auto usize = s.get<uint32_t>();
-        if (!s.ok() || s.pos() + csize > size || usize > (512u << 20)) return std::nullopt;
-        body.resize(usize);
-        if (!decompressBlock(layout.compression, data + s.pos(), csize, reinterpret_cast<uint8_t *>(body.data()),
-                             usize))
-            return std::nullopt;
-    }
+    if (!readSectionInto(data, size, layout, sectionOffset, body)) return std::nullopt;
     Reader b(reinterpret_cast<const uint8_t *>(body.data()), body.size(), layout.bigEndian);
     const uint64_t len = lengthBytes == 8 ? b.get<uint64_t>() : b.get<uint32_t>();
     if (!b.ok() || b.pos() + len > body.size()) return std::nullopt;
