@@ -9,7 +9,6 @@
 
 #include <QCheckBox>
 #include <QHBoxLayout>
-#include <QTimer>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
@@ -21,7 +20,8 @@ namespace tickscope {
 
 HistogramPanel::HistogramPanel(ViewState *state, QWidget *parent)
     : QWidget(parent), state_(state), log_(new QCheckBox(tr("Log scale"), this)),
-      lateness_(new QCustomPlot(this)), latency_(new QCustomPlot(this)), delay_(new QTimer(this))
+      lateness_(new QCustomPlot(this)), latency_(new QCustomPlot(this)),
+      recompute_(this, 150, [this] { compute(); })
 {
     log_->setToolTip(tr("log2 bins on logarithmic axes"));
     log_->setChecked(true); // latencies have long tails
@@ -45,9 +45,6 @@ HistogramPanel::HistogramPanel(ViewState *state, QWidget *parent)
     lateness_->xAxis->setLabel(tr("hrtimer lateness (µs)"));
     latency_->xAxis->setLabel(tr("wakeup latency (µs)"));
 
-    delay_->setSingleShot(true);
-    delay_->setInterval(150);
-    connect(delay_, &QTimer::timeout, this, &HistogramPanel::compute);
     connect(log_, &QCheckBox::toggled, this, &HistogramPanel::compute);
     connect(state_, &ViewState::rangeChanged, this, &HistogramPanel::schedule);
     connect(state_, &ViewState::cpusChanged, this, &HistogramPanel::schedule);
@@ -58,12 +55,11 @@ HistogramPanel::HistogramPanel(ViewState *state, QWidget *parent)
 void HistogramPanel::setDocument(const Document &doc)
 {
     doc_ = doc;
-    ++generation_;
     for (QCustomPlot *p : {lateness_, latency_}) {
         p->graph(0)->data()->clear();
         p->replot();
     }
-    computed_.reset();
+    recompute_.reset();
 }
 
 HistogramPanel::Inputs HistogramPanel::inputs() const
@@ -71,18 +67,9 @@ HistogramPanel::Inputs HistogramPanel::inputs() const
     return {state_->cpus(), state_->rangeStart(), state_->rangeEnd(), log_->isChecked()};
 }
 
-bool HistogramPanel::debouncing() const
-{
-    return delay_->isActive();
-}
-
 void HistogramPanel::schedule()
 {
-    if (computed_ && *computed_ == inputs()) {
-        delay_->stop();
-        return;
-    }
-    delay_->start();
+    recompute_.schedule(inputs());
 }
 
 HistogramPanel::Bins HistogramPanel::bin(std::vector<int32_t> v, bool log, int linearBins)
@@ -129,12 +116,10 @@ HistogramPanel::Bins HistogramPanel::bin(std::vector<int32_t> v, bool log, int l
 
 void HistogramPanel::compute()
 {
-    delay_->stop();
     if (!doc_.valid()) return;
     const Inputs in = inputs();
-    if (computed_ && *computed_ == in) return; // computed or being computed
-    computed_ = in;
-    const uint64_t gen = ++generation_;
+    const std::optional<uint64_t> gen = recompute_.start(in);
+    if (!gen) return; // computed or being computed
     runInBackground(
         this,
         [trace = doc_.trace, analysis = doc_.analysis, cpus = in.cpus, from = in.from, to = in.to,
@@ -142,8 +127,8 @@ void HistogramPanel::compute()
             WakeupSamples s = WakeupSamples::collect(*trace, *analysis, cpus, from, to);
             return std::make_pair(bin(std::move(s.latenessNs), log), bin(std::move(s.latencyNs), log));
         },
-        [this, gen](std::pair<Bins, Bins> r) {
-            if (gen != generation_) return;
+        [this, gen = *gen](std::pair<Bins, Bins> r) {
+            if (!recompute_.current(gen)) return;
             plot(lateness_, r.first, tr("hrtimer_wakeup lateness"));
             plot(latency_, r.second, tr("wakeup latency"));
             markTime("histograms shown");

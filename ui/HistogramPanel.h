@@ -4,17 +4,16 @@
 // and debounced when the range or the CPUs change.
 #pragma once
 
+#include "BackgroundJob.h"
 #include "Document.h"
 
 #include <QWidget>
 
 #include <cstdint>
-#include <optional>
 #include <vector>
 
 class QCheckBox;
 class QCustomPlot;
-class QTimer;
 
 namespace tickscope {
 
@@ -46,7 +45,7 @@ public:
     static Bins bin(std::vector<int32_t> valuesNs, bool log, int linearBins = 50);
 
     // A range or CPU change waits for more before it recomputes (for tests).
-    bool debouncing() const;
+    bool debouncing() const { return recompute_.debouncing(); }
 
 signals:
     void updated();
@@ -69,9 +68,7 @@ private:
     Document doc_;
     QCheckBox *log_;
     QCustomPlot *lateness_, *latency_;
-    QTimer *delay_;
-    uint64_t generation_ = 0;
-    std::optional<Inputs> computed_; // of the last computation started
+    Recompute<Inputs> recompute_;
 };
 
 } // namespace tickscope

@@ -9,7 +9,6 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QTableWidget>
-#include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -105,7 +104,7 @@ std::vector<Metric> metrics()
 
 SummaryPanel::SummaryPanel(ViewState *state, QWidget *parent)
     : QWidget(parent), state_(state), whole_(new QCheckBox(tr("Whole trace"), this)),
-      window_(new QLabel(this)), table_(new QTableWidget(this)), delay_(new QTimer(this))
+      window_(new QLabel(this)), table_(new QTableWidget(this)), recompute_(this, 100, [this] { compute(); })
 {
     whole_->setToolTip(tr("Summarise the whole trace instead of the visible range"));
     window_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -121,9 +120,6 @@ SummaryPanel::SummaryPanel(ViewState *state, QWidget *parent)
     table_->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
 
-    delay_->setSingleShot(true);
-    delay_->setInterval(100);
-    connect(delay_, &QTimer::timeout, this, &SummaryPanel::compute);
     connect(whole_, &QCheckBox::toggled, this, &SummaryPanel::compute);
     connect(state_, &ViewState::rangeChanged, this, &SummaryPanel::schedule);
     connect(state_, &ViewState::cpusChanged, this, &SummaryPanel::schedule);
@@ -135,12 +131,11 @@ void SummaryPanel::setDocument(const Document &doc)
 {
     doc_ = doc;
     report_.reset();
-    ++generation_;
     table_->clear();
     table_->setRowCount(0);
     table_->setColumnCount(0);
     window_->clear();
-    computed_.reset();
+    recompute_.reset();
 }
 
 SummaryPanel::Inputs SummaryPanel::inputs() const
@@ -156,27 +151,17 @@ SummaryPanel::Inputs SummaryPanel::inputs() const
     return in;
 }
 
-bool SummaryPanel::debouncing() const
-{
-    return delay_->isActive();
-}
-
 void SummaryPanel::schedule()
 {
-    if (computed_ && *computed_ == inputs()) {
-        delay_->stop(); // e.g. the range went back to where it was computed
-        return;
-    }
-    delay_->start();
+    recompute_.schedule(inputs());
 }
 
 void SummaryPanel::compute()
 {
-    delay_->stop();
     if (!doc_.valid()) return;
     const Inputs in = inputs();
-    if (computed_ && *computed_ == in) return; // computed or being computed
-    computed_ = in;
+    const std::optional<uint64_t> gen = recompute_.start(in);
+    if (!gen) return; // computed or being computed
     ReportOptions o;
     o.cpus = in.cpus;
     if (!in.whole) {
@@ -184,14 +169,13 @@ void SummaryPanel::compute()
         o.to = in.to;
         o.windowSource = "window";
     }
-    const uint64_t gen = ++generation_;
     runInBackground(
         this,
         [trace = doc_.trace, analysis = doc_.analysis, o] {
             return std::make_shared<const TickReport>(TickReport::make(*trace, *analysis, o));
         },
-        [this, gen](std::shared_ptr<const TickReport> r) {
-            if (gen != generation_) return;
+        [this, gen = *gen](std::shared_ptr<const TickReport> r) {
+            if (!recompute_.current(gen)) return;
             report_ = std::move(r);
             show(*report_);
             markTime("summary shown");

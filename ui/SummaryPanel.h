@@ -3,6 +3,7 @@
 // background when the document arrives and, debounced, when the range or the CPUs change.
 #pragma once
 
+#include "BackgroundJob.h"
 #include "Document.h"
 
 #include "analysis/TickReport.h"
@@ -10,13 +11,11 @@
 #include <QWidget>
 
 #include <memory>
-#include <optional>
 #include <vector>
 
 class QCheckBox;
 class QLabel;
 class QTableWidget;
-class QTimer;
 
 namespace tickscope {
 
@@ -38,7 +37,7 @@ public:
     const TickReport *report() const { return report_.get(); }
 
     // A range or CPU change waits for more before it recomputes (for tests).
-    bool debouncing() const;
+    bool debouncing() const { return recompute_.debouncing(); }
 
 signals:
     void updated();
@@ -62,10 +61,8 @@ private:
     QCheckBox *whole_;
     QLabel *window_;
     QTableWidget *table_;
-    QTimer *delay_;
     std::shared_ptr<const TickReport> report_;
-    uint64_t generation_ = 0;
-    std::optional<Inputs> computed_; // of the last computation started
+    Recompute<Inputs> recompute_;
 };
 
 } // namespace tickscope
