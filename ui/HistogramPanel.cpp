@@ -13,7 +13,6 @@
 #include <qcustomplot.h>
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 
 namespace tickscope {
@@ -82,23 +81,20 @@ HistogramPanel::Bins HistogramPanel::bin(std::vector<int32_t> v, bool log, int l
     b.p99 = static_cast<double>(d.p99) / 1e3;
     b.max = static_cast<double>(d.max) / 1e3;
     if (log) {
-        // log2 bins in ns: (2^(k-1), 2^k]; everything <= the first edge goes into the first bin.
-        // ceil(log2(x)) for x >= 2 is the bit width of x - 1: exact, and no floating point per sample.
-        const auto ceilLog2 = [](int64_t x) {
-            return x <= 1 ? 0 : static_cast<int>(std::bit_width(static_cast<uint64_t>(x - 1)));
-        };
+        // log2 bins in ns: (2^(k-1), 2^k], the report's buckets (log2Bucket); everything <= the first edge
+        // goes into the first bin.
         int64_t minPos = INT64_MAX;
         for (int64_t x : v) {
             if (x > 0) minPos = std::min(minPos, x);
         }
         if (minPos == INT64_MAX) minPos = 1;
-        const int lo = std::max(0, ceilLog2(minPos) - 1);
-        const int hi = std::max(lo + 1, ceilLog2(std::max<int64_t>(d.max, 2)));
+        const int lo = std::max(0, log2Bucket(minPos) - 1);
+        const int hi = std::max(lo + 1, log2Bucket(std::max<int64_t>(d.max, 2)));
         b.counts.assign(static_cast<size_t>(hi - lo), 0);
         for (int k = lo; k <= hi; ++k)
             b.edges.push_back(std::ldexp(1.0, k) / 1e3);
         for (int64_t x : v)
-            b.counts[static_cast<size_t>(std::clamp(ceilLog2(x) - lo - 1, 0, hi - lo - 1))] += 1;
+            b.counts[static_cast<size_t>(std::clamp(log2Bucket(x) - lo - 1, 0, hi - lo - 1))] += 1;
         return b;
     }
     const double from = std::min<double>(0, static_cast<double>(d.min));

@@ -70,9 +70,7 @@ std::string bytesText(uint64_t b)
 
 size_t histogramBucket(int64_t v)
 {
-    if (v <= 1) return 0;
-    const auto b = static_cast<size_t>(std::bit_width(static_cast<uint64_t>(v - 1)));
-    return std::min(b, kHistogramBuckets - 1);
+    return std::min(static_cast<size_t>(log2Bucket(v)), kHistogramBuckets - 1);
 }
 
 void timerReport(const Trace &trace, const CpuAnalysis &c, int64_t from, int64_t to, CpuReport &cr)

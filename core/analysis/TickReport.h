@@ -5,6 +5,7 @@
 #include "TickAnalysis.h"
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -46,6 +47,11 @@ struct Distribution
 };
 
 constexpr size_t kHistogramBuckets = 32; // log2 buckets: [0] <= 1 ns, [k] in (2^(k-1), 2^k] ns, last: above
+// The log2 bucket of a duration, unbounded: 0 for v <= 1 ns, else ceil(log2 v) (exact, integer).
+inline int log2Bucket(int64_t v)
+{
+    return v <= 1 ? 0 : static_cast<int>(std::bit_width(static_cast<uint64_t>(v - 1)));
+}
 
 struct TimerSoftirqReport
 {
