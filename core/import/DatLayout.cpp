@@ -16,11 +16,17 @@ public:
     Reader(const uint8_t *d, uint64_t size, bool big) : d_(d), size_(size), big_(big) {}
     bool ok() const { return ok_; }
     uint64_t pos() const { return pos_; }
+    uint64_t left() const { return size_ - pos_; }
+    // True when len more bytes lie inside the data. Written as a subtraction: pos + len can wrap
+    // around for a 64-bit length read from the file.
+    bool fits(uint64_t len) const { return ok_ && len <= size_ - pos_; }
     void seek(uint64_t p) { p <= size_ ? void(pos_ = p) : void(ok_ = false); }
+    void skip(uint64_t len) { fits(len) ? void(pos_ += len) : void(ok_ = false); }
+    void fail() { ok_ = false; }
     template <class T> T get()
     {
         T v{};
-        if (!ok_ || pos_ + sizeof(T) > size_) {
+        if (!fits(sizeof(T))) {
             ok_ = false;
             return v;
         }
@@ -54,10 +60,29 @@ private:
     bool ok_ = true;
 };
 
+// Why a file is not a readable trace.dat, in the user's terms; caught in readDatLayout().
+struct Bad
+{
+    std::string why;
+};
+[[noreturn]] void bad(std::string why)
+{
+    throw Bad{std::move(why)};
+}
+
+// A compressed block may not claim to grow by more than this: zstd and zlib reach ~1:1000 only on
+// long runs of one byte, and ring-buffer pages and format texts stay far below. It keeps a corrupt
+// size field from allocating gigabytes.
+constexpr uint64_t kMaxInflation = 1024;
+bool plausibleInflation(uint64_t compressed, uint64_t plain)
+{
+    return plain <= (512u << 20) && plain <= compressed * kMaxInflation + 4096;
+}
+
 constexpr uint16_t kSectionOptions = 0;
 constexpr uint16_t kOptDone = 0, kOptBuffer = 3, kOptTraceClock = 4, kOptUname = 5, kOptOffset = 7,
                    kOptCpuCount = 8, kOptVersion = 9, kOptTimeShift = 12, kOptTsc2Nsec = 14, kOptHeaderInfo = 16,
-                   kOptFtraceEvents = 17, kOptEventFormats = 18, kOptKallsyms = 19, kOptCmdlines = 21,
+                   kOptFtraceEvents = 17, kOptEventFormats = 18, kOptKallsyms = 19, kOptPrintk = 20, kOptCmdlines = 21,
                    kOptBufferText = 22;
 
 int formatId(std::string_view text)
@@ -75,6 +100,18 @@ std::string cString(const uint8_t *d, uint32_t len)
     return std::string(s, strnlen(s, len));
 }
 
+// A BUFFER option's CPU table: every CPU number in range and listed once (the decoder gives each CPU
+// its own thread and arrays, indexed by this number).
+void addCpuEntry(DatBuffer &b, const DatCpuData &c)
+{
+    const std::string where = b.name.empty() ? "the top-level buffer" : "buffer instance '" + b.name + "'";
+    if (c.cpu >= kMaxDatCpus) bad(where + " names CPU " + std::to_string(c.cpu) + " (corrupt CPU table)");
+    for (const auto &o : b.cpus) {
+        if (o.cpu == c.cpu) bad(where + " lists CPU " + std::to_string(c.cpu) + " twice (corrupt CPU table)");
+    }
+    b.cpus.push_back(c);
+}
+
 bool parseOptions(const uint8_t *d, uint64_t size, bool big, DatLayout &out, uint64_t &next)
 {
     Reader r(d, size, big);
@@ -83,15 +120,16 @@ bool parseOptions(const uint8_t *d, uint64_t size, bool big, DatLayout &out, uin
         const auto id = r.get<uint16_t>();
         const auto len = r.get<uint32_t>();
         const uint64_t start = r.pos();
-        if (!r.ok() || start + len > size) return false;
+        if (!r.fits(len)) return false;
         if (id == kOptDone) {
             next = len >= 8 ? r.get<uint64_t>() : 0;
             return r.ok();
         }
         if (id == kOptOffset || id == kOptTimeShift || id == kOptTsc2Nsec || id == kOptBufferText)
             out.needsLibraryPath = true;
-        if ((id == kOptKallsyms || id == kOptCmdlines) && len >= 8) {
-            (id == kOptKallsyms ? out.kallsymsSection : out.cmdlinesSection) = r.get<uint64_t>();
+        if ((id == kOptKallsyms || id == kOptCmdlines || id == kOptPrintk) && len >= 8) {
+            const uint64_t at = r.get<uint64_t>();
+            (id == kOptKallsyms ? out.kallsymsSection : id == kOptCmdlines ? out.cmdlinesSection : out.printkSection) = at;
         }
         if ((id == kOptHeaderInfo || id == kOptFtraceEvents || id == kOptEventFormats) && len >= 8) {
             const uint64_t at = r.get<uint64_t>();
@@ -100,7 +138,11 @@ bool parseOptions(const uint8_t *d, uint64_t size, bool big, DatLayout &out, uin
         if (id == kOptUname) out.uname = cString(d + start, len);
         if (id == kOptTraceClock) out.traceClock = cString(d + start, len);
         if (id == kOptVersion) out.writer = cString(d + start, len);
-        if (id == kOptCpuCount && len >= 4) out.cpuCount = static_cast<int>(r.get<uint32_t>());
+        if (id == kOptCpuCount && len >= 4) {
+            const auto n = r.get<uint32_t>();
+            if (n == 0 || n > kMaxDatCpus) bad("implausible CPU count " + std::to_string(n));
+            out.cpuCount = static_cast<int>(n);
+        }
         if (id == kOptBuffer) {
             DatBuffer b;
             r.get<uint64_t>(); // the flyrecord section
@@ -112,7 +154,7 @@ bool parseOptions(const uint8_t *d, uint64_t size, bool big, DatLayout &out, uin
                 Reader p(d, size, big);
                 p.seek(start + fixed + extra);
                 const auto n = p.get<uint32_t>();
-                return p.ok() && fixed + extra + 4 + uint64_t{n} * 20 == len ? int64_t{n} : int64_t{-1};
+                return p.ok() && fixed + extra + 4 + uint64_t{n} * 20 == uint64_t{len} ? int64_t{n} : int64_t{-1};
             };
             uint64_t extra = 0;
             int64_t n = countAt(4);
@@ -128,7 +170,7 @@ bool parseOptions(const uint8_t *d, uint64_t size, bool big, DatLayout &out, uin
                 c.cpu = r.get<uint32_t>();
                 c.offset = r.get<uint64_t>();
                 c.size = r.get<uint64_t>();
-                b.cpus.push_back(c);
+                addCpuEntry(b, c);
             }
             out.buffers.push_back(std::move(b));
         }
@@ -175,14 +217,14 @@ bool readSectionInto(const uint8_t *data, uint64_t size, const DatLayout &layout
     const auto flags = s.get<uint16_t>();
     s.get<uint32_t>(); // description string id
     const auto secSize = s.get<uint64_t>();
-    if (!s.ok() || s.pos() + secSize > size) return false;
+    if (!s.fits(secSize)) return false;
     if (!(flags & 1)) {
         out.assign(data + s.pos(), data + s.pos() + secSize);
         return true;
     }
     const auto csize = s.get<uint32_t>();
     const auto usize = s.get<uint32_t>();
-    if (!s.ok() || s.pos() + csize > size || usize > (512u << 20)) return false;
+    if (!s.fits(csize) || !plausibleInflation(csize, usize)) return false;
     out.resize(usize);
     return decompressBlock(layout.compression, data + s.pos(), csize, reinterpret_cast<uint8_t *>(out.data()),
                            usize);
@@ -197,18 +239,19 @@ std::optional<std::vector<uint8_t>> sectionBody(const uint8_t *data, uint64_t si
 }
 
 // <u32 count> then count x (<u64 size><format text>), as in both v6 and v7.
-bool readFormatList(Reader &r, const uint8_t *d, uint64_t size, const std::string &system, DatLayout &l)
+bool readFormatList(Reader &r, const uint8_t *d, uint64_t, const std::string &system, DatLayout &l)
 {
     const uint32_t n = r.get<uint32_t>();
+    if (n > r.left() / 8) return false; // each entry has at least its 8-byte length
     for (uint32_t i = 0; r.ok() && i < n; ++i) {
         const uint64_t len = r.get<uint64_t>();
-        if (!r.ok() || r.pos() + len > size) return false;
+        if (!r.fits(len)) return false;
         FormatText f;
         f.system = system;
         f.text.assign(reinterpret_cast<const char *>(d + r.pos()), len);
         f.id = formatId(f.text);
         l.formats.push_back(std::move(f));
-        r.seek(r.pos() + len);
+        r.skip(len);
     }
     return r.ok();
 }
@@ -217,6 +260,7 @@ bool readFormatList(Reader &r, const uint8_t *d, uint64_t size, const std::strin
 bool readSystems(Reader &r, const uint8_t *d, uint64_t size, DatLayout &l)
 {
     const uint32_t systems = r.get<uint32_t>();
+    if (systems > r.left() / 5) return false; // a name's NUL and a 4-byte count at least
     for (uint32_t i = 0; r.ok() && i < systems; ++i) {
         const std::string name = r.str();
         if (!readFormatList(r, d, size, name, l)) return false;
@@ -225,16 +269,15 @@ bool readSystems(Reader &r, const uint8_t *d, uint64_t size, DatLayout &l)
 }
 
 // "header_page\0" <u64 size> <text> "header_event\0" <u64 size> <text>
-bool readHeaderInfo(Reader &r, const uint8_t *d, uint64_t size, DatLayout &l)
+bool readHeaderInfo(Reader &r, const uint8_t *d, uint64_t, DatLayout &l)
 {
     if (r.str() != "header_page") return false;
     const uint64_t len = r.get<uint64_t>();
-    if (!r.ok() || r.pos() + len > size) return false;
+    if (!r.fits(len)) return false;
     l.headerPage.assign(reinterpret_cast<const char *>(d + r.pos()), len);
-    r.seek(r.pos() + len);
+    r.skip(len);
     if (r.str() != "header_event") return false;
-    const uint64_t elen = r.get<uint64_t>();
-    r.seek(r.pos() + elen);
+    r.skip(r.get<uint64_t>());
     return r.ok();
 }
 
@@ -249,7 +292,7 @@ std::optional<std::string> readSectionText(const uint8_t *data, uint64_t size, c
     if (!readSectionInto(data, size, layout, sectionOffset, body)) return std::nullopt;
     Reader b(reinterpret_cast<const uint8_t *>(body.data()), body.size(), layout.bigEndian);
     const uint64_t len = lengthBytes == 8 ? b.get<uint64_t>() : b.get<uint32_t>();
-    if (!b.ok() || b.pos() + len > body.size()) return std::nullopt;
+    if (!b.fits(len)) return std::nullopt;
     body.erase(0, b.pos()); // the length prefix (a memmove, no new pages)
     body.resize(len);
     return body;
@@ -259,30 +302,35 @@ namespace {
 
 // v6: header_page, header_event, ftrace formats, event formats, kallsyms, printk, cmdlines, cpu count,
 // then "options  " (u16 id, u32 size, data; id 0 ends), and "flyrecord" with (offset, size) per CPU.
-std::optional<DatLayout> readV6(const uint8_t *data, uint64_t size, Reader &r, DatLayout l)
+DatLayout readV6(const uint8_t *data, uint64_t size, Reader &r, DatLayout l)
 {
     auto expect = [&](std::string_view tag) {
-        if (!r.ok() || r.pos() + tag.size() > size || std::memcmp(data + r.pos(), tag.data(), tag.size()) != 0) return false;
-        r.seek(r.pos() + tag.size());
+        if (!r.fits(tag.size()) || std::memcmp(data + r.pos(), tag.data(), tag.size()) != 0) return false;
+        r.skip(tag.size());
         return true;
     };
-    if (!readHeaderInfo(r, data, size, l)) return std::nullopt;
-    if (!readFormatList(r, data, size, "ftrace", l) || !readSystems(r, data, size, l)) return std::nullopt;
+    if (!readHeaderInfo(r, data, size, l)) bad("its ring-buffer page header description is unreadable");
+    if (!readFormatList(r, data, size, "ftrace", l) || !readSystems(r, data, size, l))
+        bad("its event formats are unreadable (corrupt or truncated)");
     l.complete = true;
     auto text = [&](uint64_t len) {
-        if (!r.ok() || r.pos() + len > size) return std::string();
+        if (!r.fits(len)) {
+            r.fail();
+            return std::string();
+        }
         std::string s(reinterpret_cast<const char *>(data + r.pos()), len);
-        r.seek(r.pos() + len);
+        r.skip(len);
         return s;
     };
     l.kallsyms = text(r.get<uint32_t>());
-    const auto printkSize = r.get<uint32_t>(); // printk formats
-    r.seek(r.pos() + printkSize);
+    l.printk = text(r.get<uint32_t>());
     l.cmdlines = text(r.get<uint64_t>());
     const uint32_t cpus = r.get<uint32_t>();
-    if (!r.ok() || cpus == 0 || cpus > 8192) return std::nullopt;
+    if (!r.ok()) bad("truncated before its CPU data");
+    if (cpus == 0 || cpus > kMaxDatCpus) bad("implausible CPU count " + std::to_string(cpus));
     l.cpuCount = static_cast<int>(cpus);
     auto cpuTable = [&](Reader &t, DatBuffer &b) {
+        if (!t.fits(uint64_t{cpus} * 16)) return false;
         for (uint32_t c = 0; c < cpus; ++c) {
             DatCpuData d;
             d.cpu = c;
@@ -296,11 +344,11 @@ std::optional<DatLayout> readV6(const uint8_t *data, uint64_t size, Reader &r, D
     if (expect(std::string_view("options  \0", 10))) {
         for (int guard = 0; guard < 100000; ++guard) {
             const auto id = r.get<uint16_t>();
-            if (!r.ok()) return std::nullopt;
+            if (!r.ok()) bad("truncated inside its options");
             if (id == 0) break;
             const auto len = r.get<uint32_t>();
             const uint64_t start = r.pos();
-            if (!r.ok() || start + len > size) return std::nullopt;
+            if (!r.fits(len)) bad("truncated inside its options");
             if (id == kOptOffset || id == kOptTimeShift || id == kOptTsc2Nsec) l.needsLibraryPath = true;
             if (id == kOptUname) l.uname = cString(data + start, len);
             if (id == kOptTraceClock) l.traceClock = cString(data + start, len);
@@ -312,14 +360,18 @@ std::optional<DatLayout> readV6(const uint8_t *data, uint64_t size, Reader &r, D
             r.seek(start + len);
         }
     }
-    if (!expect(std::string_view("flyrecord\0", 10))) return std::nullopt; // latency traces: libtracecmd
+    if (!expect(std::string_view("flyrecord\0", 10))) {
+        if (r.fits(8) && std::memcmp(data + r.pos(), "latency ", 8) == 0)
+            bad("a latency-tracer trace (trace-cmd record -p irqsoff and the like); tickscope reads event traces");
+        bad("no CPU data where the file says it starts (corrupt or truncated)");
+    }
     DatBuffer top;
-    if (!cpuTable(r, top)) return std::nullopt;
+    if (!cpuTable(r, top)) bad("truncated inside its CPU table");
     l.buffers.push_back(std::move(top));
     for (auto &[off, name] : instances) {
         Reader t(data, size, l.bigEndian);
         t.seek(off);
-        if (!t.ok() || off + 10 > size || std::memcmp(data + off, "flyrecord\0", 10) != 0) {
+        if (!t.fits(10) || std::memcmp(data + off, "flyrecord\0", 10) != 0) {
             l.buffers.push_back({name, {}, {}, true}); // its table lies past the end: nothing is readable
             continue;
         }
@@ -334,53 +386,53 @@ std::optional<DatLayout> readV6(const uint8_t *data, uint64_t size, Reader &r, D
 
 } // namespace
 
-std::optional<DatLayout> readDatLayout(const uint8_t *data, uint64_t size)
+namespace {
+
+// One OPTIONS section at optionsAt (decompressed when it is); returns the next one's offset, 0 at the end.
+uint64_t readOptionsSection(const uint8_t *data, uint64_t size, uint64_t optionsAt, DatLayout &l)
 {
-    if (size < 16 || std::memcmp(data, "\x17\x08\x44tracing", 10) != 0) return std::nullopt;
-    Reader head(data, size, false);
-    head.seek(10);
-    DatLayout l;
-    const std::string version = head.str();
-    if (version != "6" && version != "7") return std::nullopt;
-    l.version = version == "6" ? 6 : 7;
-    l.bigEndian = head.get<uint8_t>() != 0;
-    l.longSize = head.get<uint8_t>();
-    Reader r(data, size, l.bigEndian); // from here on, numbers are in the file's byte order
-    r.seek(head.pos());
-    l.pageSize = r.get<uint32_t>();
-    if (!r.ok() || l.pageSize == 0 || l.pageSize > (1u << 24)) return std::nullopt;
-    if (l.version == 6) return readV6(data, size, r, std::move(l));
+    Reader s(data, size, l.bigEndian);
+    s.seek(optionsAt);
+    const auto id = s.get<uint16_t>();
+    const auto flags = s.get<uint16_t>();
+    s.get<uint32_t>(); // description string id
+    const auto secSize = s.get<uint64_t>();
+    if (!s.ok() || !s.fits(secSize)) bad("its options lie past the end of the file (truncated)");
+    if (id != kSectionOptions) bad("corrupt section table (an options section expected at byte " +
+                                   std::to_string(optionsAt) + ")");
+    const uint8_t *body = data + s.pos();
+    uint64_t bodySize = secSize;
+    std::vector<uint8_t> plain;
+    if (flags & 1) { // compressed section: <4: compressed size><4: size><data>
+        const auto csize = s.get<uint32_t>();
+        const auto usize = s.get<uint32_t>();
+        if (!s.fits(csize) || !plausibleInflation(csize, usize)) bad("corrupt compressed options section");
+        plain.resize(usize);
+        if (!decompressBlock(l.compression, data + s.pos(), csize, plain.data(), usize))
+            bad("an options section does not decompress (corrupt)");
+        body = plain.data();
+        bodySize = usize;
+    }
+    uint64_t next = 0;
+    if (!parseOptions(body, bodySize, l.bigEndian, l, next)) bad("corrupt options section");
+    return next;
+}
+
+DatLayout readV7(const uint8_t *data, uint64_t size, Reader &r, DatLayout l)
+{
     l.compression = r.str();
     r.str(); // compression version
+    if (!l.compression.empty() && l.compression != "none" && l.compression != "zstd" && l.compression != "zlib")
+        bad("compressed with '" + l.compression.substr(0, 32) + "', which tickscope cannot decompress");
     uint64_t optionsAt = r.get<uint64_t>();
-    if (!r.ok()) return std::nullopt;
-    for (int guard = 0; optionsAt && guard < 64; ++guard) {
-        Reader s(data, size, l.bigEndian);
-        s.seek(optionsAt);
-        const auto id = s.get<uint16_t>();
-        const auto flags = s.get<uint16_t>();
-        s.get<uint32_t>(); // description string id
-        const auto secSize = s.get<uint64_t>();
-        if (!s.ok() || id != kSectionOptions || s.pos() + secSize > size) return std::nullopt;
-        const uint8_t *body = data + s.pos();
-        uint64_t bodySize = secSize;
-        std::vector<uint8_t> plain;
-        if (flags & 1) { // compressed section: <4: compressed size><4: size><data>
-            const auto csize = s.get<uint32_t>();
-            const auto usize = s.get<uint32_t>();
-            if (!s.ok() || s.pos() + csize > size || usize > (64u << 20)) return std::nullopt;
-            plain.resize(usize);
-            if (!decompressBlock(l.compression, data + s.pos(), csize, plain.data(), usize)) return std::nullopt;
-            body = plain.data();
-            bodySize = usize;
-        }
-        uint64_t next = 0;
-        if (!parseOptions(body, bodySize, l.bigEndian, l, next)) return std::nullopt;
-        optionsAt = next;
+    if (!r.ok()) bad("truncated inside its header");
+    for (int guard = 0; optionsAt; ++guard) {
+        if (guard == 64) bad("its options sections form a loop (corrupt)");
+        optionsAt = readOptionsSection(data, size, optionsAt, l);
     }
-    if (optionsAt) return std::nullopt;
     if (auto k = readSectionText(data, size, l, l.kallsymsSection, 4)) l.kallsyms = std::move(*k);
     if (auto k = readSectionText(data, size, l, l.cmdlinesSection, 8)) l.cmdlines = std::move(*k);
+    if (auto k = readSectionText(data, size, l, l.printkSection, 4)) l.printk = std::move(*k);
     const auto header = sectionBody(data, size, l, l.headerSection);
     const auto ftrace = sectionBody(data, size, l, l.ftraceSection);
     const auto events = sectionBody(data, size, l, l.formatsSection);
@@ -393,6 +445,41 @@ std::optional<DatLayout> readDatLayout(const uint8_t *data, uint64_t size)
                      readSystems(e, events->data(), events->size(), l);
     }
     return l;
+}
+
+DatLayout readLayout(const uint8_t *data, uint64_t size)
+{
+    if (size < 10 || std::memcmp(data, "\x17\x08\x44tracing", 10) != 0) bad("not a trace.dat file");
+    Reader head(data, size, false);
+    head.seek(10);
+    DatLayout l;
+    const std::string version = head.str();
+    if (!head.ok()) bad("truncated inside its header");
+    if (version != "6" && version != "7")
+        bad("trace.dat version '" + version.substr(0, 16) + "' is not supported (6 and 7 are)");
+    l.version = version == "6" ? 6 : 7;
+    l.bigEndian = head.get<uint8_t>() != 0;
+    l.longSize = head.get<uint8_t>();
+    Reader r(data, size, l.bigEndian); // from here on, numbers are in the file's byte order
+    r.seek(head.pos());
+    l.pageSize = r.get<uint32_t>();
+    if (!r.ok()) bad("truncated inside its header");
+    if (l.longSize != 4 && l.longSize != 8) bad("implausible long size " + std::to_string(l.longSize));
+    if (l.pageSize < 64 || l.pageSize > (1u << 24)) bad("implausible page size " + std::to_string(l.pageSize));
+    if (l.version == 6) return readV6(data, size, r, std::move(l));
+    return readV7(data, size, r, std::move(l));
+}
+
+} // namespace
+
+std::optional<DatLayout> readDatLayout(const uint8_t *data, uint64_t size, std::string *why)
+{
+    try {
+        return readLayout(data, size);
+    } catch (const Bad &b) {
+        if (why) *why = b.why;
+        return std::nullopt;
+    }
 }
 
 } // namespace tickscope

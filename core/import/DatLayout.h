@@ -46,11 +46,13 @@ struct DatLayout
     bool needsLibraryPath = false;
     uint64_t kallsymsSection = 0; // v7: file offsets of those sections, 0 when absent
     uint64_t cmdlinesSection = 0;
+    uint64_t printkSection = 0;
     uint64_t headerSection = 0;
     uint64_t ftraceSection = 0;
     uint64_t formatsSection = 0;
     std::string kallsyms; // the /proc/kallsyms and saved_cmdlines texts the file carries
     std::string cmdlines;
+    std::string printk; // the printk formats (only libtracecmd reads them; checked before it does)
     std::string headerPage;           // tracefs events/header_page
     std::vector<FormatText> formats;  // ftrace's own events, then every event system's
     std::string uname;                // UNAME option
@@ -60,10 +62,15 @@ struct DatLayout
     bool complete = false;            // header page and formats were read
 };
 
-// Parses a v6 or v7 file's layout from its bytes, with the kallsyms and cmdlines texts. nullopt when
-// the version is another or anything is off (the caller then uses libtracecmd's record API). CPU data
-// that runs past the end of the file is kept as it is: the page decoder reports it as truncated.
-std::optional<DatLayout> readDatLayout(const uint8_t *data, uint64_t size);
+// The most CPUs a trace may have (per-CPU arrays are sized from CPU numbers read from the file).
+constexpr uint32_t kMaxDatCpus = 8192;
+
+// Parses a v6 or v7 file's layout from its bytes, with the kallsyms and cmdlines texts. Every size,
+// offset and CPU number read from the file is checked against the file's real size before use.
+// nullopt when the file is not a readable trace.dat; *why then says what is wrong, in the user's
+// terms. CPU data that runs past the end of the file is kept as it is: the page decoder reports it
+// as truncated.
+std::optional<DatLayout> readDatLayout(const uint8_t *data, uint64_t size, std::string *why = nullptr);
 
 // The text of a KALLSYMS (4-byte length) or CMDLINES (8-byte length) section; nullopt when unreadable.
 std::optional<std::string> readSectionText(const uint8_t *data, uint64_t size, const DatLayout &layout,

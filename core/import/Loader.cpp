@@ -1,5 +1,6 @@
 #include "Loader.h"
 
+#include "InputFile.h"
 #include "TextImporter.h"
 #include "TraceDatImporter.h"
 
@@ -24,27 +25,25 @@ std::vector<std::unique_ptr<Trace>> finished(std::vector<std::unique_ptr<Trace>>
 }
 } // namespace
 
-FileFormat detectFormat(const std::string &path)
+FileFormat detectFormat(const InputFile &in)
 {
-    struct stat st{};
-    if (::stat(path.c_str(), &st) != 0) throw LoadError(path + ": " + std::strerror(errno));
-    if (S_ISDIR(st.st_mode)) throw LoadError(path + ": is a directory, not a trace file");
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) throw LoadError(path + ": " + std::strerror(errno));
-    unsigned char head[10] = {};
-    const ssize_t n = ::read(fd, head, sizeof head);
-    ::close(fd);
-    if (n < 0) throw LoadError(path + ": " + std::strerror(errno));
-    if (n == 0) throw LoadError(path + ": empty file");
-    static const unsigned char kMagic[10] = {0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g'};
-    if (n == sizeof head && std::memcmp(head, kMagic, sizeof kMagic) == 0) return FileFormat::TraceDat;
-    if (n >= 3 && std::memcmp(head, kMagic, 3) == 0) throw LoadError(path + ": truncated trace.dat header");
+    const std::string_view head = in.bytes().substr(0, 10);
+    if (head.empty()) throw LoadError(in.path() + ": empty file");
+    static const char kMagic[10] = {0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g'};
+    if (head.size() == sizeof kMagic && std::memcmp(head.data(), kMagic, sizeof kMagic) == 0) {
+        if (in.isStream())
+            throw LoadError(in.path() + ": a trace.dat from a pipe cannot be read (it is read at random offsets); "
+                                        "save it to a file first");
+        return FileFormat::TraceDat;
+    }
+    if (head.size() >= 3 && std::memcmp(head.data(), kMagic, 3) == 0) throw LoadError(in.path() + ": truncated trace.dat header");
     return FileFormat::Text;
 }
 
 std::vector<std::unique_ptr<Trace>> loadAll(const std::string &path, const LoadOptions &options)
 {
-    if (detectFormat(path) == FileFormat::Text) return finished(importText(path, options));
+    const InputFile in(path, options.streamIdleTimeoutMs);
+    if (detectFormat(in) == FileFormat::Text) return finished(importText(in, options));
     return finished(importTraceDat(path, options, false));
 }
 
@@ -58,8 +57,9 @@ LoadError severalInstancesError(const std::string &path, const std::vector<std::
 
 std::unique_ptr<Trace> loadTrace(const std::string &path, const LoadOptions &options)
 {
-    if (detectFormat(path) == FileFormat::TraceDat) return std::move(finished(importTraceDat(path, options, true)).front());
-    auto all = finished(importText(path, options));
+    const InputFile in(path, options.streamIdleTimeoutMs);
+    if (detectFormat(in) == FileFormat::TraceDat) return std::move(finished(importTraceDat(path, options, true)).front());
+    auto all = finished(importText(in, options));
     if (all.size() == 1) return std::move(all.front());
     if (options.instanceGiven) {
         for (auto &t : all) {

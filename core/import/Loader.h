@@ -21,6 +21,7 @@ struct LoadOptions
     std::string instance;                      // trace.dat buffer instance; "" = the top-level buffer
     bool instanceGiven = false;                // false: pick the one instance that has events
     bool recordApi = false; // trace.dat: use libtracecmd's record API (the reference) instead of the page decoder
+    int streamIdleTimeoutMs = 10000; // a pipe or pseudo-file that sends nothing this long is given up
 };
 
 // One clear line for the user; the CLI prints it and exits non-zero, the GUI shows it in a dialog.
@@ -37,8 +38,11 @@ public:
 
 enum class FileFormat { TraceDat, Text };
 
-// Throws LoadError for a missing/unreadable file, a directory, an empty file or unknown content.
-FileFormat detectFormat(const std::string &path);
+class InputFile;
+
+// Throws LoadError for a missing/unreadable file, a directory, a device, an empty file or a truncated
+// trace.dat header.
+FileFormat detectFormat(const InputFile &in);
 
 // Every source in the file: each buffer instance that has events (a text trace: one per instance
 // prefix, usually one). Throws LoadError when nothing can be read.

@@ -1,5 +1,6 @@
 #include "PageDecoder.h"
 
+#include "InputChecks.h"
 #include "RecordDecoder.h"
 
 #include <algorithm>
@@ -32,11 +33,10 @@ public:
     bool valid() const { return kb_ != nullptr; }
     void setOldFormat() { kbuffer_set_old_format(kb_.get()); }
 
-    // Walks every event of one page. False when the page header is not a valid page.
-    bool page(uint8_t *p, uint32_t pageSize)
+    // Walks every event of one page that pageIsSound() accepted.
+    bool page(uint8_t *p, uint32_t)
     {
         if (kbuffer_load_subbuffer(kb_.get(), p) < 0) return false;
-        if (kbuffer_subbuffer_size(kb_.get()) > static_cast<int>(pageSize)) return false;
         const int missed = kbuffer_missed_events(kb_.get());
         unsigned long long ts = 0;
         tep_record rec{};
@@ -76,43 +76,45 @@ uint32_t rd32(const uint8_t *p, bool big)
 
 } // namespace
 
-std::string decodeCpuPages(const PageSource &src, RecordDecoder &dec, CpuEvents &out,
-                           const std::function<void(double)> &progress, const LoadOptions &options)
+namespace {
+
+bool readAt(int fd, uint64_t off, void *dst, size_t n)
+{
+    size_t done = 0;
+    while (done < n) {
+        const ssize_t r = ::pread(fd, static_cast<char *>(dst) + done, n - done, static_cast<off_t>(off + done));
+        if (r <= 0) return false;
+        done += static_cast<size_t>(r);
+    }
+    return true;
+}
+
+// Hands every page of one CPU's data to onPage, which returns false for a page it cannot use. Pages
+// are read in batches (raw) or chunk by chunk (compressed), into buffers with kPageSlack bytes after
+// the last page. Returns the truncated warning, or "" when all data was read. reserve(events, bytes)
+// is told once how much the data holds, bounded by what the file can really contain.
+template <class OnPage, class Reserve>
+std::string forEachPage(const PageSource &src, const std::string &truncated, const LoadOptions &options,
+                        const std::function<void(double)> &progress, OnPage &&onPage, Reserve &&reserve)
 {
     const DatLayout &l = *src.layout;
     const DatCpuData &c = src.cpu;
-    const std::string cpuName = "CPU " + std::to_string(c.cpu);
     const uint32_t ps = l.pageSize;
-    dec.beginCpu();
-    PageWalker walker(l, dec, out, static_cast<int>(c.cpu));
-    if (!walker.valid()) return cpuName + ": cannot allocate a page reader";
-    if (src.oldFormat) walker.setOldFormat();
     if (c.size == 0) return {};
-    const std::string truncated =
-        cpuName + ": data ends early (file truncated or corrupt); events after that point are lost";
     if (c.offset >= src.fileSize) return truncated;
-    auto readAt = [&](uint64_t off, void *dst, size_t n) {
-        size_t done = 0;
-        while (done < n) {
-            const ssize_t r = ::pread(src.fd, static_cast<char *>(dst) + done, n - done, static_cast<off_t>(off + done));
-            if (r <= 0) return false;
-            done += static_cast<size_t>(r);
-        }
-        return true;
-    };
     const bool compressed = !l.compression.empty() && l.compression != "none";
 
     if (!compressed) {
         const uint64_t avail = std::min(c.size, src.fileSize - c.offset);
-        out.reserve(avail / 12 + 64, avail);
+        reserve(avail);
         const uint64_t pages = avail / ps;
         const uint64_t batch = std::max<uint64_t>(1, (1u << 20) / ps);
-        std::vector<uint8_t> buf(static_cast<size_t>(batch * ps));
+        std::vector<uint8_t> buf(static_cast<size_t>(batch * ps) + kPageSlack);
         for (uint64_t i = 0; i < pages; i += batch) {
             const uint64_t n = std::min(batch, pages - i);
-            if (!readAt(c.offset + i * ps, buf.data(), static_cast<size_t>(n * ps))) return truncated;
+            if (!readAt(src.fd, c.offset + i * ps, buf.data(), static_cast<size_t>(n * ps))) return truncated;
             for (uint64_t k = 0; k < n; ++k) {
-                if (!walker.page(buf.data() + k * ps, ps)) return truncated;
+                if (!onPage(buf.data() + k * ps)) return truncated;
             }
             checkCancel(options);
             progress(static_cast<double>(i + n) / static_cast<double>(pages));
@@ -124,37 +126,74 @@ std::string decodeCpuPages(const PageSource &src, RecordDecoder &dec, CpuEvents 
     // BUFFER option does not count the 4-byte chunk count (trace-cmd 3.1).
     const uint64_t limit = std::min(c.size + 4, src.fileSize - c.offset);
     uint8_t hdr[8];
-    if (limit < 4 || !readAt(c.offset, hdr, 4)) return truncated;
+    if (limit < 4 || !readAt(src.fd, c.offset, hdr, 4)) return truncated;
     const uint32_t chunks = rd32(hdr, l.bigEndian);
-    // Size the reservation from the chunk headers (a few small reads).
+    // Size the reservation from the chunk headers (a few small reads; at most one per 8 bytes of data).
     uint64_t pos = 4;
     uint64_t totalPlain = 0;
     for (uint32_t k = 0; k < chunks && pos + 8 <= limit; ++k) {
-        if (!readAt(c.offset + pos, hdr, 8)) break;
-        totalPlain += rd32(hdr + 4, l.bigEndian);
-        pos += 8 + uint64_t{rd32(hdr, l.bigEndian)};
+        if (!readAt(src.fd, c.offset + pos, hdr, 8)) break;
+        const uint32_t cs = rd32(hdr, l.bigEndian);
+        totalPlain += std::min<uint64_t>(rd32(hdr + 4, l.bigEndian), uint64_t{cs} * kMaxChunkInflation);
+        pos += 8 + uint64_t{cs};
     }
-    out.reserve(totalPlain / 12 + 64, totalPlain);
+    reserve(totalPlain);
     std::vector<uint8_t> packed;
     std::vector<uint8_t> plain;
     pos = 4;
     for (uint32_t k = 0; k < chunks; ++k) {
-        if (pos + 8 > limit || !readAt(c.offset + pos, hdr, 8)) return truncated;
+        if (pos + 8 > limit || !readAt(src.fd, c.offset + pos, hdr, 8)) return truncated;
         const uint32_t cs = rd32(hdr, l.bigEndian);
         const uint32_t us = rd32(hdr + 4, l.bigEndian);
-        if (pos + 8 + cs > limit || us % ps != 0 || us > (256u << 20)) return truncated;
+        if (cs > limit - pos - 8 || us % ps != 0 || us > (256u << 20) || us > uint64_t{cs} * kMaxChunkInflation)
+            return truncated;
         if (packed.size() < cs) packed.resize(cs);
-        if (plain.size() < us) plain.resize(us);
-        if (!readAt(c.offset + pos + 8, packed.data(), cs)) return truncated;
+        if (plain.size() < us + kPageSlack) plain.resize(us + kPageSlack);
+        if (!readAt(src.fd, c.offset + pos + 8, packed.data(), cs)) return truncated;
         if (!decompressBlock(l.compression, packed.data(), cs, plain.data(), us)) return truncated;
         for (uint32_t off = 0; off < us; off += ps) {
-            if (!walker.page(plain.data() + off, ps)) return truncated;
+            if (!onPage(plain.data() + off)) return truncated;
         }
         pos += 8 + uint64_t{cs};
         checkCancel(options);
         progress(static_cast<double>(k + 1) / static_cast<double>(chunks));
     }
     return {};
+}
+
+std::string truncatedWarning(const DatCpuData &c)
+{
+    return "CPU " + std::to_string(c.cpu) + ": data ends early (file truncated or corrupt); events after that point are lost";
+}
+
+} // namespace
+
+std::string decodeCpuPages(const PageSource &src, RecordDecoder &dec, CpuEvents &out,
+                           const std::function<void(double)> &progress, const LoadOptions &options)
+{
+    const DatLayout &l = *src.layout;
+    dec.beginCpu();
+    PageWalker walker(l, dec, out, static_cast<int>(src.cpu.cpu));
+    if (!walker.valid()) return "CPU " + std::to_string(src.cpu.cpu) + ": cannot allocate a page reader";
+    if (src.oldFormat) walker.setOldFormat();
+    const uint32_t ps = l.pageSize;
+    return forEachPage(
+        src, truncatedWarning(src.cpu), options, progress,
+        [&](uint8_t *page) {
+            // kbuffer trusts the page header and every event length in it: check them first.
+            return pageIsSound(page, ps, l.longSize, l.bigEndian, src.oldFormat) && walker.page(page, ps);
+        },
+        [&](uint64_t bytes) { out.reserve(bytes / 12 + 64, bytes); });
+}
+
+std::string checkCpuPages(const PageSource &src, const LoadOptions &options, bool &sound)
+{
+    const DatLayout &l = *src.layout;
+    sound = true;
+    return forEachPage(
+        src, truncatedWarning(src.cpu), options, [](double) {},
+        [&](uint8_t *page) { return sound = pageIsSound(page, l.pageSize, l.longSize, l.bigEndian, src.oldFormat); },
+        [](uint64_t) {});
 }
 
 } // namespace tickscope

@@ -1,5 +1,6 @@
 #include "TextImporter.h"
 
+#include "InputFile.h"
 #include "TextLineParser.h"
 
 #include <algorithm>
@@ -25,65 +26,6 @@ constexpr int kMaxCpus = 8192;
 // Trace::addType (a linear scan) quadratic.
 constexpr size_t kMaxTypes = 8192;
 constexpr int64_t kNoTs = INT64_MIN;
-
-// The whole file: mapped when it is a regular file, else read (pipes, /proc files).
-class FileData
-{
-public:
-    explicit FileData(const std::string &path)
-    {
-        const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-        if (fd < 0) throw LoadError(path + ": " + std::strerror(errno));
-        struct stat st
-        {
-        };
-        if (::fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
-            const int err = S_ISDIR(st.st_mode) ? EISDIR : errno;
-            ::close(fd);
-            throw LoadError(path + ": " + std::strerror(err));
-        }
-        if (S_ISREG(st.st_mode) && st.st_size > 0) {
-            const auto size = static_cast<size_t>(st.st_size);
-            void *p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
-            if (p != MAP_FAILED) {
-                ::madvise(p, size, MADV_SEQUENTIAL);
-                map_ = p;
-                size_ = size;
-                ::close(fd);
-                return;
-            }
-        }
-        char buf[1 << 16];
-        while (true) {
-            const ssize_t n = ::read(fd, buf, sizeof buf);
-            if (n > 0) {
-                buf_.append(buf, static_cast<size_t>(n));
-            } else if (n == 0) {
-                break;
-            } else if (errno != EINTR) {
-                const int err = errno;
-                ::close(fd);
-                throw LoadError(path + ": " + std::strerror(err));
-            }
-        }
-        ::close(fd);
-    }
-    FileData(const FileData &) = delete;
-    FileData &operator=(const FileData &) = delete;
-    ~FileData()
-    {
-        if (map_) ::munmap(map_, size_);
-    }
-    std::string_view view() const
-    {
-        return map_ ? std::string_view(static_cast<const char *>(map_), size_) : std::string_view(buf_);
-    }
-
-private:
-    void *map_ = nullptr;
-    size_t size_ = 0;
-    std::string buf_;
-};
 
 struct SvHash
 {
@@ -159,7 +101,7 @@ bool looksLikeHeader(std::string_view line)
 class TextImport final : public text::PrefixOracle
 {
 public:
-    TextImport(const std::string &path, const LoadOptions &options) : path_(path), opt_(options), file_(path)
+    TextImport(const InputFile &file, const LoadOptions &options) : path_(file.path()), opt_(options), file_(file)
     {
     }
 
@@ -179,7 +121,7 @@ private:
 
     const std::string &path_;
     const LoadOptions &opt_;
-    FileData file_;
+    const InputFile &file_;
     SvMap<std::unique_ptr<Instance>> instances_;
     std::vector<Instance *> order_;
     Instance *last_ = nullptr;
@@ -198,7 +140,7 @@ private:
 
 std::vector<std::unique_ptr<Trace>> TextImport::run()
 {
-    const std::string_view data = file_.view();
+    const std::string_view data = file_.bytes();
     if (data.empty()) throw LoadError(path_ + ": the file is empty");
     // Reservations are sized from the line length of the first 256 KiB (address space only until used).
     const std::string_view sample = data.substr(0, size_t{256} * 1024);
@@ -449,7 +391,7 @@ std::vector<std::unique_ptr<Trace>> TextImport::finish()
         t.meta.instance = in->name;
         t.meta.fileInstances = names;
         t.meta.cpuCount = t.cpuCount();
-        t.meta.fileBytes = file_.view().size();
+        t.meta.fileBytes = file_.bytes().size();
         t.warnings = fileWarnings;
         if (in->undecodedTotal) {
             std::string w = std::to_string(in->undecodedTotal) +
@@ -472,10 +414,16 @@ std::vector<std::unique_ptr<Trace>> TextImport::finish()
 
 } // namespace
 
+std::vector<std::unique_ptr<Trace>> importText(const InputFile &file, const LoadOptions &options)
+{
+    TextImport imp(file, options);
+    return imp.run();
+}
+
 std::vector<std::unique_ptr<Trace>> importText(const std::string &path, const LoadOptions &options)
 {
-    TextImport imp(path, options);
-    return imp.run();
+    const InputFile file(path, options.streamIdleTimeoutMs);
+    return importText(file, options);
 }
 
 } // namespace tickscope

@@ -5,6 +5,8 @@
 
 #include "DatLayout.h"
 #include "FileSymbols.h"
+#include "InputChecks.h"
+#include "InputFile.h"
 #include "ImportSupport.h"
 #include "MappedFile.h"
 #include "PageDecoder.h"
@@ -32,7 +34,7 @@ void decodeWithPages(int fd, uint64_t fileSize, const DatLayout &layout, const D
     const int cpus = st.trace.cpuCount();
     std::vector<const DatCpuData *> work;
     for (const auto &c : buffer.cpus) {
-        if (static_cast<int>(c.cpu) < cpus) work.push_back(&c);
+        if (c.cpu < static_cast<uint32_t>(cpus)) work.push_back(&c); // numbers checked by readDatLayout
     }
     // Biggest first, taken from a shared queue: balanced whatever the CPUs' sizes.
     std::sort(work.begin(), work.end(), [](const auto *a, const auto *b) { return a->size > b->size; });
@@ -144,24 +146,65 @@ std::vector<std::unique_ptr<Trace>> importOwnPath(const std::string &path, uint6
     return out;
 }
 
+// Before libtracecmd reads the file's pages itself: every page of every buffer must be one that kbuffer
+// can walk safely (a truncated end is fine; libtracecmd reports it).
+void checkAllPages(const std::string &path, uint64_t fileSize, DatLayout &layout, const LoadOptions &options)
+{
+    std::unique_ptr<tep_handle, TepDeleter> tep(tep_alloc());
+    if (!tep) throw std::bad_alloc();
+    tep_set_long_size(tep.get(), layout.longSize);
+    tep_set_page_size(tep.get(), static_cast<int>(layout.pageSize));
+    tep_set_file_bigendian(tep.get(), layout.bigEndian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+    if (tep_parse_header_page(tep.get(), layout.headerPage.data(), layout.headerPage.size(), layout.longSize) != 0)
+        throw LoadError(path + ": unreadable ring-buffer page header");
+    std::string error;
+    const int fd = openRegularFile(path, error);
+    if (fd < 0) throw LoadError(path + ": " + error);
+    struct Closer
+    {
+        int fd;
+        ~Closer() { ::close(fd); }
+    } closer{fd};
+    for (const auto &b : layout.buffers) {
+        for (const auto &c : b.cpus) {
+            const PageSource src{fd, fileSize, &layout, c, tep_is_old_format(tep.get()) != 0};
+            bool sound = true;
+            checkCpuPages(src, options, sound);
+            if (!sound)
+                throw LoadError(path + ": not a readable trace.dat: CPU " + std::to_string(c.cpu) +
+                                (b.name.empty() ? "" : " of buffer instance '" + b.name + "'") +
+                                " has a corrupt ring-buffer page");
+        }
+    }
+}
+
 } // namespace
 std::vector<std::unique_ptr<Trace>> importTraceDat(const std::string &path, const LoadOptions &options, bool requireOne)
 {
     PhaseClock clock;
-    if (!options.recordApi) {
-        std::optional<DatLayout> layout;
-        uint64_t fileSize = 0;
-        {
-            MappedFile map(path); // only the metadata gets read, and the mapping is gone before decoding
-            fileSize = map.size();
-            if (map.data()) layout = readDatLayout(map.data(), map.size());
-        }
-        clock.mark("file layout");
-        if (layout && layout->complete && !layout->needsLibraryPath && !layout->headerPage.empty())
-            return importOwnPath(path, fileSize, *layout, options, requireOne, clock);
+    std::optional<DatLayout> layout;
+    uint64_t fileSize = 0;
+    std::string why;
+    {
+        MappedFile map(path); // only the metadata gets read, and the mapping is gone before decoding
+        if (!map.data()) throw LoadError(path + ": " + map.error());
+        fileSize = map.size();
+        layout = readDatLayout(map.data(), map.size(), &why);
     }
+    clock.mark("file layout");
+    // libtracecmd and libtraceevent are not hardened against hostile input: they only ever see a file
+    // whose layout, event formats and pages this code has checked.
+    if (!layout) throw LoadError(path + ": not a readable trace.dat: " + why);
+    if (!layout->complete || layout->headerPage.empty())
+        throw LoadError(path + ": not a readable trace.dat: its event formats are missing or truncated");
+    if (auto bad = checkHeaderPageText(layout->headerPage))
+        throw LoadError(path + ": not a readable trace.dat: " + *bad);
+    if (auto bad = checkFormatTexts(layout->formats)) throw LoadError(path + ": not a readable trace.dat: " + *bad);
+    if (!options.recordApi && !layout->needsLibraryPath)
+        return importOwnPath(path, fileSize, *layout, options, requireOne, clock);
+    if (auto bad = checkPrintkText(layout->printk)) throw LoadError(path + ": not a readable trace.dat: " + *bad);
+    checkAllPages(path, fileSize, *layout, options);
     return importWithLibtracecmd(path, options, requireOne);
 }
-
 
 } // namespace tickscope

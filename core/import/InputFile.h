@@ -1,0 +1,43 @@
+// Opening what the user named as a trace: a regular file (mapped), or a stream — a pipe such as
+// `<(trace-cmd report ...)`, or a pseudo-file like tracefs `trace` — read whole with a bound on its
+// size and on how long it may stay silent. Devices and sockets are refused: /dev/zero would be read
+// until memory runs out, and a FIFO without a writer must not block the open forever.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace tickscope {
+
+// A stream bigger than this is refused (save it to a file, which is mapped instead).
+constexpr uint64_t kMaxStreamBytes = uint64_t{1} << 30;
+
+// Opens path read-only if it is a regular file; else returns -1 with error set to what it is
+// ("is a directory", "is a character device, not a trace file", or strerror).
+int openRegularFile(const std::string &path, std::string &error);
+
+class InputFile
+{
+public:
+    // Throws LoadError (naming the file) for what cannot be read. idleTimeoutMs: how long a stream may
+    // send nothing before it is given up.
+    InputFile(const std::string &path, int idleTimeoutMs);
+    ~InputFile();
+    InputFile(const InputFile &) = delete;
+    InputFile &operator=(const InputFile &) = delete;
+
+    std::string_view bytes() const;
+    bool isStream() const { return map_ == nullptr; } // read into memory, not mapped
+    const std::string &path() const { return path_; }
+
+private:
+    void readStream(int fd, int idleTimeoutMs);
+
+    std::string path_;
+    void *map_ = nullptr;
+    size_t mapSize_ = 0;
+    std::string buf_;
+};
+
+} // namespace tickscope
