@@ -5,13 +5,32 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cctype>
+#include <charconv>
 #include <cmath>
+#include <cstdio>
+#include <optional>
 #include <set>
 
 namespace tickscope::sim {
 namespace {
 
 using json = nlohmann::json;
+
+// A bound as people write it: 3600000, not 3600000.000000.
+std::string numText(double v)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.15g", v);
+    return buf;
+}
+
+// A JSON value as the file spells it, cut short: error messages quote it.
+std::string shown(const json &v)
+{
+    const std::string text = v.dump();
+    return text.size() > 40 ? text.substr(0, 37) + "..." : text;
+}
 
 // Reads one JSON object, refusing keys it does not know.
 class Obj
@@ -46,12 +65,20 @@ public:
     double num(const char *k, double def, double lo, double hi) const
     {
         if (!has(k)) return def;
-        if (!j_[k].is_number()) throw ScenarioError(where_ + "." + k + ": expected a number");
-        const double v = j_[k].get<double>();
-        if (!std::isfinite(v) || v < lo || v > hi)
-            throw ScenarioError(where_ + "." + k + ": " + std::to_string(v) + " is out of range [" +
-                                std::to_string(lo) + ", " + std::to_string(hi) + "]");
-        return v;
+        const json &v = j_[k];
+        if (!v.is_number()) throw ScenarioError(where_ + "." + k + ": expected a number, got " + shown(v));
+        const double d = v.get<double>();
+        if (!std::isfinite(d) || d < lo || d > hi)
+            throw ScenarioError(where_ + "." + k + ": " + shown(v) + " is out of range (" + numText(lo) +
+                                " to " + numText(hi) + ")");
+        return d;
+    }
+    // A count, a CPU, a priority: 2.5 is refused, not rounded.
+    int integer(const char *k, int def, int lo, int hi) const
+    {
+        if (has(k) && !j_[k].is_number_integer())
+            throw ScenarioError(where_ + "." + k + ": expected a whole number, got " + shown(j_[k]));
+        return static_cast<int>(num(k, def, lo, hi));
     }
     int64_t us(const char *k, int64_t defNs, double hiUs = 1e9) const
     {
@@ -70,6 +97,88 @@ std::string valueText(const json &v)
     return v.is_string() ? v.get<std::string>() : v.dump();
 }
 
+enum class KeyType : uint8_t
+{
+    Integer,
+    Number,
+    Flag,
+    Text
+};
+
+std::optional<KeyType> keyType(const std::string &key)
+{
+    static const std::map<std::string, KeyType> types{
+        {"hz", KeyType::Integer},
+        {"cpus", KeyType::Integer},
+        {"timekeeper", KeyType::Integer},
+        {"stress_threads", KeyType::Integer},
+        {"duration_ms", KeyType::Number},
+        {"sync_us", KeyType::Number},
+        {"preempt_rt", KeyType::Flag},
+        {"legacy_kernel", KeyType::Flag},
+        {"poll_restarts_tick", KeyType::Flag},
+        {"p1_reevaluate", KeyType::Flag},
+        {"p2_stop_tick_on_poll", KeyType::Flag},
+        {"p2_without_kick", KeyType::Flag},
+        {"p2_without_stopped_tick_fix", KeyType::Flag},
+        {"cyclic_aligned", KeyType::Flag},
+    };
+    const auto it = types.find(key);
+    if (it != types.end()) return it->second;
+    if (key == "nohz_full" || key == "idle" || key == "timer_wheel" || key == "hrtimer_wakeups" ||
+        key == "platform" || key == "posix_cpu_timer" || key == "second_task" || key == "hog_cpus")
+        return KeyType::Text;
+    return std::nullopt; // unknown: applySetting names the known ones
+}
+
+// A setting's JSON value as its --set text, once its JSON type is the key's: "cpus": "4" and
+// "cpus": 2.5 are refused rather than read as 4 and 2.
+std::string settingText(const std::string &key, const json &v)
+{
+    const auto type = keyType(key);
+    if (!type) return valueText(v);
+    switch (*type) {
+    case KeyType::Integer:
+        if (v.is_number_integer()) return v.dump();
+        throw ScenarioError(key + ": expected a whole number, got " + shown(v));
+    case KeyType::Number:
+        if (v.is_number()) return v.dump();
+        throw ScenarioError(key + ": expected a number, got " + shown(v));
+    case KeyType::Flag:
+        if (v.is_boolean()) return v.dump();
+        throw ScenarioError(key + ": expected true or false, got " + shown(v));
+    case KeyType::Text:
+        break;
+    }
+    if (v.is_string()) return v.get<std::string>();
+    throw ScenarioError(key + ": expected a string, got " + shown(v));
+}
+
+// nlohmann's parse error as "line L column C: what", without its exception name and number.
+std::string parseErrorText(const std::string &text, const json::parse_error &e)
+{
+    size_t line = 1, column = 1;
+    for (size_t i = 0; i + 1 < e.byte && i < text.size(); ++i) {
+        column = text[i] == '\n' ? 1 : column + 1;
+        line += text[i] == '\n' ? 1 : 0;
+    }
+    std::string what = e.what();
+    const size_t dash = what.rfind(" - ");
+    const size_t colon = what.find(": ");
+    what = dash != std::string::npos    ? what.substr(dash + 3)
+           : colon != std::string::npos ? what.substr(colon + 2)
+                                        : what;
+    return "line " + std::to_string(line) + " column " + std::to_string(column) + ": " + what;
+}
+
+// Any other nlohmann message without its "[json.exception.NAME.N] " prefix.
+std::string plainJsonError(const json::exception &e)
+{
+    const std::string what = e.what();
+    const size_t bracket = what.find("] ");
+    return bracket == std::string::npos ? what : what.substr(bracket + 2);
+}
+
 bool parseBool(const std::string &key, const std::string &v)
 {
     if (v == "1" || v == "true" || v == "yes" || v == "on") return true;
@@ -77,14 +186,27 @@ bool parseBool(const std::string &key, const std::string &v)
     throw ScenarioError(key + ": expected true or false, got '" + v + "'");
 }
 
+// The whole text must be the number: "5abc", " 5", "nan", "inf" and out-of-range values are refused,
+// quoting the user's own text (1e308 is not printed back with its 300 digits).
 double parseNumber(const std::string &key, const std::string &v, double lo, double hi)
 {
     char *end = nullptr;
-    const double d = std::strtod(v.c_str(), &end);
-    if (v.empty() || end != v.c_str() + v.size() || !std::isfinite(d) || d < lo || d > hi)
-        throw ScenarioError(key + ": expected a number in [" + std::to_string(lo) + ", " +
-                            std::to_string(hi) + "], got '" + v + "'");
+    const double d =
+        v.empty() || std::isspace(static_cast<unsigned char>(v[0])) ? NAN : std::strtod(v.c_str(), &end);
+    if (end != v.c_str() + v.size() || !std::isfinite(d) || d < lo || d > hi)
+        throw ScenarioError(key + ": expected a number from " + numText(lo) + " to " + numText(hi) +
+                            ", got '" + v + "'");
     return d;
+}
+
+int parseInteger(const std::string &key, const std::string &v, int lo, int hi)
+{
+    int n = 0;
+    const auto r = std::from_chars(v.data(), v.data() + v.size(), n);
+    if (v.empty() || r.ec != std::errc() || r.ptr != v.data() + v.size() || n < lo || n > hi)
+        throw ScenarioError(key + ": expected a whole number from " + std::to_string(lo) + " to " +
+                            std::to_string(hi) + ", got '" + v + "'");
+    return n;
 }
 
 ProgramKind programKind(const std::string &where, const std::string &p)
@@ -105,13 +227,13 @@ TaskSpec parseTask(const json &j, const std::string &where, int cpus)
     TaskSpec t;
     t.name = o.str("name", "task");
     if (t.name.empty() || t.name.size() > 15) throw ScenarioError(where + ".name: 1 to 15 characters");
-    t.cpu = static_cast<int>(o.num("cpu", 0, 0, cpus - 1));
-    t.count = static_cast<int>(o.num("count", 1, 1, 4096));
+    t.cpu = o.integer("cpu", 0, 0, cpus - 1);
+    t.count = o.integer("count", 1, 1, kMaxThreads);
     const std::string policy = o.str("policy", "other");
     if (policy != "other" && policy != "fifo")
         throw ScenarioError(where + ".policy: expected \"other\" or \"fifo\", got '" + policy + "'");
     t.rt = policy == "fifo";
-    t.rtPrio = static_cast<int>(o.num("rt_prio", t.rt ? 99 : 0, t.rt ? 1 : 0, t.rt ? 99 : 0));
+    t.rtPrio = o.integer("rt_prio", t.rt ? 99 : 0, t.rt ? 1 : 0, t.rt ? 99 : 0);
     t.program = programKind(where, o.str("program", "sleep_work"));
     t.sleepNs = o.us("sleep_us", 100000);
     t.workNs = o.us("work_us", 10000);
@@ -120,7 +242,7 @@ TaskSpec parseTask(const json &j, const std::string &where, int cpus)
     t.maxNs = o.us("max_us", 1000000);
     t.syncNs = o.us("sync_us", 0);
     t.startNs = o.us("start_us", 1000000);
-    t.loops = static_cast<int>(o.num("loops", -1, -1, 1e8));
+    t.loops = o.integer("loops", -1, -1, 100000000);
     t.posixCpuTimer = o.flag("posix_cpu_timer", false);
     t.markers = o.flag("markers", false);
     t.workByClock = o.flag("work_by_clock", false);
@@ -141,21 +263,24 @@ IrqSpec parseIrq(const json &j, const std::string &where, int cpus)
     IrqSpec q;
     q.name = o.str("name", "dev");
     if (q.name.empty() || q.name.size() > 31) throw ScenarioError(where + ".name: 1 to 31 characters");
-    q.irq = static_cast<int>(o.num("irq", 30, 0, 1 << 20));
-    q.cpu = static_cast<int>(o.num("cpu", 0, 0, cpus - 1));
-    q.count = static_cast<int>(o.num("count", 1, 1, 1e7));
+    q.irq = o.integer("irq", 30, 0, 1 << 20);
+    q.cpu = o.integer("cpu", 0, 0, cpus - 1);
+    q.count = o.integer("count", 1, 1, kMaxIrqsPerSource);
     q.fromNs = std::llround(o.num("from_ms", 0, 0, 1e7) * 1e6);
     q.toNs = std::llround(o.num("to_ms", 0, 0, 1e7) * 1e6);
-    q.everyNs = std::llround(o.num("every_ms", 0, 0, 1e7) * 1e6);
-    q.timers = static_cast<int>(o.num("timers", 0, 0, 64));
+    // absent: spread at random over from_ms..to_ms
+    q.everyNs = std::llround(o.num("every_ms", 0, o.has("every_ms") ? kMinIrqSpacingMs : 0, 1e7) * 1e6);
+    q.timers = o.integer("timers", 0, 0, 64);
     q.randomTimeout = o.flag("random_timeout", false);
     if (o.has("timeouts_ms")) {
         const json &a = o.at("timeouts_ms");
         if (!a.is_array() || a.empty())
             throw ScenarioError(where + ".timeouts_ms: expected a non-empty array");
         for (const auto &v : a) {
-            if (!v.is_number() || v.get<double>() < 0 || v.get<double>() > 1e7)
-                throw ScenarioError(where + ".timeouts_ms: expected numbers of ms");
+            if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < 0 ||
+                v.get<double>() > 1e7)
+                throw ScenarioError(where + ".timeouts_ms: expected numbers of ms from 0 to 10000000, got " +
+                                    shown(v));
             q.timeoutsNs.push_back(std::llround(v.get<double>() * 1e6));
         }
     }
@@ -199,11 +324,13 @@ void applySetting(Scenario &s, const std::string &key, const std::string &v)
 {
     KernelConfig &k = s.kernel;
     if (key == "hz") {
-        const double hz = parseNumber(key, v, 100, 1000);
-        if (1000000000 % static_cast<int64_t>(hz) != 0) throw ScenarioError("hz: 1e9 must divide by it");
-        k.hz = static_cast<int>(hz);
+        const int hz = parseInteger(key, v, 100, 1000);
+        if (1000000000 % hz != 0)
+            throw ScenarioError("hz: expected a whole number that divides 1e9 (e.g. 100, 250, 1000), got '" +
+                                v + "'");
+        k.hz = hz;
     } else if (key == "cpus") {
-        k.cpus = static_cast<int>(parseNumber(key, v, 1, 256));
+        k.cpus = parseInteger(key, v, 1, kMaxCpus);
     } else if (key == "nohz_full") {
         const auto list = v.empty() ? std::optional<std::vector<int>>(std::vector<int>{}) : parseCpuList(v);
         if (!list) throw ScenarioError("nohz_full: not a CPU list: '" + v + "' (e.g. 2-3)");
@@ -234,12 +361,14 @@ void applySetting(Scenario &s, const std::string &key, const std::string &v)
     } else if (key == "p2_without_stopped_tick_fix") {
         k.p2WithoutStoppedTickFix = parseBool(key, v);
     } else if (key == "timekeeper") {
-        k.timekeeper = static_cast<int>(parseNumber(key, v, 0, 255));
+        k.timekeeper = parseInteger(key, v, 0, kMaxCpus - 1);
     } else if (key == "posix_cpu_timer" || key == "second_task" || key == "hog_cpus") {
         const auto list = parseCpuList(v);
         if (!list) throw ScenarioError(key + ": not a CPU list: '" + v + "' (e.g. 3)");
         for (int c : *list) {
-            if (c >= k.cpus) throw ScenarioError(key + ": CPU " + std::to_string(c) + " >= cpus");
+            if (c >= k.cpus)
+                throw ScenarioError(key + ": CPU " + std::to_string(c) + " is not below cpus (" +
+                                    std::to_string(k.cpus) + ")");
             if (key == "posix_cpu_timer") {
                 for (TaskSpec &t : s.tasks)
                     t.posixCpuTimer |= t.cpu == c;
@@ -247,6 +376,7 @@ void applySetting(Scenario &s, const std::string &key, const std::string &v)
             }
             TaskSpec t;
             t.cpu = c;
+            t.setBy = key;
             if (key == "second_task") { // a second task on the CPU: the SCHED tick dependency while both run
                 t.name = "second";
                 t.sleepNs = 2000000;
@@ -261,7 +391,7 @@ void applySetting(Scenario &s, const std::string &key, const std::string &v)
             s.tasks.push_back(t);
         }
     } else if (key == "stress_threads") { // threads per random_sleep task entry
-        const int n = static_cast<int>(parseNumber(key, v, 1, 4096));
+        const int n = parseInteger(key, v, 1, kMaxThreads);
         for (TaskSpec &t : s.tasks) {
             if (t.program == ProgramKind::RandomSleep) t.count = n;
         }
@@ -287,6 +417,63 @@ void applySetting(Scenario &s, const std::string &key, const std::string &v)
     }
 }
 
+std::string label(const Scenario &s)
+{
+    return s.name + (s.variant.empty() ? "" : ":" + s.variant);
+}
+
+namespace {
+
+void checkCpu(const Scenario &s, const std::string &key, int cpu)
+{
+    if (cpu >= 0 && cpu < s.kernel.cpus) return;
+    const std::string n = std::to_string(s.kernel.cpus);
+    throw ScenarioError(label(s) + ": " + key + " is CPU " + std::to_string(cpu) + " but cpus is " + n +
+                        ": name a CPU below " + n + " or raise cpus");
+}
+
+void checkThreads(const Scenario &s)
+{
+    int64_t threads = 0;
+    for (const TaskSpec &t : s.tasks)
+        threads += t.count;
+    if (threads > kMaxThreads)
+        throw ScenarioError(label(s) + ": tasks: " + std::to_string(threads) +
+                            " threads in all (the sum of their count), above the limit of " +
+                            std::to_string(kMaxThreads) + ": lower count or stress_threads");
+}
+
+} // namespace
+
+// The JSON's own checks ran against the cpus of its kernel block; a variant or --set may have changed
+// cpus since, and the engine indexes its per-CPU state with every one of these.
+void validateScenario(const Scenario &s)
+{
+    for (size_t i = 0; i < s.tasks.size(); ++i) {
+        const TaskSpec &t = s.tasks[i];
+        checkCpu(s, t.setBy.empty() ? "tasks[" + std::to_string(i) + "].cpu" : t.setBy, t.cpu);
+    }
+    for (size_t i = 0; i < s.irqs.size(); ++i)
+        checkCpu(s, "irqs[" + std::to_string(i) + "].cpu", s.irqs[i].cpu);
+    for (size_t i = 0; i < s.wheelTimers.size(); ++i)
+        checkCpu(s, "wheel_timers[" + std::to_string(i) + "].cpu", s.wheelTimers[i].cpu);
+    for (int c : s.kernel.nohzFull)
+        checkCpu(s, "kernel.nohz_full", c);
+    checkCpu(s, "kernel.timekeeper", s.kernel.timekeeper);
+    if (s.initialIdleJiffies.size() > static_cast<size_t>(s.kernel.cpus))
+        throw ScenarioError(label(s) + ": initial_idle_jiffies has " +
+                            std::to_string(s.initialIdleJiffies.size()) + " entries but cpus is " +
+                            std::to_string(s.kernel.cpus) + ": raise cpus");
+    checkThreads(s);
+    int64_t timers = 0;
+    for (const IrqSpec &q : s.irqs)
+        timers += static_cast<int64_t>(q.count) * q.timers;
+    if (timers > kMaxIrqTimers)
+        throw ScenarioError(label(s) + ": irqs: " + std::to_string(timers) +
+                            " timers enqueued in all (count x timers), above the limit of " +
+                            std::to_string(kMaxIrqTimers) + ": lower count or timers");
+}
+
 void applyVariant(Scenario &s, const std::string &variant)
 {
     if (variant.empty() || variant == "baseline") return;
@@ -302,14 +489,117 @@ void applyVariant(Scenario &s, const std::string &variant)
     s.variant = variant;
 }
 
-Scenario parseScenario(const std::string &text, const std::string &origin)
+namespace {
+
+json parseJson(const std::string &text, const std::string &origin)
 {
-    json j;
     try {
-        j = json::parse(text);
+        return json::parse(text);
     } catch (const json::parse_error &e) {
-        throw ScenarioError(origin + ": not valid JSON: " + e.what());
+        throw ScenarioError(origin + ": not valid JSON at " + parseErrorText(text, e));
+    } catch (const json::exception &e) { // a number too large for a double
+        throw ScenarioError(origin + ": not valid JSON: " + plainJsonError(e));
     }
+}
+
+void parseKernel(const json &kj, const std::string &origin, Scenario &s)
+{
+    const auto keys = settingKeys();
+    std::set<std::string> known(keys.begin(), keys.end());
+    for (const char *notKernel : {"platform", "duration_ms", "posix_cpu_timer", "second_task", "hog_cpus",
+                                  "sync_us", "stress_threads", "cyclic_aligned"})
+        known.erase(notKernel);
+    Obj ko(kj, origin + ".kernel", known);
+    // cpus first: the CPU lists are checked against it
+    std::vector<std::string> order{"cpus"};
+    for (const auto &[k, v] : kj.items())
+        if (k != "cpus") order.push_back(k);
+    for (const std::string &k : order) {
+        if (!kj.contains(k)) continue;
+        try {
+            applySetting(s, k, settingText(k, kj[k]));
+        } catch (const ScenarioError &e) {
+            throw ScenarioError(origin + ".kernel." + e.what());
+        }
+    }
+    const int cpus = s.kernel.cpus;
+    for (int c : s.kernel.nohzFull) {
+        if (c >= cpus)
+            throw ScenarioError(origin + ".kernel.nohz_full: CPU " + std::to_string(c) +
+                                " is not below cpus (" + std::to_string(cpus) + ")");
+    }
+    if (s.kernel.timekeeper >= cpus) throw ScenarioError(origin + ".kernel.timekeeper: CPU out of range");
+    if (std::find(s.kernel.nohzFull.begin(), s.kernel.nohzFull.end(), s.kernel.timekeeper) !=
+        s.kernel.nohzFull.end())
+        throw ScenarioError(origin + ".kernel.timekeeper: the timekeeper must be a housekeeping CPU");
+}
+
+const json *array(const Obj &o, const std::string &origin, const char *key)
+{
+    if (!o.has(key)) return nullptr;
+    const json &a = o.at(key);
+    if (!a.is_array()) throw ScenarioError(origin + "." + key + ": expected an array");
+    return &a;
+}
+
+void parseLists(const Obj &o, const std::string &origin, Scenario &s)
+{
+    const int cpus = s.kernel.cpus;
+    auto at = [&](const char *key, size_t i) { return origin + "." + key + "[" + std::to_string(i) + "]"; };
+    if (const json *a = array(o, origin, "tasks")) {
+        for (size_t i = 0; i < a->size(); ++i)
+            s.tasks.push_back(parseTask((*a)[i], at("tasks", i), cpus));
+    }
+    if (const json *a = array(o, origin, "irqs")) {
+        for (size_t i = 0; i < a->size(); ++i)
+            s.irqs.push_back(parseIrq((*a)[i], at("irqs", i), cpus));
+    }
+    if (const json *a = array(o, origin, "wheel_timers")) {
+        for (size_t i = 0; i < a->size(); ++i) {
+            Obj w((*a)[i], at("wheel_timers", i), {"cpu", "first_ms", "period_ms"});
+            s.wheelTimers.push_back({w.integer("cpu", 0, 0, cpus - 1),
+                                     std::llround(w.num("first_ms", 0, 0, 1e7) * 1e6),
+                                     std::llround(w.num("period_ms", 0, 0, 1e7) * 1e6)});
+        }
+    }
+    if (const json *a = array(o, origin, "initial_idle_jiffies")) {
+        if (static_cast<int>(a->size()) > cpus)
+            throw ScenarioError(origin + ".initial_idle_jiffies: more entries than CPUs");
+        for (const auto &v : *a) {
+            if (!v.is_number_integer() || v.get<int64_t>() < 0 || v.get<int64_t>() > 100000000)
+                throw ScenarioError(
+                    origin + ".initial_idle_jiffies: expected whole numbers from 0 to 100000000, got " +
+                    shown(v));
+            s.initialIdleJiffies.push_back(v.get<int64_t>());
+        }
+    }
+}
+
+void parseVariants(const json &vj, const std::string &origin, Scenario &s)
+{
+    if (!vj.is_object()) throw ScenarioError(origin + ".variants: expected an object of objects");
+    for (const auto &[name, kv] : vj.items()) {
+        const std::string where = origin + ".variants." + name;
+        if (!kv.is_object()) throw ScenarioError(where + ": expected an object");
+        auto &m = s.variants[name];
+        for (const auto &[k, v] : kv.items()) {
+            try {
+                m[k] = settingText(k, v);
+            } catch (const ScenarioError &e) {
+                throw ScenarioError(where + "." + e.what());
+            }
+        }
+        Scenario probe = s; // check the variant's keys and values now, not when it is used
+        try {
+            applyVariant(probe, name);
+        } catch (const ScenarioError &e) {
+            throw ScenarioError(where + ": " + e.what());
+        }
+    }
+}
+
+Scenario scenarioFrom(const json &j, const std::string &origin)
+{
     Obj o(j, origin,
           {"name", "description", "platform", "kernel", "duration_ms", "tasks", "irqs", "wheel_timers",
            "initial_idle_jiffies", "variants"});
@@ -318,83 +608,22 @@ Scenario parseScenario(const std::string &text, const std::string &origin)
     s.description = o.str("description");
     s.platform = o.str("platform", "x86-vm");
     s.durationNs = std::llround(o.num("duration_ms", 1000, 1, 3.6e6) * 1e6);
-    if (o.has("kernel")) {
-        const json &kj = o.at("kernel");
-        const auto keys = settingKeys();
-        std::set<std::string> known(keys.begin(), keys.end());
-        for (const char *notKernel : {"platform", "duration_ms", "posix_cpu_timer", "second_task", "hog_cpus",
-                                      "sync_us", "stress_threads", "cyclic_aligned"})
-            known.erase(notKernel);
-        Obj ko(kj, origin + ".kernel", known);
-        // cpus first: the CPU lists are checked against it
-        if (ko.has("cpus")) applySetting(s, "cpus", valueText(kj["cpus"]));
-        for (const auto &[k, v] : kj.items()) {
-            if (k == "cpus") continue;
-            try {
-                applySetting(s, k, valueText(v));
-            } catch (const ScenarioError &e) {
-                throw ScenarioError(origin + ".kernel." + e.what());
-            }
-        }
-    }
-    const int cpus = s.kernel.cpus;
-    for (int c : s.kernel.nohzFull) {
-        if (c >= cpus)
-            throw ScenarioError(origin + ".kernel.nohz_full: CPU " + std::to_string(c) + " >= cpus");
-    }
-    if (s.kernel.timekeeper >= cpus) throw ScenarioError(origin + ".kernel.timekeeper: CPU out of range");
-    if (std::find(s.kernel.nohzFull.begin(), s.kernel.nohzFull.end(), s.kernel.timekeeper) !=
-        s.kernel.nohzFull.end())
-        throw ScenarioError(origin + ".kernel.timekeeper: the timekeeper must be a housekeeping CPU");
-    auto array = [&](const char *key) -> const json * {
-        if (!o.has(key)) return nullptr;
-        const json &a = o.at(key);
-        if (!a.is_array()) throw ScenarioError(origin + "." + key + ": expected an array");
-        return &a;
-    };
-    if (const json *a = array("tasks")) {
-        for (size_t i = 0; i < a->size(); ++i)
-            s.tasks.push_back(parseTask((*a)[i], origin + ".tasks[" + std::to_string(i) + "]", cpus));
-    }
-    if (const json *a = array("irqs")) {
-        for (size_t i = 0; i < a->size(); ++i)
-            s.irqs.push_back(parseIrq((*a)[i], origin + ".irqs[" + std::to_string(i) + "]", cpus));
-    }
-    if (const json *a = array("wheel_timers")) {
-        for (size_t i = 0; i < a->size(); ++i) {
-            Obj w((*a)[i], origin + ".wheel_timers[" + std::to_string(i) + "]",
-                  {"cpu", "first_ms", "period_ms"});
-            s.wheelTimers.push_back({static_cast<int>(w.num("cpu", 0, 0, cpus - 1)),
-                                     std::llround(w.num("first_ms", 0, 0, 1e7) * 1e6),
-                                     std::llround(w.num("period_ms", 0, 0, 1e7) * 1e6)});
-        }
-    }
-    if (const json *a = array("initial_idle_jiffies")) {
-        if (static_cast<int>(a->size()) > cpus)
-            throw ScenarioError(origin + ".initial_idle_jiffies: more entries than CPUs");
-        for (const auto &v : *a) {
-            if (!v.is_number_integer() || v.get<int64_t>() < 0 || v.get<int64_t>() > 100000000)
-                throw ScenarioError(origin + ".initial_idle_jiffies: expected integers in [0, 1e8]");
-            s.initialIdleJiffies.push_back(v.get<int64_t>());
-        }
-    }
-    if (o.has("variants")) {
-        const json &vj = o.at("variants");
-        if (!vj.is_object()) throw ScenarioError(origin + ".variants: expected an object of objects");
-        for (const auto &[name, kv] : vj.items()) {
-            if (!kv.is_object()) throw ScenarioError(origin + ".variants." + name + ": expected an object");
-            auto &m = s.variants[name];
-            for (const auto &[k, v] : kv.items())
-                m[k] = valueText(v);
-            Scenario probe = s; // check the variant's keys and values now, not when it is used
-            try {
-                applyVariant(probe, name);
-            } catch (const ScenarioError &e) {
-                throw ScenarioError(origin + ".variants." + name + ": " + e.what());
-            }
-        }
-    }
+    if (o.has("kernel")) parseKernel(o.at("kernel"), origin, s);
+    parseLists(o, origin, s);
+    if (o.has("variants")) parseVariants(o.at("variants"), origin, s);
     return s;
+}
+
+} // namespace
+
+Scenario parseScenario(const std::string &text, const std::string &origin)
+{
+    const json j = parseJson(text, origin);
+    try {
+        return scenarioFrom(j, origin);
+    } catch (const json::exception &e) { // a check above missed a type: still one line, in plain words
+        throw ScenarioError(origin + ": unexpected JSON value: " + plainJsonError(e));
+    }
 }
 
 } // namespace tickscope::sim

@@ -16,6 +16,15 @@ struct ScenarioError : std::runtime_error
     using std::runtime_error::runtime_error;
 };
 
+// What a scenario may ask for (README, simulate). The engine keeps per-CPU and per-thread state and a
+// heap entry per declared interrupt, so these bound its memory before any event is made.
+constexpr int kMaxCpus = 1024;
+constexpr int kMaxThreads = 4096;          // the tasks' threads in all (the sum of their count)
+constexpr int kMaxIrqsPerSource = 1000000; // an interrupt source's count
+constexpr double kMinIrqSpacingMs = 0.001; // every_ms: below a microsecond the CPU only takes interrupts
+constexpr int64_t kMaxIrqTimers = 100000;  // timers enqueued by interrupts in all (count x timers): the
+                                           // engine scans a CPU's pending timers at each enqueue
+
 enum class IdleMode : uint8_t
 {
     Poll, // idle=poll: cpu_idle_poll()
@@ -74,6 +83,7 @@ struct TaskSpec
     bool markers = false;       // ftrace print markers at its start and end
     bool workByClock = false;   // work until start + work_us on the clock (interrupts do not extend it)
     bool aligned = false;       // cyclic: first wakeup exactly at start_us (else a random phase within 1 ms)
+    std::string setBy;          // the --set key that added it ("": the scenario's own tasks[])
 };
 
 struct IrqSpec
@@ -120,5 +130,10 @@ void applySetting(Scenario &s, const std::string &key, const std::string &value)
 void applyVariant(Scenario &s, const std::string &variant);
 // The keys applySetting accepts, for error messages and --list.
 std::vector<std::string> settingKeys();
+// Checks what only the final scenario (variant and --set keys applied) can show: every CPU a key names
+// is below `cpus`, and the thread count. Throws a ScenarioError naming the key.
+void validateScenario(const Scenario &s);
+// "NAME" or "NAME:VARIANT", for messages.
+std::string label(const Scenario &s);
 
 } // namespace tickscope::sim

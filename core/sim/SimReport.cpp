@@ -107,7 +107,11 @@ Scenario scenarioFromSpec(const std::string &spec)
         const size_t eq = parts[i].find('=');
         if (eq == std::string::npos || eq == 0)
             throw ScenarioError(spec + ": expected key=value after ',', got '" + parts[i] + "'");
-        applySetting(s, parts[i].substr(0, eq), parts[i].substr(eq + 1));
+        try {
+            applySetting(s, parts[i].substr(0, eq), parts[i].substr(eq + 1));
+        } catch (const ScenarioError &e) {
+            throw ScenarioError(spec + ": " + e.what());
+        }
     }
     return s;
 }
