@@ -39,6 +39,9 @@ void Engine::run()
     while (!heap_.empty()) {
         const Ev e = heap_.top();
         if (e.t >= end_) break;
+        if (em_.events() > maxEvents_)
+            throw ScenarioError(label(sc_) + ": the run made " + std::to_string(em_.events()) +
+                                " events, more than twice its estimate: lower duration_ms");
         heap_.pop();
         Cpu &c = cpus_[static_cast<size_t>(e.cpu)];
         switch (e.kind) {

@@ -188,6 +188,8 @@ private:
     uint32_t fnTick_, fnWakeup_, fnTimer_, fnVmstat_;
     std::vector<uint32_t> irqNames_;
     bool anyNohzFull_ = false;
+    uint64_t maxEvents_ =
+        0; // twice the estimate: a run past it has an estimate that is wrong, not a big input
 };
 
 } // namespace tickscope::sim

@@ -1,6 +1,7 @@
 // The engine's start: CPUs, tasks (each asleep in clock_nanosleep until its first wakeup), interrupt
 // times, scenario wheel timers, memory reserved from an estimate of the events, every CPU in its idle loop.
 #include "Engine.h"
+#include "Simulator.h"
 
 #include <algorithm>
 
@@ -9,6 +10,7 @@ namespace {
 
 constexpr int64_t kStartNs = 5000000000; // simulated boot time at the trace start
 constexpr int32_t kFirstPid = 1000;
+constexpr size_t kPayloadBytes = 16; // per event, on average at most (the largest payload is hrtimer_start's)
 
 } // namespace
 
@@ -33,27 +35,16 @@ Engine::Engine(const Scenario &s, uint64_t seed, Trace &trace, GroundTruth &gt)
             static_cast<size_t>(i) < s.initialIdleJiffies.size() ? s.initialIdleJiffies[i] : 0;
         c.baseClk = jiffies(start_) - static_cast<uint64_t>(lag);
     }
-    // Reserve each CPU's columns from an estimate of its events (huge pages for the big ones: in a VM the
-    // first touch of every 4 KiB page is the dominant cost of writing millions of events).
-    std::vector<double> perCpu(static_cast<size_t>(k_.cpus), s.durationNs * 1e-9 * k_.hz * 4);
-    for (const TaskSpec &t : s.tasks) {
-        const double period = t.program == ProgramKind::Cyclic      ? t.intervalNs
-                              : t.program == ProgramKind::SleepWork ? t.sleepNs + t.workNs
-                              : t.program == ProgramKind::RandomSleep
-                                  ? (t.minNs + t.maxNs) / 2.0 + t.workNs + 50000
-                                  : 1e9 / k_.hz;
-        perCpu[static_cast<size_t>(t.cpu)] += t.count * s.durationNs / std::max(period, 1000.0) * 16;
-    }
-    for (const IrqSpec &q : s.irqs)
-        perCpu[static_cast<size_t>(q.cpu)] += q.count * (10.0 + 4 * q.timers);
-    double total = 0;
-    for (double n : perCpu)
-        total += n;
-    gt_.wakeups.reserve(static_cast<size_t>(total / 10));
-    gt_.ticks.reserve(static_cast<size_t>(s.durationNs * 1e-9 * k_.hz * k_.cpus / 4));
+    // Reserve each CPU's columns from the run's estimate (huge pages for the big ones: in a VM the first
+    // touch of every 4 KiB page is the dominant cost of writing millions of events). The estimate caps each
+    // CPU at the wakeups it can serve, so thousands of threads do not reserve gigabytes of address space.
+    const Estimate est = estimate(s);
+    maxEvents_ = static_cast<uint64_t>(2 * est.events) + 100000;
+    gt_.wakeups.reserve(static_cast<size_t>(est.wakeups));
+    gt_.ticks.reserve(static_cast<size_t>(est.ticks));
     for (int i = 0; i < k_.cpus; ++i) {
-        const auto n = static_cast<size_t>(perCpu[static_cast<size_t>(i)] * 1.5) + 4096;
-        trace_.cpu(i).reserve(n, n * 16, n >= (size_t{1} << 21));
+        const auto n = static_cast<size_t>(est.cpuEvents[static_cast<size_t>(i)]) + 4096;
+        trace_.cpu(i).reserve(n, n * kPayloadBytes, n >= (size_t{1} << 21));
     }
     setupTasks();
     setupIrqs();

@@ -9,6 +9,8 @@
 #include "model/Trace.h"
 
 #include <memory>
+#include <string>
+#include <vector>
 
 namespace tickscope::sim {
 
@@ -18,6 +20,33 @@ struct SimResult
     GroundTruth truth;
 };
 
+// The largest run simulate() accepts, in estimated events (README, simulate): with the analysis that
+// follows, about kBytesPerEvent each, so 1.5 GB at most.
+constexpr double kMaxEvents = 50e6;
+// Peak RSS of `tickscope-cli simulate` per event: 29 on seed003-rt-hrtimer run for 20 s and 60 s.
+constexpr double kBytesPerEvent = 30;
+
+// What a run will make, from the scenario alone, before it runs; an upper bound within a small factor
+// (SimLimitsTest checks every preset and variant). Per CPU: its ticks (all of them while it polls, works
+// or keeps the timekeeping; a few per wakeup when it halts), each task's wakeups (no more than the CPU can
+// serve at its platform's costs), each interrupt and wheel timer expiry, times the events each emits.
+struct Estimate
+{
+    std::vector<double> cpuEvents; // per CPU
+    double events = 0;
+    double ticks = 0;
+    double wakeups = 0;
+    double irqEvents = 0;  // the part that does not grow with duration_ms
+    std::string source;    // where most events come from ("tasks[2] (stress, 16 threads)", "the ticks", ...)
+    std::string sourceKey; // the key to lower when that is not duration_ms ("irqs[0].count"), else ""
+    std::string sourceValue; // its value
+};
+Estimate estimate(const Scenario &s);
+
+// validateScenario() and the estimate against kMaxEvents: throws a ScenarioError naming what to lower.
+void checkLimits(const Scenario &s);
+
+// Runs the scenario once checkLimits() accepts it.
 SimResult simulate(const Scenario &scenario, uint64_t seed = 1);
 
 } // namespace tickscope::sim
