@@ -9,13 +9,15 @@
 #include "stats/TraceStats.h"
 #include "util/ProcessStats.h"
 
+#include <cctype>
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <sys/stat.h>
 #include <string>
+#include <sys/stat.h>
 #include <vector>
 
 using namespace tickscope;
@@ -46,6 +48,25 @@ struct UsageError
     std::string message;
 };
 
+constexpr int kMaxThreads = 1024;
+
+// A whole-number option value: all of the text, within [lo, hi]; "abc", "5abc", "-1", "2.5" and "1e3" are
+// refused naming the option, with the user's own text.
+int parseWhole(const std::string &cmd, const std::string &option, const std::string &v, int lo, int hi)
+{
+    int n = 0;
+    const auto r = std::from_chars(v.data(), v.data() + v.size(), n);
+    if (v.empty() || r.ec != std::errc() || r.ptr != v.data() + v.size() || n < lo || n > hi)
+        throw UsageError{cmd + ": " + option + ": expected a whole number from " + std::to_string(lo) +
+                         " to " + std::to_string(hi) + ", got '" + v + "'"};
+    return n;
+}
+
+int parseThreads(const std::string &cmd, const std::string &v)
+{
+    return parseWhole(cmd, "--threads", v, 1, kMaxThreads);
+}
+
 int cmdStats(const std::vector<std::string> &args)
 {
     std::string file;
@@ -61,7 +82,7 @@ int cmdStats(const std::vector<std::string> &args)
         } else if (a == "--record-api") {
             opt.recordApi = true;
         } else if (a == "--threads" && i + 1 < args.size()) {
-            opt.threads = std::atoi(args[++i].c_str());
+            opt.threads = parseThreads("stats", args[++i]);
         } else if (!a.empty() && a[0] == '-') {
             throw UsageError{"stats: unknown option " + a};
         } else if (file.empty()) {
@@ -91,20 +112,32 @@ int cmdStats(const std::vector<std::string> &args)
     return 0;
 }
 
-// "A:B" in seconds of trace time; either side may be empty.
-bool parseWindow(const std::string &text, int64_t &from, int64_t &to)
+// One side of --window: seconds from 0 to 9e9 (about 285 years of trace time, within int64 ns).
+bool parseSeconds(const std::string &s, int64_t &v)
+{
+    if (s.empty()) return true;
+    if (std::isspace(static_cast<unsigned char>(s[0]))) return false;
+    char *end = nullptr;
+    const double d = std::strtod(s.c_str(), &end);
+    if (end != s.c_str() + s.size() || !std::isfinite(d) || d < 0 || d > 9e9) return false;
+    v = std::llround(d * 1e9);
+    return true;
+}
+
+// "A:B" in seconds of trace time; either side may be empty. Throws a usage error saying what is wrong.
+void parseWindow(const std::string &text, int64_t &from, int64_t &to)
 {
     const size_t colon = text.find(':');
-    if (colon == std::string::npos) return false;
-    auto side = [](const std::string &s, int64_t &v) {
-        if (s.empty()) return true;
-        char *end = nullptr;
-        const double d = std::strtod(s.c_str(), &end);
-        if (end != s.c_str() + s.size() || !std::isfinite(d) || d < 0 || d > 9e9) return false;
-        v = std::llround(d * 1e9);
-        return true;
-    };
-    return side(text.substr(0, colon), from) && side(text.substr(colon + 1), to) && from <= to;
+    if (colon == std::string::npos)
+        throw UsageError{"report: --window: expected A:B in seconds (e.g. 1.5:2), got '" + text + "'"};
+    const std::string a = text.substr(0, colon), b = text.substr(colon + 1);
+    for (const std::string *side : {&a, &b}) {
+        if (!parseSeconds(*side, side == &a ? from : to))
+            throw UsageError{"report: --window: '" + *side +
+                             "' is not a number of seconds from 0 to 9e9 (in '" + text + "')"};
+    }
+    if (!a.empty() && !b.empty() && from >= to)
+        throw UsageError{"report: --window: A must be below B, got '" + text + "'"};
 }
 
 int cmdReport(const std::vector<std::string> &args)
@@ -130,8 +163,7 @@ int cmdReport(const std::vector<std::string> &args)
             markers = true;
         } else if (a == "--window" && hasValue) {
             window = true;
-            if (!parseWindow(args[++i], ro.from, ro.to))
-                throw UsageError{"report: --window: expected A:B in seconds, got '" + args[i] + "'"};
+            parseWindow(args[++i], ro.from, ro.to);
         } else if (a == "--nohz-full" && hasValue) {
             ao.nohzFullGiven = true;
             ao.nohzFull = list(a, args[++i]);
@@ -141,7 +173,7 @@ int cmdReport(const std::vector<std::string> &args)
             opt.instance = args[++i] == "top" ? "" : args[i];
             opt.instanceGiven = true;
         } else if (a == "--threads" && hasValue) {
-            opt.threads = ao.threads = std::atoi(args[++i].c_str());
+            opt.threads = ao.threads = parseThreads("report", args[++i]);
         } else if (!a.empty() && a[0] == '-') {
             throw UsageError{"report: unknown option " + a + (hasValue ? "" : " (or its value is missing)")};
         } else if (file.empty()) {
@@ -181,9 +213,10 @@ int cmdReport(const std::vector<std::string> &args)
 
 uint64_t parseSeed(const std::string &cmd, const std::string &v)
 {
-    char *end = nullptr;
-    const unsigned long long n = std::strtoull(v.c_str(), &end, 10);
-    if (v.empty() || *end || v[0] == '-') throw UsageError{cmd + ": --seed: expected a non-negative integer, got '" + v + "'"};
+    uint64_t n = 0;
+    const auto r = std::from_chars(v.data(), v.data() + v.size(), n);
+    if (v.empty() || r.ec != std::errc() || r.ptr != v.data() + v.size())
+        throw UsageError{cmd + ": --seed: expected a non-negative integer below 2^64, got '" + v + "'"};
     return n;
 }
 
@@ -223,7 +256,13 @@ int cmdSimulate(const std::vector<std::string> &args)
     }
     if (spec.empty()) throw UsageError{"simulate: PRESET or FILE.json missing (simulate --list shows the presets)"};
     sim::Scenario s = sim::loadScenario(spec);
-    for (const auto &[k, v] : sets) sim::applySetting(s, k, v);
+    for (const auto &[k, v] : sets) {
+        try {
+            sim::applySetting(s, k, v);
+        } catch (const sim::ScenarioError &e) {
+            throw sim::ScenarioError("simulate: --set: " + std::string(e.what()));
+        }
+    }
     sim::SimResult result;
     const sim::Analysed a = sim::simulateAndAnalyse(s, seed, result, !whole);
     if (!out.empty()) sim::writeFtraceText(*result.trace, out);
