@@ -78,8 +78,8 @@ void timerReport(const Trace &trace, const CpuAnalysis &c, int64_t from, int64_t
     const CpuEvents &ev = trace.cpu(c.cpu);
     const CpuTimers &t = c.timers;
     // The window as event indices (the CPU's events are in time order): [lo, hi).
-    const auto [lo, hi] = ev.indexRange(from, to);
-    auto in = [lo, hi](uint32_t index) { return index >= lo && index < hi; };
+    const auto window = ev.indexRange(from, to);
+    auto in = [lo = window.first, hi = window.second](uint32_t index) { return index >= lo && index < hi; };
     TimerSoftirqReport &ts = cr.timerSoftirq;
     std::vector<LongSoftirqReport> longest;
     for (const TimerSoftirq &r : t.timerSoftirqs) {

@@ -81,9 +81,9 @@ bool plausibleInflation(uint64_t compressed, uint64_t plain)
 
 constexpr uint16_t kSectionOptions = 0;
 constexpr uint16_t kOptDone = 0, kOptBuffer = 3, kOptTraceClock = 4, kOptUname = 5, kOptOffset = 7,
-                   kOptCpuCount = 8, kOptVersion = 9, kOptTimeShift = 12, kOptTsc2Nsec = 14, kOptHeaderInfo = 16,
-                   kOptFtraceEvents = 17, kOptEventFormats = 18, kOptKallsyms = 19, kOptPrintk = 20, kOptCmdlines = 21,
-                   kOptBufferText = 22;
+                   kOptCpuCount = 8, kOptVersion = 9, kOptTimeShift = 12, kOptTsc2Nsec = 14,
+                   kOptHeaderInfo = 16, kOptFtraceEvents = 17, kOptEventFormats = 18, kOptKallsyms = 19,
+                   kOptPrintk = 20, kOptCmdlines = 21, kOptBufferText = 22;
 
 int formatId(std::string_view text)
 {
@@ -129,7 +129,9 @@ bool parseOptions(const uint8_t *d, uint64_t size, bool big, DatLayout &out, uin
             out.needsLibraryPath = true;
         if ((id == kOptKallsyms || id == kOptCmdlines || id == kOptPrintk) && len >= 8) {
             const uint64_t at = r.get<uint64_t>();
-            (id == kOptKallsyms ? out.kallsymsSection : id == kOptCmdlines ? out.cmdlinesSection : out.printkSection) = at;
+            (id == kOptKallsyms   ? out.kallsymsSection
+             : id == kOptCmdlines ? out.cmdlinesSection
+                                  : out.printkSection) = at;
         }
         if ((id == kOptHeaderInfo || id == kOptFtraceEvents || id == kOptEventFormats) && len >= 8) {
             const uint64_t at = r.get<uint64_t>();
@@ -154,7 +156,8 @@ bool parseOptions(const uint8_t *d, uint64_t size, bool big, DatLayout &out, uin
                 Reader p(d, size, big);
                 p.seek(start + fixed + extra);
                 const auto n = p.get<uint32_t>();
-                return p.ok() && fixed + extra + 4 + uint64_t{n} * 20 == uint64_t{len} ? int64_t{n} : int64_t{-1};
+                return p.ok() && fixed + extra + 4 + uint64_t{n} * 20 == uint64_t{len} ? int64_t{n}
+                                                                                       : int64_t{-1};
             };
             uint64_t extra = 0;
             int64_t n = countAt(4);
@@ -362,7 +365,8 @@ DatLayout readV6(const uint8_t *data, uint64_t size, Reader &r, DatLayout l)
     }
     if (!expect(std::string_view("flyrecord\0", 10))) {
         if (r.fits(8) && std::memcmp(data + r.pos(), "latency ", 8) == 0)
-            bad("a latency-tracer trace (trace-cmd record -p irqsoff and the like); tickscope reads event traces");
+            bad("a latency-tracer trace (trace-cmd record -p irqsoff and the like); tickscope reads event "
+                "traces");
         bad("no CPU data where the file says it starts (corrupt or truncated)");
     }
     DatBuffer top;
@@ -398,8 +402,8 @@ uint64_t readOptionsSection(const uint8_t *data, uint64_t size, uint64_t options
     s.get<uint32_t>(); // description string id
     const auto secSize = s.get<uint64_t>();
     if (!s.ok() || !s.fits(secSize)) bad("its options lie past the end of the file (truncated)");
-    if (id != kSectionOptions) bad("corrupt section table (an options section expected at byte " +
-                                   std::to_string(optionsAt) + ")");
+    if (id != kSectionOptions)
+        bad("corrupt section table (an options section expected at byte " + std::to_string(optionsAt) + ")");
     const uint8_t *body = data + s.pos();
     uint64_t bodySize = secSize;
     std::vector<uint8_t> plain;
@@ -422,7 +426,8 @@ DatLayout readV7(const uint8_t *data, uint64_t size, Reader &r, DatLayout l)
 {
     l.compression = r.str();
     r.str(); // compression version
-    if (!l.compression.empty() && l.compression != "none" && l.compression != "zstd" && l.compression != "zlib")
+    if (!l.compression.empty() && l.compression != "none" && l.compression != "zstd" &&
+        l.compression != "zlib")
         bad("compressed with '" + l.compression.substr(0, 32) + "', which tickscope cannot decompress");
     uint64_t optionsAt = r.get<uint64_t>();
     if (!r.ok()) bad("truncated inside its header");
@@ -465,7 +470,8 @@ DatLayout readLayout(const uint8_t *data, uint64_t size)
     l.pageSize = r.get<uint32_t>();
     if (!r.ok()) bad("truncated inside its header");
     if (l.longSize != 4 && l.longSize != 8) bad("implausible long size " + std::to_string(l.longSize));
-    if (l.pageSize < 64 || l.pageSize > (1u << 24)) bad("implausible page size " + std::to_string(l.pageSize));
+    if (l.pageSize < 64 || l.pageSize > (1u << 24))
+        bad("implausible page size " + std::to_string(l.pageSize));
     if (l.version == 6) return readV6(data, size, r, std::move(l));
     return readV7(data, size, r, std::move(l));
 }

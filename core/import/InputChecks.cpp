@@ -42,14 +42,17 @@ Step stepNew(const uint8_t *data, uint32_t curr, bool big)
     const uint32_t w = rd32(data + curr, big);
     const uint32_t typeLen = big ? w >> 27 : w & 31;
     switch (typeLen) {
-    case kTypePadding: return {curr + 4, curr + 4 + rd32(data + curr + 4, big), false};
+    case kTypePadding:
+        return {curr + 4, curr + 4 + rd32(data + curr + 4, big), false};
     case kTypeTimeExtend:
-    case kTypeTimeStamp: return {curr + 8, curr + 8, false};
+    case kTypeTimeStamp:
+        return {curr + 8, curr + 8, false};
     case 0: {
         const uint32_t len = (rd32(data + curr + 4, big) - 4 + 3) & ~3u;
         return {curr + 8, curr + 8 + len, static_cast<int32_t>(len) >= 0};
     }
-    default: return {curr + 4, curr + 4 + typeLen * 4, true};
+    default:
+        return {curr + 4, curr + 4 + typeLen * 4, true};
     }
 }
 
@@ -59,9 +62,12 @@ Step stepOld(const uint8_t *data, uint32_t curr, uint32_t size, bool big)
     const uint32_t type = big ? (w >> 29) & 3 : w & 3;
     const uint32_t len = big ? (w >> 27) & 7 : (w >> 2) & 7;
     switch (type) {
-    case 0: return {curr, size, false}; // padding: the rest of the page
-    case 1: return {curr + 8, curr + 8, false};
-    case 2: return {curr, curr, false}; // "never happens": refused
+    case 0:
+        return {curr, size, false}; // padding: the rest of the page
+    case 1:
+        return {curr + 8, curr + 8, false};
+    case 2:
+        return {curr, curr, false}; // "never happens": refused
     default:
         if (len) return {curr + 4, curr + 4 + len * 4, true};
         return {curr + 8, curr + 4 + rd32(data + curr + 4, big), true};
@@ -97,12 +103,16 @@ bool balanced(std::string_view s)
     for (size_t i = 0; i < s.size(); ++i) {
         const char c = s[i];
         if (quoted) {
-            if (c == '\\') ++i;
-            else if (c == '"') quoted = false;
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                quoted = false;
             continue;
         }
-        if (c == '"') quoted = true;
-        else if (c == '(' || c == '[' || c == '{') stack.push_back(c);
+        if (c == '"')
+            quoted = true;
+        else if (c == '(' || c == '[' || c == '{')
+            stack.push_back(c);
         else if (c == ')' || c == ']' || c == '}') {
             const char open = c == ')' ? '(' : c == ']' ? '[' : '{';
             if (stack.empty() || stack.back() != open) return false;
@@ -140,7 +150,8 @@ std::optional<std::string> fieldLinesFault(std::string_view fields)
         if (line.substr(0, 6) != "\tfield" || !balanced(line)) return "has a malformed field line";
         const long off = fieldNumber(line, "\toffset:");
         const long size = fieldNumber(line, "\tsize:");
-        if (off < 0 || size < 0 || off > 65535 || size > 65535) return "has a field with an implausible offset or size";
+        if (off < 0 || size < 0 || off > 65535 || size > 65535)
+            return "has a field with an implausible offset or size";
     }
     return std::nullopt;
 }
@@ -153,14 +164,16 @@ std::optional<std::string> formatFault(std::string_view text)
     const auto id = text.find("\nID: ");
     if (id == std::string_view::npos) return "has no ID";
     const auto idEnd = text.find('\n', id + 5);
-    if (!allDigits(text.substr(id + 5, idEnd == std::string_view::npos ? std::string_view::npos : idEnd - id - 5)))
+    if (!allDigits(
+            text.substr(id + 5, idEnd == std::string_view::npos ? std::string_view::npos : idEnd - id - 5)))
         return "has an ID that is not a number";
     const auto fmt = text.find("\nformat:\n");
     if (fmt == std::string_view::npos) return "has no field list";
     const auto print = text.find("\nprint fmt: ", fmt);
     if (print == std::string_view::npos) return "has no print format";
     if (auto fault = fieldLinesFault(text.substr(fmt + 9, print - fmt - 9))) return fault;
-    if (!balanced(text.substr(print + 12))) return "has a print format whose quotes or brackets do not balance";
+    if (!balanced(text.substr(print + 12)))
+        return "has a print format whose quotes or brackets do not balance";
     return std::nullopt;
 }
 
@@ -173,7 +186,8 @@ bool pageIsSound(const uint8_t *page, uint32_t pageSize, int longSize, bool bigE
     const uint64_t flags = rdLong(page + 8, longSize, bigEndian);
     const auto size = static_cast<uint32_t>(flags & kCommitMask);
     if (size > pageSize - start) return false;
-    if ((flags & kMissingEvents) && (flags & kMissingStored) && size + static_cast<uint32_t>(longSize) > pageSize - start)
+    if ((flags & kMissingEvents) && (flags & kMissingStored) &&
+        size + static_cast<uint32_t>(longSize) > pageSize - start)
         return false;
     const uint8_t *data = page + start;
     for (uint32_t curr = 0; curr < size;) {
@@ -189,8 +203,8 @@ std::optional<std::string> checkFormatText(std::string_view text)
 {
     if (auto fault = formatFault(text)) {
         const auto name = nameOf(text).substr(0, 64);
-        return "the event format" + (name.empty() ? std::string() : " of '" + std::string(name) + "'") + " " + *fault +
-               " (corrupt file)";
+        return "the event format" + (name.empty() ? std::string() : " of '" + std::string(name) + "'") + " " +
+               *fault + " (corrupt file)";
     }
     return std::nullopt;
 }
@@ -221,8 +235,9 @@ std::optional<std::string> checkPrintkText(std::string_view text)
         if (line.empty()) continue;
         const auto sep = line.find(" : \"");
         uint64_t addr = 0;
-        const bool addrOk = line.substr(0, 2) == "0x" && sep != std::string_view::npos &&
-                            std::from_chars(line.data() + 2, line.data() + sep, addr, 16).ptr == line.data() + sep;
+        const bool addrOk =
+            line.substr(0, 2) == "0x" && sep != std::string_view::npos &&
+            std::from_chars(line.data() + 2, line.data() + sep, addr, 16).ptr == line.data() + sep;
         if (!addrOk || line.back() != '"' || line.size() < sep + 5)
             return "its printk formats are malformed at line " + std::to_string(lineNo) + " (corrupt file)";
     }

@@ -3,12 +3,14 @@
 #include "Loader.h"
 
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <thread>
 #include <unistd.h>
 
 namespace tickscope {
@@ -48,10 +50,13 @@ int openNonBlocking(const std::string &path, struct stat &st, std::string &error
 
 int openRegularFile(const std::string &path, std::string &error)
 {
-    struct stat st{};
+    struct stat st
+    {
+    };
     const int fd = openNonBlocking(path, st, error);
     if (fd >= 0 && !S_ISREG(st.st_mode)) {
-        error = "is a pipe, not a regular file; a trace.dat is read at random offsets, so save it to a file first";
+        error = "is a pipe, not a regular file; a trace.dat is read at random offsets, so save it to a file "
+                "first";
         ::close(fd);
         return -1;
     }
@@ -60,7 +65,9 @@ int openRegularFile(const std::string &path, std::string &error)
 
 InputFile::InputFile(const std::string &path, int idleTimeoutMs) : path_(path)
 {
-    struct stat st{};
+    struct stat st
+    {
+    };
     std::string error;
     const int fd = openNonBlocking(path, st, error);
     if (fd < 0) throw LoadError(path + ": " + error);
@@ -75,7 +82,7 @@ InputFile::InputFile(const std::string &path, int idleTimeoutMs) : path_(path)
         }
     }
     try {
-        readStream(fd, idleTimeoutMs);
+        readStream(fd, idleTimeoutMs, S_ISFIFO(st.st_mode));
     } catch (...) {
         ::close(fd);
         throw;
@@ -94,29 +101,43 @@ std::string_view InputFile::bytes() const
 }
 
 // Pipes and pseudo-files (size 0 in stat): read until the end, polling so that a writer that stays
-// silent cannot hang the load, and refusing more than kMaxStreamBytes.
-void InputFile::readStream(int fd, int idleTimeoutMs)
+// silent cannot hang the load, and refusing more than kMaxStreamBytes. A named FIFO that no writer has
+// opened yet reads as ended: it gets the same idle time for a writer to arrive.
+void InputFile::readStream(int fd, int idleTimeoutMs, bool fifo)
 {
+    const auto started = std::chrono::steady_clock::now();
+    const auto waited = [&] {
+        return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
+                                                                     started)
+            .count();
+    };
+    const auto silence = [&](const char *what) {
+        char secs[32];
+        std::snprintf(secs, sizeof secs, "%.3g", idleTimeoutMs / 1000.0);
+        return LoadError(path_ + ": " + what + " for " + secs + " s; is anything writing to it?");
+    };
     char chunk[1 << 16];
     while (true) {
         const ssize_t n = ::read(fd, chunk, sizeof chunk);
         if (n > 0) {
             if (buf_.size() + static_cast<size_t>(n) > kMaxStreamBytes)
-                throw LoadError(path_ + ": more than 1 GiB from a pipe or pseudo-file; save it to a regular file and open that");
+                throw LoadError(
+                    path_ +
+                    ": more than 1 GiB from a pipe or pseudo-file; save it to a regular file and open that");
             buf_.append(chunk, static_cast<size_t>(n));
             continue;
         }
-        if (n == 0) return;
+        if (n == 0) {
+            if (!fifo || !buf_.empty()) return;
+            if (waited() >= idleTimeoutMs) throw silence("no writer opened it");
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+            continue;
+        }
         if (errno == EINTR) continue;
         if (errno != EAGAIN && errno != EWOULDBLOCK) throw LoadError(path_ + ": " + std::strerror(errno));
         pollfd p{fd, POLLIN, 0};
         const int r = ::poll(&p, 1, idleTimeoutMs);
-        if (r == 0)
-        {
-            char secs[32];
-            std::snprintf(secs, sizeof secs, "%.3g", idleTimeoutMs / 1000.0);
-            throw LoadError(path_ + ": no data arrived for " + secs + " s; is anything writing to it?");
-        }
+        if (r == 0) throw silence("no data arrived");
         if (r < 0 && errno != EINTR) throw LoadError(path_ + ": " + std::strerror(errno));
     }
 }

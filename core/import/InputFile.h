@@ -32,7 +32,7 @@ public:
     const std::string &path() const { return path_; }
 
 private:
-    void readStream(int fd, int idleTimeoutMs);
+    void readStream(int fd, int idleTimeoutMs, bool fifo);
 
     std::string path_;
     void *map_ = nullptr;

@@ -32,11 +32,13 @@ FileFormat detectFormat(const InputFile &in)
     static const char kMagic[10] = {0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g'};
     if (head.size() == sizeof kMagic && std::memcmp(head.data(), kMagic, sizeof kMagic) == 0) {
         if (in.isStream())
-            throw LoadError(in.path() + ": a trace.dat from a pipe cannot be read (it is read at random offsets); "
-                                        "save it to a file first");
+            throw LoadError(in.path() +
+                            ": a trace.dat from a pipe cannot be read (it is read at random offsets); "
+                            "save it to a file first");
         return FileFormat::TraceDat;
     }
-    if (head.size() >= 3 && std::memcmp(head.data(), kMagic, 3) == 0) throw LoadError(in.path() + ": truncated trace.dat header");
+    if (head.size() >= 3 && std::memcmp(head.data(), kMagic, 3) == 0)
+        throw LoadError(in.path() + ": truncated trace.dat header");
     return FileFormat::Text;
 }
 
@@ -58,7 +60,8 @@ LoadError severalInstancesError(const std::string &path, const std::vector<std::
 std::unique_ptr<Trace> loadTrace(const std::string &path, const LoadOptions &options)
 {
     const InputFile in(path, options.streamIdleTimeoutMs);
-    if (detectFormat(in) == FileFormat::TraceDat) return std::move(finished(importTraceDat(path, options, true)).front());
+    if (detectFormat(in) == FileFormat::TraceDat)
+        return std::move(finished(importTraceDat(path, options, true)).front());
     auto all = finished(importText(in, options));
     if (all.size() == 1) return std::move(all.front());
     if (options.instanceGiven) {

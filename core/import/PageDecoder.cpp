@@ -82,7 +82,8 @@ bool readAt(int fd, uint64_t off, void *dst, size_t n)
 {
     size_t done = 0;
     while (done < n) {
-        const ssize_t r = ::pread(fd, static_cast<char *>(dst) + done, n - done, static_cast<off_t>(off + done));
+        const ssize_t r =
+            ::pread(fd, static_cast<char *>(dst) + done, n - done, static_cast<off_t>(off + done));
         if (r <= 0) return false;
         done += static_cast<size_t>(r);
     }
@@ -145,7 +146,8 @@ std::string forEachPage(const PageSource &src, const std::string &truncated, con
         if (pos + 8 > limit || !readAt(src.fd, c.offset + pos, hdr, 8)) return truncated;
         const uint32_t cs = rd32(hdr, l.bigEndian);
         const uint32_t us = rd32(hdr + 4, l.bigEndian);
-        if (cs > limit - pos - 8 || us % ps != 0 || us > (256u << 20) || us > uint64_t{cs} * kMaxChunkInflation)
+        if (cs > limit - pos - 8 || us % ps != 0 || us > (256u << 20) ||
+            us > uint64_t{cs} * kMaxChunkInflation)
             return truncated;
         if (packed.size() < cs) packed.resize(cs);
         if (plain.size() < us + kPageSlack) plain.resize(us + kPageSlack);
@@ -163,7 +165,8 @@ std::string forEachPage(const PageSource &src, const std::string &truncated, con
 
 std::string truncatedWarning(const DatCpuData &c)
 {
-    return "CPU " + std::to_string(c.cpu) + ": data ends early (file truncated or corrupt); events after that point are lost";
+    return "CPU " + std::to_string(c.cpu) +
+           ": data ends early (file truncated or corrupt); events after that point are lost";
 }
 
 } // namespace
@@ -192,7 +195,9 @@ std::string checkCpuPages(const PageSource &src, const LoadOptions &options, boo
     sound = true;
     return forEachPage(
         src, truncatedWarning(src.cpu), options, [](double) {},
-        [&](uint8_t *page) { return sound = pageIsSound(page, l.pageSize, l.longSize, l.bigEndian, src.oldFormat); },
+        [&](uint8_t *page) {
+            return sound = pageIsSound(page, l.pageSize, l.longSize, l.bigEndian, src.oldFormat);
+        },
         [](uint64_t) {});
 }
 

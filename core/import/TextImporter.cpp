@@ -101,7 +101,8 @@ bool looksLikeHeader(std::string_view line)
 class TextImport final : public text::PrefixOracle
 {
 public:
-    TextImport(const InputFile &file, const LoadOptions &options) : path_(file.path()), opt_(options), file_(file)
+    TextImport(const InputFile &file, const LoadOptions &options)
+        : path_(file.path()), opt_(options), file_(file)
     {
     }
 

@@ -5,9 +5,9 @@
 
 #include "DatLayout.h"
 #include "FileSymbols.h"
+#include "ImportSupport.h"
 #include "InputChecks.h"
 #include "InputFile.h"
-#include "ImportSupport.h"
 #include "MappedFile.h"
 #include "PageDecoder.h"
 #include "RecordDecoder.h"
@@ -155,7 +155,8 @@ void checkAllPages(const std::string &path, uint64_t fileSize, DatLayout &layout
     tep_set_long_size(tep.get(), layout.longSize);
     tep_set_page_size(tep.get(), static_cast<int>(layout.pageSize));
     tep_set_file_bigendian(tep.get(), layout.bigEndian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
-    if (tep_parse_header_page(tep.get(), layout.headerPage.data(), layout.headerPage.size(), layout.longSize) != 0)
+    if (tep_parse_header_page(tep.get(), layout.headerPage.data(), layout.headerPage.size(),
+                              layout.longSize) != 0)
         throw LoadError(path + ": unreadable ring-buffer page header");
     std::string error;
     const int fd = openRegularFile(path, error);
@@ -165,15 +166,22 @@ void checkAllPages(const std::string &path, uint64_t fileSize, DatLayout &layout
         int fd;
         ~Closer() { ::close(fd); }
     } closer{fd};
+    // libtracecmd's error path for a file whose data is cut short frees twice: it gets intact files only.
+    const std::string truncated =
+        options.recordApi
+            ? ": truncated; --record-api reads intact files only (without it, what is intact loads)"
+            : ": truncated, and its timestamp options need libtracecmd, which reads intact files only";
     for (const auto &b : layout.buffers) {
+        if (b.unreadable) throw LoadError(path + truncated);
         for (const auto &c : b.cpus) {
             const PageSource src{fd, fileSize, &layout, c, tep_is_old_format(tep.get()) != 0};
             bool sound = true;
-            checkCpuPages(src, options, sound);
+            const std::string warning = checkCpuPages(src, options, sound);
             if (!sound)
                 throw LoadError(path + ": not a readable trace.dat: CPU " + std::to_string(c.cpu) +
                                 (b.name.empty() ? "" : " of buffer instance '" + b.name + "'") +
                                 " has a corrupt ring-buffer page");
+            if (!warning.empty()) throw LoadError(path + truncated);
         }
     }
 }
@@ -199,10 +207,12 @@ std::vector<std::unique_ptr<Trace>> importTraceDat(const std::string &path, cons
         throw LoadError(path + ": not a readable trace.dat: its event formats are missing or truncated");
     if (auto bad = checkHeaderPageText(layout->headerPage))
         throw LoadError(path + ": not a readable trace.dat: " + *bad);
-    if (auto bad = checkFormatTexts(layout->formats)) throw LoadError(path + ": not a readable trace.dat: " + *bad);
+    if (auto bad = checkFormatTexts(layout->formats))
+        throw LoadError(path + ": not a readable trace.dat: " + *bad);
     if (!options.recordApi && !layout->needsLibraryPath)
         return importOwnPath(path, fileSize, *layout, options, requireOne, clock);
-    if (auto bad = checkPrintkText(layout->printk)) throw LoadError(path + ": not a readable trace.dat: " + *bad);
+    if (auto bad = checkPrintkText(layout->printk))
+        throw LoadError(path + ": not a readable trace.dat: " + *bad);
     checkAllPages(path, fileSize, *layout, options);
     return importWithLibtracecmd(path, options, requireOne);
 }

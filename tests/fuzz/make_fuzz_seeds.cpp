@@ -1,0 +1,60 @@
+// Writes the fuzz targets' seed corpora into DIR/<target>/: tiny trace.dat files (v6 and v7) cut from
+// the real traces in tests/data, the head of a real text trace, and the scenario presets with --set
+// lines. Run by scripts/fuzz.sh before each fuzzing run; nothing here is committed output.
+#include "TinyDat.h"
+#include "sim/Presets.h"
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+namespace fs = std::filesystem;
+using tickscope::test::TinyDat;
+
+namespace {
+
+void write(const fs::path &p, const std::string &bytes)
+{
+    fs::create_directories(p.parent_path());
+    std::ofstream(p, std::ios::binary) << bytes;
+}
+
+std::string head(const fs::path &p, int lines)
+{
+    std::ifstream in(p);
+    std::string out, line;
+    for (int i = 0; i < lines && std::getline(in, line); ++i)
+        out += line + '\n';
+    return out;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    if (argc != 3) {
+        std::cerr << "usage: make_fuzz_seeds TESTS_DATA_DIR OUT_DIR\n";
+        return 2;
+    }
+    const fs::path data = argv[1], out = argv[2];
+    const std::set<std::string> systems{
+        "ftrace",           "timer",        "sched",     "irq", "irq_vectors", "power",
+        "context_tracking", "raw_syscalls", "exceptions"};
+    int n = 0;
+    for (const char *name : {"nohzfull-poll.dat", "host-cyclic-v6.dat", "host-lost.dat"}) {
+        const TinyDat t = TinyDat::fromFile(data / name, 2, systems);
+        for (const auto &target : {"fuzz_tracedat", "fuzz_tracedat_reference"}) {
+            write(out / target / (std::string(name) + ".v6"), t.write6());
+            write(out / target / (std::string(name) + ".v7"), t.write7());
+        }
+        ++n;
+    }
+    write(out / "fuzz_text" / "trace.txt", head(data / "host-trace.txt", 300));
+    write(out / "fuzz_text" / "trace-pipe.txt", head(data / "host-trace-pipe.txt", 300));
+    for (const auto &p : tickscope::sim::presets()) {
+        write(out / "fuzz_scenario" / std::string(p.name), std::string(p.json) + "\n--\nduration_ms=20\n");
+    }
+    std::cout << "seeds from " << n << " traces and " << tickscope::sim::presets().size() << " presets in "
+              << out << "\n";
+    return 0;
+}

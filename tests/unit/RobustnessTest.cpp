@@ -1,0 +1,310 @@
+// Damaged and crafted inputs, each made in the test from a small real trace (TinyDat) with one field
+// changed: the importers refuse them with one line naming the file, or load what is intact with a
+// warning. Never a crash, a hang, a huge allocation or a library's own message. Each case stands for a
+// class of failure a probe found (a CPU number of -1 indexing per-CPU arrays, a 64-bit length that
+// wraps a bounds check, a page that sends kbuffer backwards, a FIFO that blocks open()).
+#include "TestUtil.h"
+#include "TinyDat.h"
+
+#include "import/InputChecks.h"
+#include "import/Loader.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstring>
+#include <fcntl.h>
+#include <fstream>
+#include <sys/stat.h>
+#include <thread>
+#include <unistd.h>
+
+using namespace tickscope;
+using namespace tickscope::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::set<std::string> kSystems{
+    "ftrace",           "timer",        "sched",     "irq", "irq_vectors", "power",
+    "context_tracking", "raw_syscalls", "exceptions"};
+
+const TinyDat &tiny()
+{
+    static const TinyDat t = TinyDat::fromFile(dataPath("nohzfull-poll.dat"), 4, kSystems);
+    return t;
+}
+
+template <class T> void poke(std::string &bytes, uint64_t at, T v)
+{
+    ASSERT_LE(at + sizeof v, bytes.size());
+    std::memcpy(bytes.data() + at, &v, sizeof v);
+}
+
+struct Outcome
+{
+    bool loaded = false;
+    uint64_t events = 0;
+    std::vector<std::string> warnings;
+    std::string error;
+};
+
+Outcome load(const fs::path &p, bool recordApi = false)
+{
+    Outcome o;
+    LoadOptions opt;
+    opt.recordApi = recordApi;
+    opt.streamIdleTimeoutMs = 300;
+    try {
+        for (const auto &t : loadAll(p.string(), opt)) {
+            o.events += t->eventCount();
+            o.warnings.insert(o.warnings.end(), t->warnings.begin(), t->warnings.end());
+        }
+        o.loaded = true;
+    } catch (const LoadError &e) {
+        o.error = e.what();
+    }
+    return o;
+}
+
+fs::path save(const fs::path &dir, const std::string &name, const std::string &bytes)
+{
+    const fs::path p = dir / name;
+    std::ofstream(p, std::ios::binary) << bytes;
+    return p;
+}
+
+// One line naming the file, in the user's terms.
+void expectCleanError(const Outcome &o, const fs::path &p, const std::string &needle)
+{
+    ASSERT_FALSE(o.loaded) << p;
+    EXPECT_EQ(o.error.find(p.string() + ": "), 0u) << o.error;
+    EXPECT_EQ(o.error.find('\n'), std::string::npos) << o.error;
+    EXPECT_NE(o.error.find(needle), std::string::npos) << o.error;
+}
+
+class Robustness : public ::testing::Test
+{
+protected:
+    void SetUp() override { dir = tempDir(); }
+    void TearDown() override { fs::remove_all(dir); }
+    fs::path dir;
+};
+
+} // namespace
+
+TEST_F(Robustness, TinyFilesLoadThroughBothPaths)
+{
+    for (const auto &[name, bytes] :
+         {std::pair{"t.v6.dat", tiny().write6()}, std::pair{"t.v7.dat", tiny().write7()}}) {
+        const auto p = save(dir, name, bytes);
+        const Outcome fast = load(p);
+        const Outcome reference = load(p, true);
+        ASSERT_TRUE(fast.loaded) << name << ": " << fast.error;
+        ASSERT_TRUE(reference.loaded) << name << ": " << reference.error;
+        EXPECT_GT(fast.events, 100u) << name;
+        EXPECT_EQ(fast.events, reference.events) << name;
+        EXPECT_TRUE(fast.warnings.empty()) << name << ": " << fast.warnings.front();
+    }
+}
+
+// A u32 CPU number of 0xFFFFFFFF became -1 as int and passed a `< cpus` check.
+TEST_F(Robustness, CpuNumberOutOfRange)
+{
+    for (uint32_t cpu : {0xFFFFFFFFu, 0x80000000u, 8192u}) {
+        TinyDat::Offsets w;
+        std::string bytes = tiny().write7(&w);
+        poke<uint32_t>(bytes, w.cpuNumber[1], cpu);
+        const auto p = save(dir, "cpu.dat", bytes);
+        expectCleanError(load(p), p, "CPU " + std::to_string(cpu));
+        expectCleanError(load(p, true), p, "CPU " + std::to_string(cpu));
+    }
+}
+
+// Two threads would decode into one CPU's arrays at once.
+TEST_F(Robustness, CpuListedTwice)
+{
+    TinyDat::Offsets w;
+    std::string bytes = tiny().write7(&w);
+    poke<uint32_t>(bytes, w.cpuNumber[1], 0);
+    const auto p = save(dir, "twice.dat", bytes);
+    expectCleanError(load(p), p, "lists CPU 0 twice");
+}
+
+// pos + len wrapped around for a length near 2^64 and passed `> size`.
+TEST_F(Robustness, LengthThatWrapsAround)
+{
+    for (uint64_t len : {~uint64_t{0}, ~uint64_t{0} - 100, uint64_t{1} << 63}) {
+        for (int v : {6, 7}) {
+            TinyDat::Offsets w;
+            std::string bytes = v == 6 ? tiny().write6(&w) : tiny().write7(&w);
+            poke<uint64_t>(bytes, w.formatsSize, len);
+            const auto p = save(dir, "wrap.dat", bytes);
+            expectCleanError(load(p), p, "not a readable trace.dat");
+        }
+    }
+}
+
+// A declared CPU data size far past the file: loads what is there, warns, reserves nothing huge.
+TEST_F(Robustness, CpuDataSizePastTheFile)
+{
+    TinyDat::Offsets w;
+    std::string bytes = tiny().write6(&w);
+    poke<uint64_t>(bytes, w.cpuSize[0], uint64_t{1} << 62);
+    const auto p = save(dir, "size.dat", bytes);
+    const Outcome o = load(p);
+    ASSERT_TRUE(o.loaded) << o.error;
+    ASSERT_FALSE(o.warnings.empty());
+    EXPECT_NE(o.warnings.front().find("data ends early"), std::string::npos) << o.warnings.front();
+}
+
+// A page whose commit size is larger than the page: kbuffer read past it, and read the lost-event
+// count stored "after" the data from beyond the buffer.
+TEST_F(Robustness, PageCommitLargerThanThePage)
+{
+    for (uint64_t commit :
+         {uint64_t{5000}, (uint64_t{1} << 31) | (uint64_t{1} << 30) | 4080u, uint64_t{(1u << 27) - 1}}) {
+        TinyDat::Offsets w;
+        std::string bytes = tiny().write6(&w);
+        poke<uint64_t>(bytes, w.cpuData[0] + 8, commit);
+        const auto p = save(dir, "commit.dat", bytes);
+        const Outcome fast = load(p);
+        ASSERT_TRUE(fast.loaded) << fast.error;
+        ASSERT_FALSE(fast.warnings.empty()) << "commit " << commit;
+        EXPECT_NE(fast.warnings.front().find("CPU 0: data ends early"), std::string::npos)
+            << fast.warnings.front();
+        expectCleanError(load(p, true), p, "CPU 0 has a corrupt ring-buffer page");
+    }
+}
+
+// A padding event whose length points back to itself: kbuffer's walk never ends.
+TEST_F(Robustness, PageEventThatGoesBackwards)
+{
+    TinyDat::Offsets w;
+    std::string bytes = tiny().write6(&w);
+    const uint64_t event = w.cpuData[1] + 16; // the first event of CPU 1's first page
+    poke<uint32_t>(bytes, event, 29u);        // type_len 29: padding
+    poke<uint32_t>(bytes, event + 4, static_cast<uint32_t>(-4));
+    const auto p = save(dir, "loop.dat", bytes);
+    const auto t0 = std::chrono::steady_clock::now();
+    const Outcome o = load(p);
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(10));
+    ASSERT_TRUE(o.loaded) << o.error;
+    ASSERT_FALSE(o.warnings.empty());
+    EXPECT_NE(o.warnings.front().find("CPU 1: data ends early"), std::string::npos) << o.warnings.front();
+}
+
+TEST_F(Robustness, PageCheckAcceptsEveryRealPage)
+{
+    const TinyDat &t = tiny();
+    for (const auto &pages : t.pages) {
+        for (size_t off = 0; off + t.layout.pageSize <= pages.size(); off += t.layout.pageSize) {
+            std::vector<uint8_t> page(pages.begin() + static_cast<long>(off),
+                                      pages.begin() + static_cast<long>(off + t.layout.pageSize));
+            page.resize(page.size() + kPageSlack);
+            EXPECT_TRUE(pageIsSound(page.data(), t.layout.pageSize, t.layout.longSize, false, false)) << off;
+        }
+    }
+}
+
+// A flipped byte in an event format text reached libtraceevent's parser.
+TEST_F(Robustness, DamagedFormatText)
+{
+    const std::string good = tiny().write6();
+    const auto at = good.find("\tfield:int common_pid;\toffset:4;");
+    ASSERT_NE(at, std::string::npos);
+    for (const auto &[from, to] :
+         {std::pair{"offset:4;", "offset:x;"}, std::pair{"field:int", "fi\x01ld:in"}}) {
+        std::string bytes = good;
+        const auto p0 = bytes.find(from, at);
+        bytes.replace(p0, std::strlen(from), to);
+        const auto p = save(dir, "format.dat", bytes);
+        expectCleanError(load(p), p, "event format");
+        expectCleanError(load(p, true), p, "event format");
+    }
+    EXPECT_TRUE(checkFormatText("name: x\nID: 5\nformat:\n\tfield:int a;\toffset:8;\tsize:4;\tsigned:1;\n\n"
+                                "print fmt: \"a=%d\", REC->a\n") == std::nullopt);
+    EXPECT_TRUE(checkFormatText("name: x\nID: 5\nformat:\n\tfield:int a;\toffset:8;\tsize:4;\tsigned:1;\n\n"
+                                "print fmt: \"a=%d\", (REC->a\n")
+                    .has_value());
+}
+
+TEST_F(Robustness, PrintkTextChecked)
+{
+    EXPECT_FALSE(checkPrintkText("0xffffffff8281a98f : \"thaw_processes\"\n").has_value());
+    EXPECT_TRUE(checkPrintkText("0xffffffff8281a98f :\n").has_value());
+    EXPECT_TRUE(checkPrintkText("garbage\n").has_value());
+}
+
+// Every cut of a tiny v7 and v6 file: an error line or a partial load with a warning, never a crash.
+TEST_F(Robustness, EveryCutOfATinyFile)
+{
+    for (const std::string &bytes : {tiny().write6(), tiny().write7()}) {
+        const uint64_t full = load(save(dir, "full.dat", bytes)).events;
+        for (size_t cut = 1; cut < bytes.size(); cut += 97) {
+            const auto p = save(dir, "cut.dat", bytes.substr(0, cut));
+            const Outcome o = load(p);
+            if (!o.loaded) {
+                EXPECT_EQ(o.error.find(p.string() + ": "), 0u) << o.error;
+            } else if (o.events != full) {
+                EXPECT_FALSE(o.warnings.empty()) << "cut at " << cut << ": " << o.events << " of " << full;
+            }
+            load(p, true); // the reference path: no crash
+        }
+    }
+}
+
+// open() of a FIFO without a writer blocked forever; a silent writer hung the read.
+TEST_F(Robustness, FifoWithoutWriterOrData)
+{
+    const fs::path fifo = dir / "fifo";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    const auto t0 = std::chrono::steady_clock::now();
+    expectCleanError(load(fifo), fifo, "no writer opened it");
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(5));
+
+    // A writer that holds the FIFO open and sends nothing: given up after the idle timeout.
+    std::thread writer([&] {
+        const int fd = ::open(fifo.c_str(), O_WRONLY);
+        std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+        ::close(fd);
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    const Outcome o = load(fifo);
+    writer.join();
+    EXPECT_FALSE(o.loaded);
+    EXPECT_NE(o.error.find("no data arrived"), std::string::npos) << o.error;
+}
+
+TEST_F(Robustness, TextThroughAPipeLoads)
+{
+    const fs::path fifo = dir / "fifo";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    std::thread writer([&] {
+        std::ofstream out(fifo);
+        std::ifstream in(dataPath("host-trace.txt"));
+        out << in.rdbuf();
+    });
+    const Outcome piped = load(fifo);
+    writer.join();
+    const Outcome file = load(dataPath("host-trace.txt"));
+    ASSERT_TRUE(piped.loaded) << piped.error;
+    EXPECT_EQ(piped.events, file.events);
+}
+
+TEST_F(Robustness, DevicesAreRefused)
+{
+    expectCleanError(load("/dev/zero"), "/dev/zero", "character device");
+    expectCleanError(load("/dev/null"), "/dev/null", "character device");
+}
+
+TEST_F(Robustness, TraceDatFromAPipeIsRefused)
+{
+    const fs::path fifo = dir / "fifo";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    const std::string bytes = tiny().write6();
+    std::thread writer([&] { std::ofstream(fifo, std::ios::binary) << bytes; });
+    const Outcome o = load(fifo);
+    writer.join();
+    expectCleanError(o, fifo, "save it to a file");
+}
