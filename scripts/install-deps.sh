@@ -1,21 +1,33 @@
 #!/usr/bin/env bash
-# Installs every Debian 12 package tickscope needs to build, test and benchmark.
-# Run as root (CI does); otherwise it prints the apt-get line to run and stops.
+# Installs the Debian 12 packages tickscope needs. Run as root (CI does); otherwise it prints the
+# apt-get line to run and stops.
+# Usage: scripts/install-deps.sh [--build | --test | --bench]
+#   --build  what building and running the GUI and the CLI needs (scripts/run.sh)
+#   --test   that, plus the test suite's tools: GoogleTest, trace-cmd (the reference the tests compare
+#            against), Xvfb, clang-14 with libFuzzer (the bounded fuzz run), stress-ng and rt-tests
+#            (workloads for recording traces). The default.
+#   --bench  that, plus KernelShark and the window tools of tests/bench/open-time.sh.
 set -euo pipefail
-PKGS=(
+BUILD_PKGS=(
   build-essential cmake ninja-build pkg-config
   qt6-base-dev libgl-dev libqcustomplot-dev
-  libtraceevent-dev libtracefs-dev libtracecmd-dev trace-cmd
+  libtraceevent-dev libtracefs-dev libtracecmd-dev
   libzstd-dev zlib1g-dev
-  libgtest-dev libgmock-dev libbenchmark-dev
-  xvfb xauth
-  stress-ng rt-tests
   nlohmann-json3-dev
 )
-# Optional, only for the open-time benchmark against KernelShark (tests/bench/open-time.sh); CI does not
-# need them. Installed with: scripts/install-deps.sh --bench
+TEST_PKGS=(
+  trace-cmd libgtest-dev libgmock-dev libbenchmark-dev
+  xvfb xauth
+  clang-14 libclang-rt-14-dev
+  stress-ng rt-tests
+)
 BENCH_PKGS=(kernelshark xdotool bc)
-if [ "${1:-}" = "--bench" ]; then PKGS+=("${BENCH_PKGS[@]}"); fi
+case "${1:---test}" in
+  --build) PKGS=("${BUILD_PKGS[@]}") ;;
+  --test) PKGS=("${BUILD_PKGS[@]}" "${TEST_PKGS[@]}") ;;
+  --bench) PKGS=("${BUILD_PKGS[@]}" "${TEST_PKGS[@]}" "${BENCH_PKGS[@]}") ;;
+  *) echo "usage: scripts/install-deps.sh [--build | --test | --bench]" >&2; exit 2 ;;
+esac
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

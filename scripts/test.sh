@@ -1,10 +1,16 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds the dev preset and runs the whole test suite.
-# Usage: scripts/test.sh [dev|asan|release]
+# Installs what is missing, builds a preset and runs the whole test suite.
+# Usage: scripts/test.sh [dev|asan|tsan|release]
+# With the dev preset (the default, and CI) it also runs every libFuzzer target for FUZZ_SECONDS
+# (default 30) over the seeds and the committed regression inputs: scripts/fuzz.sh. FUZZ_SECONDS=0
+# skips that.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 preset=${1:-dev}
-./scripts/install-deps.sh
+./scripts/install-deps.sh --test
 cmake --preset "$preset" >/dev/null
 cmake --build --preset "$preset" -j "$(nproc)"
+if [ "$preset" = dev ] && [ "${FUZZ_SECONDS:-30}" != 0 ]; then
+  ./scripts/fuzz.sh "${FUZZ_SECONDS:-30}"
+fi
 ctest --preset "$preset" -j "$(nproc)"

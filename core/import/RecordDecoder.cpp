@@ -169,8 +169,9 @@ const char *TepNames::comm(int pid) const
     return c && std::strcmp(c, "<...>") != 0 ? c : nullptr;
 }
 
-RecordDecoder::RecordDecoder(tep_handle *tep, const NameResolver &names, const EventLayouts &layouts, Trace &trace)
-    : tep_(tep), names_(names), layouts_(layouts), trace_(trace), strings_(trace.strings)
+RecordDecoder::RecordDecoder(tep_handle *tep, const NameResolver &names, const EventLayouts &layouts,
+                             Trace &trace)
+    : tep_(tep), names_(names), layouts_(layouts), strings_(trace.strings)
 {
 }
 

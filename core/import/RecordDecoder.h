@@ -113,7 +113,6 @@ private:
     tep_handle *tep_;
     const NameResolver &names_;
     const EventLayouts &layouts_;
-    Trace &trace_;
     LocalInterner strings_;
     std::unordered_map<uint64_t, uint32_t> symbols_;
     std::unordered_set<int32_t> pidsSeen_;

@@ -49,8 +49,8 @@ int main(int argc, char **argv)
         }
         ++n;
     }
-    write(out / "fuzz_text" / "trace.txt", head(data / "host-trace.txt", 300));
-    write(out / "fuzz_text" / "trace-pipe.txt", head(data / "host-trace-pipe.txt", 300));
+    write(out / "fuzz_text" / "trace.txt", head(data / "host-trace.txt", 120));
+    write(out / "fuzz_text" / "trace-pipe.txt", head(data / "host-trace-pipe.txt", 120));
     for (const auto &p : tickscope::sim::presets()) {
         write(out / "fuzz_scenario" / std::string(p.name), std::string(p.json) + "\n--\nduration_ms=20\n");
     }

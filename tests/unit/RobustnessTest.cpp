@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <fcntl.h>
@@ -307,4 +308,46 @@ TEST_F(Robustness, TraceDatFromAPipeIsRefused)
     const Outcome o = load(fifo);
     writer.join();
     expectCleanError(o, fifo, "save it to a file");
+}
+
+// Every bad input above, through the CLI as a user meets it: exit 1 with one line on stderr that names
+// the file, and nothing of a library's internals (C++ exception texts, JSON library ids, errno numbers).
+TEST_F(Robustness, CliMessagesNameTheFileInTheUsersTerms)
+{
+    std::vector<std::pair<std::string, std::string>> inputs; // name, bytes
+    TinyDat::Offsets w;
+    std::string v7 = tiny().write7(&w);
+    std::string bytes = v7;
+    poke<uint32_t>(bytes, w.cpuNumber[1], 0xFFFFFFFFu);
+    inputs.emplace_back("cpu.dat", bytes);
+    bytes = v7;
+    poke<uint64_t>(bytes, w.formatsSize, ~uint64_t{0});
+    inputs.emplace_back("wrap.dat", bytes);
+    inputs.emplace_back("cut.dat", v7.substr(0, 300));
+    inputs.emplace_back("magic.dat", std::string("\x17\x08\x44tracing9\0", 11) + std::string(100, 'x'));
+    inputs.emplace_back("binary.txt", std::string(4096, '\x01'));
+    inputs.emplace_back("words.txt", "hello world\nthis is not a trace\n");
+    inputs.emplace_back("scenario.json", "{\"cpus\": 2.5}");
+    std::vector<std::string> paths;
+    for (const auto &[name, data] : inputs)
+        paths.push_back(save(dir, name, data).string());
+    paths.push_back("/dev/zero");
+    paths.push_back((dir / "missing.dat").string());
+    const std::string cli = TICKSCOPE_CLI;
+    for (const auto &p : paths) {
+        for (const std::string &cmd : {"stats", "report", "stats --record-api"}) {
+            const auto r = run("timeout 60 '" + cli + "' " + cmd + " '" + p + "'");
+            ASSERT_EQ(r.signal, 0) << cmd << " " << p << ": crashed\n" << r.err;
+            EXPECT_EQ(r.exitCode, 1) << cmd << " " << p << "\n" << r.err;
+            EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << cmd << " " << p << "\n" << r.err;
+            EXPECT_NE(r.err.find(p), std::string::npos) << cmd << ": " << r.err;
+            for (const char *internal :
+                 {"basic_string", "json.exception", "error -", "std::", "what()", "_M_"})
+                EXPECT_EQ(r.err.find(internal), std::string::npos) << cmd << ": " << r.err;
+        }
+    }
+    const auto sim = run("timeout 60 '" + cli + "' simulate '" + (dir / "scenario.json").string() + "'");
+    EXPECT_EQ(sim.exitCode, 1) << sim.err;
+    EXPECT_NE(sim.err.find("scenario.json"), std::string::npos) << sim.err;
+    EXPECT_EQ(sim.err.find("json.exception"), std::string::npos) << sim.err;
 }
