@@ -19,7 +19,7 @@ const std::vector<ColumnSummary> &LaneSummaries::columns(int cpu, int64_t start,
     const auto it = std::find(cpus_.begin(), cpus_.end(), cpu);
     if (!index_ || it == cpus_.end() || width <= 0) return empty_;
     if (start != start_ || end != end_ || width != width_) {
-        parallelFor(cpus_.size(), defaultThreads(0), [&](size_t k) {
+        pool_.parallelFor(cpus_.size(), [&](size_t k) {
             columns_[k].resize(static_cast<size_t>(width));
             index_->summarize(cpus_[k], start, end, width, columns_[k].data());
         });

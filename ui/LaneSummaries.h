@@ -1,8 +1,10 @@
 // The column summaries of every shown CPU lane for one (range, width), computed together the first time a
-// lane asks, one CPU per thread (core/util parallelFor), and reused by every repaint of the same range
-// and width (selection, markers, tooltips). The lanes' draw() reads its CPU's columns from here.
+// lane asks, one CPU per thread of a pool that lives with it (no thread is created per repaint), and reused
+// by every repaint of the same range and width (selection, markers, tooltips). The lanes' draw() reads its
+// CPU's columns from here.
 #pragma once
 
+#include "util/Parallel.h"
 #include "view/TimelineIndex.h"
 
 #include <cstdint>
@@ -24,6 +26,7 @@ private:
     std::vector<int> cpus_;
     std::vector<std::vector<ColumnSummary>> columns_; // by position in cpus_
     std::vector<ColumnSummary> empty_;
+    WorkerPool pool_{defaultThreads(0)};
     int64_t start_ = 0, end_ = 0;
     int width_ = -1;
 };

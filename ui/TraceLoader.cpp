@@ -5,7 +5,9 @@
 #include "analysis/TickAnalysis.h"
 #include "import/Loader.h"
 #include "sim/Presets.h"
+#include "sim/SimReport.h"
 #include "sim/Simulator.h"
+#include "util/Cancel.h"
 #include "view/TimelineIndex.h"
 
 #include <QFileInfo>
@@ -105,12 +107,29 @@ TraceLoader::TraceLoader(QObject *parent) : QObject(parent) {}
 TraceLoader::~TraceLoader()
 {
     if (cancel_) cancel_->store(true);
-    joinWorker();
+    joinAll();
 }
 
-void TraceLoader::joinWorker()
+void TraceLoader::retireWorker()
 {
-    if (worker_.joinable()) worker_.join();
+    if (worker_.thread.joinable()) retired_.push_back(std::move(worker_));
+    worker_ = {};
+    for (auto it = retired_.begin(); it != retired_.end();) {
+        if (it->done->load()) {
+            it->thread.join(); // it has returned: no wait
+            it = retired_.erase(it);
+        } else {
+            ++it;
+        }
+    }
+}
+
+void TraceLoader::joinAll()
+{
+    retireWorker();
+    for (auto &w : retired_)
+        w.thread.join();
+    retired_.clear();
 }
 
 void TraceLoader::cancel()
@@ -147,24 +166,35 @@ void TraceLoader::load(const QString &path)
 void TraceLoader::simulate(const QString &scenario)
 {
     const std::string spec = scenario.toStdString();
-    start(scenario, tr("simulated %1").arg(scenario), [spec](std::atomic<bool> *, std::function<void(double)> progress) {
-        sim::SimResult r = sim::simulate(sim::loadScenario(spec), 1);
-        progress(1.0);
-        std::vector<std::unique_ptr<Trace>> traces;
-        traces.push_back(std::move(r.trace));
-        return traces;
-    });
+    start(scenario, tr("simulated %1").arg(scenario),
+          [spec](std::atomic<bool> *cancel, std::function<void(double)> progress) {
+              sim::SimControl control;
+              control.cancel = cancel;
+              control.progress = progress;
+              sim::SimResult r = sim::simulate(sim::scenarioFromSpec(spec), 1, control);
+              progress(1.0);
+              std::vector<std::unique_ptr<Trace>> traces;
+              traces.push_back(std::move(r.trace));
+              return traces;
+          });
 }
 
 void TraceLoader::start(const QString &label, const QString &title, Producer produce)
 {
     if (cancel_) cancel_->store(true);
-    joinWorker();
+    retireWorker();
     cancel_ = std::make_shared<std::atomic<bool>>(false);
     const unsigned gen = ++generation_;
     busy_ = true;
     auto flag = cancel_;
-    worker_ = std::thread([this, label, title, gen, flag, produce = std::move(produce)] {
+    auto done = std::make_shared<std::atomic<bool>>(false);
+    worker_.done = done;
+    worker_.thread = std::thread([this, label, title, gen, flag, done, produce = std::move(produce)] {
+        struct MarkDone
+        {
+            std::atomic<bool> &done;
+            ~MarkDone() { done.store(true); }
+        } markDone{*done};
         // At most 20 progress updates a second (the decoders report per page, from several threads):
         // each one repaints the bar on the GUI thread, which shares the cores with the load.
         auto throttle = std::make_shared<ProgressThrottle>();
@@ -186,11 +216,15 @@ void TraceLoader::start(const QString &label, const QString &title, Producer pro
             Document doc;
             doc.title = title;
             doc.trace = traces->front();
-            doc.analysis = std::make_shared<const TickAnalysis>(TickAnalysis::run(*doc.trace));
+            AnalysisOptions analysisOptions;
+            analysisOptions.cancel = flag.get();
+            doc.analysis =
+                std::make_shared<const TickAnalysis>(TickAnalysis::run(*doc.trace, analysisOptions));
             markTime("analysed");
             report(0.95);
             if (flag->load()) throw LoadCancelled();
-            doc.timeline = std::make_shared<const TimelineIndex>(TimelineIndex::build(*doc.trace, *doc.analysis));
+            doc.timeline = std::make_shared<const TimelineIndex>(
+                TimelineIndex::build(*doc.trace, *doc.analysis, 0, flag.get()));
             markTime("timeline indexed");
             report(1.0);
             const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -200,7 +234,8 @@ void TraceLoader::start(const QString &label, const QString &title, Producer pro
                 emit loaded(label, traces, doc, secs);
             }, Qt::QueuedConnection);
         } catch (const LoadCancelled &) {
-            // cancel() already told the UI.
+            // cancel() already told the UI, or a newer load superseded this one.
+        } catch (const Cancelled &) {
         } catch (const std::exception &e) {
             const QString msg = QString::fromStdString(e.what());
             QMetaObject::invokeMethod(this, [this, gen, label, msg] {

@@ -32,7 +32,8 @@ public:
     // any other load() cancels it. Reading the file needs no Qt.
     static void prestart(const std::string &path);
     static bool prestartPending(); // one waits for its load() (for tests)
-    // Runs the simulator on a scenario (tickscope-cli simulate's SCENARIO syntax) instead of loading a file.
+    // Runs the simulator on a scenario (PRESET[:VARIANT][,KEY=VALUE...], as `compare` takes) instead of
+    // loading a file.
     void simulate(const QString &scenario);
     void cancel();
     bool busy() const { return busy_; }
@@ -49,9 +50,18 @@ private:
     using Producer = std::function<std::vector<std::unique_ptr<Trace>>(std::atomic<bool> *cancel,
                                                                        std::function<void(double)> progress)>;
     void start(const QString &label, const QString &title, Producer produce);
-    void joinWorker();
+    void retireWorker();
+    void joinAll();
 
-    std::thread worker_;
+    // A superseded load is told to stop and left to finish on its own (a join here would block the GUI
+    // thread until its current step ends); finished ones are joined at the next start, all at exit.
+    struct Worker
+    {
+        std::thread thread;
+        std::shared_ptr<std::atomic<bool>> done;
+    };
+    Worker worker_;
+    std::vector<Worker> retired_;
     std::shared_ptr<std::atomic<bool>> cancel_;
     std::atomic<unsigned> generation_{0};
     bool busy_ = false;

@@ -1,5 +1,7 @@
 #include "TickAnalysis.h"
 
+#include "util/Cancel.h"
+
 #include "util/Parallel.h"
 
 #include "CpuList.h"
@@ -56,9 +58,11 @@ TickAnalysis TickAnalysis::run(const Trace &trace, const AnalysisOptions &option
     const int threads = std::clamp(defaultThreads(options.threads), 1, std::max(n, 1));
     a.threads = threads;
     parallelFor(order.size(), threads, [&](size_t k) {
+        throwIfCancelled(options.cancel);
         const int cpu = order[k];
         CpuPass(trace, roles, cpu, a.cpus[static_cast<size_t>(cpu)]).run();
     });
+    throwIfCancelled(options.cancel);
 
     // Independent cross-CPU steps (they write different fields of the wakeup records): the sequential
     // pairing on a thread of its own beside the per-CPU latency search.
@@ -78,6 +82,7 @@ TickAnalysis TickAnalysis::run(const Trace &trace, const AnalysisOptions &option
         pairHrtimers(trace, a.cpus);
         measureWakeupLatency(trace, a.cpus, 1);
     }
+    throwIfCancelled(options.cancel);
     a.crossCpuResolved = CrossCpuModes::resolve(trace, roles, a.cpus);
     a.decideFallback(trace);
     a.decidePolling(trace);

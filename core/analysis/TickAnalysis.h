@@ -13,6 +13,8 @@
 // switch-in of each woken task. Rules and constants: TimerRecords.h.
 #pragma once
 
+#include <atomic>
+
 #include "CpuAnalysis.h"
 
 #include "model/Trace.h"
@@ -27,6 +29,7 @@ struct AnalysisOptions
     bool nohzFullGiven = false; // --nohz-full LIST
     std::vector<int> nohzFull;
     int threads = 0; // 0: one per hardware thread, at most one per CPU
+    const std::atomic<bool> *cancel = nullptr; // set: run() throws Cancelled at its next step
 };
 
 enum class NohzFullSource

@@ -1,5 +1,8 @@
 #include "Engine.h"
 
+#include "Simulator.h"
+#include "util/Cancel.h"
+
 #include <algorithm>
 
 namespace tickscope::sim {
@@ -34,11 +37,16 @@ TraceEmitter::Ctx Engine::ctx(const Cpu &c, uint8_t flags) const
     return x;
 }
 
-void Engine::run()
+void Engine::run(const SimControl &control)
 {
-    while (!heap_.empty()) {
+    for (uint32_t step = 1; !heap_.empty(); ++step) {
         const Ev e = heap_.top();
         if (e.t >= end_) break;
+        if ((step & 0xffff) == 0) {
+            throwIfCancelled(control.cancel);
+            if (control.progress)
+                control.progress(static_cast<double>(e.t - start_) / static_cast<double>(end_ - start_));
+        }
         if (em_.events() > maxEvents_)
             throw ScenarioError(label(sc_) + ": the run made " + std::to_string(em_.events()) +
                                 " events, more than twice its estimate: lower duration_ms");

@@ -18,6 +18,8 @@
 
 namespace tickscope::sim {
 
+struct SimControl;
+
 constexpr int64_t kNever = INT64_MAX;
 constexpr int64_t kSliceNs = 4000000; // CFS: a task that ran this long gives way to another runnable one
 
@@ -107,7 +109,7 @@ class Engine
 {
 public:
     Engine(const Scenario &s, uint64_t seed, Trace &trace, GroundTruth &gt);
-    void run();
+    void run(const SimControl &control);
 
 private:
     enum EvKind : uint8_t

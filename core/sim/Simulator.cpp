@@ -258,7 +258,7 @@ void checkLimits(const Scenario &s)
                         "): " + remedy(s, e));
 }
 
-SimResult simulate(const Scenario &scenario, uint64_t seed)
+SimResult simulate(const Scenario &scenario, uint64_t seed, const SimControl &control)
 {
     checkLimits(scenario);
     const auto t0 = std::chrono::steady_clock::now();
@@ -267,7 +267,7 @@ SimResult simulate(const Scenario &scenario, uint64_t seed)
     Trace &t = *r.trace;
     const KernelConfig &k = scenario.kernel;
     Engine engine(scenario, seed, t, r.truth);
-    engine.run();
+    engine.run(control);
     t.tasks.finalize();
     t.meta.path = scenario.name + (scenario.variant.empty() ? "" : ":" + scenario.variant);
     t.meta.format = "tickscope simulation";

@@ -8,6 +8,8 @@
 
 #include "model/Trace.h"
 
+#include <atomic>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -46,7 +48,14 @@ Estimate estimate(const Scenario &s);
 // validateScenario() and the estimate against kMaxEvents: throws a ScenarioError naming what to lower.
 void checkLimits(const Scenario &s);
 
+// What a caller may watch and stop a run with (the GUI runs it off its own thread).
+struct SimControl
+{
+    const std::atomic<bool> *cancel = nullptr; // set: simulate() throws Cancelled soon after
+    std::function<void(double)> progress;      // simulated time done, 0..1
+};
+
 // Runs the scenario once checkLimits() accepts it.
-SimResult simulate(const Scenario &scenario, uint64_t seed = 1);
+SimResult simulate(const Scenario &scenario, uint64_t seed = 1, const SimControl &control = {});
 
 } // namespace tickscope::sim

@@ -41,4 +41,65 @@ void parallelFor(size_t count, int threads, const std::function<void(size_t)> &i
     });
 }
 
+WorkerPool::WorkerPool(int threads)
+{
+    for (int t = 1; t < std::max(1, threads); ++t) {
+        threads_.emplace_back([this] {
+            unsigned seen = 0;
+            std::unique_lock lock(mutex_);
+            while (true) {
+                wake_.wait(lock, [&] { return stop_ || job_ != seen; });
+                if (stop_) return;
+                seen = job_;
+                lock.unlock();
+                drain();
+                lock.lock();
+                if (--busy_ == 0) finished_.notify_all();
+            }
+        });
+    }
+}
+
+WorkerPool::~WorkerPool()
+{
+    {
+        const std::lock_guard lock(mutex_);
+        stop_ = true;
+    }
+    wake_.notify_all();
+    for (auto &t : threads_)
+        t.join();
+}
+
+void WorkerPool::drain()
+{
+    try {
+        for (size_t k = next_++; k < count_; k = next_++)
+            (*item_)(k);
+    } catch (...) {
+        const std::lock_guard lock(mutex_);
+        if (!error_) error_ = std::current_exception();
+        next_ = count_; // the others stop at their next item
+    }
+}
+
+void WorkerPool::parallelFor(size_t count, const std::function<void(size_t)> &item)
+{
+    {
+        const std::lock_guard lock(mutex_);
+        item_ = &item;
+        count_ = count;
+        next_ = 0;
+        error_ = nullptr;
+        busy_ = static_cast<int>(threads_.size());
+        ++job_;
+    }
+    wake_.notify_all();
+    drain();
+    std::unique_lock lock(mutex_);
+    finished_.wait(lock, [&] { return busy_ == 0; });
+    item_ = nullptr;
+    if (error_) std::rethrow_exception(error_);
+}
+
 } // namespace tickscope

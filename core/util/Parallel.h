@@ -2,8 +2,14 @@
 // few and large, one per CPU).
 #pragma once
 
+#include <atomic>
+#include <condition_variable>
 #include <cstddef>
+#include <exception>
 #include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
 
 namespace tickscope {
 
@@ -16,5 +22,31 @@ void runThreads(int threads, const std::function<void(int)> &work);
 
 // Runs item(k) for every k in [0, count), each taken from a shared counter by the next free thread.
 void parallelFor(size_t count, int threads, const std::function<void(size_t)> &item);
+
+// parallelFor on threads that live as long as the pool, for work that repeats many times a second
+// (a repaint's lanes): no thread is created per call. One call at a time.
+class WorkerPool
+{
+public:
+    explicit WorkerPool(int threads); // the caller's thread counts as one
+    ~WorkerPool();
+    WorkerPool(const WorkerPool &) = delete;
+    WorkerPool &operator=(const WorkerPool &) = delete;
+    void parallelFor(size_t count, const std::function<void(size_t)> &item);
+
+private:
+    void drain();
+
+    std::vector<std::thread> threads_;
+    std::mutex mutex_;
+    std::condition_variable wake_, finished_;
+    const std::function<void(size_t)> *item_ = nullptr;
+    size_t count_ = 0;
+    std::atomic<size_t> next_{0};
+    unsigned job_ = 0; // bumped per call: each helper joins each job once
+    int busy_ = 0;     // helpers still in the current job
+    bool stop_ = false;
+    std::exception_ptr error_;
+};
 
 } // namespace tickscope

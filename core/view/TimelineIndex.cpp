@@ -1,5 +1,6 @@
 #include "TimelineIndex.h"
 
+#include "util/Cancel.h"
 #include "util/Parallel.h"
 
 #include <algorithm>
@@ -7,15 +8,19 @@
 
 namespace tickscope {
 
-TimelineIndex TimelineIndex::build(const Trace &trace, const TickAnalysis &analysis, int threads)
+TimelineIndex TimelineIndex::build(const Trace &trace, const TickAnalysis &analysis, int threads,
+                                   const std::atomic<bool> *cancel)
 {
     TimelineIndex x;
     x.trace_ = &trace;
     x.analysis_ = &analysis;
     const int n = std::min(trace.cpuCount(), static_cast<int>(analysis.cpus.size()));
     x.cpus_.resize(static_cast<size_t>(n));
-    parallelFor(static_cast<size_t>(n), std::min(defaultThreads(threads), std::max(n, 1)),
-                [&](size_t c) { x.cpus_[c].build(trace.cpu(static_cast<int>(c)), analysis.cpus[c]); });
+    parallelFor(static_cast<size_t>(n), std::min(defaultThreads(threads), std::max(n, 1)), [&](size_t c) {
+        throwIfCancelled(cancel);
+        x.cpus_[c].build(trace.cpu(static_cast<int>(c)), analysis.cpus[c]);
+    });
+    throwIfCancelled(cancel);
     x.findTickPeriod();
     return x;
 }

@@ -3,6 +3,8 @@
 // the navigation needs (next / previous spurious tick, catch-up softirq, wakeup above a latency).
 #pragma once
 
+#include <atomic>
+
 #include "CpuTimelineIndex.h"
 
 #include "analysis/TickAnalysis.h"
@@ -31,7 +33,9 @@ enum class JumpTarget
 class TimelineIndex
 {
 public:
-    static TimelineIndex build(const Trace &trace, const TickAnalysis &analysis, int threads = 0);
+    // cancel: when set, build() throws Cancelled before the next CPU.
+    static TimelineIndex build(const Trace &trace, const TickAnalysis &analysis, int threads = 0,
+                               const std::atomic<bool> *cancel = nullptr);
 
     const Trace &trace() const { return *trace_; }
     const TickAnalysis &analysis() const { return *analysis_; }

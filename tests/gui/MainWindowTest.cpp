@@ -4,13 +4,18 @@
 #include "TraceLoader.h"
 
 #include <QApplication>
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+
+#include <algorithm>
+#include <functional>
 
 using tickscope::MainWindow;
 
@@ -78,6 +83,74 @@ private slots:
                                                 : QStringLiteral("events:   10284")),
                      qPrintable(text.left(400)));
         }
+    }
+
+    // A superseded or cancelled load gives control back at once whatever its worker is doing (here a
+    // simulation of several seconds, which used to be joined on the GUI thread), and a bad file opened
+    // meanwhile loses nothing that was open.
+    void supersedeCancelAndABadFileNeverStallTheGui()
+    {
+        MainWindow w;
+        w.show();
+        QSignalSpy shown(&w, &MainWindow::traceShown);
+        QSignalSpy failed(&w, &MainWindow::loadFailed);
+        w.openFile(QStringLiteral(TICKSCOPE_TEST_DATA "/nohzfull-poll.dat"));
+        QVERIFY(shown.wait(30000));
+        const auto open = w.document().trace;
+
+        // The longest gap between two ticks of a 2 ms timer: how long the event loop was blocked.
+        QElapsedTimer sinceTick;
+        qint64 worstGap = 0;
+        QTimer ticker;
+        connect(&ticker, &QTimer::timeout, [&] { worstGap = std::max(worstGap, sinceTick.restart()); });
+        auto measure = [&](const char *what, const std::function<void()> &step) {
+            QElapsedTimer call;
+            call.start();
+            sinceTick.start();
+            worstGap = 0;
+            ticker.start(2);
+            step();
+            const qint64 callMs = call.elapsed();
+            QTest::qWait(300);
+            ticker.stop();
+            QVERIFY2(callMs < 100, qPrintable(QStringLiteral("%1 took %2 ms").arg(what).arg(callMs)));
+            QVERIFY2(worstGap < 100,
+                     qPrintable(QStringLiteral("%1: event loop blocked %2 ms").arg(what).arg(worstGap)));
+        };
+        const QString longRun = QStringLiteral("seed003-rt-hrtimer,duration_ms=20000");
+        w.openScenario(longRun);
+        QTest::qWait(300); // simulating now
+        QVERIFY(w.loading());
+        measure("superseding a running simulation", [&] { w.openScenario(longRun); });
+        QVERIFY(w.loading());
+
+        QPushButton *cancel = nullptr;
+        for (QPushButton *b : w.findChildren<QPushButton *>())
+            if (b->text() == QStringLiteral("Cancel")) cancel = b;
+        QVERIFY(cancel);
+        measure("cancelling a running simulation", [&] { QTest::mouseClick(cancel, Qt::LeftButton); });
+        QVERIFY(!w.loading());
+        QCOMPARE(w.document().trace, open);
+
+        QTemporaryDir dir;
+        const QString bad = dir.filePath(QStringLiteral("bad.dat"));
+        {
+            QFile f(bad);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QByteArray("\x17\x08\x44tracing7\0garbage", 20));
+        }
+        QTimer closer; // the error dialog is modal: close it once it is up
+        connect(&closer, &QTimer::timeout, [&] {
+            if (auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget())) box->accept();
+        });
+        closer.start(20);
+        w.openScenario(longRun);
+        QTest::qWait(300);
+        measure("opening a bad file during a simulation", [&] { w.openFile(bad); });
+        QVERIFY(failed.count() == 1 || failed.wait(10000));
+        QVERIFY(!w.loading());
+        QCOMPARE(w.document().trace, open);
+        QCOMPARE(shown.count(), 1);
     }
 
     void aBadFileShowsAnErrorDialog()
