@@ -75,7 +75,15 @@ std::vector<std::string> chooseInstances(const std::string &path, TraceDatHandle
                 if (b.unreadable) throw LoadError(path + ": truncated: no event data left in the file");
             }
         }
-        names.push_back(""); // a file without events: its top level, empty
+        // A file without events: its top level, empty (or its only buffer when it has no top level).
+        if (layout && layout->buffers.empty())
+            throw LoadError(path + ": not a readable trace.dat: it lists no CPU data");
+        bool top = !layout;
+        if (layout) {
+            for (const auto &b : layout->buffers)
+                top |= b.name.empty();
+        }
+        names.push_back(top ? std::string() : layout->buffers.front().name);
     }
     if (requireOne && names.size() > 1) throw severalInstancesError(path, names);
     return names;

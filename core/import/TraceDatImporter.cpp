@@ -125,6 +125,7 @@ std::vector<std::unique_ptr<Trace>> importOwnPath(const std::string &path, uint6
         for (const auto &b : layout.buffers) {
             if (b.name == name) buffer = &b;
         }
+        if (!buffer) throw LoadError(path + ": no buffer instance named '" + name + "'");
         auto trace = std::make_unique<Trace>();
         fillMetaFromLayout(*trace, path, layout, *buffer);
         if (trace->meta.cpuCount <= 0 || trace->meta.cpuCount > 8192)

@@ -6,8 +6,11 @@
 #include "TestUtil.h"
 #include "TinyDat.h"
 
+#include "analysis/TickAnalysis.h"
+#include "analysis/TickReport.h"
 #include "import/InputChecks.h"
 #include "import/Loader.h"
+#include "view/TimelineIndex.h"
 
 #include <gtest/gtest.h>
 
@@ -350,4 +353,33 @@ TEST_F(Robustness, CliMessagesNameTheFileInTheUsersTerms)
     EXPECT_EQ(sim.exitCode, 1) << sim.err;
     EXPECT_NE(sim.err.find("scenario.json"), std::string::npos) << sim.err;
     EXPECT_EQ(sim.err.find("json.exception"), std::string::npos) << sim.err;
+}
+
+// What the fuzzers found (tests/fuzz/regressions/TARGET/), replayed in the ordinary build: each input
+// loads, or is refused with one line naming the file; what loads is analysed as the fuzzer does.
+TEST_F(Robustness, FuzzFindingsStayFixed)
+{
+    const fs::path root = fs::path(dataPath("")).parent_path().parent_path() / "fuzz" / "regressions";
+    ASSERT_TRUE(fs::is_directory(root)) << root;
+    size_t inputs = 0;
+    for (const auto &target : fs::directory_iterator(root)) {
+        if (target.path().filename() == "fuzz_scenario") continue; // replayed by the fuzz run only
+        for (const auto &input : fs::directory_iterator(target.path())) {
+            ++inputs;
+            for (bool recordApi : {false, true}) {
+                const Outcome o = load(input.path(), recordApi);
+                if (!o.loaded) EXPECT_EQ(o.error.find(input.path().string() + ": "), 0u) << o.error;
+            }
+            LoadOptions opt;
+            try {
+                for (const auto &t : loadAll(input.path().string(), opt)) {
+                    const TickAnalysis a = TickAnalysis::run(*t);
+                    (void)TickReport::make(*t, a, ReportOptions{});
+                    (void)TimelineIndex::build(*t, a, 1);
+                }
+            } catch (const LoadError &) {
+            }
+        }
+    }
+    EXPECT_GT(inputs, 0u);
 }
