@@ -104,6 +104,7 @@ int cmdStats(const std::vector<std::string> &args)
         fig.events += stats.back().events;
     }
     fig.peakRssBytes = peakRssBytes();
+    fig.peakVirtualBytes = peakVirtualBytes();
     const std::string out = json ? formatStatsJson(stats, fig) : formatStatsText(stats, fig);
     std::fwrite(out.data(), 1, out.size(), stdout);
     for (const auto &s : stats) {

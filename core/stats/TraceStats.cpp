@@ -151,6 +151,7 @@ std::string formatStatsJson(const std::vector<TraceStats> &sources, const LoadFi
     j.value("events", f.events);
     j.value("load_seconds", f.loadSeconds);
     j.value("peak_rss_bytes", f.peakRssBytes);
+    j.value("peak_virtual_bytes", f.peakVirtualBytes);
     j.value("bytes_per_event", f.bytesPerEvent());
     j.endObject();
     return j.str();

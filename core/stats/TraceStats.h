@@ -48,6 +48,7 @@ struct LoadFigures
 {
     double loadSeconds = 0;
     uint64_t peakRssBytes = 0;
+    uint64_t peakVirtualBytes = 0;
     uint64_t events = 0;
     double bytesPerEvent() const { return events ? static_cast<double>(peakRssBytes) / static_cast<double>(events) : 0; }
 };

@@ -25,5 +25,9 @@ uint64_t statusKb(const char *key)
 
 uint64_t peakRssBytes() { return statusKb("VmHWM:"); }
 uint64_t currentRssBytes() { return statusKb("VmRSS:"); }
+uint64_t peakVirtualBytes()
+{
+    return statusKb("VmPeak:");
+}
 
 } // namespace tickscope

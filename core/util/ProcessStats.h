@@ -6,4 +6,5 @@
 namespace tickscope {
 uint64_t peakRssBytes();    // VmHWM
 uint64_t currentRssBytes(); // VmRSS
+uint64_t peakVirtualBytes(); // VmPeak: address space reserved at most, touched or not
 } // namespace tickscope

@@ -383,3 +383,29 @@ TEST_F(Robustness, FuzzFindingsStayFixed)
     }
     EXPECT_GT(inputs, 0u);
 }
+
+// Sizes declared by a file never size an allocation: address space (VmPeak) and resident memory stay
+// near what the data needs, for the real traces and for crafted files that claim huge CPU data or
+// chunks. The fixed part is the program, its threads' stacks and glibc's per-thread arenas (~150 MB
+// of address space with two decode threads, almost none of it touched).
+TEST_F(Robustness, LoadingReservesAboutWhatTheFileHolds)
+{
+    TinyDat::Offsets w;
+    std::string bytes = tiny().write6(&w);
+    poke<uint64_t>(bytes, w.cpuSize[0], uint64_t{1} << 62);
+    std::vector<std::string> files{save(dir, "huge-size.dat", bytes).string()};
+    for (const char *name :
+         {"nohzfull-poll.dat", "host-cyclic-v6.dat", "host-6.18-cyclictest.dat", "host-trace.txt"})
+        files.push_back(dataPath(name));
+    for (const auto &f : files) {
+        const auto r = run("'" + std::string(TICKSCOPE_CLI) + "' stats --json '" + f + "' 2>/dev/null");
+        ASSERT_EQ(r.exitCode, 0) << f;
+        auto number = [&](const std::string &key) {
+            const auto p = r.out.rfind("\"" + key + "\": ");
+            return p == std::string::npos ? 0.0 : std::stod(r.out.substr(p + key.size() + 4));
+        };
+        const double fileMb = static_cast<double>(fs::file_size(f)) / 1e6;
+        EXPECT_LT(number("peak_virtual_bytes") / 1e6, 300 + 40 * fileMb) << f;
+        EXPECT_LT(number("peak_rss_bytes") / 1e6, 40 + 20 * fileMb) << f;
+    }
+}
