@@ -422,6 +422,59 @@ uint64_t readOptionsSection(const uint8_t *data, uint64_t size, uint64_t options
     return next;
 }
 
+// True when a whole section header and body lie at `at` (a cut file ends inside or before one).
+bool sectionInFile(const uint8_t *data, uint64_t size, uint64_t at, bool big)
+{
+    Reader s(data, size, big);
+    s.seek(at);
+    s.skip(8);
+    return s.fits(s.get<uint64_t>());
+}
+
+uint64_t alignUp(uint64_t v, uint64_t to)
+{
+    return (v + to - 1) / to * to;
+}
+
+// v7 writes the table of where each CPU's data lies (the BUFFER option) in an options section after
+// the data, so a file cut anywhere in the data loses it. The data itself follows the first options
+// section, in a buffer-data section: one CPU after another, each starting on a page boundary, each a
+// chunk count and self-delimiting compressed chunks. Walking them finds the top-level buffer's CPUs
+// again (in CPU order, as trace-cmd writes them); uncompressed data has no such marks.
+bool recoverTopBuffer(const uint8_t *data, uint64_t size, uint64_t sectionAt, DatLayout &l)
+{
+    if (l.compression.empty() || l.compression == "none") return false;
+    Reader s(data, size, l.bigEndian);
+    s.seek(sectionAt);
+    const auto id = s.get<uint16_t>();
+    s.skip(12); // flags, description string id, size (of the whole data, which is cut)
+    if (!s.ok() || id != kOptBuffer) return false;
+    DatBuffer b;
+    const uint32_t cpus = l.cpuCount > 0 ? static_cast<uint32_t>(l.cpuCount) : kMaxDatCpus;
+    uint64_t at = alignUp(s.pos(), l.pageSize);
+    while (b.cpus.size() < cpus && at < size && size - at >= 4) {
+        Reader c(data, size, l.bigEndian);
+        c.seek(at);
+        const uint32_t chunks = c.get<uint32_t>();
+        uint32_t k = 0;
+        for (; k < chunks && c.fits(8); ++k) {
+            const uint32_t cs = c.get<uint32_t>();
+            c.skip(4); // its uncompressed size
+            if (!c.fits(cs)) break;
+            c.skip(cs);
+        }
+        // The size, as the BUFFER option gives it, leaves out the 4-byte chunk count. The CPU whose
+        // chunks the cut ends is the last one: what follows it is not another CPU's data.
+        b.cpus.push_back({static_cast<uint32_t>(b.cpus.size()), at, c.pos() - at - 4});
+        if (k < chunks) break;
+        at = alignUp(c.pos(), l.pageSize);
+    }
+    if (b.cpus.empty()) return false;
+    l.buffers.push_back(std::move(b));
+    l.recovered = true;
+    return true;
+}
+
 DatLayout readV7(const uint8_t *data, uint64_t size, Reader &r, DatLayout l)
 {
     l.compression = r.str();
@@ -431,9 +484,20 @@ DatLayout readV7(const uint8_t *data, uint64_t size, Reader &r, DatLayout l)
         bad("compressed with '" + l.compression.substr(0, 32) + "', which tickscope cannot decompress");
     uint64_t optionsAt = r.get<uint64_t>();
     if (!r.ok()) bad("truncated inside its header");
+    uint64_t firstEnd = 0; // where the first options section ends: the buffer data follow it
     for (int guard = 0; optionsAt; ++guard) {
         if (guard == 64) bad("its options sections form a loop (corrupt)");
+        if (firstEnd && !sectionInFile(data, size, optionsAt, l.bigEndian)) {
+            if (recoverTopBuffer(data, size, firstEnd, l)) break;
+            bad("truncated: the table of its CPU data (written last in a v7 file) is cut off");
+        }
+        const uint64_t at = optionsAt;
         optionsAt = readOptionsSection(data, size, optionsAt, l);
+        if (!firstEnd) {
+            Reader s(data, size, l.bigEndian);
+            s.seek(at + 8);
+            firstEnd = at + 16 + s.get<uint64_t>();
+        }
     }
     if (auto k = readSectionText(data, size, l, l.kallsymsSection, 4)) l.kallsyms = std::move(*k);
     if (auto k = readSectionText(data, size, l, l.cmdlinesSection, 8)) l.cmdlines = std::move(*k);

@@ -60,6 +60,7 @@ struct DatLayout
     std::string writer;               // VERSION option (the trace-cmd that wrote the file)
     int cpuCount = 0;                 // CPUCOUNT option (v7) or the header count (v6)
     bool complete = false;            // header page and formats were read
+    bool recovered = false; // v7 cut before its CPU table: the top-level CPUs were found by walking the data
 };
 
 // The most CPUs a trace may have (per-CPU arrays are sized from CPU numbers read from the file).

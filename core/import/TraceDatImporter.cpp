@@ -139,6 +139,10 @@ std::vector<std::unique_ptr<Trace>> importOwnPath(const std::string &path, uint6
         st.finish();
         out.push_back(std::move(trace));
     }
+    if (layout.recovered && !out.empty())
+        out.front()->warnings.push_back(
+            "the file is cut before its table of CPU data (trace.dat v7 writes it last): the top-level "
+            "buffer's CPUs were found by walking the data, in CPU order; other buffer instances are lost");
     for (const auto &b : layout.buffers) {
         if (b.unreadable && !out.empty())
             out.front()->warnings.push_back("buffer instance '" + b.name +
@@ -172,6 +176,7 @@ void checkAllPages(const std::string &path, uint64_t fileSize, DatLayout &layout
         options.recordApi
             ? ": truncated; --record-api reads intact files only (without it, what is intact loads)"
             : ": truncated, and its timestamp options need libtracecmd, which reads intact files only";
+    if (layout.recovered) throw LoadError(path + truncated);
     for (const auto &b : layout.buffers) {
         if (b.unreadable) throw LoadError(path + truncated);
         for (const auto &c : b.cpus) {

@@ -409,3 +409,38 @@ TEST_F(Robustness, LoadingReservesAboutWhatTheFileHolds)
         EXPECT_LT(number("peak_rss_bytes") / 1e6, 40 + 20 * fileMb) << f;
     }
 }
+
+// v7 writes the table of its CPU data last: a file cut anywhere in the data used to load nothing. Now
+// each CPU's events up to the cut load (the same events, in the same order, as the intact file's first
+// ones), with a warning; the reference path, which needs the table, refuses it in one line.
+TEST_F(Robustness, CutV7FileLoadsWhatIsIntact)
+{
+    const std::string path = dataPath("nohzfull-poll.dat");
+    const auto full = loadTrace(path);
+    std::ifstream in(path, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), {});
+    for (double keep : {0.9995, 0.98, 0.95}) {
+        const auto p = save(dir, "cut.dat",
+                            bytes.substr(0, static_cast<size_t>(keep * static_cast<double>(bytes.size()))));
+        const Outcome o = load(p);
+        ASSERT_TRUE(o.loaded) << keep << ": " << o.error;
+        EXPECT_GT(o.events, 0u) << keep;
+        EXPECT_LT(o.events, full->eventCount()) << keep;
+        bool said = false;
+        for (const auto &w : o.warnings)
+            said |= w.find("cut before its table of CPU data") != std::string::npos;
+        EXPECT_TRUE(said) << keep;
+        const auto cut = loadTrace(p.string());
+        ASSERT_EQ(cut->cpuCount(), full->cpuCount());
+        for (int c = 0; c < cut->cpuCount(); ++c) {
+            const CpuEvents &a = cut->cpu(c), &b = full->cpu(c);
+            ASSERT_LE(a.size(), b.size()) << "CPU " << c;
+            for (size_t i = 0; i < a.size(); ++i) {
+                ASSERT_EQ(a.ts(i), b.ts(i)) << "CPU " << c << " event " << i;
+                ASSERT_EQ(cut->types()[a.type(i)].name, full->types()[b.type(i)].name)
+                    << "CPU " << c << " event " << i;
+            }
+        }
+        expectCleanError(load(p, true), p, "truncated");
+    }
+}
