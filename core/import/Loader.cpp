@@ -3,6 +3,7 @@
 #include "InputFile.h"
 #include "TextImporter.h"
 #include "TraceDatImporter.h"
+#include "util/ProcessStats.h"
 
 #include <cerrno>
 #include <cstring>
@@ -13,6 +14,7 @@
 namespace tickscope {
 
 namespace {
+std::unique_ptr<Trace> loadOne(const std::string &path, const LoadOptions &options);
 std::unique_ptr<Trace> finished(std::unique_ptr<Trace> t)
 {
     for (int c = 0; c < t->cpuCount(); ++c) t->cpu(c).finishLoading();
@@ -42,11 +44,29 @@ FileFormat detectFormat(const InputFile &in)
     return FileFormat::Text;
 }
 
+// Every failure of a load reaches the user as a LoadError naming the file. Anything else an importer
+// throws is a defect of ours (the fuzzers look for it); the user still gets the file's name and what to do.
+template <class Load> auto guarded(const std::string &path, Load &&load)
+{
+    try {
+        return load();
+    } catch (const LoadError &) {
+        throw;
+    } catch (const std::bad_alloc &) {
+        throw LoadError(path + ": not enough memory to load it (" + std::to_string(currentRssBytes() >> 20) +
+                        " MiB in use); close other documents or load one buffer instance with --instance");
+    } catch (const std::exception &) {
+        throw LoadError(path + ": " + kUnexpectedContent);
+    }
+}
+
 std::vector<std::unique_ptr<Trace>> loadAll(const std::string &path, const LoadOptions &options)
 {
-    const InputFile in(path, options.streamIdleTimeoutMs);
-    if (detectFormat(in) == FileFormat::Text) return finished(importText(in, options));
-    return finished(importTraceDat(path, options, false));
+    return guarded(path, [&] {
+        const InputFile in(path, options.streamIdleTimeoutMs);
+        if (detectFormat(in) == FileFormat::Text) return finished(importText(in, options));
+        return finished(importTraceDat(path, options, false));
+    });
 }
 
 LoadError severalInstancesError(const std::string &path, const std::vector<std::string> &instances)
@@ -58,6 +78,12 @@ LoadError severalInstancesError(const std::string &path, const std::vector<std::
 }
 
 std::unique_ptr<Trace> loadTrace(const std::string &path, const LoadOptions &options)
+{
+    return guarded(path, [&] { return loadOne(path, options); });
+}
+
+namespace {
+std::unique_ptr<Trace> loadOne(const std::string &path, const LoadOptions &options)
 {
     const InputFile in(path, options.streamIdleTimeoutMs);
     if (detectFormat(in) == FileFormat::TraceDat)
@@ -74,5 +100,7 @@ std::unique_ptr<Trace> loadTrace(const std::string &path, const LoadOptions &opt
     for (const auto &t : all) names.push_back(t->meta.instance);
     throw severalInstancesError(path, names);
 }
+
+} // namespace
 
 } // namespace tickscope

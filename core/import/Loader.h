@@ -55,6 +55,11 @@ std::unique_ptr<Trace> loadTrace(const std::string &path, const LoadOptions &opt
 // The LoadError for a file with events in several buffer instances ("" = the top level).
 LoadError severalInstancesError(const std::string &path, const std::vector<std::string> &instances);
 
+// The end of the message for a file that made an importer fail in a way it does not report itself (a
+// defect): the fuzz targets treat it as a finding.
+inline constexpr const char *kUnexpectedContent =
+    "cannot be read: its content trips an unexpected case in tickscope; please report it with the file";
+
 // Throws LoadCancelled when the flag is set.
 inline void checkCancel(const LoadOptions &o)
 {

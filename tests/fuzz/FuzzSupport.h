@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -51,7 +52,9 @@ inline void loadAndAnalyse(const uint8_t *data, size_t size, bool recordApi)
             (void)TickReport::make(*trace, analysis, ReportOptions{});
             (void)TimelineIndex::build(*trace, analysis, 1);
         }
-    } catch (const LoadError &) {
+    } catch (const LoadError &e) {
+        // An exception the importers do not turn into a message of their own is a defect.
+        if (std::string_view(e.what()).find(kUnexpectedContent) != std::string_view::npos) std::abort();
     }
 }
 
