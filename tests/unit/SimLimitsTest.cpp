@@ -151,6 +151,7 @@ TEST(SimLimits, InterruptSourcesAreBounded)
 // run fits in 2 GB of address space.
 TEST(SimLimits, ThousandsOfThreadsReserveLittle)
 {
+    if (test::kSanitized) GTEST_SKIP() << "a sanitizer's shadow memory does not fit under ulimit -v";
     const std::string many = file("many.json", R"({ "duration_ms": 200, "kernel": { "cpus": 4 }, "tasks": [
         { "name": "s", "cpu": 0, "count": 1000, "program": "random_sleep", "min_us": 0, "max_us": 0 },
         { "name": "s", "cpu": 1, "count": 1000, "program": "random_sleep", "min_us": 0, "max_us": 0 },

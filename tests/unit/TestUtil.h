@@ -42,3 +42,14 @@ ReportCounts countReportText(const std::string &text);
 ReportCounts countModel(const std::vector<const Trace *> &traces);
 
 } // namespace tickscope::test
+
+namespace tickscope::test {
+// Built with AddressSanitizer or ThreadSanitizer: their shadow memory makes address-space figures
+// and `ulimit -v` limits meaningless, so the tests that measure those skip.
+constexpr bool kSanitized =
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    true;
+#else
+    false;
+#endif
+} // namespace tickscope::test
