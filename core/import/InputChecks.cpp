@@ -2,6 +2,7 @@
 
 #include "DatLayout.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstring>
 
@@ -138,9 +139,26 @@ bool textOnly(std::string_view text)
     return true;
 }
 
+bool identChar(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+// A field line's name: the last identifier before ';', past any "[N]" ("char comm[16]" -> "comm").
+std::string_view fieldName(std::string_view line)
+{
+    std::string_view decl = line.substr(0, line.find(';'));
+    if (!decl.empty() && decl.back() == ']') decl = decl.substr(0, decl.rfind('['));
+    size_t start = decl.size();
+    while (start > 0 && identChar(decl[start - 1]))
+        --start;
+    return decl.substr(start);
+}
+
 // Field lines as tracefs writes them ("\tfield:TYPE NAME;\toffset:N;\tsize:N;\tsigned:N;"), blank lines
-// between groups.
-std::optional<std::string> fieldLinesFault(std::string_view fields)
+// between groups. Collects the fields' names when asked.
+std::optional<std::string> fieldLinesFault(std::string_view fields,
+                                           std::vector<std::string_view> *names = nullptr)
 {
     while (!fields.empty()) {
         const auto eol = fields.find('\n');
@@ -152,6 +170,37 @@ std::optional<std::string> fieldLinesFault(std::string_view fields)
         const long size = fieldNumber(line, "\tsize:");
         if (off < 0 || size < 0 || off > 65535 || size > 65535)
             return "has a field with an implausible offset or size";
+        if (names) names->push_back(fieldName(line));
+    }
+    return std::nullopt;
+}
+
+// Every REC->name outside the quoted format names a field of the event: libtraceevent's print-format
+// parser follows such a reference without checking that the field exists.
+std::optional<std::string> recordReferencesFault(std::string_view print,
+                                                 const std::vector<std::string_view> &names)
+{
+    bool quoted = false;
+    for (size_t i = 0; i < print.size(); ++i) {
+        if (quoted) {
+            if (print[i] == '\\')
+                ++i;
+            else if (print[i] == '"')
+                quoted = false;
+            continue;
+        }
+        if (print[i] == '"') {
+            quoted = true;
+            continue;
+        }
+        if (print.compare(i, 5, "REC->") != 0) continue;
+        size_t end = i + 5;
+        while (end < print.size() && identChar(print[end]))
+            ++end;
+        const std::string_view name = print.substr(i + 5, end - i - 5);
+        if (std::find(names.begin(), names.end(), name) == names.end())
+            return "prints a field it does not have (REC->" + std::string(name.substr(0, 32)) + ")";
+        i = end - 1;
     }
     return std::nullopt;
 }
@@ -171,9 +220,11 @@ std::optional<std::string> formatFault(std::string_view text)
     if (fmt == std::string_view::npos) return "has no field list";
     const auto print = text.find("\nprint fmt: ", fmt);
     if (print == std::string_view::npos) return "has no print format";
-    if (auto fault = fieldLinesFault(text.substr(fmt + 9, print - fmt - 9))) return fault;
+    std::vector<std::string_view> names;
+    if (auto fault = fieldLinesFault(text.substr(fmt + 9, print - fmt - 9), &names)) return fault;
     if (!balanced(text.substr(print + 12)))
         return "has a print format whose quotes or brackets do not balance";
+    if (auto fault = recordReferencesFault(text.substr(print + 12), names)) return fault;
     return std::nullopt;
 }
 

@@ -233,6 +233,19 @@ TEST_F(Robustness, DamagedFormatText)
                     .has_value());
 }
 
+// libtraceevent's print-format parser follows REC->name to a field it assumes exists (found by fuzzing).
+TEST_F(Robustness, PrintFormatNamesOnlyItsFields)
+{
+    const std::string head =
+        "name: softirq_raise\nID: 5\nformat:\n\tfield:unsigned int vec;\toffset:8;\tsize:4;\t"
+        "signed:0;\n\tfield:char comm[16];\toffset:12;\tsize:16;\tsigned:0;\n\nprint fmt: ";
+    EXPECT_FALSE(checkFormatText(head + "\"vec=%u %s\", REC->vec, REC->comm\n").has_value());
+    EXPECT_FALSE(checkFormatText(head + "\"REC->nothing %u\", REC->vec\n").has_value()); // inside the quotes
+    const auto fault = checkFormatText(head + "\"%s\", __print_symbolic(REC->VIF, { 0, \"HI\" })\n");
+    ASSERT_TRUE(fault.has_value());
+    EXPECT_NE(fault->find("REC->VIF"), std::string::npos) << *fault;
+}
+
 TEST_F(Robustness, PrintkTextChecked)
 {
     EXPECT_FALSE(checkPrintkText("0xffffffff8281a98f : \"thaw_processes\"\n").has_value());
