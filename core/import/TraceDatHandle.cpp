@@ -25,7 +25,7 @@ TraceDatHandle::TraceDatHandle(const std::string &path) : path_(path)
     errno = 0;
     top_ = tracecmd_open(path.c_str(), TRACECMD_FL_LOAD_NO_PLUGINS);
     if (!top_) {
-        const int err = errno;
+        const int err = errno < 0 ? -errno : errno; // libtracecmd leaves -EINVAL and the like in errno
         throw LoadError(path + ": not a readable trace.dat (libtracecmd cannot open it" +
                         (err ? std::string(": ") + std::strerror(err) : std::string()) + ")");
     }
