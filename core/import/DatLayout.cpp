@@ -41,7 +41,10 @@ public:
     }
     std::string str()
     {
-        if (!ok_) return {};
+        if (!ok_ || pos_ >= size_) { // also an empty body, whose data pointer may be null
+            ok_ = false;
+            return {};
+        }
         const void *end = std::memchr(d_ + pos_, 0, size_ - pos_);
         if (!end) {
             ok_ = false;
@@ -94,6 +97,31 @@ int formatId(std::string_view text)
     return id;
 }
 
+// Options whose data libtracecmd copies or parses as C strings (date, buffer name and clock, trace
+// clock, uname, hook, version, process maps, guest): without a NUL inside the option it reads past it.
+bool textOption(uint16_t id)
+{
+    return id == 1 || id == 3 || id == 4 || id == 5 || id == 6 || id == 9 || id == 10 || id == 13;
+}
+void noteText(DatLayout &l, uint16_t id, const uint8_t *d, uint32_t len)
+{
+    if (!textOption(id)) return;
+    // BUFFER: v6 "<u64 offset><name>\0"; v7 "<u64 offset><name>\0<clock>\0...": both strings inside len.
+    const uint8_t *p = id == 3 && len >= 8 ? d + 8 : d;
+    uint32_t n = id == 3 && len >= 8 ? len - 8 : len;
+    const int strings = id == 3 && l.version == 7 ? 2 : 1;
+    for (int k = 0; k < strings; ++k) {
+        const void *nul = std::memchr(p, 0, n);
+        if (!nul) {
+            l.unterminatedText = true;
+            return;
+        }
+        const auto used = static_cast<uint32_t>(static_cast<const uint8_t *>(nul) - p) + 1;
+        p += used;
+        n -= used;
+    }
+}
+
 std::string cString(const uint8_t *d, uint32_t len)
 {
     const auto *s = reinterpret_cast<const char *>(d);
@@ -137,6 +165,7 @@ bool parseOptions(const uint8_t *d, uint64_t size, bool big, DatLayout &out, uin
             const uint64_t at = r.get<uint64_t>();
             (id == kOptHeaderInfo ? out.headerSection : id == kOptFtraceEvents ? out.ftraceSection : out.formatsSection) = at;
         }
+        noteText(out, id, d + start, len);
         if (id == kOptUname) out.uname = cString(d + start, len);
         if (id == kOptTraceClock) out.traceClock = cString(d + start, len);
         if (id == kOptVersion) out.writer = cString(d + start, len);
@@ -353,6 +382,7 @@ DatLayout readV6(const uint8_t *data, uint64_t size, Reader &r, DatLayout l)
             const uint64_t start = r.pos();
             if (!r.fits(len)) bad("truncated inside its options");
             if (id == kOptOffset || id == kOptTimeShift || id == kOptTsc2Nsec) l.needsLibraryPath = true;
+            noteText(l, id, data + start, len);
             if (id == kOptUname) l.uname = cString(data + start, len);
             if (id == kOptTraceClock) l.traceClock = cString(data + start, len);
             if (id == kOptVersion) l.writer = cString(data + start, len);

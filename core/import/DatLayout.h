@@ -44,6 +44,7 @@ struct DatLayout
     // Options that make libtracecmd adjust timestamps (OFFSET, TIME_SHIFT, TSC2NSEC) or latency data:
     // the fast path does not reproduce those and leaves such files to libtracecmd.
     bool needsLibraryPath = false;
+    bool unterminatedText = false; // a text option without its NUL: libtracecmd would read past it
     uint64_t kallsymsSection = 0; // v7: file offsets of those sections, 0 when absent
     uint64_t cmdlinesSection = 0;
     uint64_t printkSection = 0;

@@ -219,6 +219,10 @@ std::vector<std::unique_ptr<Trace>> importTraceDat(const std::string &path, cons
         return importOwnPath(path, fileSize, *layout, options, requireOne, clock);
     if (auto bad = checkPrintkText(layout->printk))
         throw LoadError(path + ": not a readable trace.dat: " + *bad);
+    if (layout->unterminatedText)
+        throw LoadError(path +
+                        ": not a readable trace.dat through libtracecmd: a text option (uname, version, "
+                        "clock, buffer name) is not terminated (corrupt file)");
     checkAllPages(path, fileSize, *layout, options);
     return importWithLibtracecmd(path, options, requireOne);
 }
