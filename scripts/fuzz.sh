@@ -15,10 +15,15 @@ if ! command -v clang++-14 >/dev/null; then
   echo "fuzz: clang++-14 is missing (scripts/install-deps.sh installs it)" >&2
   exit 1
 fi
+out=build/fuzz
+mkdir -p "$out"
+# Several runs may go at once (one target per core): the build and the seeds are made by one at a time.
+exec 9>"$out.lock"
+flock 9
 cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz -j "$(nproc)" --target make_fuzz_seeds "${targets[@]}"
-out=build/fuzz
 "$out/tests/fuzz/make_fuzz_seeds" tests/data "$out/seeds" >/dev/null
+flock -u 9
 declare -A dict=([fuzz_tracedat]=tracedat [fuzz_tracedat_reference]=tracedat [fuzz_text]=text [fuzz_scenario]=scenario)
 export ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
