@@ -458,3 +458,23 @@ TEST_F(Robustness, CutV7FileLoadsWhatIsIntact)
         expectCleanError(load(p, true), p, "truncated");
     }
 }
+
+// An event line whose timestamp overflows is counted as unparsable, also as the first event line
+// (lines before the first event that look like "key: value" headers are skipped silently; a line with a
+// "[000]" CPU column is not a header).
+TEST_F(Robustness, OverflowingTimestampIsReported)
+{
+    const std::string good = " bash-15006   [000] .....  1123.939546: sys_exit: NR 1 = 2\n";
+    for (const char *ts : {"18446744073.709551", "9223372036.854775808", "99999999999999999999.1"}) {
+        const std::string bad =
+            std::string(" bash-15006   [000] .....  ") + ts + ": sys_enter: NR 33 (b, 1, 0, 0, 7, b)\n";
+        for (const std::string &text : {bad + good, good + bad}) {
+            const auto p = save(dir, "ts.txt", "# tracer: nop\n#\n" + text);
+            const Outcome o = load(p);
+            ASSERT_TRUE(o.loaded) << o.error;
+            EXPECT_EQ(o.events, 1u) << ts;
+            ASSERT_EQ(o.warnings.size(), 1u) << ts;
+            EXPECT_NE(o.warnings.front().find("unparsable"), std::string::npos) << o.warnings.front();
+        }
+    }
+}
