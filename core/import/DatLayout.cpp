@@ -176,7 +176,7 @@ bool parseOptions(const uint8_t *d, uint64_t size, bool big, DatLayout &out, uin
         }
         if (id == kOptBuffer) {
             DatBuffer b;
-            r.get<uint64_t>(); // the flyrecord section
+            b.section = r.get<uint64_t>();
             b.name = r.str();
             b.clock = r.str();
             // trace-cmd 3.1 writes the page size here; the v7 document of older versions does not.
@@ -505,6 +505,25 @@ bool recoverTopBuffer(const uint8_t *data, uint64_t size, uint64_t sectionAt, Da
     return true;
 }
 
+bool dataSectionSound(const uint8_t *data, uint64_t size, const DatLayout &l, const DatBuffer &b)
+{
+    Reader s(data, size, l.bigEndian);
+    s.seek(b.section);
+    const auto id = s.get<uint16_t>();
+    const auto flags = s.get<uint16_t>();
+    s.skip(4);
+    const auto bodySize = s.get<uint64_t>();
+    const bool compressed = !l.compression.empty() && l.compression != "none";
+    if (!s.ok() || id != kOptBuffer || ((flags & 1) != 0) != compressed || !s.fits(bodySize)) return false;
+    const uint64_t body = s.pos();
+    for (const auto &c : b.cpus) {
+        const uint64_t bytes = c.size + (compressed && c.size ? 4 : 0); // the chunk count is not counted
+        if (c.size && (c.offset < body || c.offset - body > bodySize || bytes > bodySize - (c.offset - body)))
+            return false;
+    }
+    return true;
+}
+
 DatLayout readV7(const uint8_t *data, uint64_t size, Reader &r, DatLayout l)
 {
     l.compression = r.str();
@@ -528,6 +547,9 @@ DatLayout readV7(const uint8_t *data, uint64_t size, Reader &r, DatLayout l)
             s.seek(at + 8);
             firstEnd = at + 16 + s.get<uint64_t>();
         }
+    }
+    for (const auto &b : l.buffers) {
+        if (!l.recovered && !dataSectionSound(data, size, l, b)) l.dataSectionsSound = false;
     }
     if (auto k = readSectionText(data, size, l, l.kallsymsSection, 4)) l.kallsyms = std::move(*k);
     if (auto k = readSectionText(data, size, l, l.cmdlinesSection, 8)) l.cmdlines = std::move(*k);

@@ -23,6 +23,7 @@ struct DatBuffer
     std::string clock;
     std::vector<DatCpuData> cpus;
     bool unreadable = false; // its CPU table lies past the end of the file (truncated)
+    uint64_t section = 0;    // v7: where its buffer-data section starts
 };
 
 // One event format file as the trace.dat stores it (tracefs events/SYSTEM/NAME/format).
@@ -45,6 +46,9 @@ struct DatLayout
     // the fast path does not reproduce those and leaves such files to libtracecmd.
     bool needsLibraryPath = false;
     bool unterminatedText = false; // a text option without its NUL: libtracecmd would read past it
+    // v7: every buffer's data section is where its option says, marked compressed exactly when the file
+    // is, and holds its CPUs' data (libtracecmd trusts all three; its error path for them crashes).
+    bool dataSectionsSound = true;
     uint64_t kallsymsSection = 0; // v7: file offsets of those sections, 0 when absent
     uint64_t cmdlinesSection = 0;
     uint64_t printkSection = 0;

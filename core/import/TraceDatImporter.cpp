@@ -219,6 +219,10 @@ std::vector<std::unique_ptr<Trace>> importTraceDat(const std::string &path, cons
         return importOwnPath(path, fileSize, *layout, options, requireOne, clock);
     if (auto bad = checkPrintkText(layout->printk))
         throw LoadError(path + ": not a readable trace.dat: " + *bad);
+    if (!layout->dataSectionsSound)
+        throw LoadError(path +
+                        ": not a readable trace.dat through libtracecmd: a buffer's data section does not "
+                        "match its table of CPU data (corrupt file)");
     if (layout->unterminatedText)
         throw LoadError(path +
                         ": not a readable trace.dat through libtracecmd: a text option (uname, version, "
