@@ -108,7 +108,8 @@ int cmdStats(const std::vector<std::string> &args)
     const std::string out = json ? formatStatsJson(stats, fig) : formatStatsText(stats, fig);
     std::fwrite(out.data(), 1, out.size(), stdout);
     for (const auto &s : stats) {
-        for (const auto &w : s.warnings) std::fprintf(stderr, "tickscope-cli: warning: %s: %s\n", file.c_str(), w.c_str());
+        for (const auto &w : s.warnings)
+            std::fprintf(stderr, "tickscope-cli: warning: %s: %s\n", file.c_str(), w.c_str());
     }
     return 0;
 }
@@ -208,7 +209,8 @@ int cmdReport(const std::vector<std::string> &args)
     report.peakRssBytes = peakRssBytes();
     const std::string out = json ? formatReportJson(report) : formatReportText(report);
     std::fwrite(out.data(), 1, out.size(), stdout);
-    for (const auto &w : trace->warnings) std::fprintf(stderr, "tickscope-cli: warning: %s: %s\n", file.c_str(), w.c_str());
+    for (const auto &w : trace->warnings)
+        std::fprintf(stderr, "tickscope-cli: warning: %s: %s\n", file.c_str(), w.c_str());
     return 0;
 }
 
@@ -245,17 +247,20 @@ int cmdSimulate(const std::vector<std::string> &args)
         } else if (a == "--set" && hasValue) {
             const std::string &kv = args[++i];
             const size_t eq = kv.find('=');
-            if (eq == std::string::npos || eq == 0) throw UsageError{"simulate: --set: expected KEY=VALUE, got '" + kv + "'"};
+            if (eq == std::string::npos || eq == 0)
+                throw UsageError{"simulate: --set: expected KEY=VALUE, got '" + kv + "'"};
             sets.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
         } else if (!a.empty() && a[0] == '-') {
-            throw UsageError{"simulate: unknown option " + a + (hasValue ? "" : " (or its value is missing)")};
+            throw UsageError{"simulate: unknown option " + a +
+                             (hasValue ? "" : " (or its value is missing)")};
         } else if (spec.empty()) {
             spec = a;
         } else {
             throw UsageError{"simulate: one scenario only"};
         }
     }
-    if (spec.empty()) throw UsageError{"simulate: PRESET or FILE.json missing (simulate --list shows the presets)"};
+    if (spec.empty())
+        throw UsageError{"simulate: PRESET or FILE.json missing (simulate --list shows the presets)"};
     sim::Scenario s = sim::loadScenario(spec);
     for (const auto &[k, v] : sets) {
         try {

@@ -1,5 +1,5 @@
-// Runs a job on Qt's thread pool and hands its result to the GUI thread (STYLE §6: long work off the
-// GUI thread, stale results dropped). The receiver owns the watcher: when the receiver is gone the
+// Runs a job on Qt's thread pool and hands its result to the GUI thread (long work stays off the
+// GUI thread, stale results are dropped). The receiver owns the watcher: when the receiver is gone the
 // result is dropped; callers drop superseded results with their own generation counter and stop
 // superseded jobs with a cancel flag the job polls. Recompute decides when a view's job runs.
 #pragma once

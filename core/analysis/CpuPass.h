@@ -3,7 +3,8 @@
 // the tick hrtimer's expiries with the context each interrupted, and the tick lane.
 //
 // User vs kernel comes from context_tracking user_enter/user_exit once the CPU shows them, else from the
-// inference of kernel-semantics §3.3 (syscalls, kernel threads, preempted-from-user). A task whose mode
+// inference from syscalls, kernel threads and where a preempted task was (a task preempted in user mode
+// resumes there). A task whose mode
 // is not known yet (trace start, migrated in, after lost events) is "unknown" until its first revealing
 // event (sys_enter: it was in user mode; sys_exit: in the kernel), which relabels the lane and the ticks
 // since then. No heap allocation per event; decisions that need the next event are deferred by one.

@@ -1,6 +1,6 @@
 // Resolves the task stretches whose user/kernel mode one CPU's pass could not know: a task switched in
 // that last ran on another CPU (a migration) and revealed nothing (no syscall, no context tracking event)
-// before it left again. The CPU it last left knows (kernel-semantics §3.3): the latest sched_switch with
+// before it left again. The CPU it last left knows: the latest sched_switch with
 // prev_pid == pid before the switch-in on another CPU. A sleeping task resumes in the kernel; a runnable
 // one (preempted) in the mode that CPU's task lane shows right before the switch. A stretch that continues
 // an earlier one on its own CPU (switched out runnable, unknown) gets that one's mode. Stretches are taken

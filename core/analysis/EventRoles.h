@@ -47,7 +47,7 @@ public:
     explicit EventRoles(const Trace &trace);
 
     Role role(uint16_t type) const { return type < roles_.size() ? roles_[type] : Role::Other; }
-    // The callback is one of the tick hrtimer's names across versions (kernel-semantics §1.2):
+    // The callback is one of the tick hrtimer's names across kernel versions:
     // tick_sched_timer (<= 6.6), tick_nohz_highres_handler (6.7-6.8), tick_nohz_handler (6.9+).
     bool isTickFunction(uint32_t symbol) const
     {

@@ -49,7 +49,8 @@ enum class TickContext : uint8_t
 };
 constexpr int kTickContextCount = 6;
 
-// Which of the two polling idles a cpu_idle state 0 is (kernel-semantics §2.2), decided for the whole trace.
+// Which of the two polling idles a cpu_idle state 0 is (idle=poll's loop, or the cpuidle
+// driver's poll state), decided for the whole trace.
 enum class PollingKind : uint8_t
 {
     None,        // no cpu_idle state 0 seen

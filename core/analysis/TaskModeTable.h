@@ -1,5 +1,5 @@
 // What one CPU's pass knows about each task that ran on it: whether it is a kernel thread, and the mode
-// it was in when it was switched out (kernel-semantics §3.3: a task preempted in user mode resumes there,
+// it was in when it was switched out (a task preempted in user mode resumes there,
 // a sleeping task resumes in the kernel). A flat open-addressing table: one allocation per growth, none
 // per event.
 #pragma once

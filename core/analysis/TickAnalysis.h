@@ -28,7 +28,7 @@ struct AnalysisOptions
 {
     bool nohzFullGiven = false; // --nohz-full LIST
     std::vector<int> nohzFull;
-    int threads = 0; // 0: one per hardware thread, at most one per CPU
+    int threads = 0;                           // 0: one per hardware thread, at most one per CPU
     const std::atomic<bool> *cancel = nullptr; // set: run() throws Cancelled at its next step
 };
 

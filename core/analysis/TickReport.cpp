@@ -94,10 +94,12 @@ void timerReport(const Trace &trace, const CpuAnalysis &c, int64_t from, int64_t
             longest.push_back({ev.ts(r.entry), 1, r.durationNs, r.timers, r.callbackNs, r.idleNs, r.catchup});
     }
     for (const LongSoftirq &l : t.longSoftirqs) {
-        if (l.vec != 1 && in(l.entry)) longest.push_back({ev.ts(l.entry), l.vec, l.durationNs, 0, 0, 0, false});
+        if (l.vec != 1 && in(l.entry))
+            longest.push_back({ev.ts(l.entry), l.vec, l.durationNs, 0, 0, 0, false});
     }
-    std::sort(longest.begin(), longest.end(),
-              [](const LongSoftirqReport &a, const LongSoftirqReport &b) { return a.durationNs > b.durationNs; });
+    std::sort(longest.begin(), longest.end(), [](const LongSoftirqReport &a, const LongSoftirqReport &b) {
+        return a.durationNs > b.durationNs;
+    });
     if (longest.size() > kLongSoftirqsShown) longest.resize(kLongSoftirqsShown);
     cr.longSoftirqs = std::move(longest);
 
@@ -138,11 +140,11 @@ void timerReport(const Trace &trace, const CpuAnalysis &c, int64_t from, int64_t
         };
     };
     w.lateness = distribution([](const HrtimerWakeup &x) { return x.latenessNs; });
-    w.softLateness = distribution([](const HrtimerWakeup &x) {
-        return x.latenessNs == kUnknownNs ? kUnknownNs : x.softLatenessNs;
-    });
+    w.softLateness = distribution(
+        [](const HrtimerWakeup &x) { return x.latenessNs == kUnknownNs ? kUnknownNs : x.softLatenessNs; });
     w.latency = distribution(latencyIf(0, 0));
-    w.latencyRt = distribution(latencyIf(WakeupFlag::PrioKnown | WakeupFlag::Rt, WakeupFlag::PrioKnown | WakeupFlag::Rt));
+    w.latencyRt = distribution(
+        latencyIf(WakeupFlag::PrioKnown | WakeupFlag::Rt, WakeupFlag::PrioKnown | WakeupFlag::Rt));
     w.latencyNormal = distribution(latencyIf(WakeupFlag::PrioKnown | WakeupFlag::Rt, WakeupFlag::PrioKnown));
     w.latencyUnknownPolicy = distribution(latencyIf(WakeupFlag::PrioKnown, 0));
     // Bursts: runs of Burst-flagged wakeups of one interrupt (consecutive in the array).
@@ -198,7 +200,8 @@ template <class T> Distribution distributionOf(std::vector<T> &v)
     // Selection, not a full sort: each rank partitions the part above the previous one.
     auto begin = v.begin();
     auto rank = [&](int p) {
-        const size_t r = std::max<size_t>((v.size() * static_cast<size_t>(p) + 99) / 100, 1) - 1; // ceil(p/100*n)
+        const size_t r =
+            std::max<size_t>((v.size() * static_cast<size_t>(p) + 99) / 100, 1) - 1; // ceil(p/100*n)
         const auto it = v.begin() + static_cast<std::ptrdiff_t>(r);
         std::nth_element(begin, it, v.end());
         begin = it;
@@ -372,23 +375,30 @@ std::string formatReportText(const TickReport &r)
         const std::string late = us(w.lateness.p50) + "/" + us(w.lateness.p99) + "/" + us(w.lateness.max);
         const std::string lat = us(w.latency.p50) + "/" + us(w.latency.p99) + "/" + us(w.latency.max);
         const std::string tick = us(c.tickLateness.p50) + "/" + us(c.tickLateness.max);
-        appendf(out, "%3d  %14" PRIu64 " %7s %10" PRIu64 " %17" PRIu64 "  %23s  %23s %7" PRIu64 "   %24s\n", c.cpu,
-                c.timerSoftirq.count, us(c.timerSoftirq.maxNs).c_str(), c.timerSoftirq.catchup, w.count,
-                late.c_str(), lat.c_str(), w.bursts, tick.c_str());
+        appendf(out, "%3d  %14" PRIu64 " %7s %10" PRIu64 " %17" PRIu64 "  %23s  %23s %7" PRIu64 "   %24s\n",
+                c.cpu, c.timerSoftirq.count, us(c.timerSoftirq.maxNs).c_str(), c.timerSoftirq.catchup,
+                w.count, late.c_str(), lat.c_str(), w.bursts, tick.c_str());
     }
     for (const CpuReport &c : r.cpus) {
         const WakeupReport &w = c.wakeup;
         if (!w.count) continue;
-        appendf(out, "CPU %d wakeup latency: RT %" PRIu64 " (p50 %s, p99 %s, max %s µs), normal %" PRIu64
-                     " (p50 %s, p99 %s, max %s µs); largest burst %" PRIu64 "\n",
+        appendf(out,
+                "CPU %d wakeup latency: RT %" PRIu64 " (p50 %s, p99 %s, max %s µs), normal %" PRIu64
+                " (p50 %s, p99 %s, max %s µs); largest burst %" PRIu64 "\n",
                 c.cpu, w.latencyRt.count, us(w.latencyRt.p50).c_str(), us(w.latencyRt.p99).c_str(),
                 us(w.latencyRt.max).c_str(), w.latencyNormal.count, us(w.latencyNormal.p50).c_str(),
                 us(w.latencyNormal.p99).c_str(), us(w.latencyNormal.max).c_str(), w.maxBurst);
         if (w.latencyBounds)
-            appendf(out, "      %" PRIu64 " of %" PRIu64 " latencies are upper bounds (switch-in not traced: measured to"
-                         " the task's first event)\n", w.latencyBounds, w.latency.count);
-        if (w.noSwitch) appendf(out, "      %" PRIu64 " wakeups without a latency (task already running, or no"
-                                     " switch-in within 100 ms)\n", w.noSwitch);
+            appendf(out,
+                    "      %" PRIu64 " of %" PRIu64
+                    " latencies are upper bounds (switch-in not traced: measured to"
+                    " the task's first event)\n",
+                    w.latencyBounds, w.latency.count);
+        if (w.noSwitch)
+            appendf(out,
+                    "      %" PRIu64 " wakeups without a latency (task already running, or no"
+                    " switch-in within 100 ms)\n",
+                    w.noSwitch);
         std::string h;
         for (size_t b = 0; b < w.histogram.size(); ++b) {
             if (!w.histogram[b]) continue;
@@ -418,7 +428,8 @@ std::string formatReportText(const TickReport &r)
         "spurious (nohz_full CPUs): ticks in user mode with no tick dependency in force, and ticks while\n"
         "polling idle.\n"
         "timer softirqs: vec 1; catch-up: >= 50 µs with >= 80% of it outside the timers' callbacks.\n"
-        "hrtimer wakeups: lateness = now - expires (hrtimer clock); latency = expiry -> switch into the woken\n"
+        "hrtimer wakeups: lateness = now - expires (hrtimer clock); latency = expiry -> switch into the "
+        "woken\n"
         "task (or, when the trace lacks that switch, to its first event: an upper bound); bursts: timer\n"
         "interrupts that woke >= 2 sleepers.\n";
     appendf(
@@ -466,9 +477,14 @@ std::string formatReportJson(const TickReport &r)
         j.value("max_jiffies_behind", ts.maxJiffiesBehind).endObject();
         j.beginArray("long_softirqs");
         for (const LongSoftirqReport &l : c.longSoftirqs) {
-            j.beginObject().value("ts_ns", l.ts).value("vec", static_cast<int>(l.vec)).value("duration_ns", l.durationNs);
+            j.beginObject()
+                .value("ts_ns", l.ts)
+                .value("vec", static_cast<int>(l.vec))
+                .value("duration_ns", l.durationNs);
             if (l.vec == 1) {
-                j.value("timers", static_cast<uint64_t>(l.timers)).value("callback_ns", l.callbackNs).value("idle_before_ns", l.idleNs);
+                j.value("timers", static_cast<uint64_t>(l.timers))
+                    .value("callback_ns", l.callbackNs)
+                    .value("idle_before_ns", l.idleNs);
                 j.value("catchup", l.catchup);
             }
             j.endObject();

@@ -50,7 +50,8 @@ public:
             ok_ = false;
             return {};
         }
-        std::string s(reinterpret_cast<const char *>(d_ + pos_), static_cast<const uint8_t *>(end) - (d_ + pos_));
+        std::string s(reinterpret_cast<const char *>(d_ + pos_),
+                      static_cast<const uint8_t *>(end) - (d_ + pos_));
         pos_ += s.size() + 1;
         return s;
     }
@@ -163,7 +164,9 @@ bool parseOptions(const uint8_t *d, uint64_t size, bool big, DatLayout &out, uin
         }
         if ((id == kOptHeaderInfo || id == kOptFtraceEvents || id == kOptEventFormats) && len >= 8) {
             const uint64_t at = r.get<uint64_t>();
-            (id == kOptHeaderInfo ? out.headerSection : id == kOptFtraceEvents ? out.ftraceSection : out.formatsSection) = at;
+            (id == kOptHeaderInfo     ? out.headerSection
+             : id == kOptFtraceEvents ? out.ftraceSection
+                                      : out.formatsSection) = at;
         }
         noteText(out, id, d + start, len);
         if (id == kOptUname) out.uname = cString(d + start, len);
@@ -213,7 +216,8 @@ bool parseOptions(const uint8_t *d, uint64_t size, bool big, DatLayout &out, uin
 
 } // namespace
 
-bool decompressBlock(const std::string &algorithm, const uint8_t *src, size_t srcSize, uint8_t *dst, size_t dstSize)
+bool decompressBlock(const std::string &algorithm, const uint8_t *src, size_t srcSize, uint8_t *dst,
+                     size_t dstSize)
 {
     if (algorithm == "zstd") {
         // One context per thread, reused: ZSTD_decompress() would allocate one per chunk.

@@ -1,6 +1,7 @@
-// Where the per-CPU ring-buffer pages of a trace.dat file are: v7 from its header and OPTIONS sections
-// (trace-cmd.dat.v7(5)), v6 by walking its metadata in order (trace-cmd.dat.v6(5)). The fast import path decodes those pages itself; libtracecmd still
-// reads everything else (formats, kallsyms, cmdlines).
+// Where everything of a trace.dat file is: v7 from its header and OPTIONS sections (trace-cmd.dat.v7(5)),
+// v6 by walking its metadata in order (trace-cmd.dat.v6(5)); the header page, event formats, kallsyms,
+// printk formats and cmdlines texts, and where each CPU's ring-buffer pages lie. The page decoder reads
+// the pages from there; libtracecmd only ever sees a file this reader accepted.
 #pragma once
 
 #include <cstdint>
@@ -57,14 +58,14 @@ struct DatLayout
     uint64_t formatsSection = 0;
     std::string kallsyms; // the /proc/kallsyms and saved_cmdlines texts the file carries
     std::string cmdlines;
-    std::string printk; // the printk formats (only libtracecmd reads them; checked before it does)
-    std::string headerPage;           // tracefs events/header_page
-    std::vector<FormatText> formats;  // ftrace's own events, then every event system's
-    std::string uname;                // UNAME option
-    std::string traceClock;           // TRACECLOCK option ("[local] global ...")
-    std::string writer;               // VERSION option (the trace-cmd that wrote the file)
-    int cpuCount = 0;                 // CPUCOUNT option (v7) or the header count (v6)
-    bool complete = false;            // header page and formats were read
+    std::string printk;     // the printk formats (only libtracecmd reads them; checked before it does)
+    std::string headerPage; // tracefs events/header_page
+    std::vector<FormatText> formats; // ftrace's own events, then every event system's
+    std::string uname;               // UNAME option
+    std::string traceClock;          // TRACECLOCK option ("[local] global ...")
+    std::string writer;              // VERSION option (the trace-cmd that wrote the file)
+    int cpuCount = 0;                // CPUCOUNT option (v7) or the header count (v6)
+    bool complete = false;           // header page and formats were read
     bool recovered = false; // v7 cut before its CPU table: the top-level CPUs were found by walking the data
 };
 
@@ -83,6 +84,7 @@ std::optional<std::string> readSectionText(const uint8_t *data, uint64_t size, c
                                            uint64_t sectionOffset, int lengthBytes);
 
 // Decompresses one block with the file's algorithm ("zstd" or "zlib"). False on any error.
-bool decompressBlock(const std::string &algorithm, const uint8_t *src, size_t srcSize, uint8_t *dst, size_t dstSize);
+bool decompressBlock(const std::string &algorithm, const uint8_t *src, size_t srcSize, uint8_t *dst,
+                     size_t dstSize);
 
 } // namespace tickscope
