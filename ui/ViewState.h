@@ -1,4 +1,4 @@
-// The one time model of the UI (STYLE §5): the visible range, the selected event, the markers A/B,
+// The one time model of the UI: the visible range, the selected event, the markers A/B,
 // the CPU lanes shown and their order, and the zoom history. Every view reads it and listens to its
 // signals; views never talk to each other. Times are absolute trace nanoseconds (CpuEvents::ts()).
 #pragma once

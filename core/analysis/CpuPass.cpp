@@ -121,7 +121,7 @@ void CpuPass::event(const CpuEvents::Cursor &c, size_t i, Role role)
         switchIn(i, pid, false);
     }
     if (faultOpen_ && depth_ == 0 && role != Role::SchedSwitch && !isIrqEntry(role)) {
-        faultOpen_ = false; // the user page fault is over at the task's next event (§3.3)
+        faultOpen_ = false; // the user page fault is over at the task's next event
         setTask(i, TaskState::User);
     }
     bool idleExit = false;
@@ -388,7 +388,7 @@ TickContext CpuPass::interrupted() const
 {
     if (depth_) return TickContext::Irq;
     if (prevRole_ == Role::UserExit)
-        return TickContext::User; // user_exit -> IRQ entry: from user mode (§3.2)
+        return TickContext::User; // user_exit -> IRQ entry: from user mode
     if (prevIdleExit_ && exited_ == TaskState::Idle)
         return TickContext::Idle; // IRQ after the idle-exit record
     return contextOf(taskState_);
@@ -396,7 +396,7 @@ TickContext CpuPass::interrupted() const
 
 bool CpuPass::wakesFromIdle() const
 {
-    // Both orders occur (§2.2): the IRQ before the exit record (sti;hlt: nested in the idle state), or
+    // Both orders occur: the IRQ before the exit record (sti;hlt: nested in the idle state), or
     // after it (states entered with IRQs off: the exit record comes first, the IRQ right after).
     return depth_ == 0 && (taskState_ == TaskState::Idle || (prevIdleExit_ && exited_ == TaskState::Idle));
 }

@@ -106,7 +106,7 @@ void TickAnalysis::decideFallback(const Trace &trace)
     for (CpuAnalysis &c : cpus) {
         if (localTimerFallback) {
             c.ticks =
-                std::move(c.localTimerTicks); // low-res mode (§1.2): the local timer interrupt is the tick
+                std::move(c.localTimerTicks); // low-res mode: the local timer interrupt is the tick
         }
         c.localTimerTicks = {};
         for (TickRecord &t : c.ticks) {
@@ -129,7 +129,7 @@ void TickAnalysis::decidePolling(const Trace &trace)
         reselect += c.evidence.pollReselects;
         idleStops += c.evidence.stopsInIdle;
     }
-    // kernel-semantics §2.2: idle=poll never stops the tick in idle and uses state 0 only; the cpuidle POLL
+    // idle=poll never stops the tick in idle and uses state 0 only; the cpuidle POLL
     // state sits beside deeper states and is left for one of them when its poll time runs out.
     const std::string idle = cmdlineValue(trace.meta.kernelCmdline, "idle=");
     if (idle == "poll") {
@@ -172,8 +172,8 @@ void TickAnalysis::decideNohzFull(const Trace &trace, const AnalysisOptions &opt
     nohzFullSource = NohzFullSource::Inferred;
     for (size_t c = 0; c < n; ++c) {
         const CpuEvidence &e = cpus[c].evidence;
-        // context_tracking is active only on nohz_full CPUs (§3.2); only they stop the tick while a task
-        // runs, and only they evaluate (and fail) full-dynticks stops (§1.5).
+        // context_tracking is active only on nohz_full CPUs; only they stop the tick while a task
+        // runs, and only they evaluate (and fail) full-dynticks stops.
         const char *why = e.contextTracking ? "context_tracking events"
                           : e.stopsInTask   ? "tick stopped while a task ran"
                           : e.failedStops   ? "failed tick stops (tick_stop success=0)"

@@ -57,7 +57,7 @@ void TickLane::onCancel(size_t)
 
 void TickLane::onArm(size_t i)
 {
-    if (stopArmPending_) { // the stopped tick programmed to the next event (§1.4 B)
+    if (stopArmPending_) { // the stopped tick programmed to the next event
         stopArmPending_ = false;
         cancelSeen_ = false;
         return;

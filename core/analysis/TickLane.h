@@ -1,8 +1,8 @@
-// The tick lane of one CPU: when the periodic tick ran and when it was stopped (kernel-semantics §1.3–1.5).
+// The tick lane of one CPU: when the periodic tick ran and when it was stopped.
 //
 // `tick_stop success=1` stops it. There is no restart tracepoint, so restarts are inferred from the tick
 // hrtimer: an arm (`hrtimer_start` outside the expiry path) after a real `hrtimer_cancel` is the
-// tick_nohz_restart() sequence (§1.4 C), and every expiry tells the truth afterwards: a periodic tick
+// tick_nohz_restart() sequence, and every expiry tells the truth afterwards: a periodic tick
 // re-arms itself with mode ABS, a stopped tick's expiry (a nohz wakeup for the next event) does not.
 // So an expiry that re-arms while the lane says "stopped" dates the restart at the last arm before it,
 // and one that does not re-arm reverts a provisional restart. Retroactive fixes only touch the tail.

@@ -32,7 +32,7 @@ struct TickCounts
     uint64_t nohzWakeups = 0; // expiries of the stopped tick: a wakeup for the next event, not a tick
 };
 
-// Tick dependency names in the kernel's check order (§1.5), the JSON keys of tick_stop_failures.
+// Tick dependency names in the kernel's check order, the JSON keys of tick_stop_failures.
 constexpr std::array<const char *, 6> kDependencyNames{"POSIX_TIMER",    "PERF_EVENTS", "SCHED",
                                                        "CLOCK_UNSTABLE", "RCU",         "RCU_EXP"};
 

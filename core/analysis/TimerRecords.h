@@ -2,7 +2,7 @@
 // with its cost and what explains it, the long softirqs of any vector, the lateness of every hrtimer
 // expiry in the timer's own clock base, and the latency of every hrtimer_wakeup wakeup.
 //
-// Rules (kernel-semantics §4, §5.2, §7.2):
+// Rules:
 // - TIMER softirq: softirq_entry vec=1 .. softirq_exit vec=1 on the CPU. Inside it, timer_expire_entry
 //   count and the callbacks' run time (timer_expire_entry -> timer_expire_exit of the same timer).
 //   Catch-up: duration >= kCatchupMinNs and the time not spent in callbacks >= kCatchupUnexplainedPct % of

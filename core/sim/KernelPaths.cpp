@@ -1,6 +1,7 @@
 // The kernel paths of the simulator: the tick hrtimer and its stop/restart rules, the idle loop (idle=poll
 // and halt with the governor's decision), hard interrupts with their exit path, the nohz_full kick, and
-// the timer wheel in its two designs. Event order follows a real 6.x kernel (kernel-semantics §1.4).
+// the timer wheel in its two designs. Event order follows a real 6.x kernel (as the
+// fixtures in tests/data show it).
 #include "Engine.h"
 
 #include <algorithm>

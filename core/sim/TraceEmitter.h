@@ -9,7 +9,7 @@
 
 namespace tickscope::sim {
 
-// common_flags bits (kernel-semantics §0)
+// common_flags bits, as the kernel's trace_entry sets them
 constexpr uint8_t kFlagIrqsOff = 0x01;
 constexpr uint8_t kFlagNeedResched = 0x04;
 constexpr uint8_t kFlagHardirq = 0x08;
