@@ -387,8 +387,7 @@ void CpuPass::onCpuIdle(size_t i, uint32_t state)
 TickContext CpuPass::interrupted() const
 {
     if (depth_) return TickContext::Irq;
-    if (prevRole_ == Role::UserExit)
-        return TickContext::User; // user_exit -> IRQ entry: from user mode
+    if (prevRole_ == Role::UserExit) return TickContext::User; // user_exit -> IRQ entry: from user mode
     if (prevIdleExit_ && exited_ == TaskState::Idle)
         return TickContext::Idle; // IRQ after the idle-exit record
     return contextOf(taskState_);

@@ -105,8 +105,7 @@ void TickAnalysis::decideFallback(const Trace &trace)
     localTimerFallback = !anyTimer;
     for (CpuAnalysis &c : cpus) {
         if (localTimerFallback) {
-            c.ticks =
-                std::move(c.localTimerTicks); // low-res mode: the local timer interrupt is the tick
+            c.ticks = std::move(c.localTimerTicks); // low-res mode: the local timer interrupt is the tick
         }
         c.localTimerTicks = {};
         for (TickRecord &t : c.ticks) {

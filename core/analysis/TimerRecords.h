@@ -9,8 +9,9 @@
 //   the duration (a long softirq with few or no, or only quick, timers: the wheel walking missed jiffies
 //   after a tickless idle, seed 002). A long softirq whose time went into a slow callback is not one.
 //   The tickless span before it: the time since the first successful tick_stop after which no tick ran
-//   with the tick lane running and no TIMER softirq ran (0 when the tick was running); the jiffies gap: max(now - baseclk) of its timers, and now - the
-//   previous TIMER softirq's now (first timer of each), where the kernel traces jiffies.
+//   with the tick lane running and no TIMER softirq ran (0 when the tick was running); the jiffies gap:
+//   max(now - baseclk) of its timers, and now - the previous TIMER softirq's now (first timer of each), where
+//   the kernel traces jiffies.
 // - hrtimer lateness: now - expires and now - softexpires, `now` from hrtimer_expire_entry and the
 //   expiries from the last hrtimer_start of the same pointer before it on any CPU (never a trace-clock
 //   timestamp against an hrtimer clock value). The tick hrtimer's lateness is kept apart.

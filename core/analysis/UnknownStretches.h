@@ -1,6 +1,6 @@
 // The stretches of one CPU's task lane where a task's user/kernel mode is not known yet (no context
-// tracking events, and nothing yet inferred): the trace started while it ran, lost events, or it was switched in with
-// nothing known about it here. A stretch is relabelled, with its ticks, when the mode shows:
+// tracking events, and nothing yet inferred): the trace started while it ran, lost events, or it was switched
+// in with nothing known about it here. A stretch is relabelled, with its ticks, when the mode shows:
 //  - the task's first revealing event (sys_enter: it was in user mode; sys_exit: in the kernel), which
 //    also settles the earlier stretches it continues (switched out runnable in that unknown mode, so it
 //    resumed in the same one);
