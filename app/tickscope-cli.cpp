@@ -4,15 +4,15 @@
 #include "analysis/TickReport.h"
 #include "import/Loader.h"
 #include "sim/Presets.h"
+#include "sim/Scenario.h"
 #include "sim/SimReport.h"
 #include "sim/TextWriter.h"
 #include "stats/TraceStats.h"
 #include "util/ProcessStats.h"
 
-#include <cctype>
-#include <charconv>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -54,12 +54,9 @@ constexpr int kMaxThreads = 1024;
 // refused naming the option, with the user's own text.
 int parseWhole(const std::string &cmd, const std::string &option, const std::string &v, int lo, int hi)
 {
-    int n = 0;
-    const auto r = std::from_chars(v.data(), v.data() + v.size(), n);
-    if (v.empty() || r.ec != std::errc() || r.ptr != v.data() + v.size() || n < lo || n > hi)
-        throw UsageError{cmd + ": " + option + ": expected a whole number from " + std::to_string(lo) +
-                         " to " + std::to_string(hi) + ", got '" + v + "'"};
-    return n;
+    if (const auto n = sim::parseWholeText(v, lo, hi)) return *n;
+    throw UsageError{cmd + ": " + option + ": expected a whole number from " + std::to_string(lo) + " to " +
+                     std::to_string(hi) + ", got '" + v + "'"};
 }
 
 int parseThreads(const std::string &cmd, const std::string &v)
@@ -118,12 +115,9 @@ int cmdStats(const std::vector<std::string> &args)
 bool parseSeconds(const std::string &s, int64_t &v)
 {
     if (s.empty()) return true;
-    if (std::isspace(static_cast<unsigned char>(s[0]))) return false;
-    char *end = nullptr;
-    const double d = std::strtod(s.c_str(), &end);
-    if (end != s.c_str() + s.size() || !std::isfinite(d) || d < 0 || d > 9e9) return false;
-    v = std::llround(d * 1e9);
-    return true;
+    const auto d = sim::parseNumberText(s, 0, 9e9);
+    if (d) v = std::llround(*d * 1e9);
+    return d.has_value();
 }
 
 // "A:B" in seconds of trace time; either side may be empty. Throws a usage error saying what is wrong.
@@ -216,11 +210,8 @@ int cmdReport(const std::vector<std::string> &args)
 
 uint64_t parseSeed(const std::string &cmd, const std::string &v)
 {
-    uint64_t n = 0;
-    const auto r = std::from_chars(v.data(), v.data() + v.size(), n);
-    if (v.empty() || r.ec != std::errc() || r.ptr != v.data() + v.size())
-        throw UsageError{cmd + ": --seed: expected a non-negative integer below 2^64, got '" + v + "'"};
-    return n;
+    if (const auto n = sim::parseWholeText<uint64_t>(v, 0, UINT64_MAX)) return *n;
+    throw UsageError{cmd + ": --seed: expected a non-negative integer below 2^64, got '" + v + "'"};
 }
 
 int cmdSimulate(const std::vector<std::string> &args)

@@ -18,6 +18,7 @@
 
 namespace tickscope::sim {
 
+struct Estimate;
 struct SimControl;
 
 constexpr int64_t kNever = INT64_MAX;
@@ -108,7 +109,8 @@ struct Cpu
 class Engine
 {
 public:
-    Engine(const Scenario &s, uint64_t seed, Trace &trace, GroundTruth &gt);
+    // `est`: the scenario's estimate, which sizes the columns and bounds the run.
+    Engine(const Scenario &s, uint64_t seed, Trace &trace, GroundTruth &gt, const Estimate &est);
     void run(const SimControl &control);
 
 private:
@@ -190,8 +192,8 @@ private:
     uint32_t fnTick_, fnWakeup_, fnTimer_, fnVmstat_;
     std::vector<uint32_t> irqNames_;
     bool anyNohzFull_ = false;
-    uint64_t maxEvents_ =
-        0; // twice the estimate: a run past it has an estimate that is wrong, not a big input
+    // twice the estimate: a run past it has an estimate that is wrong, not a big input
+    uint64_t maxEvents_ = 0;
 };
 
 } // namespace tickscope::sim

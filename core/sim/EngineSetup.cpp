@@ -14,7 +14,7 @@ constexpr size_t kPayloadBytes = 16; // per event, on average at most (the large
 
 } // namespace
 
-Engine::Engine(const Scenario &s, uint64_t seed, Trace &trace, GroundTruth &gt)
+Engine::Engine(const Scenario &s, uint64_t seed, Trace &trace, GroundTruth &gt, const Estimate &est)
     : sc_(s), k_(s.kernel), pf_(platformPreset(s.platform)), rng_(seed), trace_(trace), gt_(gt), em_(trace),
       tickNs_(1000000000 / s.kernel.hz), start_(kStartNs), end_(kStartNs + s.durationNs)
 {
@@ -38,7 +38,6 @@ Engine::Engine(const Scenario &s, uint64_t seed, Trace &trace, GroundTruth &gt)
     // Reserve each CPU's columns from the run's estimate (huge pages for the big ones: in a VM the first
     // touch of every 4 KiB page is the dominant cost of writing millions of events). The estimate caps each
     // CPU at the wakeups it can serve, so thousands of threads do not reserve gigabytes of address space.
-    const Estimate est = estimate(s);
     maxEvents_ = static_cast<uint64_t>(2 * est.events) + 100000;
     gt_.wakeups.reserve(static_cast<size_t>(est.wakeups));
     gt_.ticks.reserve(static_cast<size_t>(est.ticks));

@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <optional>
@@ -16,14 +15,6 @@ namespace tickscope::sim {
 namespace {
 
 using json = nlohmann::json;
-
-// A bound as people write it: 3600000, not 3600000.000000.
-std::string numText(double v)
-{
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.15g", v);
-    return buf;
-}
 
 // A JSON value as the file spells it, cut short: error messages quote it.
 std::string shown(const json &v)
@@ -69,8 +60,8 @@ public:
         if (!v.is_number()) throw ScenarioError(where_ + "." + k + ": expected a number, got " + shown(v));
         const double d = v.get<double>();
         if (!std::isfinite(d) || d < lo || d > hi)
-            throw ScenarioError(where_ + "." + k + ": " + shown(v) + " is out of range (" + numText(lo) +
-                                " to " + numText(hi) + ")");
+            throw ScenarioError(where_ + "." + k + ": " + shown(v) + " is out of range (" + numberText(lo) +
+                                " to " + numberText(hi) + ")");
         return d;
     }
     // A count, a CPU, a priority: 2.5 is refused, not rounded.
@@ -97,57 +88,23 @@ std::string valueText(const json &v)
     return v.is_string() ? v.get<std::string>() : v.dump();
 }
 
-enum class KeyType : uint8_t
-{
-    Integer,
-    Number,
-    Flag,
-    Text
-};
-
-std::optional<KeyType> keyType(const std::string &key)
-{
-    static const std::map<std::string, KeyType> types{
-        {"hz", KeyType::Integer},
-        {"cpus", KeyType::Integer},
-        {"timekeeper", KeyType::Integer},
-        {"stress_threads", KeyType::Integer},
-        {"duration_ms", KeyType::Number},
-        {"sync_us", KeyType::Number},
-        {"preempt_rt", KeyType::Flag},
-        {"legacy_kernel", KeyType::Flag},
-        {"poll_restarts_tick", KeyType::Flag},
-        {"p1_reevaluate", KeyType::Flag},
-        {"p2_stop_tick_on_poll", KeyType::Flag},
-        {"p2_without_kick", KeyType::Flag},
-        {"p2_without_stopped_tick_fix", KeyType::Flag},
-        {"cyclic_aligned", KeyType::Flag},
-    };
-    const auto it = types.find(key);
-    if (it != types.end()) return it->second;
-    if (key == "nohz_full" || key == "idle" || key == "timer_wheel" || key == "hrtimer_wakeups" ||
-        key == "platform" || key == "posix_cpu_timer" || key == "second_task" || key == "hog_cpus")
-        return KeyType::Text;
-    return std::nullopt; // unknown: applySetting names the known ones
-}
-
 // A setting's JSON value as its --set text, once its JSON type is the key's: "cpus": "4" and
 // "cpus": 2.5 are refused rather than read as 4 and 2.
 std::string settingText(const std::string &key, const json &v)
 {
-    const auto type = keyType(key);
-    if (!type) return valueText(v);
+    const auto type = settingType(key);
+    if (!type) return valueText(v); // unknown: applySetting names the known ones
     switch (*type) {
-    case KeyType::Integer:
+    case SettingType::Integer:
         if (v.is_number_integer()) return v.dump();
         throw ScenarioError(key + ": expected a whole number, got " + shown(v));
-    case KeyType::Number:
+    case SettingType::Number:
         if (v.is_number()) return v.dump();
         throw ScenarioError(key + ": expected a number, got " + shown(v));
-    case KeyType::Flag:
+    case SettingType::Flag:
         if (v.is_boolean()) return v.dump();
         throw ScenarioError(key + ": expected true or false, got " + shown(v));
-    case KeyType::Text:
+    case SettingType::Text:
         break;
     }
     if (v.is_string()) return v.get<std::string>();
@@ -186,27 +143,19 @@ bool parseBool(const std::string &key, const std::string &v)
     throw ScenarioError(key + ": expected true or false, got '" + v + "'");
 }
 
-// The whole text must be the number: "5abc", " 5", "nan", "inf" and out-of-range values are refused,
-// quoting the user's own text (1e308 is not printed back with its 300 digits).
+// Refusals quote the user's own text (1e308 is not printed back with its 300 digits).
 double parseNumber(const std::string &key, const std::string &v, double lo, double hi)
 {
-    char *end = nullptr;
-    const double d =
-        v.empty() || std::isspace(static_cast<unsigned char>(v[0])) ? NAN : std::strtod(v.c_str(), &end);
-    if (end != v.c_str() + v.size() || !std::isfinite(d) || d < lo || d > hi)
-        throw ScenarioError(key + ": expected a number from " + numText(lo) + " to " + numText(hi) +
-                            ", got '" + v + "'");
-    return d;
+    if (const auto d = parseNumberText(v, lo, hi)) return *d;
+    throw ScenarioError(key + ": expected a number from " + numberText(lo) + " to " + numberText(hi) +
+                        ", got '" + v + "'");
 }
 
 int parseInteger(const std::string &key, const std::string &v, int lo, int hi)
 {
-    int n = 0;
-    const auto r = std::from_chars(v.data(), v.data() + v.size(), n);
-    if (v.empty() || r.ec != std::errc() || r.ptr != v.data() + v.size() || n < lo || n > hi)
-        throw ScenarioError(key + ": expected a whole number from " + std::to_string(lo) + " to " +
-                            std::to_string(hi) + ", got '" + v + "'");
-    return n;
+    if (const auto n = parseWholeText(v, lo, hi)) return *n;
+    throw ScenarioError(key + ": expected a whole number from " + std::to_string(lo) + " to " +
+                        std::to_string(hi) + ", got '" + v + "'");
 }
 
 ProgramKind programKind(const std::string &where, const std::string &p)
@@ -292,32 +241,83 @@ IrqSpec parseIrq(const json &j, const std::string &where, int cpus)
     return q;
 }
 
+struct Setting
+{
+    const char *key;
+    SettingType type;
+    bool kernel; // also accepted in the JSON's "kernel" block
+};
+
+// Every key applySetting accepts, in the order messages list them.
+constexpr Setting kSettings[] = {
+    {"hz", SettingType::Integer, true},
+    {"cpus", SettingType::Integer, true},
+    {"nohz_full", SettingType::Text, true},
+    {"idle", SettingType::Text, true},
+    {"preempt_rt", SettingType::Flag, true},
+    {"legacy_kernel", SettingType::Flag, true},
+    {"timer_wheel", SettingType::Text, true},
+    {"hrtimer_wakeups", SettingType::Text, true},
+    {"poll_restarts_tick", SettingType::Flag, true},
+    {"p1_reevaluate", SettingType::Flag, true},
+    {"p2_stop_tick_on_poll", SettingType::Flag, true},
+    {"p2_without_kick", SettingType::Flag, true},
+    {"p2_without_stopped_tick_fix", SettingType::Flag, true},
+    {"timekeeper", SettingType::Integer, true},
+    {"platform", SettingType::Text, false},
+    {"duration_ms", SettingType::Number, false},
+    {"posix_cpu_timer", SettingType::Text, false},
+    {"second_task", SettingType::Text, false},
+    {"hog_cpus", SettingType::Text, false},
+    {"sync_us", SettingType::Number, false},
+    {"stress_threads", SettingType::Integer, false},
+    {"cyclic_aligned", SettingType::Flag, false},
+};
+
+const Setting *findSetting(const std::string &key)
+{
+    for (const Setting &s : kSettings) {
+        if (key == s.key) return &s;
+    }
+    return nullptr;
+}
+
 } // namespace
 
 std::vector<std::string> settingKeys()
 {
-    return {"hz",
-            "cpus",
-            "nohz_full",
-            "idle",
-            "preempt_rt",
-            "legacy_kernel",
-            "timer_wheel",
-            "hrtimer_wakeups",
-            "poll_restarts_tick",
-            "p1_reevaluate",
-            "p2_stop_tick_on_poll",
-            "p2_without_kick",
-            "p2_without_stopped_tick_fix",
-            "timekeeper",
-            "platform",
-            "duration_ms",
-            "posix_cpu_timer",
-            "second_task",
-            "hog_cpus",
-            "sync_us",
-            "stress_threads",
-            "cyclic_aligned"};
+    std::vector<std::string> keys;
+    for (const Setting &s : kSettings)
+        keys.emplace_back(s.key);
+    return keys;
+}
+
+std::optional<SettingType> settingType(const std::string &key)
+{
+    const Setting *s = findSetting(key);
+    return s ? std::optional(s->type) : std::nullopt;
+}
+
+bool isKernelSetting(const std::string &key)
+{
+    const Setting *s = findSetting(key);
+    return s && s->kernel;
+}
+
+std::optional<double> parseNumberText(const std::string &text, double lo, double hi)
+{
+    if (text.empty() || std::isspace(static_cast<unsigned char>(text[0]))) return std::nullopt;
+    char *end = nullptr;
+    const double d = std::strtod(text.c_str(), &end);
+    if (end != text.c_str() + text.size() || !std::isfinite(d) || d < lo || d > hi) return std::nullopt;
+    return d;
+}
+
+std::string numberText(double v)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.15g", v);
+    return buf;
 }
 
 void applySetting(Scenario &s, const std::string &key, const std::string &v)
@@ -504,11 +504,10 @@ json parseJson(const std::string &text, const std::string &origin)
 
 void parseKernel(const json &kj, const std::string &origin, Scenario &s)
 {
-    const auto keys = settingKeys();
-    std::set<std::string> known(keys.begin(), keys.end());
-    for (const char *notKernel : {"platform", "duration_ms", "posix_cpu_timer", "second_task", "hog_cpus",
-                                  "sync_us", "stress_threads", "cyclic_aligned"})
-        known.erase(notKernel);
+    std::set<std::string> known;
+    for (const std::string &k : settingKeys()) {
+        if (isKernelSetting(k)) known.insert(k);
+    }
     Obj ko(kj, origin + ".kernel", known);
     // cpus first: the CPU lists are checked against it
     std::vector<std::string> order{"cpus"};

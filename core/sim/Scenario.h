@@ -3,10 +3,13 @@
 // and named variants override keys. Every error is a ScenarioError with one readable line.
 #pragma once
 
+#include <charconv>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tickscope::sim {
@@ -130,10 +133,38 @@ void applySetting(Scenario &s, const std::string &key, const std::string &value)
 void applyVariant(Scenario &s, const std::string &variant);
 // The keys applySetting accepts, for error messages and --list.
 std::vector<std::string> settingKeys();
+// What a setting's value is. In JSON its type must match ("cpus": "4" and "cpus": 2.5 are refused); in
+// --set text every value is a string.
+enum class SettingType : uint8_t
+{
+    Integer,
+    Number,
+    Flag,
+    Text
+};
+// nullopt for a key applySetting does not know.
+std::optional<SettingType> settingType(const std::string &key);
+// Whether the key may also be written in the JSON's "kernel" block.
+bool isKernelSetting(const std::string &key);
 // Checks what only the final scenario (variant and --set keys applied) can show: every CPU a key names
 // is below `cpus`, and the thread count. Throws a ScenarioError naming the key.
 void validateScenario(const Scenario &s);
 // "NAME" or "NAME:VARIANT", for messages.
 std::string label(const Scenario &s);
+
+// Numbers as users type them (--set values and tickscope-cli's options share these rules): all of the
+// text, within [lo, hi]; nullopt for "", " 5", "5abc", "nan", "inf" and values out of range.
+std::optional<double> parseNumberText(const std::string &text, double lo, double hi);
+// The same for whole numbers, which also refuses "2.5", "1e3" and "+5".
+template <class T> std::optional<T> parseWholeText(std::string_view text, T lo, T hi)
+{
+    T n{};
+    const auto r = std::from_chars(text.data(), text.data() + text.size(), n);
+    if (text.empty() || r.ec != std::errc() || r.ptr != text.data() + text.size() || n < lo || n > hi)
+        return std::nullopt;
+    return n;
+}
+// A number as people write it, for messages: 3600000, not 3600000.000000.
+std::string numberText(double v);
 
 } // namespace tickscope::sim

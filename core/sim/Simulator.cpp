@@ -19,12 +19,8 @@ constexpr double kTimerEvents = 8; // timer_start, timer_expire entry/exit, the 
 constexpr double kCpuEvents = 16;  // each CPU's start and end
 constexpr double kSlackNs = 50000; // a SCHED_OTHER sleeper's timer slack
 
-// One contribution to the estimate: where it comes from and whether it grows with duration_ms.
-struct Part
-{
-    std::string source, key, value; // key and value: for interrupts only (duration_ms otherwise)
-    double events = 0;
-};
+// One contribution to the estimate; key and value are set for interrupts only (duration_ms otherwise).
+using Part = Estimate::Source;
 
 double threadPeriodNs(const TaskSpec &t)
 {
@@ -209,11 +205,8 @@ Estimate estimate(const Scenario &s)
         e.events += e.cpuEvents.back();
     }
     parts.push_back(ticks);
-    const Part &top = *std::max_element(parts.begin(), parts.end(),
-                                        [](const Part &a, const Part &b) { return a.events < b.events; });
-    e.source = top.source;
-    e.sourceKey = top.key;
-    e.sourceValue = top.value;
+    e.top = *std::max_element(parts.begin(), parts.end(),
+                              [](const Part &a, const Part &b) { return a.events < b.events; });
     return e;
 }
 
@@ -230,7 +223,7 @@ std::string millions(double n)
 // duration_ms (everything else grows with it).
 std::string remedy(const Scenario &s, const Estimate &e)
 {
-    if (!e.sourceKey.empty()) return "lower it, or spread the interrupts over fewer sources";
+    if (!e.top.key.empty()) return "lower it, or spread the interrupts over fewer sources";
     const double timed = e.events - e.irqEvents;
     const double ms =
         static_cast<double>(s.durationNs) / 1e6 * (kMaxEvents - e.irqEvents) / std::max(timed, 1.0);
@@ -242,34 +235,33 @@ std::string remedy(const Scenario &s, const Estimate &e)
 
 } // namespace
 
-void checkLimits(const Scenario &s)
+Estimate checkLimits(const Scenario &s)
 {
     validateScenario(s);
-    const Estimate e = estimate(s);
-    if (e.events <= kMaxEvents) return;
+    Estimate e = estimate(s);
+    if (e.events <= kMaxEvents) return e;
     char gb[32];
     std::snprintf(gb, sizeof gb, "%.1f GB", e.events * kBytesPerEvent / 1e9);
-    char ms[32];
-    std::snprintf(ms, sizeof ms, "%.15g", static_cast<double>(s.durationNs) / 1e6);
-    const std::string key =
-        e.sourceKey.empty() ? std::string("duration_ms=") + ms : e.sourceKey + "=" + e.sourceValue;
+    const std::string key = e.top.key.empty()
+                                ? "duration_ms=" + numberText(static_cast<double>(s.durationNs) / 1e6)
+                                : e.top.key + "=" + e.top.value;
     throw ScenarioError(label(s) + ": " + key + " would make about " + millions(e.events) + " events (" + gb +
-                        "), above the limit of " + millions(kMaxEvents) + " (most from " + e.source +
+                        "), above the limit of " + millions(kMaxEvents) + " (most from " + e.top.what +
                         "): " + remedy(s, e));
 }
 
 SimResult simulate(const Scenario &scenario, uint64_t seed, const SimControl &control)
 {
-    checkLimits(scenario);
+    const Estimate est = checkLimits(scenario);
     const auto t0 = std::chrono::steady_clock::now();
     SimResult r;
     r.trace = std::make_unique<Trace>();
     Trace &t = *r.trace;
     const KernelConfig &k = scenario.kernel;
-    Engine engine(scenario, seed, t, r.truth);
+    Engine engine(scenario, seed, t, r.truth, est);
     engine.run(control);
     t.tasks.finalize();
-    t.meta.path = scenario.name + (scenario.variant.empty() ? "" : ":" + scenario.variant);
+    t.meta.path = label(scenario);
     t.meta.format = "tickscope simulation";
     t.meta.cpuCount = k.cpus;
     t.meta.traceClock = "mono";

@@ -34,19 +34,26 @@ constexpr double kBytesPerEvent = 30;
 // serve at its platform's costs), each interrupt and wheel timer expiry, times the events each emits.
 struct Estimate
 {
+    // One source of events.
+    struct Source
+    {
+        std::string what;  // "tasks[2] (stress, 16 threads)", "the ticks of ...", ...
+        std::string key;   // the key to lower when that is not duration_ms ("irqs[0].count"), else ""
+        std::string value; // its value
+        double events = 0;
+    };
     std::vector<double> cpuEvents; // per CPU
     double events = 0;
     double ticks = 0;
     double wakeups = 0;
-    double irqEvents = 0;  // the part that does not grow with duration_ms
-    std::string source;    // where most events come from ("tasks[2] (stress, 16 threads)", "the ticks", ...)
-    std::string sourceKey; // the key to lower when that is not duration_ms ("irqs[0].count"), else ""
-    std::string sourceValue; // its value
+    double irqEvents = 0; // the part that does not grow with duration_ms
+    Source top;           // where most events come from
 };
 Estimate estimate(const Scenario &s);
 
-// validateScenario() and the estimate against kMaxEvents: throws a ScenarioError naming what to lower.
-void checkLimits(const Scenario &s);
+// validateScenario() and the estimate against kMaxEvents: throws a ScenarioError naming what to lower,
+// else returns the estimate.
+Estimate checkLimits(const Scenario &s);
 
 // What a caller may watch and stop a run with (the GUI runs it off its own thread).
 struct SimControl
