@@ -1,93 +1,12 @@
-#include "DatLayout.h"
+#include "DatReader.h"
 
 #include <charconv>
-#include <cstring>
-#include <string_view>
 #include <zlib.h>
 #include <zstd.h>
 
 namespace tickscope {
+namespace dat {
 namespace {
-
-// Bounds-checked reader over the file bytes in the file's endianness.
-class Reader
-{
-public:
-    Reader(const uint8_t *d, uint64_t size, bool big) : d_(d), size_(size), big_(big) {}
-    bool ok() const { return ok_; }
-    uint64_t pos() const { return pos_; }
-    uint64_t left() const { return size_ - pos_; }
-    // True when len more bytes lie inside the data. Written as a subtraction: pos + len can wrap
-    // around for a 64-bit length read from the file.
-    bool fits(uint64_t len) const { return ok_ && len <= size_ - pos_; }
-    void seek(uint64_t p) { p <= size_ ? void(pos_ = p) : void(ok_ = false); }
-    void skip(uint64_t len) { fits(len) ? void(pos_ += len) : void(ok_ = false); }
-    void fail() { ok_ = false; }
-    template <class T> T get()
-    {
-        T v{};
-        if (!fits(sizeof(T))) {
-            ok_ = false;
-            return v;
-        }
-        std::memcpy(&v, d_ + pos_, sizeof(T));
-        pos_ += sizeof(T);
-        if (big_) {
-            if constexpr (sizeof(T) == 2) v = static_cast<T>(__builtin_bswap16(static_cast<uint16_t>(v)));
-            if constexpr (sizeof(T) == 4) v = static_cast<T>(__builtin_bswap32(static_cast<uint32_t>(v)));
-            if constexpr (sizeof(T) == 8) v = static_cast<T>(__builtin_bswap64(static_cast<uint64_t>(v)));
-        }
-        return v;
-    }
-    std::string str()
-    {
-        if (!ok_ || pos_ >= size_) { // also an empty body, whose data pointer may be null
-            ok_ = false;
-            return {};
-        }
-        const void *end = std::memchr(d_ + pos_, 0, size_ - pos_);
-        if (!end) {
-            ok_ = false;
-            return {};
-        }
-        std::string s(reinterpret_cast<const char *>(d_ + pos_),
-                      static_cast<const uint8_t *>(end) - (d_ + pos_));
-        pos_ += s.size() + 1;
-        return s;
-    }
-
-private:
-    const uint8_t *d_;
-    uint64_t size_;
-    bool big_;
-    uint64_t pos_ = 0;
-    bool ok_ = true;
-};
-
-// Why a file is not a readable trace.dat, in the user's terms; caught in readDatLayout().
-struct Bad
-{
-    std::string why;
-};
-[[noreturn]] void bad(std::string why)
-{
-    throw Bad{std::move(why)};
-}
-
-// A compressed block may not claim to grow by more than this: zstd and zlib reach ~1:1000 only on
-// long runs of one byte, and ring-buffer pages and format texts stay far below. It keeps a corrupt
-// size field from allocating gigabytes.
-constexpr uint64_t kMaxInflation = 1024;
-bool plausibleInflation(uint64_t compressed, uint64_t plain)
-{
-    return plain <= (512u << 20) && plain <= compressed * kMaxInflation + 4096;
-}
-
-constexpr uint16_t kSectionOptions = 0;
-constexpr uint16_t kOptDone = 0, kOptBuffer = 3, kOptTraceClock = 4, kOptUname = 5, kOptOffset = 7,
-                   kOptCpuCount = 8, kOptVersion = 9, kOptTimeShift = 12, kOptTsc2Nsec = 14,
-                   kOptHeaderInfo = 16, kOptFtraceEvents = 17, kOptEventFormats = 18, kOptKallsyms = 19,
-                   kOptPrintk = 20, kOptCmdlines = 21, kOptBufferText = 22;
 
 int formatId(std::string_view text)
 {
@@ -102,15 +21,20 @@ int formatId(std::string_view text)
 // clock, uname, hook, version, process maps, guest): without a NUL inside the option it reads past it.
 bool textOption(uint16_t id)
 {
-    return id == 1 || id == 3 || id == 4 || id == 5 || id == 6 || id == 9 || id == 10 || id == 13;
+    return id == kOptDate || id == kOptBuffer || id == kOptTraceClock || id == kOptUname || id == kOptHook ||
+           id == kOptVersion || id == kOptProcMaps || id == kOptGuest;
 }
+
+} // namespace
+
 void noteText(DatLayout &l, uint16_t id, const uint8_t *d, uint32_t len)
 {
     if (!textOption(id)) return;
     // BUFFER: v6 "<u64 offset><name>\0"; v7 "<u64 offset><name>\0<clock>\0...": both strings inside len.
-    const uint8_t *p = id == 3 && len >= 8 ? d + 8 : d;
-    uint32_t n = id == 3 && len >= 8 ? len - 8 : len;
-    const int strings = id == 3 && l.version == 7 ? 2 : 1;
+    const bool buffer = id == kOptBuffer && len >= 8;
+    const uint8_t *p = buffer ? d + 8 : d;
+    uint32_t n = buffer ? len - 8 : len;
+    const int strings = buffer && l.version == 7 ? 2 : 1;
     for (int k = 0; k < strings; ++k) {
         const void *nul = std::memchr(p, 0, n);
         if (!nul) {
@@ -129,153 +53,27 @@ std::string cString(const uint8_t *d, uint32_t len)
     return std::string(s, strnlen(s, len));
 }
 
-// A BUFFER option's CPU table: every CPU number in range and listed once (the decoder gives each CPU
-// its own thread and arrays, indexed by this number).
-void addCpuEntry(DatBuffer &b, const DatCpuData &c)
+bool needsLibraryPath(uint16_t id)
 {
-    const std::string where = b.name.empty() ? "the top-level buffer" : "buffer instance '" + b.name + "'";
-    if (c.cpu >= kMaxDatCpus) bad(where + " names CPU " + std::to_string(c.cpu) + " (corrupt CPU table)");
-    for (const auto &o : b.cpus) {
-        if (o.cpu == c.cpu) bad(where + " lists CPU " + std::to_string(c.cpu) + " twice (corrupt CPU table)");
-    }
-    b.cpus.push_back(c);
+    return id == kOptOffset || id == kOptTimeShift || id == kOptTsc2Nsec || id == kOptBufferText;
 }
 
-bool parseOptions(const uint8_t *d, uint64_t size, bool big, DatLayout &out, uint64_t &next)
+SectionHeader readSectionHeader(const uint8_t *data, uint64_t size, uint64_t at, bool big)
 {
-    Reader r(d, size, big);
-    next = 0;
-    while (r.ok() && r.pos() < size) {
-        const auto id = r.get<uint16_t>();
-        const auto len = r.get<uint32_t>();
-        const uint64_t start = r.pos();
-        if (!r.fits(len)) return false;
-        if (id == kOptDone) {
-            next = len >= 8 ? r.get<uint64_t>() : 0;
-            return r.ok();
-        }
-        if (id == kOptOffset || id == kOptTimeShift || id == kOptTsc2Nsec || id == kOptBufferText)
-            out.needsLibraryPath = true;
-        if ((id == kOptKallsyms || id == kOptCmdlines || id == kOptPrintk) && len >= 8) {
-            const uint64_t at = r.get<uint64_t>();
-            (id == kOptKallsyms   ? out.kallsymsSection
-             : id == kOptCmdlines ? out.cmdlinesSection
-                                  : out.printkSection) = at;
-        }
-        if ((id == kOptHeaderInfo || id == kOptFtraceEvents || id == kOptEventFormats) && len >= 8) {
-            const uint64_t at = r.get<uint64_t>();
-            (id == kOptHeaderInfo     ? out.headerSection
-             : id == kOptFtraceEvents ? out.ftraceSection
-                                      : out.formatsSection) = at;
-        }
-        noteText(out, id, d + start, len);
-        if (id == kOptUname) out.uname = cString(d + start, len);
-        if (id == kOptTraceClock) out.traceClock = cString(d + start, len);
-        if (id == kOptVersion) out.writer = cString(d + start, len);
-        if (id == kOptCpuCount && len >= 4) {
-            const auto n = r.get<uint32_t>();
-            if (n == 0 || n > kMaxDatCpus) bad("implausible CPU count " + std::to_string(n));
-            out.cpuCount = static_cast<int>(n);
-        }
-        if (id == kOptBuffer) {
-            DatBuffer b;
-            b.section = r.get<uint64_t>();
-            b.name = r.str();
-            b.clock = r.str();
-            // trace-cmd 3.1 writes the page size here; the v7 document of older versions does not.
-            const uint64_t fixed = 8 + b.name.size() + 1 + b.clock.size() + 1;
-            const auto countAt = [&](uint64_t extra) {
-                Reader p(d, size, big);
-                p.seek(start + fixed + extra);
-                const auto n = p.get<uint32_t>();
-                return p.ok() && fixed + extra + 4 + uint64_t{n} * 20 == uint64_t{len} ? int64_t{n}
-                                                                                       : int64_t{-1};
-            };
-            uint64_t extra = 0;
-            int64_t n = countAt(4);
-            if (n >= 0) {
-                extra = 4;
-            } else {
-                n = countAt(0);
-            }
-            if (n < 0) return false;
-            r.seek(start + fixed + extra + 4);
-            for (int64_t i = 0; i < n; ++i) {
-                DatCpuData c;
-                c.cpu = r.get<uint32_t>();
-                c.offset = r.get<uint64_t>();
-                c.size = r.get<uint64_t>();
-                addCpuEntry(b, c);
-            }
-            out.buffers.push_back(std::move(b));
-        }
-        r.seek(start + len);
-    }
-    return false; // no DONE
-}
-
-} // namespace
-
-bool decompressBlock(const std::string &algorithm, const uint8_t *src, size_t srcSize, uint8_t *dst,
-                     size_t dstSize)
-{
-    if (algorithm == "zstd") {
-        // One context per thread, reused: ZSTD_decompress() would allocate one per chunk.
-        struct Ctx
-        {
-            ZSTD_DCtx *c = ZSTD_createDCtx();
-            ~Ctx() { ZSTD_freeDCtx(c); }
-        };
-        thread_local Ctx ctx;
-        if (!ctx.c) return false;
-        const size_t n = ZSTD_decompressDCtx(ctx.c, dst, dstSize, src, srcSize);
-        return !ZSTD_isError(n) && n == dstSize;
-    }
-    if (algorithm == "zlib") {
-        uLongf n = dstSize;
-        return uncompress(dst, &n, src, srcSize) == Z_OK && n == dstSize;
-    }
-    return false;
-}
-
-namespace {
-
-// The body of a v7 section, decompressed when the section is, into a byte container (a vector, or a
-// string for the texts that are kept).
-template <class Buffer>
-bool readSectionInto(const uint8_t *data, uint64_t size, const DatLayout &layout, uint64_t sectionOffset,
-                     Buffer &out)
-{
-    if (!sectionOffset) return false;
-    Reader s(data, size, layout.bigEndian);
-    s.seek(sectionOffset);
-    s.get<uint16_t>(); // id
-    const auto flags = s.get<uint16_t>();
+    Reader s(data, size, big);
+    s.seek(at);
+    SectionHeader h;
+    h.id = s.get<uint16_t>();
+    h.flags = s.get<uint16_t>();
     s.get<uint32_t>(); // description string id
-    const auto secSize = s.get<uint64_t>();
-    if (!s.fits(secSize)) return false;
-    if (!(flags & 1)) {
-        out.assign(data + s.pos(), data + s.pos() + secSize);
-        return true;
-    }
-    const auto csize = s.get<uint32_t>();
-    const auto usize = s.get<uint32_t>();
-    if (!s.fits(csize) || !plausibleInflation(csize, usize)) return false;
-    out.resize(usize);
-    return decompressBlock(layout.compression, data + s.pos(), csize, reinterpret_cast<uint8_t *>(out.data()),
-                           usize);
+    h.size = s.get<uint64_t>();
+    h.body = s.pos();
+    h.ok = s.ok();
+    h.whole = s.fits(h.size);
+    return h;
 }
 
-std::optional<std::vector<uint8_t>> sectionBody(const uint8_t *data, uint64_t size, const DatLayout &layout,
-                                                uint64_t sectionOffset)
-{
-    std::vector<uint8_t> body;
-    if (!readSectionInto(data, size, layout, sectionOffset, body)) return std::nullopt;
-    return body;
-}
-
-// <u32 count> then count x (<u64 size><format text>), as in both v6 and v7.
-bool readFormatList(Reader &r, const uint8_t *d, uint64_t, const std::string &system, DatLayout &l)
+bool readFormatList(Reader &r, const std::string &system, DatLayout &l)
 {
     const uint32_t n = r.get<uint32_t>();
     if (n > r.left() / 8) return false; // each entry has at least its 8-byte length
@@ -284,7 +82,7 @@ bool readFormatList(Reader &r, const uint8_t *d, uint64_t, const std::string &sy
         if (!r.fits(len)) return false;
         FormatText f;
         f.system = system;
-        f.text.assign(reinterpret_cast<const char *>(d + r.pos()), len);
+        f.text.assign(reinterpret_cast<const char *>(r.here()), len);
         f.id = formatId(f.text);
         l.formats.push_back(std::move(f));
         r.skip(len);
@@ -292,46 +90,27 @@ bool readFormatList(Reader &r, const uint8_t *d, uint64_t, const std::string &sy
     return r.ok();
 }
 
-// <u32 systems> then per system <name\0> and a format list.
-bool readSystems(Reader &r, const uint8_t *d, uint64_t size, DatLayout &l)
+bool readSystems(Reader &r, DatLayout &l)
 {
     const uint32_t systems = r.get<uint32_t>();
     if (systems > r.left() / 5) return false; // a name's NUL and a 4-byte count at least
     for (uint32_t i = 0; r.ok() && i < systems; ++i) {
         const std::string name = r.str();
-        if (!readFormatList(r, d, size, name, l)) return false;
+        if (!readFormatList(r, name, l)) return false;
     }
     return r.ok();
 }
 
-// "header_page\0" <u64 size> <text> "header_event\0" <u64 size> <text>
-bool readHeaderInfo(Reader &r, const uint8_t *d, uint64_t, DatLayout &l)
+bool readHeaderInfo(Reader &r, DatLayout &l)
 {
     if (r.str() != "header_page") return false;
     const uint64_t len = r.get<uint64_t>();
     if (!r.fits(len)) return false;
-    l.headerPage.assign(reinterpret_cast<const char *>(d + r.pos()), len);
+    l.headerPage.assign(reinterpret_cast<const char *>(r.here()), len);
     r.skip(len);
     if (r.str() != "header_event") return false;
     r.skip(r.get<uint64_t>());
     return r.ok();
-}
-
-} // namespace
-
-std::optional<std::string> readSectionText(const uint8_t *data, uint64_t size, const DatLayout &layout,
-                                           uint64_t sectionOffset, int lengthBytes)
-{
-    // Decompressed straight into the string that is returned (kallsyms is megabytes: a body vector and a
-    // copy of it cost two fresh allocations, and fresh pages are the expensive part).
-    std::string body;
-    if (!readSectionInto(data, size, layout, sectionOffset, body)) return std::nullopt;
-    Reader b(reinterpret_cast<const uint8_t *>(body.data()), body.size(), layout.bigEndian);
-    const uint64_t len = lengthBytes == 8 ? b.get<uint64_t>() : b.get<uint32_t>();
-    if (!b.fits(len)) return std::nullopt;
-    body.erase(0, b.pos()); // the length prefix (a memmove, no new pages)
-    body.resize(len);
-    return body;
 }
 
 namespace {
@@ -345,8 +124,8 @@ DatLayout readV6(const uint8_t *data, uint64_t size, Reader &r, DatLayout l)
         r.skip(tag.size());
         return true;
     };
-    if (!readHeaderInfo(r, data, size, l)) bad("its ring-buffer page header description is unreadable");
-    if (!readFormatList(r, data, size, "ftrace", l) || !readSystems(r, data, size, l))
+    if (!readHeaderInfo(r, l)) bad("its ring-buffer page header description is unreadable");
+    if (!readFormatList(r, "ftrace", l) || !readSystems(r, l))
         bad("its event formats are unreadable (corrupt or truncated)");
     l.complete = true;
     auto text = [&](uint64_t len) {
@@ -385,7 +164,7 @@ DatLayout readV6(const uint8_t *data, uint64_t size, Reader &r, DatLayout l)
             const auto len = r.get<uint32_t>();
             const uint64_t start = r.pos();
             if (!r.fits(len)) bad("truncated inside its options");
-            if (id == kOptOffset || id == kOptTimeShift || id == kOptTsc2Nsec) l.needsLibraryPath = true;
+            if (needsLibraryPath(id)) l.needsLibraryPath = true;
             noteText(l, id, data + start, len);
             if (id == kOptUname) l.uname = cString(data + start, len);
             if (id == kOptTraceClock) l.traceClock = cString(data + start, len);
@@ -422,156 +201,6 @@ DatLayout readV6(const uint8_t *data, uint64_t size, Reader &r, DatLayout l)
     return l;
 }
 
-} // namespace
-
-namespace {
-
-// One OPTIONS section at optionsAt (decompressed when it is); returns the next one's offset, 0 at the end.
-uint64_t readOptionsSection(const uint8_t *data, uint64_t size, uint64_t optionsAt, DatLayout &l)
-{
-    Reader s(data, size, l.bigEndian);
-    s.seek(optionsAt);
-    const auto id = s.get<uint16_t>();
-    const auto flags = s.get<uint16_t>();
-    s.get<uint32_t>(); // description string id
-    const auto secSize = s.get<uint64_t>();
-    if (!s.ok() || !s.fits(secSize)) bad("its options lie past the end of the file (truncated)");
-    if (id != kSectionOptions)
-        bad("corrupt section table (an options section expected at byte " + std::to_string(optionsAt) + ")");
-    const uint8_t *body = data + s.pos();
-    uint64_t bodySize = secSize;
-    std::vector<uint8_t> plain;
-    if (flags & 1) { // compressed section: <4: compressed size><4: size><data>
-        const auto csize = s.get<uint32_t>();
-        const auto usize = s.get<uint32_t>();
-        if (!s.fits(csize) || !plausibleInflation(csize, usize)) bad("corrupt compressed options section");
-        plain.resize(usize);
-        if (!decompressBlock(l.compression, data + s.pos(), csize, plain.data(), usize))
-            bad("an options section does not decompress (corrupt)");
-        body = plain.data();
-        bodySize = usize;
-    }
-    uint64_t next = 0;
-    if (!parseOptions(body, bodySize, l.bigEndian, l, next)) bad("corrupt options section");
-    return next;
-}
-
-// True when a whole section header and body lie at `at` (a cut file ends inside or before one).
-bool sectionInFile(const uint8_t *data, uint64_t size, uint64_t at, bool big)
-{
-    Reader s(data, size, big);
-    s.seek(at);
-    s.skip(8);
-    return s.fits(s.get<uint64_t>());
-}
-
-uint64_t alignUp(uint64_t v, uint64_t to)
-{
-    return (v + to - 1) / to * to;
-}
-
-// v7 writes the table of where each CPU's data lies (the BUFFER option) in an options section after
-// the data, so a file cut anywhere in the data loses it. The data itself follows the first options
-// section, in a buffer-data section: one CPU after another, each starting on a page boundary, each a
-// chunk count and self-delimiting compressed chunks. Walking them finds the top-level buffer's CPUs
-// again (in CPU order, as trace-cmd writes them); uncompressed data has no such marks.
-bool recoverTopBuffer(const uint8_t *data, uint64_t size, uint64_t sectionAt, DatLayout &l)
-{
-    if (l.compression.empty() || l.compression == "none") return false;
-    Reader s(data, size, l.bigEndian);
-    s.seek(sectionAt);
-    const auto id = s.get<uint16_t>();
-    s.skip(12); // flags, description string id, size (of the whole data, which is cut)
-    if (!s.ok() || id != kOptBuffer) return false;
-    DatBuffer b;
-    const uint32_t cpus = l.cpuCount > 0 ? static_cast<uint32_t>(l.cpuCount) : kMaxDatCpus;
-    uint64_t at = alignUp(s.pos(), l.pageSize);
-    while (b.cpus.size() < cpus && at < size && size - at >= 4) {
-        Reader c(data, size, l.bigEndian);
-        c.seek(at);
-        const uint32_t chunks = c.get<uint32_t>();
-        uint32_t k = 0;
-        for (; k < chunks && c.fits(8); ++k) {
-            const uint32_t cs = c.get<uint32_t>();
-            c.skip(4); // its uncompressed size
-            if (!c.fits(cs)) break;
-            c.skip(cs);
-        }
-        // The size, as the BUFFER option gives it, leaves out the 4-byte chunk count. The CPU whose
-        // chunks the cut ends is the last one: what follows it is not another CPU's data.
-        b.cpus.push_back({static_cast<uint32_t>(b.cpus.size()), at, c.pos() - at - 4});
-        if (k < chunks) break;
-        at = alignUp(c.pos(), l.pageSize);
-    }
-    if (b.cpus.empty()) return false;
-    l.buffers.push_back(std::move(b));
-    l.recovered = true;
-    return true;
-}
-
-bool dataSectionSound(const uint8_t *data, uint64_t size, const DatLayout &l, const DatBuffer &b)
-{
-    Reader s(data, size, l.bigEndian);
-    s.seek(b.section);
-    const auto id = s.get<uint16_t>();
-    const auto flags = s.get<uint16_t>();
-    s.skip(4);
-    const auto bodySize = s.get<uint64_t>();
-    const bool compressed = !l.compression.empty() && l.compression != "none";
-    if (!s.ok() || id != kOptBuffer || ((flags & 1) != 0) != compressed || !s.fits(bodySize)) return false;
-    const uint64_t body = s.pos();
-    for (const auto &c : b.cpus) {
-        const uint64_t bytes = c.size + (compressed && c.size ? 4 : 0); // the chunk count is not counted
-        if (c.size && (c.offset < body || c.offset - body > bodySize || bytes > bodySize - (c.offset - body)))
-            return false;
-    }
-    return true;
-}
-
-DatLayout readV7(const uint8_t *data, uint64_t size, Reader &r, DatLayout l)
-{
-    l.compression = r.str();
-    r.str(); // compression version
-    if (!l.compression.empty() && l.compression != "none" && l.compression != "zstd" &&
-        l.compression != "zlib")
-        bad("compressed with '" + l.compression.substr(0, 32) + "', which tickscope cannot decompress");
-    uint64_t optionsAt = r.get<uint64_t>();
-    if (!r.ok()) bad("truncated inside its header");
-    uint64_t firstEnd = 0; // where the first options section ends: the buffer data follow it
-    for (int guard = 0; optionsAt; ++guard) {
-        if (guard == 64) bad("its options sections form a loop (corrupt)");
-        if (firstEnd && !sectionInFile(data, size, optionsAt, l.bigEndian)) {
-            if (recoverTopBuffer(data, size, firstEnd, l)) break;
-            bad("truncated: the table of its CPU data (written last in a v7 file) is cut off");
-        }
-        const uint64_t at = optionsAt;
-        optionsAt = readOptionsSection(data, size, optionsAt, l);
-        if (!firstEnd) {
-            Reader s(data, size, l.bigEndian);
-            s.seek(at + 8);
-            firstEnd = at + 16 + s.get<uint64_t>();
-        }
-    }
-    for (const auto &b : l.buffers) {
-        if (!l.recovered && !dataSectionSound(data, size, l, b)) l.dataSectionsSound = false;
-    }
-    if (auto k = readSectionText(data, size, l, l.kallsymsSection, 4)) l.kallsyms = std::move(*k);
-    if (auto k = readSectionText(data, size, l, l.cmdlinesSection, 8)) l.cmdlines = std::move(*k);
-    if (auto k = readSectionText(data, size, l, l.printkSection, 4)) l.printk = std::move(*k);
-    const auto header = sectionBody(data, size, l, l.headerSection);
-    const auto ftrace = sectionBody(data, size, l, l.ftraceSection);
-    const auto events = sectionBody(data, size, l, l.formatsSection);
-    if (header && ftrace && events) {
-        Reader h(header->data(), header->size(), l.bigEndian);
-        Reader f(ftrace->data(), ftrace->size(), l.bigEndian);
-        Reader e(events->data(), events->size(), l.bigEndian);
-        l.complete = readHeaderInfo(h, header->data(), header->size(), l) &&
-                     readFormatList(f, ftrace->data(), ftrace->size(), "ftrace", l) &&
-                     readSystems(e, events->data(), events->size(), l);
-    }
-    return l;
-}
-
 DatLayout readLayout(const uint8_t *data, uint64_t size)
 {
     if (size < 10 || std::memcmp(data, "\x17\x08\x44tracing", 10) != 0) bad("not a trace.dat file");
@@ -597,12 +226,35 @@ DatLayout readLayout(const uint8_t *data, uint64_t size)
 }
 
 } // namespace
+} // namespace dat
+
+bool decompressBlock(const std::string &algorithm, const uint8_t *src, size_t srcSize, uint8_t *dst,
+                     size_t dstSize)
+{
+    if (algorithm == "zstd") {
+        // One context per thread, reused: ZSTD_decompress() would allocate one per chunk.
+        struct Ctx
+        {
+            ZSTD_DCtx *c = ZSTD_createDCtx();
+            ~Ctx() { ZSTD_freeDCtx(c); }
+        };
+        thread_local Ctx ctx;
+        if (!ctx.c) return false;
+        const size_t n = ZSTD_decompressDCtx(ctx.c, dst, dstSize, src, srcSize);
+        return !ZSTD_isError(n) && n == dstSize;
+    }
+    if (algorithm == "zlib") {
+        uLongf n = dstSize;
+        return uncompress(dst, &n, src, srcSize) == Z_OK && n == dstSize;
+    }
+    return false;
+}
 
 std::optional<DatLayout> readDatLayout(const uint8_t *data, uint64_t size, std::string *why)
 {
     try {
-        return readLayout(data, size);
-    } catch (const Bad &b) {
+        return dat::readLayout(data, size);
+    } catch (const dat::Bad &b) {
         if (why) *why = b.why;
         return std::nullopt;
     }

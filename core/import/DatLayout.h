@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <vector>
@@ -67,6 +68,8 @@ struct DatLayout
     int cpuCount = 0;                // CPUCOUNT option (v7) or the header count (v6)
     bool complete = false;           // header page and formats were read
     bool recovered = false; // v7 cut before its CPU table: the top-level CPUs were found by walking the data
+
+    bool compressed() const { return !compression.empty() && compression != "none"; }
 };
 
 // The most CPUs a trace may have (per-CPU arrays are sized from CPU numbers read from the file).
@@ -79,9 +82,21 @@ constexpr uint32_t kMaxDatCpus = 8192;
 // as truncated.
 std::optional<DatLayout> readDatLayout(const uint8_t *data, uint64_t size, std::string *why = nullptr);
 
-// The text of a KALLSYMS (4-byte length) or CMDLINES (8-byte length) section; nullopt when unreadable.
-std::optional<std::string> readSectionText(const uint8_t *data, uint64_t size, const DatLayout &layout,
-                                           uint64_t sectionOffset, int lengthBytes);
+// A 32-bit number of the file's byte order at p.
+inline uint32_t readU32(const uint8_t *p, bool bigEndian)
+{
+    uint32_t v;
+    std::memcpy(&v, p, 4);
+    return bigEndian ? __builtin_bswap32(v) : v;
+}
+
+// Whether a compressed block's declared size is believable: at most 512 MiB, and at most ~1024 times its
+// compressed size (zstd and zlib reach that only on long runs of one byte; ring-buffer pages and format
+// texts stay far below). It keeps a corrupt size field from allocating gigabytes.
+constexpr bool plausibleInflation(uint64_t compressed, uint64_t plain)
+{
+    return plain <= (512u << 20) && plain <= compressed * 1024 + 4096;
+}
 
 // Decompresses one block with the file's algorithm ("zstd" or "zlib"). False on any error.
 bool decompressBlock(const std::string &algorithm, const uint8_t *src, size_t srcSize, uint8_t *dst,

@@ -15,16 +15,9 @@ constexpr uint64_t kMissingEvents = 1ull << 31;
 constexpr uint64_t kMissingStored = 1ull << 30;
 constexpr uint32_t kTypePadding = 29, kTypeTimeExtend = 30, kTypeTimeStamp = 31;
 
-uint32_t rd32(const uint8_t *p, bool big)
-{
-    uint32_t v;
-    std::memcpy(&v, p, 4);
-    return big ? __builtin_bswap32(v) : v;
-}
-
 uint64_t rdLong(const uint8_t *p, int longSize, bool big)
 {
-    if (longSize == 4) return rd32(p, big);
+    if (longSize == 4) return readU32(p, big);
     uint64_t v;
     std::memcpy(&v, p, 8);
     return big ? __builtin_bswap64(v) : v;
@@ -40,16 +33,16 @@ struct Step
 
 Step stepNew(const uint8_t *data, uint32_t curr, bool big)
 {
-    const uint32_t w = rd32(data + curr, big);
+    const uint32_t w = readU32(data + curr, big);
     const uint32_t typeLen = big ? w >> 27 : w & 31;
     switch (typeLen) {
     case kTypePadding:
-        return {curr + 4, curr + 4 + rd32(data + curr + 4, big), false};
+        return {curr + 4, curr + 4 + readU32(data + curr + 4, big), false};
     case kTypeTimeExtend:
     case kTypeTimeStamp:
         return {curr + 8, curr + 8, false};
     case 0: {
-        const uint32_t len = (rd32(data + curr + 4, big) - 4 + 3) & ~3u;
+        const uint32_t len = (readU32(data + curr + 4, big) - 4 + 3) & ~3u;
         return {curr + 8, curr + 8 + len, static_cast<int32_t>(len) >= 0};
     }
     default:
@@ -59,7 +52,7 @@ Step stepNew(const uint8_t *data, uint32_t curr, bool big)
 
 Step stepOld(const uint8_t *data, uint32_t curr, uint32_t size, bool big)
 {
-    const uint32_t w = rd32(data + curr, big);
+    const uint32_t w = readU32(data + curr, big);
     const uint32_t type = big ? (w >> 29) & 3 : w & 3;
     const uint32_t len = big ? (w >> 27) & 7 : (w >> 2) & 7;
     switch (type) {
@@ -71,7 +64,7 @@ Step stepOld(const uint8_t *data, uint32_t curr, uint32_t size, bool big)
         return {curr, curr, false}; // "never happens": refused
     default:
         if (len) return {curr + 4, curr + 4 + len * 4, true};
-        return {curr + 8, curr + 4 + rd32(data + curr + 4, big), true};
+        return {curr + 8, curr + 4 + readU32(data + curr + 4, big), true};
     }
 }
 

@@ -48,19 +48,25 @@ int openNonBlocking(const std::string &path, struct stat &st, std::string &error
 
 } // namespace
 
-int openRegularFile(const std::string &path, std::string &error)
+RegularFile::RegularFile(const std::string &path)
 {
     struct stat st
     {
     };
-    const int fd = openNonBlocking(path, st, error);
-    if (fd >= 0 && !S_ISREG(st.st_mode)) {
-        error = "is a pipe, not a regular file; a trace.dat is read at random offsets, so save it to a file "
-                "first";
-        ::close(fd);
-        return -1;
+    std::string error;
+    fd_ = openNonBlocking(path, st, error);
+    if (fd_ < 0) throw LoadError(path + ": " + error);
+    if (!S_ISREG(st.st_mode)) {
+        ::close(fd_);
+        throw LoadError(path +
+                        ": is a pipe, not a regular file; a trace.dat is read at random offsets, so save "
+                        "it to a file first");
     }
-    return fd;
+}
+
+RegularFile::~RegularFile()
+{
+    ::close(fd_);
 }
 
 InputFile::InputFile(const std::string &path, int idleTimeoutMs) : path_(path)

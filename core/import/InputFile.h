@@ -13,9 +13,20 @@ namespace tickscope {
 // A stream bigger than this is refused (save it to a file, which is mapped instead).
 constexpr uint64_t kMaxStreamBytes = uint64_t{1} << 30;
 
-// Opens path read-only if it is a regular file; else returns -1 with error set to what it is
-// ("is a directory", "is a character device, not a trace file", or strerror).
-int openRegularFile(const std::string &path, std::string &error);
+// A regular file open for reading at any offset (pread), closed with the object. Throws LoadError naming
+// the file when it cannot be opened or is something else (a pipe, a device, a directory).
+class RegularFile
+{
+public:
+    explicit RegularFile(const std::string &path);
+    ~RegularFile();
+    RegularFile(const RegularFile &) = delete;
+    RegularFile &operator=(const RegularFile &) = delete;
+    int fd() const { return fd_; }
+
+private:
+    int fd_ = -1;
+};
 
 class InputFile
 {

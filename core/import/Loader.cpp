@@ -14,7 +14,6 @@
 namespace tickscope {
 
 namespace {
-std::unique_ptr<Trace> loadOne(const std::string &path, const LoadOptions &options);
 std::unique_ptr<Trace> finished(std::unique_ptr<Trace> t)
 {
     for (int c = 0; c < t->cpuCount(); ++c) t->cpu(c).finishLoading();
@@ -44,6 +43,8 @@ FileFormat detectFormat(const InputFile &in)
     return FileFormat::Text;
 }
 
+namespace {
+
 // Every failure of a load reaches the user as a LoadError naming the file. Anything else an importer
 // throws is a defect of ours (the fuzzers look for it); the user still gets the file's name and what to do.
 template <class Load> auto guarded(const std::string &path, Load &&load)
@@ -60,13 +61,27 @@ template <class Load> auto guarded(const std::string &path, Load &&load)
     }
 }
 
-std::vector<std::unique_ptr<Trace>> loadAll(const std::string &path, const LoadOptions &options)
+// Every source of the file. A trace.dat's mapping is gone before its pages are decoded: they are read
+// with pread, and the touched metadata pages would otherwise stay resident through the whole load.
+std::vector<std::unique_ptr<Trace>> loadSources(const std::string &path, const LoadOptions &options,
+                                                bool requireOne)
 {
-    return guarded(path, [&] {
+    std::optional<DatLayout> layout;
+    uint64_t fileSize = 0;
+    {
         const InputFile in(path, options.streamIdleTimeoutMs);
         if (detectFormat(in) == FileFormat::Text) return finished(importText(in, options));
-        return finished(importTraceDat(path, options, false));
-    });
+        layout = traceDatLayout(in);
+        fileSize = in.bytes().size();
+    }
+    return finished(importTraceDat(path, fileSize, std::move(*layout), options, requireOne));
+}
+
+} // namespace
+
+std::vector<std::unique_ptr<Trace>> loadAll(const std::string &path, const LoadOptions &options)
+{
+    return guarded(path, [&] { return loadSources(path, options, false); });
 }
 
 LoadError severalInstancesError(const std::string &path, const std::vector<std::string> &instances)
@@ -79,17 +94,8 @@ LoadError severalInstancesError(const std::string &path, const std::vector<std::
 
 std::unique_ptr<Trace> loadTrace(const std::string &path, const LoadOptions &options)
 {
-    return guarded(path, [&] { return loadOne(path, options); });
-}
-
-namespace {
-std::unique_ptr<Trace> loadOne(const std::string &path, const LoadOptions &options)
-{
-    const InputFile in(path, options.streamIdleTimeoutMs);
-    if (detectFormat(in) == FileFormat::TraceDat)
-        return std::move(finished(importTraceDat(path, options, true)).front());
-    auto all = finished(importText(in, options));
-    if (all.size() == 1) return std::move(all.front());
+    auto all = guarded(path, [&] { return loadSources(path, options, true); });
+    if (all.size() == 1) return std::move(all.front()); // a trace.dat's sources are one with requireOne
     if (options.instanceGiven) {
         for (auto &t : all) {
             if (t->meta.instance == options.instance) return std::move(t);
@@ -100,7 +106,5 @@ std::unique_ptr<Trace> loadOne(const std::string &path, const LoadOptions &optio
     for (const auto &t : all) names.push_back(t->meta.instance);
     throw severalInstancesError(path, names);
 }
-
-} // namespace
 
 } // namespace tickscope

@@ -34,7 +34,7 @@ public:
     void setOldFormat() { kbuffer_set_old_format(kb_.get()); }
 
     // Walks every event of one page that pageIsSound() accepted.
-    bool page(uint8_t *p, uint32_t)
+    bool page(uint8_t *p)
     {
         if (kbuffer_load_subbuffer(kb_.get(), p) < 0) return false;
         const int missed = kbuffer_missed_events(kb_.get());
@@ -67,13 +67,6 @@ private:
     bool seen_ = false;
 };
 
-uint32_t rd32(const uint8_t *p, bool big)
-{
-    uint32_t v;
-    std::memcpy(&v, p, 4);
-    return big ? __builtin_bswap32(v) : v;
-}
-
 } // namespace
 
 namespace {
@@ -103,9 +96,7 @@ std::string forEachPage(const PageSource &src, const std::string &truncated, con
     const uint32_t ps = l.pageSize;
     if (c.size == 0) return {};
     if (c.offset >= src.fileSize) return truncated;
-    const bool compressed = !l.compression.empty() && l.compression != "none";
-
-    if (!compressed) {
+    if (!l.compressed()) {
         const uint64_t avail = std::min(c.size, src.fileSize - c.offset);
         reserve(avail);
         const uint64_t pages = avail / ps;
@@ -128,14 +119,15 @@ std::string forEachPage(const PageSource &src, const std::string &truncated, con
     const uint64_t limit = std::min(c.size + 4, src.fileSize - c.offset);
     uint8_t hdr[8];
     if (limit < 4 || !readAt(src.fd, c.offset, hdr, 4)) return truncated;
-    const uint32_t chunks = rd32(hdr, l.bigEndian);
+    const uint32_t chunks = readU32(hdr, l.bigEndian);
     // Size the reservation from the chunk headers (a few small reads; at most one per 8 bytes of data).
     uint64_t pos = 4;
     uint64_t totalPlain = 0;
     for (uint32_t k = 0; k < chunks && pos + 8 <= limit; ++k) {
         if (!readAt(src.fd, c.offset + pos, hdr, 8)) break;
-        const uint32_t cs = rd32(hdr, l.bigEndian);
-        totalPlain += std::min<uint64_t>(rd32(hdr + 4, l.bigEndian), uint64_t{cs} * kMaxChunkInflation);
+        const uint32_t cs = readU32(hdr, l.bigEndian);
+        const uint32_t us = readU32(hdr + 4, l.bigEndian);
+        totalPlain += plausibleInflation(cs, us) ? us : 0;
         pos += 8 + uint64_t{cs};
     }
     reserve(totalPlain);
@@ -144,11 +136,9 @@ std::string forEachPage(const PageSource &src, const std::string &truncated, con
     pos = 4;
     for (uint32_t k = 0; k < chunks; ++k) {
         if (pos + 8 > limit || !readAt(src.fd, c.offset + pos, hdr, 8)) return truncated;
-        const uint32_t cs = rd32(hdr, l.bigEndian);
-        const uint32_t us = rd32(hdr + 4, l.bigEndian);
-        if (cs > limit - pos - 8 || us % ps != 0 || us > (256u << 20) ||
-            us > uint64_t{cs} * kMaxChunkInflation)
-            return truncated;
+        const uint32_t cs = readU32(hdr, l.bigEndian);
+        const uint32_t us = readU32(hdr + 4, l.bigEndian);
+        if (cs > limit - pos - 8 || us % ps != 0 || !plausibleInflation(cs, us)) return truncated;
         if (packed.size() < cs) packed.resize(cs);
         if (plain.size() < us + kPageSlack) plain.resize(us + kPageSlack);
         if (!readAt(src.fd, c.offset + pos + 8, packed.data(), cs)) return truncated;
@@ -179,12 +169,11 @@ std::string decodeCpuPages(const PageSource &src, RecordDecoder &dec, CpuEvents 
     PageWalker walker(l, dec, out, static_cast<int>(src.cpu.cpu));
     if (!walker.valid()) return "CPU " + std::to_string(src.cpu.cpu) + ": cannot allocate a page reader";
     if (src.oldFormat) walker.setOldFormat();
-    const uint32_t ps = l.pageSize;
     return forEachPage(
         src, truncatedWarning(src.cpu), options, progress,
         [&](uint8_t *page) {
             // kbuffer trusts the page header and every event length in it: check them first.
-            return pageIsSound(page, ps, l.longSize, l.bigEndian, src.oldFormat) && walker.page(page, ps);
+            return pageIsSound(page, l.pageSize, l.longSize, l.bigEndian, src.oldFormat) && walker.page(page);
         },
         [&](uint64_t bytes) { out.reserve(bytes / 12 + 64, bytes); });
 }

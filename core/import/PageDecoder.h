@@ -28,10 +28,6 @@ struct PageSource
 std::string decodeCpuPages(const PageSource &src, RecordDecoder &dec, CpuEvents &out,
                            const std::function<void(double)> &progress, const LoadOptions &options);
 
-// A compressed chunk may not claim to inflate more than this (ring-buffer pages compress ~5-20x);
-// it bounds what a corrupt size field can allocate.
-constexpr uint64_t kMaxChunkInflation = 1024;
-
 // Only checks that every page of the CPU is sound (pageIsSound): the check the libtracecmd path
 // needs before libtracecmd reads the same pages. sound: false when a page is not. Returns the
 // truncated warning or "".

@@ -8,7 +8,6 @@
 #include "ImportSupport.h"
 #include "InputChecks.h"
 #include "InputFile.h"
-#include "MappedFile.h"
 #include "PageDecoder.h"
 #include "RecordDecoder.h"
 
@@ -54,8 +53,6 @@ void decodeWithPages(int fd, uint64_t fileSize, const DatLayout &layout, const D
     });
 }
 
-// file is null on the path that does without libtracecmd (then layout is set).
-
 struct TepDeleter
 {
     void operator()(tep_handle *t) const { tep_free(t); }
@@ -68,7 +65,7 @@ void fillMetaFromLayout(Trace &trace, const std::string &path, const DatLayout &
     m.path = path;
     m.instance = b.name;
     m.fileVersion = l.version;
-    if (!l.compression.empty() && l.compression != "none") m.compression = l.compression;
+    if (l.compressed()) m.compression = l.compression;
     m.format = "trace.dat v" + std::to_string(l.version) + (m.compression.empty() ? "" : " (" + m.compression + ")");
     int cpus = l.cpuCount;
     for (const auto &c : b.cpus) cpus = std::max(cpus, static_cast<int>(c.cpu) + 1);
@@ -90,21 +87,13 @@ void fillMetaFromLayout(Trace &trace, const std::string &path, const DatLayout &
 void decodeFile(const std::string &path, uint64_t fileSize, const DatLayout &layout, const DatBuffer &buffer,
                 tep_handle *tep, bool oldFormat, const NameResolver &names, DecodeState &st, const LoadOptions &options)
 {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) throw LoadError(path + ": cannot reopen: " + std::strerror(errno));
-    try {
-        decodeWithPages(fd, fileSize, layout, buffer, tep, oldFormat, names, st, options);
-    } catch (...) {
-        ::close(fd);
-        throw;
-    }
-    ::close(fd);
+    const RegularFile file(path);
+    decodeWithPages(file.fd(), fileSize, layout, buffer, tep, oldFormat, names, st, options);
 }
 
-// The fast path: nothing of libtracecmd. The layout, header page, event formats (parsed lazily with
-// libtraceevent), symbols and cmdlines all come from the file; pages are decoded on all threads.
-std::vector<std::unique_ptr<Trace>> importOwnPath(const std::string &path, uint64_t fileSize, DatLayout &layout,
-                                                  const LoadOptions &options, bool requireOne, PhaseClock &clock)
+// A libtraceevent handle for this file's ring-buffer pages: byte order, long and page size, and the
+// header page (checked by checkHeaderPageText before it gets here).
+std::unique_ptr<tep_handle, TepDeleter> pageTep(const std::string &path, const DatLayout &layout)
 {
     std::unique_ptr<tep_handle, TepDeleter> tep(tep_alloc());
     if (!tep) throw std::bad_alloc();
@@ -112,8 +101,20 @@ std::vector<std::unique_ptr<Trace>> importOwnPath(const std::string &path, uint6
     tep_set_local_bigendian(tep.get(), std::endian::native == std::endian::big ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
     tep_set_long_size(tep.get(), layout.longSize);
     tep_set_page_size(tep.get(), static_cast<int>(layout.pageSize));
-    if (tep_parse_header_page(tep.get(), layout.headerPage.data(), layout.headerPage.size(), layout.longSize) != 0)
+    // The text is only read (libtraceevent's prototype lacks the const).
+    char *text = const_cast<char *>(layout.headerPage.data());
+    if (tep_parse_header_page(tep.get(), text, layout.headerPage.size(), layout.longSize) != 0)
         throw LoadError(path + ": unreadable ring-buffer page header");
+    return tep;
+}
+
+// The fast path: nothing of libtracecmd. The layout, header page, event formats (parsed lazily with
+// libtraceevent), symbols and cmdlines all come from the file; pages are decoded on all threads.
+std::vector<std::unique_ptr<Trace>> importOwnPath(const std::string &path, uint64_t fileSize,
+                                                  DatLayout &layout, const LoadOptions &options,
+                                                  bool requireOne, PhaseClock &clock)
+{
+    const auto tep = pageTep(path, layout);
     const auto names = chooseInstances(path, nullptr, &layout, options, requireOne);
     const FileSymbols symbols(std::move(layout.kallsyms), layout.cmdlines);
     clock.mark("symbols");
@@ -153,24 +154,11 @@ std::vector<std::unique_ptr<Trace>> importOwnPath(const std::string &path, uint6
 
 // Before libtracecmd reads the file's pages itself: every page of every buffer must be one that kbuffer
 // can walk safely (a truncated end is fine; libtracecmd reports it).
-void checkAllPages(const std::string &path, uint64_t fileSize, DatLayout &layout, const LoadOptions &options)
+void checkAllPages(const std::string &path, uint64_t fileSize, const DatLayout &layout,
+                   const LoadOptions &options)
 {
-    std::unique_ptr<tep_handle, TepDeleter> tep(tep_alloc());
-    if (!tep) throw std::bad_alloc();
-    tep_set_long_size(tep.get(), layout.longSize);
-    tep_set_page_size(tep.get(), static_cast<int>(layout.pageSize));
-    tep_set_file_bigendian(tep.get(), layout.bigEndian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
-    if (tep_parse_header_page(tep.get(), layout.headerPage.data(), layout.headerPage.size(),
-                              layout.longSize) != 0)
-        throw LoadError(path + ": unreadable ring-buffer page header");
-    std::string error;
-    const int fd = openRegularFile(path, error);
-    if (fd < 0) throw LoadError(path + ": " + error);
-    struct Closer
-    {
-        int fd;
-        ~Closer() { ::close(fd); }
-    } closer{fd};
+    const bool oldFormat = tep_is_old_format(pageTep(path, layout).get()) != 0;
+    const RegularFile file(path);
     // libtracecmd's error path for a file whose data is cut short frees twice: it gets intact files only.
     const std::string truncated =
         options.recordApi
@@ -180,7 +168,7 @@ void checkAllPages(const std::string &path, uint64_t fileSize, DatLayout &layout
     for (const auto &b : layout.buffers) {
         if (b.unreadable) throw LoadError(path + truncated);
         for (const auto &c : b.cpus) {
-            const PageSource src{fd, fileSize, &layout, c, tep_is_old_format(tep.get()) != 0};
+            const PageSource src{file.fd(), fileSize, &layout, c, oldFormat};
             bool sound = true;
             const std::string warning = checkCpuPages(src, options, sound);
             if (!sound)
@@ -193,41 +181,43 @@ void checkAllPages(const std::string &path, uint64_t fileSize, DatLayout &layout
 }
 
 } // namespace
-std::vector<std::unique_ptr<Trace>> importTraceDat(const std::string &path, const LoadOptions &options, bool requireOne)
+DatLayout traceDatLayout(const InputFile &in)
 {
     PhaseClock clock;
-    std::optional<DatLayout> layout;
-    uint64_t fileSize = 0;
+    const std::string_view bytes = in.bytes();
     std::string why;
-    {
-        MappedFile map(path); // only the metadata gets read, and the mapping is gone before decoding
-        if (!map.data()) throw LoadError(path + ": " + map.error());
-        fileSize = map.size();
-        layout = readDatLayout(map.data(), map.size(), &why);
-    }
+    auto layout = readDatLayout(reinterpret_cast<const uint8_t *>(bytes.data()), bytes.size(), &why);
     clock.mark("file layout");
+    if (!layout) throw LoadError(in.path() + ": not a readable trace.dat: " + why);
+    return std::move(*layout);
+}
+
+std::vector<std::unique_ptr<Trace>> importTraceDat(const std::string &path, uint64_t fileSize,
+                                                   DatLayout layout, const LoadOptions &options,
+                                                   bool requireOne)
+{
+    PhaseClock clock;
     // libtracecmd and libtraceevent are not hardened against hostile input: they only ever see a file
     // whose layout, event formats and pages this code has checked.
-    if (!layout) throw LoadError(path + ": not a readable trace.dat: " + why);
-    if (!layout->complete || layout->headerPage.empty())
+    if (!layout.complete || layout.headerPage.empty())
         throw LoadError(path + ": not a readable trace.dat: its event formats are missing or truncated");
-    if (auto bad = checkHeaderPageText(layout->headerPage))
+    if (auto bad = checkHeaderPageText(layout.headerPage))
         throw LoadError(path + ": not a readable trace.dat: " + *bad);
-    if (auto bad = checkFormatTexts(layout->formats))
+    if (auto bad = checkFormatTexts(layout.formats))
         throw LoadError(path + ": not a readable trace.dat: " + *bad);
-    if (!options.recordApi && !layout->needsLibraryPath)
-        return importOwnPath(path, fileSize, *layout, options, requireOne, clock);
-    if (auto bad = checkPrintkText(layout->printk))
+    if (!options.recordApi && !layout.needsLibraryPath)
+        return importOwnPath(path, fileSize, layout, options, requireOne, clock);
+    if (auto bad = checkPrintkText(layout.printk))
         throw LoadError(path + ": not a readable trace.dat: " + *bad);
-    if (!layout->dataSectionsSound)
+    if (!layout.dataSectionsSound)
         throw LoadError(path +
                         ": not a readable trace.dat through libtracecmd: a buffer's data section does not "
                         "match its table of CPU data (corrupt file)");
-    if (layout->unterminatedText)
+    if (layout.unterminatedText)
         throw LoadError(path +
                         ": not a readable trace.dat through libtracecmd: a text option (uname, version, "
                         "clock, buffer name) is not terminated (corrupt file)");
-    checkAllPages(path, fileSize, *layout, options);
+    checkAllPages(path, fileSize, layout, options);
     return importWithLibtracecmd(path, options, requireOne);
 }
 

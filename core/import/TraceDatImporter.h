@@ -1,6 +1,8 @@
 // trace.dat (trace-cmd v6 and v7, compressed or not) through libtracecmd/libtraceevent.
 #pragma once
 
+#include "DatLayout.h"
+#include "InputFile.h"
 #include "Loader.h"
 
 namespace tickscope {
@@ -21,7 +23,10 @@ std::vector<InstanceInfo> listInstances(TraceDatHandle &file);
 // with events in several instances is a LoadError that names them.
 // v6/v7 files the page decoder covers are read without libtracecmd; others go to the libtracecmd
 // record API (the reference, also used for options.recordApi).
-std::vector<std::unique_ptr<Trace>> importTraceDat(const std::string &path, const LoadOptions &options,
+// The file's layout (DatLayout), read from its bytes; a LoadError naming the file says what is wrong.
+DatLayout traceDatLayout(const InputFile &in);
+std::vector<std::unique_ptr<Trace>> importTraceDat(const std::string &path, uint64_t fileSize,
+                                                   DatLayout layout, const LoadOptions &options,
                                                    bool requireOne);
 std::vector<std::unique_ptr<Trace>> importWithLibtracecmd(const std::string &path, const LoadOptions &options,
                                                           bool requireOne);

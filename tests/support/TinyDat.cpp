@@ -137,7 +137,7 @@ TinyDat TinyDat::fromFile(const std::string &path, int pagesPerCpu, const std::s
         if (systems.count(f.system)) t.layout.formats.push_back(f);
     }
     const uint64_t ps = layout->pageSize;
-    const bool compressed = !layout->compression.empty() && layout->compression != "none";
+    const bool compressed = layout->compressed();
     for (const auto &c : layout->buffers.front().cpus) {
         std::vector<uint8_t> pages;
         if (!compressed) {
