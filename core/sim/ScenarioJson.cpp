@@ -1,14 +1,11 @@
+// Reading a scenario from JSON: every object's keys checked, every value's JSON type strict (2.5 is not a
+// CPU, "4" is not a count), and nlohmann's errors turned into one plain line naming the file's position.
 #include "Scenario.h"
-
-#include "analysis/CpuList.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
-#include <cstdio>
-#include <optional>
 #include <set>
 
 namespace tickscope::sim {
@@ -136,28 +133,6 @@ std::string plainJsonError(const json::exception &e)
     return bracket == std::string::npos ? what : what.substr(bracket + 2);
 }
 
-bool parseBool(const std::string &key, const std::string &v)
-{
-    if (v == "1" || v == "true" || v == "yes" || v == "on") return true;
-    if (v == "0" || v == "false" || v == "no" || v == "off") return false;
-    throw ScenarioError(key + ": expected true or false, got '" + v + "'");
-}
-
-// Refusals quote the user's own text (1e308 is not printed back with its 300 digits).
-double parseNumber(const std::string &key, const std::string &v, double lo, double hi)
-{
-    if (const auto d = parseNumberText(v, lo, hi)) return *d;
-    throw ScenarioError(key + ": expected a number from " + numberText(lo) + " to " + numberText(hi) +
-                        ", got '" + v + "'");
-}
-
-int parseInteger(const std::string &key, const std::string &v, int lo, int hi)
-{
-    if (const auto n = parseWholeText(v, lo, hi)) return *n;
-    throw ScenarioError(key + ": expected a whole number from " + std::to_string(lo) + " to " +
-                        std::to_string(hi) + ", got '" + v + "'");
-}
-
 ProgramKind programKind(const std::string &where, const std::string &p)
 {
     if (p == "sleep_work") return ProgramKind::SleepWork;
@@ -172,7 +147,8 @@ TaskSpec parseTask(const json &j, const std::string &where, int cpus)
 {
     Obj o(j, where,
           {"name", "cpu", "count", "policy", "rt_prio", "program", "sleep_us", "work_us", "interval_us",
-           "min_us", "max_us", "sync_us", "start_us", "loops", "posix_cpu_timer", "markers", "work_by_clock"});
+           "min_us", "max_us", "sync_us", "start_us", "loops", "posix_cpu_timer", "markers",
+           "work_by_clock"});
     TaskSpec t;
     t.name = o.str("name", "task");
     if (t.name.empty() || t.name.size() > 15) throw ScenarioError(where + ".name: 1 to 15 characters");
@@ -240,256 +216,6 @@ IrqSpec parseIrq(const json &j, const std::string &where, int cpus)
         throw ScenarioError(where + ": several interrupts need every_ms or to_ms > from_ms");
     return q;
 }
-
-struct Setting
-{
-    const char *key;
-    SettingType type;
-    bool kernel; // also accepted in the JSON's "kernel" block
-};
-
-// Every key applySetting accepts, in the order messages list them.
-constexpr Setting kSettings[] = {
-    {"hz", SettingType::Integer, true},
-    {"cpus", SettingType::Integer, true},
-    {"nohz_full", SettingType::Text, true},
-    {"idle", SettingType::Text, true},
-    {"preempt_rt", SettingType::Flag, true},
-    {"legacy_kernel", SettingType::Flag, true},
-    {"timer_wheel", SettingType::Text, true},
-    {"hrtimer_wakeups", SettingType::Text, true},
-    {"poll_restarts_tick", SettingType::Flag, true},
-    {"p1_reevaluate", SettingType::Flag, true},
-    {"p2_stop_tick_on_poll", SettingType::Flag, true},
-    {"p2_without_kick", SettingType::Flag, true},
-    {"p2_without_stopped_tick_fix", SettingType::Flag, true},
-    {"timekeeper", SettingType::Integer, true},
-    {"platform", SettingType::Text, false},
-    {"duration_ms", SettingType::Number, false},
-    {"posix_cpu_timer", SettingType::Text, false},
-    {"second_task", SettingType::Text, false},
-    {"hog_cpus", SettingType::Text, false},
-    {"sync_us", SettingType::Number, false},
-    {"stress_threads", SettingType::Integer, false},
-    {"cyclic_aligned", SettingType::Flag, false},
-};
-
-const Setting *findSetting(const std::string &key)
-{
-    for (const Setting &s : kSettings) {
-        if (key == s.key) return &s;
-    }
-    return nullptr;
-}
-
-} // namespace
-
-std::vector<std::string> settingKeys()
-{
-    std::vector<std::string> keys;
-    for (const Setting &s : kSettings)
-        keys.emplace_back(s.key);
-    return keys;
-}
-
-std::optional<SettingType> settingType(const std::string &key)
-{
-    const Setting *s = findSetting(key);
-    return s ? std::optional(s->type) : std::nullopt;
-}
-
-bool isKernelSetting(const std::string &key)
-{
-    const Setting *s = findSetting(key);
-    return s && s->kernel;
-}
-
-std::optional<double> parseNumberText(const std::string &text, double lo, double hi)
-{
-    if (text.empty() || std::isspace(static_cast<unsigned char>(text[0]))) return std::nullopt;
-    char *end = nullptr;
-    const double d = std::strtod(text.c_str(), &end);
-    if (end != text.c_str() + text.size() || !std::isfinite(d) || d < lo || d > hi) return std::nullopt;
-    return d;
-}
-
-std::string numberText(double v)
-{
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.15g", v);
-    return buf;
-}
-
-void applySetting(Scenario &s, const std::string &key, const std::string &v)
-{
-    KernelConfig &k = s.kernel;
-    if (key == "hz") {
-        const int hz = parseInteger(key, v, 100, 1000);
-        if (1000000000 % hz != 0)
-            throw ScenarioError("hz: expected a whole number that divides 1e9 (e.g. 100, 250, 1000), got '" +
-                                v + "'");
-        k.hz = hz;
-    } else if (key == "cpus") {
-        k.cpus = parseInteger(key, v, 1, kMaxCpus);
-    } else if (key == "nohz_full") {
-        const auto list = v.empty() ? std::optional<std::vector<int>>(std::vector<int>{}) : parseCpuList(v);
-        if (!list) throw ScenarioError("nohz_full: not a CPU list: '" + v + "' (e.g. 2-3)");
-        k.nohzFull = *list;
-    } else if (key == "idle") {
-        if (v != "poll" && v != "halt") throw ScenarioError("idle: expected poll or halt, got '" + v + "'");
-        k.idle = v == "poll" ? IdleMode::Poll : IdleMode::Halt;
-    } else if (key == "preempt_rt") {
-        k.preemptRt = parseBool(key, v);
-    } else if (key == "legacy_kernel") {
-        k.legacyKernel = parseBool(key, v);
-    } else if (key == "timer_wheel") {
-        if (v != "legacy" && v != "forwarding")
-            throw ScenarioError("timer_wheel: expected legacy or forwarding, got '" + v + "'");
-        k.wheel = v == "legacy" ? WheelDesign::Legacy : WheelDesign::Forwarding;
-    } else if (key == "hrtimer_wakeups") {
-        if (v != "hard" && v != "soft_for_non_rt")
-            throw ScenarioError("hrtimer_wakeups: expected hard or soft_for_non_rt, got '" + v + "'");
-        k.hrtimerWakeups = v == "hard" ? HrtimerWakeups::Hard : HrtimerWakeups::SoftForNonRt;
-    } else if (key == "poll_restarts_tick") {
-        k.pollRestartsTick = parseBool(key, v);
-    } else if (key == "p1_reevaluate") {
-        k.p1Reevaluate = parseBool(key, v);
-    } else if (key == "p2_stop_tick_on_poll") {
-        k.p2StopTickOnPoll = parseBool(key, v);
-    } else if (key == "p2_without_kick") {
-        k.p2WithoutKick = parseBool(key, v);
-    } else if (key == "p2_without_stopped_tick_fix") {
-        k.p2WithoutStoppedTickFix = parseBool(key, v);
-    } else if (key == "timekeeper") {
-        k.timekeeper = parseInteger(key, v, 0, kMaxCpus - 1);
-    } else if (key == "posix_cpu_timer" || key == "second_task" || key == "hog_cpus") {
-        const auto list = parseCpuList(v);
-        if (!list) throw ScenarioError(key + ": not a CPU list: '" + v + "' (e.g. 3)");
-        for (int c : *list) {
-            if (c >= k.cpus)
-                throw ScenarioError(key + ": CPU " + std::to_string(c) + " is not below cpus (" +
-                                    std::to_string(k.cpus) + ")");
-            if (key == "posix_cpu_timer") {
-                for (TaskSpec &t : s.tasks)
-                    t.posixCpuTimer |= t.cpu == c;
-                continue;
-            }
-            TaskSpec t;
-            t.cpu = c;
-            t.setBy = key;
-            if (key == "second_task") { // a second task on the CPU: the SCHED tick dependency while both run
-                t.name = "second";
-                t.sleepNs = 2000000;
-                t.workNs = 3000000;
-                t.startNs = 25000000;
-            } else { // a busy loop keeping the tick alive (seed 002): its wheel never fell behind
-                t.name = "busyloop";
-                t.program = ProgramKind::Busy;
-                t.startNs = 0;
-                if (static_cast<size_t>(c) < s.initialIdleJiffies.size()) s.initialIdleJiffies[c] = 0;
-            }
-            s.tasks.push_back(t);
-        }
-    } else if (key == "stress_threads") { // threads per random_sleep task entry
-        const int n = parseInteger(key, v, 1, kMaxThreads);
-        for (TaskSpec &t : s.tasks) {
-            if (t.program == ProgramKind::RandomSleep) t.count = n;
-        }
-    } else if (key == "cyclic_aligned") { // cyclictest periods on the same boundaries as sync_us sleepers
-        const bool on = parseBool(key, v);
-        for (TaskSpec &t : s.tasks) {
-            if (t.program == ProgramKind::Cyclic) t.aligned = on;
-        }
-    } else if (key == "sync_us") {
-        const int64_t ns = std::llround(parseNumber(key, v, 0, 1e7) * 1000);
-        for (TaskSpec &t : s.tasks) {
-            if (t.program == ProgramKind::RandomSleep) t.syncNs = ns;
-        }
-    } else if (key == "platform") {
-        s.platform = v;
-    } else if (key == "duration_ms") {
-        s.durationNs = std::llround(parseNumber(key, v, 1, 3.6e6) * 1e6);
-    } else {
-        std::string known;
-        for (const auto &n : settingKeys())
-            known += (known.empty() ? "" : ", ") + n;
-        throw ScenarioError("unknown setting '" + key + "' (known: " + known + ")");
-    }
-}
-
-std::string label(const Scenario &s)
-{
-    return s.name + (s.variant.empty() ? "" : ":" + s.variant);
-}
-
-namespace {
-
-void checkCpu(const Scenario &s, const std::string &key, int cpu)
-{
-    if (cpu >= 0 && cpu < s.kernel.cpus) return;
-    const std::string n = std::to_string(s.kernel.cpus);
-    throw ScenarioError(label(s) + ": " + key + " is CPU " + std::to_string(cpu) + " but cpus is " + n +
-                        ": name a CPU below " + n + " or raise cpus");
-}
-
-void checkThreads(const Scenario &s)
-{
-    int64_t threads = 0;
-    for (const TaskSpec &t : s.tasks)
-        threads += t.count;
-    if (threads > kMaxThreads)
-        throw ScenarioError(label(s) + ": tasks: " + std::to_string(threads) +
-                            " threads in all (the sum of their count), above the limit of " +
-                            std::to_string(kMaxThreads) + ": lower count or stress_threads");
-}
-
-} // namespace
-
-// The JSON's own checks ran against the cpus of its kernel block; a variant or --set may have changed
-// cpus since, and the engine indexes its per-CPU state with every one of these.
-void validateScenario(const Scenario &s)
-{
-    for (size_t i = 0; i < s.tasks.size(); ++i) {
-        const TaskSpec &t = s.tasks[i];
-        checkCpu(s, t.setBy.empty() ? "tasks[" + std::to_string(i) + "].cpu" : t.setBy, t.cpu);
-    }
-    for (size_t i = 0; i < s.irqs.size(); ++i)
-        checkCpu(s, "irqs[" + std::to_string(i) + "].cpu", s.irqs[i].cpu);
-    for (size_t i = 0; i < s.wheelTimers.size(); ++i)
-        checkCpu(s, "wheel_timers[" + std::to_string(i) + "].cpu", s.wheelTimers[i].cpu);
-    for (int c : s.kernel.nohzFull)
-        checkCpu(s, "kernel.nohz_full", c);
-    checkCpu(s, "kernel.timekeeper", s.kernel.timekeeper);
-    if (s.initialIdleJiffies.size() > static_cast<size_t>(s.kernel.cpus))
-        throw ScenarioError(label(s) + ": initial_idle_jiffies has " +
-                            std::to_string(s.initialIdleJiffies.size()) + " entries but cpus is " +
-                            std::to_string(s.kernel.cpus) + ": raise cpus");
-    checkThreads(s);
-    int64_t timers = 0;
-    for (const IrqSpec &q : s.irqs)
-        timers += static_cast<int64_t>(q.count) * q.timers;
-    if (timers > kMaxIrqTimers)
-        throw ScenarioError(label(s) + ": irqs: " + std::to_string(timers) +
-                            " timers enqueued in all (count x timers), above the limit of " +
-                            std::to_string(kMaxIrqTimers) + ": lower count or timers");
-}
-
-void applyVariant(Scenario &s, const std::string &variant)
-{
-    if (variant.empty() || variant == "baseline") return;
-    const auto it = s.variants.find(variant);
-    if (it == s.variants.end()) {
-        std::string known = "baseline";
-        for (const auto &[n, kv] : s.variants)
-            known += ", " + n;
-        throw ScenarioError(s.name + ": no variant '" + variant + "' (known: " + known + ")");
-    }
-    for (const auto &[k, v] : it->second)
-        applySetting(s, k, v);
-    s.variant = variant;
-}
-
-namespace {
 
 json parseJson(const std::string &text, const std::string &origin)
 {
