@@ -1,6 +1,7 @@
 #include "RecordDecoder.h"
 
 #include "TraceCmdApi.h"
+#include "model/FieldText.h"
 
 #include <array>
 #include <bit>
@@ -9,49 +10,6 @@
 
 namespace tickscope {
 namespace {
-
-// Field names read for each kind; EventLayout::f[i] holds the i-th. Alternatives for renamed fields
-// are separated by '|'.
-std::vector<const char *> fieldNames(EventKind k)
-{
-    switch (k) {
-    case EventKind::HrtimerStart: return {"hrtimer", "function", "expires", "softexpires", "mode", "was_armed"};
-    case EventKind::HrtimerExpireEntry: return {"hrtimer", "now", "function"};
-    case EventKind::HrtimerCancel:
-    case EventKind::HrtimerExpireExit: return {"hrtimer"};
-    case EventKind::HrtimerInit: return {"hrtimer", "clockid", "mode"};
-    case EventKind::TimerStart: return {"timer", "function", "expires", "now", "bucket_expiry", "flags"};
-    case EventKind::TimerExpireEntry: return {"timer", "function", "now", "baseclk"};
-    case EventKind::TimerExpireExit:
-    case EventKind::TimerCancel:
-    case EventKind::TimerInit: return {"timer"};
-    case EventKind::TimerBaseIdle: return {"is_idle", "cpu"};
-    case EventKind::TickStop: return {"success", "dependency", "error_msg"};
-    case EventKind::CpuIdle: return {"state", "cpu_id"};
-    case EventKind::CpuIdleMiss: return {"cpu_id", "state", "below"};
-    case EventKind::SoftirqRaise:
-    case EventKind::SoftirqEntry:
-    case EventKind::SoftirqExit: return {"vec"};
-    case EventKind::IrqHandlerEntry: return {"irq", "name"};
-    case EventKind::IrqHandlerExit: return {"irq", "ret"};
-    case EventKind::LocalTimerEntry:
-    case EventKind::LocalTimerExit:
-    case EventKind::VectorEntry:
-    case EventKind::VectorExit: return {"vector"};
-    case EventKind::SchedSwitch:
-        return {"prev_pid", "next_pid", "prev_prio", "next_prio", "prev_state", "prev_comm", "next_comm"};
-    case EventKind::SchedWaking:
-    case EventKind::SchedWakeup:
-    case EventKind::SchedWakeupNew: return {"pid", "prio", "target_cpu", "comm"};
-    case EventKind::SchedMigrateTask: return {"pid", "prio", "orig_cpu", "dest_cpu", "comm"};
-    case EventKind::SchedWakeIdleNoIpi: return {"cpu"};
-    case EventKind::SysEnter:
-    case EventKind::SysExit: return {"id"};
-    case EventKind::Print: return {"buf"};
-    case EventKind::IpiSendCpu: return {"cpu", "callsite", "callback"};
-    default: return {};
-    }
-}
 
 FieldRef ref(const tep_format_field *f)
 {
@@ -89,8 +47,65 @@ const EventLayout *EventLayouts::add(tep_event *ev) const
     l.type = trace_.addType(ev->system ? ev->system : "", ev->name ? ev->name : "");
     l.kind = trace_.kind(l.type);
     l.known = true;
-    const auto names = fieldNames(l.kind);
-    for (size_t k = 0; k < names.size() && k < std::size(l.f); ++k) l.f[k] = ref(tep_find_field(ev, names[k]));
+    const KindSpec &spec = kinds::spec(l.kind);
+    l.payloadSize = spec.payloadSize;
+    uint64_t covered = 0; // payload bytes the ops write
+    for (size_t k = 0; k < spec.fields.size() && k < kMaxKindFields; ++k) {
+        const FieldSpec &f = spec.fields[k];
+        // the field's name, else the first alias this kernel's format has
+        FieldRef src;
+        std::string_view names = f.aliases;
+        for (std::string name(f.name); !src.valid();) {
+            src = ref(tep_find_field(ev, name.c_str()));
+            if (names.empty()) break;
+            const size_t bar = names.find('|');
+            name.assign(names.substr(0, bar));
+            names = bar == std::string_view::npos ? std::string_view{} : names.substr(bar + 1);
+        }
+        if (f.role == FieldRole::Comm) {
+            l.comms[l.commCount++] = {spec.fields[static_cast<size_t>(f.ref)].at, src};
+            continue;
+        }
+        FieldOp &op = l.ops[l.opCount++];
+        op.at = f.at;
+        op.src = src;
+        op.trimNewlines = f.flags & kTrimNewlines;
+        if (f.at.size)
+            covered |= (f.at.size == 64 ? ~uint64_t{0} : ((uint64_t{1} << f.at.size) - 1)) << f.at.offset;
+        const bool sized = src.size == 1 || src.size == 2 || src.size == 4 || src.size == 8;
+        switch (f.role) {
+        case FieldRole::Value:
+            if (!src.valid()) {
+                op.code = f.missing == Missing::SameAs ? FieldOp::SameAs : FieldOp::Const;
+                if (f.missing == Missing::SameAs) op.from = spec.fields[static_cast<size_t>(f.ref)].at;
+                op.value = f.missing == Missing::Required ? 0 : static_cast<uint64_t>(f.missingValue);
+            } else if (f.codec && f.codec->boolean) {
+                op.code = FieldOp::Bool;
+            } else if (!swap && sized && src.size >= f.at.size &&
+                       std::endian::native == std::endian::little) {
+                op.code = FieldOp::Copy;
+            } else {
+                op.code = f.at.isSigned ? FieldOp::Signed : FieldOp::Unsigned;
+            }
+            break;
+        case FieldRole::Symbol:
+            op.code = FieldOp::Symbol;
+            break;
+        case FieldRole::String:
+            op.code =
+                f.flags & kFromPrint ? (src.valid() ? FieldOp::FromPrint : FieldOp::Const) : FieldOp::String;
+            op.value = static_cast<uint64_t>(f.missingValue);
+            op.spec = &f;
+            break;
+        case FieldRole::Text:
+            op.code = FieldOp::Const;
+            break; // a generic event's text is not kept (0)
+        case FieldRole::Comm:
+            break;
+        }
+    }
+    l.zeroFirst =
+        l.payloadSize && covered != (l.payloadSize == 64 ? ~uint64_t{0} : (uint64_t{1} << l.payloadSize) - 1);
     byId_[static_cast<size_t>(ev->id)].store(&l, std::memory_order_release);
     return &l;
 }
@@ -268,10 +283,11 @@ void RecordDecoder::notePid(int32_t pid)
     if (const char *comm = names_.comm(pid)) tasks.noteInitial(pid, strings_.intern(comm));
 }
 
-uint32_t RecordDecoder::oldTickStopReason(const tep_record &rec)
+uint32_t RecordDecoder::fromPrint(const tep_record &rec, const FieldSpec &f)
 {
-    // Kernels before ~4.6 trace a string reason (error_msg) instead of a dependency mask; let
-    // libtraceevent format it (rare event, the slow path is fine).
+    // A field the format stores as a pointer the decoder cannot follow (tick_stop's error_msg before 4.6):
+    // let libtraceevent print the record and take the field from the text (rare events, the slow path is
+    // fine).
     std::unique_lock<std::mutex> lock;
     if (layouts_.tepMutex()) lock = std::unique_lock(*layouts_.tepMutex());
     trace_seq s;
@@ -279,7 +295,9 @@ uint32_t RecordDecoder::oldTickStopReason(const tep_record &rec)
     tep_print_event(tep_, &s, const_cast<tep_record *>(&rec), "%s", TEP_PRINT_INFO);
     trace_seq_terminate(&s);
     std::string_view text(s.buffer, s.len);
-    if (auto p = text.find("msg="); p != std::string_view::npos) text = text.substr(p + 4);
+    std::string_view value;
+    if ((f.flags & kTail) ? scan::tailField(text, f.name, value) : scan::field(text, f.name, value))
+        text = value;
     while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.remove_suffix(1);
     const uint32_t id = strings_.intern(text);
     trace_seq_destroy(&s);
@@ -301,102 +319,69 @@ bool RecordDecoder::decode(const tep_record &rec, CpuEvents &out)
     const auto preempt = static_cast<uint8_t>(num(d, sz, layouts_.commonPreempt));
     const auto pid = static_cast<int32_t>(snum(d, sz, layouts_.commonPid));
     notePid(pid);
-    const FieldRef *f = l->f;
-    alignas(8) uint8_t buf[64];
-    auto put = [&](const auto &p) {
-        std::memcpy(buf, &p, sizeof p);
-        return out.append(ts, l->type, flags, preempt, pid, buf, sizeof p);
-    };
-    switch (l->kind) {
-    case EventKind::HrtimerStart: {
-        HrtimerStartP p{num(d, sz, f[0]), symbol(num(d, sz, f[1])), snum(d, sz, f[2]), snum(d, sz, f[3]),
-                        f[4].valid() ? static_cast<uint8_t>(num(d, sz, f[4])) : kModeUnknown,
-                        static_cast<int8_t>(f[5].valid() ? num(d, sz, f[5]) != 0 : -1)};
-        put(p);
-        break;
+    // The kind's fields, by the steps compiled from its table entry.
+    alignas(8) uint8_t buf[sizeof(Decoded::payload)];
+    if (l->zeroFirst) std::memset(buf, 0, l->payloadSize);
+    for (size_t k = 0; k < l->opCount; ++k) {
+        const FieldOp &op = l->ops[k];
+        switch (op.code) {
+        case FieldOp::Copy: {
+            uint8_t *dst = buf + op.at.offset;
+            if (op.src.offset + op.src.size > sz) {
+                std::memset(dst, 0, op.at.size);
+                break;
+            }
+            const uint8_t *src = d + op.src.offset;
+            switch (op.at.size) {
+            case 1:
+                *dst = *src;
+                break;
+            case 2:
+                std::memcpy(dst, src, 2);
+                break;
+            case 4:
+                std::memcpy(dst, src, 4);
+                break;
+            default:
+                std::memcpy(dst, src, 8);
+                break;
+            }
+            break;
+        }
+        case FieldOp::Unsigned:
+            kinds::store(buf, op.at, num(d, sz, op.src));
+            break;
+        case FieldOp::Signed:
+            kinds::store(buf, op.at, static_cast<uint64_t>(snum(d, sz, op.src)));
+            break;
+        case FieldOp::Bool:
+            kinds::store(buf, op.at, num(d, sz, op.src) != 0);
+            break;
+        case FieldOp::Const:
+            kinds::store(buf, op.at, op.value);
+            break;
+        case FieldOp::SameAs:
+            kinds::store(buf, op.at, kinds::load(buf, op.from));
+            break;
+        case FieldOp::Symbol:
+            kinds::store(buf, op.at, symbol(num(d, sz, op.src)));
+            break;
+        case FieldOp::String: {
+            std::string_view text = str(d, sz, op.src);
+            if (op.trimNewlines)
+                while (!text.empty() && text.back() == '\n')
+                    text.remove_suffix(1);
+            kinds::store(buf, op.at, strings_.intern(text));
+            break;
+        }
+        case FieldOp::FromPrint:
+            kinds::store(buf, op.at, fromPrint(rec, *op.spec));
+            break;
+        }
     }
-    case EventKind::HrtimerExpireEntry: put(HrtimerExpireEntryP{num(d, sz, f[0]), snum(d, sz, f[1]), symbol(num(d, sz, f[2]))}); break;
-    case EventKind::HrtimerCancel:
-    case EventKind::HrtimerExpireExit:
-    case EventKind::TimerExpireExit:
-    case EventKind::TimerCancel:
-    case EventKind::TimerInit: put(PtrP{num(d, sz, f[0])}); break;
-    case EventKind::HrtimerInit:
-        put(HrtimerInitP{num(d, sz, f[0]), static_cast<int32_t>(snum(d, sz, f[1])), static_cast<uint32_t>(num(d, sz, f[2]))});
-        break;
-    case EventKind::TimerStart: {
-        const uint64_t expires = num(d, sz, f[2]);
-        put(TimerStartP{num(d, sz, f[0]), symbol(num(d, sz, f[1])), expires, num(d, sz, f[3]),
-                        f[4].valid() ? num(d, sz, f[4]) : expires, static_cast<uint32_t>(num(d, sz, f[5]))});
-        break;
-    }
-    case EventKind::TimerExpireEntry: {
-        const uint64_t now = num(d, sz, f[2]);
-        put(TimerExpireEntryP{num(d, sz, f[0]), symbol(num(d, sz, f[1])), now, f[3].valid() ? num(d, sz, f[3]) : now});
-        break;
-    }
-    case EventKind::TimerBaseIdle: put(TimerBaseIdleP{static_cast<uint8_t>(num(d, sz, f[0]) != 0), static_cast<uint32_t>(num(d, sz, f[1]))}); break;
-    case EventKind::TickStop: {
-        TickStopP p{static_cast<int32_t>(snum(d, sz, f[0])), static_cast<uint32_t>(num(d, sz, f[1])), 0};
-        if (!f[1].valid()) p.reason = oldTickStopReason(rec);
-        put(p);
-        break;
-    }
-    case EventKind::CpuIdle: put(CpuIdleP{static_cast<uint32_t>(num(d, sz, f[0])), static_cast<uint32_t>(num(d, sz, f[1]))}); break;
-    case EventKind::CpuIdleMiss:
-        put(CpuIdleMissP{static_cast<uint32_t>(num(d, sz, f[0])), static_cast<uint32_t>(num(d, sz, f[1])), static_cast<uint8_t>(num(d, sz, f[2]) != 0)});
-        break;
-    case EventKind::SoftirqRaise:
-    case EventKind::SoftirqEntry:
-    case EventKind::SoftirqExit: put(SoftirqP{static_cast<uint8_t>(num(d, sz, f[0]))}); break;
-    case EventKind::IrqHandlerEntry: put(IrqEntryP{static_cast<int32_t>(snum(d, sz, f[0])), strings_.intern(str(d, sz, f[1]))}); break;
-    case EventKind::IrqHandlerExit: put(IrqExitP{static_cast<int32_t>(snum(d, sz, f[0])), static_cast<int32_t>(snum(d, sz, f[1]))}); break;
-    case EventKind::LocalTimerEntry:
-    case EventKind::LocalTimerExit:
-    case EventKind::VectorEntry:
-    case EventKind::VectorExit: put(VectorP{static_cast<int32_t>(snum(d, sz, f[0]))}); break;
-    case EventKind::SchedSwitch: {
-        SchedSwitchP p{static_cast<int32_t>(snum(d, sz, f[0])), static_cast<int32_t>(snum(d, sz, f[1])),
-                       static_cast<int16_t>(snum(d, sz, f[2])), static_cast<int16_t>(snum(d, sz, f[3])),
-                       static_cast<uint16_t>(num(d, sz, f[4]))};
-        noteComm(ts, p.prevPid, str(d, sz, f[5]));
-        noteComm(ts, p.nextPid, str(d, sz, f[6]));
-        put(p);
-        break;
-    }
-    case EventKind::SchedWaking:
-    case EventKind::SchedWakeup:
-    case EventKind::SchedWakeupNew: {
-        SchedWakeP p{static_cast<int32_t>(snum(d, sz, f[0])), static_cast<int16_t>(snum(d, sz, f[1])),
-                     static_cast<int16_t>(f[2].valid() ? snum(d, sz, f[2]) : -1)};
-        noteComm(ts, p.pid, str(d, sz, f[3]));
-        put(p);
-        break;
-    }
-    case EventKind::SchedMigrateTask: {
-        SchedMigrateP p{static_cast<int32_t>(snum(d, sz, f[0])), static_cast<int16_t>(snum(d, sz, f[1])),
-                        static_cast<int16_t>(snum(d, sz, f[2])), static_cast<int16_t>(snum(d, sz, f[3]))};
-        noteComm(ts, p.pid, str(d, sz, f[4]));
-        put(p);
-        break;
-    }
-    case EventKind::SchedWakeIdleNoIpi: put(CpuP{static_cast<int32_t>(snum(d, sz, f[0]))}); break;
-    case EventKind::UserEnter:
-    case EventKind::UserExit: out.append(ts, l->type, flags, preempt, pid, nullptr, 0); break;
-    case EventKind::SysEnter:
-    case EventKind::SysExit: put(SyscallP{static_cast<int32_t>(snum(d, sz, f[0]))}); break;
-    case EventKind::Print: {
-        std::string_view text = str(d, sz, f[0]);
-        while (!text.empty() && text.back() == '\n') text.remove_suffix(1);
-        put(TextP{strings_.intern(text)});
-        break;
-    }
-    case EventKind::IpiSendCpu:
-        put(IpiSendCpuP{static_cast<uint32_t>(num(d, sz, f[0])), symbol(num(d, sz, f[1])), symbol(num(d, sz, f[2]))});
-        break;
-    case EventKind::Generic:
-    case EventKind::Count: put(TextP{0}); break;
-    }
+    for (size_t k = 0; k < l->commCount; ++k)
+        noteComm(ts, static_cast<int32_t>(kinds::load(buf, l->comms[k].pid)), str(d, sz, l->comms[k].src));
+    out.append(ts, l->type, flags, preempt, pid, buf, l->payloadSize);
     return true;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "FileSymbols.h"
+#include "model/EventKinds.h"
 #include "model/Trace.h"
 
 #include "DatLayout.h"
@@ -31,12 +32,49 @@ struct FieldRef
     bool valid() const { return offset >= 0; }
 };
 
-// Where each field the model needs sits in one event's records.
+// One payload field's decoding step, compiled from the kind's table entry and the file's format when
+// the format is first seen, so that decoding a record is a short loop of plain copies.
+struct FieldOp
+{
+    enum Code : uint8_t
+    {
+        Copy,      // same or narrower member, file in our byte order: the low bytes as they are
+        Unsigned,  // zero-extended (or byte-swapped)
+        Signed,    // sign-extended
+        Bool,      // 0 or 1
+        Const,     // the format lacks the field: the table's value for that
+        SameAs,    // the format lacks the field: another field's value
+        Symbol,    // an address named from the file's symbols
+        String,    // a char array or __data_loc string
+        FromPrint, // from libtraceevent's printed record
+    };
+    Code code = Const;
+    bool trimNewlines = false;
+    PayloadAt at;                    // where the value goes
+    PayloadAt from;                  // SameAs: the field copied
+    FieldRef src;                    // where the value is in the record
+    uint64_t value = 0;              // Const
+    const FieldSpec *spec = nullptr; // FromPrint
+};
+
+// A task comm an event names (sched_switch prev/next): noted in the task table, not stored.
+struct CommOp
+{
+    PayloadAt pid;
+    FieldRef src;
+};
+
+// How one event's records become model events.
 struct EventLayout
 {
     uint16_t type = 0; // model type id
     EventKind kind = EventKind::Generic;
-    FieldRef f[8]; // the fields of kFieldNames[kind], in that order (RecordDecoder.cpp)
+    uint8_t payloadSize = 0;
+    bool zeroFirst = false; // the fields do not cover the payload
+    uint8_t opCount = 0;
+    uint8_t commCount = 0;
+    FieldOp ops[kMaxKindFields];
+    CommOp comms[kMaxKindFields];
     bool known = false;
 };
 
@@ -108,7 +146,7 @@ private:
     uint32_t symbol(uint64_t addr);
     void noteComm(int64_t ts, int32_t pid, std::string_view comm);
     void notePid(int32_t pid);
-    uint32_t oldTickStopReason(const tep_record &rec);
+    uint32_t fromPrint(const tep_record &rec, const FieldSpec &f);
 
     tep_handle *tep_;
     const NameResolver &names_;

@@ -295,8 +295,9 @@ void TextImport::onEvent(ParsedLine &pl, std::string_view line)
 {
     Instance &in = instance(pl.prefix);
     // tracefs shows the ftrace print event as "tracing_mark_write: message": the ip, not an event name.
-    const bool rawPrint = pl.name == "tracing_mark_write";
-    const std::string_view name = rawPrint ? std::string_view("print") : pl.name;
+    const KindSpec &print = kinds::spec(EventKind::Print);
+    const bool rawPrint = pl.name == print.textName;
+    const std::string_view name = rawPrint ? print.name() : pl.name;
     TypeRef t{};
     if (!type(in, name, t)) return badLine(line);
     text::Decoded d;

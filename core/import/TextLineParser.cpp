@@ -1,5 +1,6 @@
 // Line structure of ftrace text: timestamp, task and pid, TGID, CPU and irq-flags columns, instance
-// prefixes, header and lost-events lines. The per-event field decoders are in TextFieldDecoder.cpp.
+// prefixes, header and lost-events lines. Each event's fields are decoded by its kind's entry in the
+// event-kind table (model/EventKinds.h).
 #include "TextLineParser.h"
 
 #include <algorithm>

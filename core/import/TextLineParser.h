@@ -3,7 +3,8 @@
 // on string_views so that each printed form can be unit-tested on one line; the importer owns the state.
 #pragma once
 
-#include "model/EventKind.h"
+#include "model/EventKinds.h"
+#include "model/FieldText.h"
 #include "model/StringPool.h"
 
 #include <algorithm>
@@ -70,89 +71,29 @@ bool parseFlagsColumn(std::string_view tok, uint8_t &flags, uint8_t &preempt);
 
 // ---- fields -------------------------------------------------------------------------------------------
 
-// A task named in an event's fields (sched_switch prev/next, sched_waking/wakeup/migrate).
-struct FieldTask
-{
-    int32_t pid = 0;
-    std::string_view comm;
-};
-
-struct Decoded
-{
-    alignas(8) unsigned char payload[64];
-    uint8_t size = 0;
-    FieldTask tasks[2];
-    int taskCount = 0;
-    bool pluginForm = false;    // trace-cmd plugin print form (sched_switch/wakeup, hrtimer)
-    bool timerFlagsDPI = false; // timer_start printed flags=D|P|I (see the importer's warning)
-
-    template <class T> void set(const T &p)
-    {
-        static_assert(sizeof(T) <= sizeof(payload));
-        std::memcpy(payload, &p, sizeof(T));
-        size = static_cast<uint8_t>(sizeof(T));
-    }
-    template <class T> T get() const
-    {
-        T v;
-        std::memcpy(&v, payload, sizeof(T));
-        return v;
-    }
-};
+using tickscope::Decoded;
+using tickscope::FieldTask;
 
 // Decodes the payload of `kind` from the printed fields, in the tracefs print format and in the
-// trace-cmd plugin forms. Symbols and texts are interned into `strings`. Returns false when the text
-// matches no known form (the caller then keeps the event as Generic). For Print, `rawPrintText` says the
-// fields are already the message (tracefs prints "tracing_mark_write: msg" with the ip as the "name").
-bool decodeFields(EventKind kind, std::string_view fields, StringPool &strings, Decoded &out,
-                  bool rawPrintText = false);
+// trace-cmd plugin forms (the kind's entry in the event-kind table). Symbols and texts are interned into
+// `strings`. Returns false when the text matches no known form (the caller then keeps the event as
+// Generic). For Print, `rawPrintText` says the fields are already the message (tracefs prints
+// "tracing_mark_write: msg" with the ip as the "name").
+inline bool decodeFields(EventKind kind, std::string_view fields, StringPool &strings, Decoded &out,
+                         bool rawPrintText = false)
+{
+    return kinds::decodeText(kind, fields, strings, out, rawPrintText);
+}
 
 // Field-value helpers, exposed for the tests.
-bool parsePrevState(std::string_view s, bool pluginLetters, uint32_t &state);
-bool parseHrtimerMode(std::string_view s, uint32_t &mode);
-bool parsePointer(std::string_view s, uint64_t &v);       // "00000000a1b2c3d4", "0xffff...", "ffff8881..."
-std::string_view stripSymbolOffset(std::string_view sym); // "f+0x20/0x60" -> "f", "f/0x0" -> "f"
+using scan::parseHrtimerMode;
+using scan::parsePointer;
+using scan::parsePrevState;
+using scan::stripSymbolOffset;
 
-// ---- scanning helpers shared by TextLineParser.cpp and TextFieldDecoder.cpp ----------------------------
-
+// Scanning helpers of TextLineParser.cpp.
 namespace detail {
-
-inline constexpr auto npos = std::string_view::npos;
-
-// Closures rather than functions, so that the std algorithms below inline them.
-inline constexpr auto isDigit = [](char c) { return c >= '0' && c <= '9'; };
-inline constexpr auto isSpace = [](char c) { return c == ' ' || c == '\t'; };
-
-inline std::string_view ltrim(std::string_view s)
-{
-    while (!s.empty() && isSpace(s.front()))
-        s.remove_prefix(1);
-    return s;
-}
-
-inline std::string_view rtrim(std::string_view s)
-{
-    while (!s.empty() && isSpace(s.back()))
-        s.remove_suffix(1);
-    return s;
-}
-
-inline bool allDigits(std::string_view s)
-{
-    return !s.empty() && std::all_of(s.begin(), s.end(), isDigit);
-}
-
-inline bool hasSpace(std::string_view s)
-{
-    return std::any_of(s.begin(), s.end(), isSpace);
-}
-
-template <class T> bool parseDec(std::string_view s, T &v)
-{
-    const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
-    return r.ec == std::errc() && r.ptr == s.data() + s.size();
-}
-
+using namespace ::tickscope::scan;
 } // namespace detail
 
 } // namespace tickscope::text

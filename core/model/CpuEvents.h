@@ -53,6 +53,7 @@ public:
         return off;
     }
     template <class T> T payload(size_t i) const { return payloadAt<T>(payloadOffset(i)); }
+    const uint8_t *payloadBytes(size_t i) const { return arena_.data() + payloadOffset(i); }
     template <class T> T payloadAt(size_t offset) const
     {
         T v;

@@ -1,5 +1,6 @@
-// A readable "field=value ..." text of one event's decoded payload, with symbols and names resolved
-// (tooltips, the event table, and tests that compare two decodings of the same trace).
+// The "field=value ..." text of one event's decoded payload as tracefs prints it, with symbols and task
+// names resolved (tooltips, the event table, the simulator's text writer, and tests that compare two
+// decodings of the same trace). The text decoder reads it back.
 #pragma once
 
 #include "Trace.h"
@@ -9,8 +10,5 @@
 namespace tickscope {
 
 std::string formatEventFields(const Trace &trace, int cpu, size_t index);
-
-// "R", "S", "D|K", "R+" ... as the kernel prints sched_switch prev_state.
-std::string formatPrevState(uint32_t state);
 
 } // namespace tickscope

@@ -1,4 +1,5 @@
-// The event kinds tickscope decodes into compact columns, and the payload layout of each.
+// The event kinds tickscope decodes into compact columns, and the payload layout of each. What each kind's
+// fields are called in formats and texts, and how they print, is the kind's entry in EventKindTable.cpp.
 // Everything else is kept as a Generic event (name + text where the source has text).
 #pragma once
 
@@ -7,7 +8,8 @@
 
 namespace tickscope {
 
-enum class EventKind : uint8_t {
+enum class EventKind : uint8_t
+{
     Generic,
     HrtimerStart,
     HrtimerCancel,
@@ -44,10 +46,10 @@ enum class EventKind : uint8_t {
     SysExit,
     Print,
     IpiSendCpu,
-    Count
+    Count // the built-in kinds; kinds::add() numbers kinds added at run time from here
 };
 
-// Maps "system", "name" to the kind. Unknown events map to Generic.
+// Maps "system", "name" to the kind (an empty system: any). Unknown events map to Generic.
 EventKind kindForEvent(std::string_view system, std::string_view name);
 std::string_view kindName(EventKind k);
 

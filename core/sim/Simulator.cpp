@@ -272,8 +272,10 @@ SimResult simulate(const Scenario &scenario, uint64_t seed, const SimControl &co
     if (k.idle == IdleMode::Poll) cmdline += " idle=poll";
     if (!k.nohzFull.empty()) {
         std::string list;
-        for (int c : k.nohzFull)
-            list += (list.empty() ? "" : ",") + std::to_string(c);
+        for (int c : k.nohzFull) {
+            if (!list.empty()) list += ',';
+            list += std::to_string(c);
+        }
         cmdline += " nohz_full=" + list;
     }
     t.meta.kernelCmdline = cmdline;

@@ -1,36 +1,51 @@
 #include "TraceEmitter.h"
 
+#include "model/EventKinds.h"
+
 namespace tickscope::sim {
+
+namespace {
+
+// The simulator emits the built-in kinds under the names their table entries give.
+uint16_t typeOf(Trace &t, EventKind k)
+{
+    const KindSpec &s = kinds::spec(k);
+    return t.addType(s.system, s.name());
+}
+
+} // namespace
 
 TraceEmitter::TraceEmitter(Trace &t) : trace_(t)
 {
-    hrStart_ = t.addType("timer", "hrtimer_start");
-    hrCancel_ = t.addType("timer", "hrtimer_cancel");
-    hrEntry_ = t.addType("timer", "hrtimer_expire_entry");
-    hrExit_ = t.addType("timer", "hrtimer_expire_exit");
-    tStart_ = t.addType("timer", "timer_start");
-    tEntry_ = t.addType("timer", "timer_expire_entry");
-    tExit_ = t.addType("timer", "timer_expire_exit");
-    baseIdle_ = t.addType("timer", "timer_base_idle");
-    tickStop_ = t.addType("timer", "tick_stop");
-    cpuIdle_ = t.addType("power", "cpu_idle");
-    sRaise_ = t.addType("irq", "softirq_raise");
-    sEntry_ = t.addType("irq", "softirq_entry");
-    sExit_ = t.addType("irq", "softirq_exit");
-    irqEntry_ = t.addType("irq", "irq_handler_entry");
-    irqExit_ = t.addType("irq", "irq_handler_exit");
-    ltEntry_ = t.addType("irq_vectors", "local_timer_entry");
-    ltExit_ = t.addType("irq_vectors", "local_timer_exit");
-    iwEntry_ = t.addType("irq_vectors", "irq_work_entry");
-    iwExit_ = t.addType("irq_vectors", "irq_work_exit");
-    switch_ = t.addType("sched", "sched_switch");
-    waking_ = t.addType("sched", "sched_waking");
-    wakeup_ = t.addType("sched", "sched_wakeup");
-    userEnter_ = t.addType("context_tracking", "user_enter");
-    userExit_ = t.addType("context_tracking", "user_exit");
-    sysEnter_ = t.addType("raw_syscalls", "sys_enter");
-    sysExit_ = t.addType("raw_syscalls", "sys_exit");
-    print_ = t.addType("ftrace", "print");
+    using K = EventKind;
+    hrStart_ = typeOf(t, K::HrtimerStart);
+    hrCancel_ = typeOf(t, K::HrtimerCancel);
+    hrEntry_ = typeOf(t, K::HrtimerExpireEntry);
+    hrExit_ = typeOf(t, K::HrtimerExpireExit);
+    tStart_ = typeOf(t, K::TimerStart);
+    tEntry_ = typeOf(t, K::TimerExpireEntry);
+    tExit_ = typeOf(t, K::TimerExpireExit);
+    baseIdle_ = typeOf(t, K::TimerBaseIdle);
+    tickStop_ = typeOf(t, K::TickStop);
+    cpuIdle_ = typeOf(t, K::CpuIdle);
+    sRaise_ = typeOf(t, K::SoftirqRaise);
+    sEntry_ = typeOf(t, K::SoftirqEntry);
+    sExit_ = typeOf(t, K::SoftirqExit);
+    irqEntry_ = typeOf(t, K::IrqHandlerEntry);
+    irqExit_ = typeOf(t, K::IrqHandlerExit);
+    ltEntry_ = typeOf(t, K::LocalTimerEntry);
+    ltExit_ = typeOf(t, K::LocalTimerExit);
+    // VectorEntry/Exit are matched by pattern: the irq_work vector is named here
+    iwEntry_ = t.addType(kinds::spec(K::VectorEntry).system, "irq_work_entry");
+    iwExit_ = t.addType(kinds::spec(K::VectorExit).system, "irq_work_exit");
+    switch_ = typeOf(t, K::SchedSwitch);
+    waking_ = typeOf(t, K::SchedWaking);
+    wakeup_ = typeOf(t, K::SchedWakeup);
+    userEnter_ = typeOf(t, K::UserEnter);
+    userExit_ = typeOf(t, K::UserExit);
+    sysEnter_ = typeOf(t, K::SysEnter);
+    sysExit_ = typeOf(t, K::SysExit);
+    print_ = typeOf(t, K::Print);
 }
 
 void TraceEmitter::ptr(int cpu, int64_t ts, const Ctx &c, uint16_t type, uint64_t p)
