@@ -8,6 +8,7 @@
 #include "sim/SimReport.h"
 #include "sim/TextWriter.h"
 #include "stats/TraceStats.h"
+#include "tickscope_version.h"
 #include "util/ProcessStats.h"
 
 #include <chrono>
@@ -31,8 +32,10 @@ constexpr const char *kUsage =
     "      peak memory per event. FILE is a trace.dat (v6/v7) or ftrace text (tracefs trace,\n"
     "      trace_pipe, trace-cmd report output). Without --instance every buffer instance\n"
     "      that has events is listed (NAME 'top' selects the top-level buffer).\n"
-    "  report FILE [--json] [--nohz-full LIST] [--cpus LIST] [--window A:B | --markers]\n"
-    "      the tick analysis (see README)\n"
+    "  report FILE [--json] [--instance NAME] [--threads N] [--nohz-full LIST] [--cpus LIST]\n"
+    "         [--window A:B | --markers]\n"
+    "      the tick analysis per CPU: ticks and what they interrupted, spurious ticks, tick-stopped\n"
+    "      time, failed tick stops, TIMER softirqs, hrtimer wakeup lateness and latency\n"
     "  simulate PRESET[:VARIANT]|FILE.json[:VARIANT] [--set KEY=VALUE ...] [--seed N] [--out FILE]\n"
     "           [--json] [--whole]\n"
     "      simulates the scenario and prints the report of the simulated trace (over its print\n"
@@ -41,7 +44,10 @@ constexpr const char *kUsage =
     "      the presets and their variants\n"
     "  compare A B [--seed N] [--json] [--whole]\n"
     "      the report numbers of A and B side by side (before -> after); each is a trace file or a\n"
-    "      scenario: PRESET[:VARIANT][,KEY=VALUE...] or FILE.json[:VARIANT][,KEY=VALUE...]\n";
+    "      scenario: PRESET[:VARIANT][,KEY=VALUE...] or FILE.json[:VARIANT][,KEY=VALUE...]\n"
+    "  --help, --version\n"
+    "Exit status: 0 done, 1 bad input (one line on stderr names the file and the problem),\n"
+    "2 bad command line.\n";
 
 struct UsageError
 {
@@ -320,6 +326,10 @@ int main(int argc, char **argv)
     if (args.empty() || args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
         std::fputs(kUsage, args.empty() ? stderr : stdout);
         return args.empty() ? 2 : 0;
+    }
+    if (args[0] == "--version" || args[0] == "-V") {
+        std::puts("tickscope-cli " TICKSCOPE_VERSION_TEXT);
+        return 0;
     }
     const std::string cmd = args[0];
     args.erase(args.begin());

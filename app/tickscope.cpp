@@ -4,6 +4,7 @@
 #include "Timing.h"
 #include "TraceLoader.h"
 #include "ViewState.h"
+#include "tickscope_version.h"
 
 #include <QAbstractEventDispatcher>
 #include <QApplication>
@@ -56,7 +57,7 @@ int main(int argc, char **argv)
     tickscope::markTime("QApplication");
     QApplication::setOrganizationName(QStringLiteral("tickscope"));
     QApplication::setApplicationName(QStringLiteral("tickscope"));
-    QApplication::setApplicationVersion(QStringLiteral(TICKSCOPE_VERSION));
+    QApplication::setApplicationVersion(QStringLiteral(TICKSCOPE_VERSION_TEXT));
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Linux timer ticks per CPU, explained."));
     parser.addHelpOption();

@@ -5,12 +5,13 @@
 #   --build  what building and running the GUI and the CLI needs (scripts/run.sh)
 #   --test   that, plus the test suite's tools: GoogleTest, trace-cmd (the reference the tests compare
 #            against), Xvfb, clang-14 with libFuzzer (the bounded fuzz run), stress-ng and rt-tests
-#            (workloads for recording traces). The default.
+#            (workloads for recording traces), the validators of the installed desktop files, man and
+#            bash completion, and dpkg-dev (the package's Depends). The default.
 #   --bench  that, plus KernelShark and the window tools of tests/bench/open-time.sh.
 set -euo pipefail
 BUILD_PKGS=(
   build-essential cmake ninja-build pkg-config
-  qt6-base-dev libgl-dev libqcustomplot-dev
+  qt6-base-dev qt6-svg-dev libgl-dev libqcustomplot-dev
   libtraceevent-dev libtracefs-dev libtracecmd-dev
   libzstd-dev zlib1g-dev
   nlohmann-json3-dev
@@ -20,6 +21,7 @@ TEST_PKGS=(
   xvfb xauth
   clang-14 libclang-rt-14-dev
   stress-ng rt-tests
+  desktop-file-utils appstream shared-mime-info bash-completion man-db bsdextrautils dpkg-dev
 )
 BENCH_PKGS=(kernelshark xdotool bc)
 case "${1:---test}" in

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# package-deb.sh [BUILD_DIR] [OUT_DIR]
+# Builds the Debian package with CPack from a build directory (default build/release, configured and
+# built when missing) and checks it: its Depends (computed by dpkg-shlibdeps from the libraries the
+# binaries link) resolve on this Debian 12 system (`apt-get install --simulate`), its files are in
+# place, and the binaries extracted from it run: `tickscope-cli simulate seed000-nohzfull-poll` from
+# PATH and `tickscope --screenshot` under Xvfb. lintian runs when installed. No container or chroot
+# is used: the package is not installed on this machine.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build/release}
+out=${2:-$build/package}
+fail() { echo "package-deb: $*" >&2; exit 1; }
+
+if [ ! -f "$build/CMakeCache.txt" ]; then
+  cmake --preset release >/dev/null
+  cmake --build --preset release -j"$(nproc)"
+fi
+out=$(realpath -m "$out")
+rm -rf "$out" && mkdir -p "$out"
+(cd "$build" && cpack -G DEB -B "$out" >"$out/cpack.log" 2>&1) || fail "cpack failed: $(tail -5 "$out/cpack.log")"
+deb=$(ls "$out"/*.deb 2>/dev/null | head -1)
+[ -n "$deb" ] || fail "no .deb in $out"
+echo "package-deb: $deb ($(du -h "$deb" | cut -f1))"
+
+info=$(dpkg-deb --info "$deb")
+depends=$(sed -n 's/^ Depends: //p' <<<"$info")
+[ -n "$depends" ] || fail "no Depends in the package"
+for lib in libc6 libqt6widgets6 libtracecmd1 libtraceevent1; do
+  grep -q "$lib" <<<"$depends" || fail "Depends lacks $lib: $depends"
+done
+echo "package-deb: Depends: $depends"
+
+contents=$(dpkg-deb --contents "$deb")
+for f in usr/bin/tickscope usr/bin/tickscope-cli usr/share/applications/tickscope.desktop \
+         usr/share/metainfo/io.github.tickscope.metainfo.xml usr/share/mime/packages/tickscope.xml \
+         usr/share/icons/hicolor/scalable/apps/tickscope.svg usr/share/icons/hicolor/48x48/apps/tickscope.png \
+         usr/share/man/man1/tickscope.1 usr/share/man/man1/tickscope-cli.1 \
+         usr/share/bash-completion/completions/tickscope-cli; do
+  grep -q " \./$f\$" <<<"$contents" || fail "$f is not in the package"
+done
+
+# Depends resolvable from Debian 12's archive (needs the apt lists; skipped without them)
+if ls /var/lib/apt/lists/*_Packages* >/dev/null 2>&1; then
+  apt-get install --simulate -qq "$(realpath "$deb")" >/dev/null 2>"$out/apt.err" ||
+    fail "apt-get cannot install it: $(cat "$out/apt.err")"
+  echo "package-deb: apt-get install --simulate: the dependencies resolve"
+else
+  echo "package-deb: skipped: no apt lists for apt-get install --simulate (run apt-get update)"
+fi
+
+root=$(mktemp -d)
+trap 'rm -rf "$root"' EXIT
+dpkg-deb -x "$deb" "$root"
+PATH=$root/usr/bin:$PATH tickscope-cli simulate seed000-nohzfull-poll | grep -q nohz_full ||
+  fail "tickscope-cli from the package did not run"
+if command -v xvfb-run >/dev/null; then
+  xvfb-run -a -s "-screen 0 1600x1000x24" "$root/usr/bin/tickscope" --screenshot "$out/first-start.png" >/dev/null 2>&1 ||
+    fail "tickscope --screenshot from the package failed"
+  [ -s "$out/first-start.png" ] || fail "no screenshot"
+  echo "package-deb: tickscope from the package drew its first start ($out/first-start.png)"
+else
+  echo "package-deb: skipped: xvfb-run not installed, the GUI was not started"
+fi
+if command -v lintian >/dev/null; then
+  lintian --no-tag-display-limit "$deb" || true
+else
+  echo "package-deb: skipped: lintian not installed"
+fi
+echo "package-deb: ok"
