@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# package-deb.sh [BUILD_DIR] [OUT_DIR]
+# package-deb.sh [--chroot DIR] [BUILD_DIR] [OUT_DIR]
 # Builds the Debian package with CPack from a build directory (default build/release, configured and
 # built when missing) and checks it: its Depends (computed by dpkg-shlibdeps from the libraries the
 # binaries link) resolve on this Debian 12 system (`apt-get install --simulate`), its files are in
 # place, and the binaries extracted from it run: `tickscope-cli simulate seed000-nohzfull-poll` from
-# PATH and `tickscope --screenshot` under Xvfb. lintian runs when installed. No container or chroot
-# is used: the package is not installed on this machine.
+# PATH and `tickscope --screenshot` under Xvfb. lintian runs when installed.
+# --chroot DIR (root, network): also installs the package with apt into a copy of DIR, a clean Debian
+# 12 made once with `debootstrap --variant=minbase bookworm DIR`, and runs both binaries there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+chroot_dir=
+if [ "${1:-}" = --chroot ]; then chroot_dir=$(realpath "$2"); shift 2; fi
 build=${1:-build/release}
 out=${2:-$build/package}
 fail() { echo "package-deb: $*" >&2; exit 1; }
@@ -61,6 +64,25 @@ if command -v xvfb-run >/dev/null; then
   echo "package-deb: tickscope from the package drew its first start ($out/first-start.png)"
 else
   echo "package-deb: skipped: xvfb-run not installed, the GUI was not started"
+fi
+if [ -n "$chroot_dir" ]; then
+  [ -x "$chroot_dir/usr/bin/apt-get" ] || fail "$chroot_dir is not a Debian root"
+  c=$(mktemp -d /tmp/tickscope-chroot.XXXXXX)
+  trap 'umount "$c/proc" 2>/dev/null || true; rm -rf "$root" "$c"' EXIT
+  cp -a "$chroot_dir/." "$c/"
+  cp /etc/resolv.conf "$c/etc/resolv.conf"
+  cp "$deb" "$c/tmp/tickscope.deb"
+  mount -t proc proc "$c/proc"
+  chroot "$c" apt-get update -qq >/dev/null || fail "apt-get update in the chroot failed"
+  chroot "$c" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq /tmp/tickscope.deb >"$out/chroot-apt.log" 2>&1 ||
+    fail "apt-get install in the chroot failed: $(tail -5 "$out/chroot-apt.log")"
+  echo "package-deb: installed in a clean Debian 12 chroot with $(grep -c '^Setting up' "$out/chroot-apt.log") packages"
+  chroot "$c" tickscope-cli simulate seed000-nohzfull-poll | grep -q nohz_full || fail "tickscope-cli in the chroot"
+  chroot "$c" env QT_QPA_PLATFORM=offscreen tickscope --screenshot /tmp/first-start.png >/dev/null 2>&1 ||
+    fail "tickscope --screenshot in the chroot"
+  cp "$c/tmp/first-start.png" "$out/chroot-first-start.png"
+  chroot "$c" man -w tickscope-cli >/dev/null 2>&1 || echo "package-deb: (the minbase chroot has no man-db)"
+  echo "package-deb: both binaries run in the chroot ($out/chroot-first-start.png)"
 fi
 if command -v lintian >/dev/null; then
   lintian --no-tag-display-limit "$deb" || true

@@ -293,7 +293,7 @@ bool schedMigrateText(const KindSpec &, std::string_view f, StringPool &, Decode
 // timer_start prints "[timeout=%ld]" (expires - now) instead of now, and packs the flags word's cpu, idx
 // and letters into three fields: "cpu=1 idx=4 flags=D|P|I".
 constexpr std::string_view kTimerFlagLetters = "MDPI"; // TIMER_MIGRATING 0x40000 .. TIMER_IRQSAFE 0x200000
-constexpr uint32_t kTimerCpuMask = 0x3FFFF, kTimerLetterMask = 0x3C0000, kTimerIdxShift = 22;
+constexpr uint32_t kTimerCpuMask = 0x3FFFF, kTimerIdxShift = 22; // the letters are bits 18-21
 
 bool timerStartText(const KindSpec &s, std::string_view f, StringPool &strings, Decoded &out, bool)
 {
