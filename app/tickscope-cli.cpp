@@ -1,5 +1,6 @@
 // tickscope-cli: the command-line face of core. Exit 0 on success; on failure one line on stderr and 1.
 #include "analysis/CpuList.h"
+#include "analysis/RunAlignment.h"
 #include "analysis/TickAnalysis.h"
 #include "analysis/TickReport.h"
 #include "import/Loader.h"
@@ -17,6 +18,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
+#include <optional>
 #include <string>
 #include <sys/stat.h>
 #include <vector>
@@ -42,9 +45,12 @@ constexpr const char *kUsage =
     "      markers unless --whole) with the ground truth; --out writes the trace as ftrace text\n"
     "  simulate --list\n"
     "      the presets and their variants\n"
-    "  compare A B [--seed N] [--json] [--whole]\n"
+    "  compare A B [--seed N] [--json] [--whole | --window A:B [--align start|marker|OFFSET]]\n"
     "      the report numbers of A and B side by side (before -> after); each is a trace file or a\n"
-    "      scenario: PRESET[:VARIANT][,KEY=VALUE...] or FILE.json[:VARIANT][,KEY=VALUE...]\n"
+    "      scenario: PRESET[:VARIANT][,KEY=VALUE...] or FILE.json[:VARIANT][,KEY=VALUE...].\n"
+    "      Each run over its own print markers by default; --window: seconds after each run's time\n"
+    "      zero, which --align sets: its first print marker (the default when both runs have one),\n"
+    "      its start, or OFFSET (seconds, may be negative) after its start for B\n"
     "  --help, --version\n"
     "Exit status: 0 done, 1 bad input (one line on stderr names the file and the problem),\n"
     "2 bad command line.\n";
@@ -117,29 +123,31 @@ int cmdStats(const std::vector<std::string> &args)
     return 0;
 }
 
-// One side of --window: seconds from 0 to 9e9 (about 285 years of trace time, within int64 ns).
-bool parseSeconds(const std::string &s, int64_t &v)
+// One side of --window: seconds from `lo` to 9e9 (about 285 years of trace time, within int64 ns).
+bool parseSeconds(const std::string &s, double lo, int64_t &v)
 {
     if (s.empty()) return true;
-    const auto d = sim::parseNumberText(s, 0, 9e9);
+    const auto d = sim::parseNumberText(s, lo, 9e9);
     if (d) v = std::llround(*d * 1e9);
     return d.has_value();
 }
 
-// "A:B" in seconds of trace time; either side may be empty. Throws a usage error saying what is wrong.
-void parseWindow(const std::string &text, int64_t &from, int64_t &to)
+// "A:B" in seconds; either side may be empty (the window stays open there). Throws a usage error saying
+// what is wrong. `lo`: the lowest second allowed (0 for trace time; relative windows may start before
+// their time zero).
+void parseWindow(const std::string &cmd, const std::string &text, double lo, int64_t &from, int64_t &to)
 {
     const size_t colon = text.find(':');
     if (colon == std::string::npos)
-        throw UsageError{"report: --window: expected A:B in seconds (e.g. 1.5:2), got '" + text + "'"};
+        throw UsageError{cmd + ": --window: expected A:B in seconds (e.g. 1.5:2), got '" + text + "'"};
     const std::string a = text.substr(0, colon), b = text.substr(colon + 1);
     for (const std::string *side : {&a, &b}) {
-        if (!parseSeconds(*side, side == &a ? from : to))
-            throw UsageError{"report: --window: '" + *side +
-                             "' is not a number of seconds from 0 to 9e9 (in '" + text + "')"};
+        if (!parseSeconds(*side, lo, side == &a ? from : to))
+            throw UsageError{cmd + ": --window: '" + *side + "' is not a number of seconds from " +
+                             std::string(lo < 0 ? "-9e9" : "0") + " to 9e9 (in '" + text + "')"};
     }
     if (!a.empty() && !b.empty() && from >= to)
-        throw UsageError{"report: --window: A must be below B, got '" + text + "'"};
+        throw UsageError{cmd + ": --window: A must be below B, got '" + text + "'"};
 }
 
 int cmdReport(const std::vector<std::string> &args)
@@ -165,7 +173,7 @@ int cmdReport(const std::vector<std::string> &args)
             markers = true;
         } else if (a == "--window" && hasValue) {
             window = true;
-            parseWindow(args[++i], ro.from, ro.to);
+            parseWindow("report", args[++i], 0, ro.from, ro.to);
         } else if (a == "--nohz-full" && hasValue) {
             ao.nohzFullGiven = true;
             ao.nohzFull = list(a, args[++i]);
@@ -274,14 +282,18 @@ int cmdSimulate(const std::vector<std::string> &args)
     return 0;
 }
 
-sim::Analysed compareSide(const std::string &spec, uint64_t seed, bool whole, sim::SimResult &keep)
+bool isTraceFile(const std::string &spec)
 {
     struct stat st
     {
     };
-    const bool file = ::stat(spec.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
-                      !(spec.size() > 5 && spec.compare(spec.size() - 5, 5, ".json") == 0);
-    if (file) {
+    return ::stat(spec.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+           !(spec.size() > 5 && spec.compare(spec.size() - 5, 5, ".json") == 0);
+}
+
+sim::Analysed compareSide(const std::string &spec, uint64_t seed, bool whole, sim::SimResult &keep)
+{
+    if (isTraceFile(spec)) {
         const auto trace = loadTrace(spec, LoadOptions{});
         return sim::analyse(*trace, spec, !whole);
     }
@@ -290,11 +302,40 @@ sim::Analysed compareSide(const std::string &spec, uint64_t seed, bool whole, si
     return a;
 }
 
+// One side of a compare over a relative window: the trace (loaded or simulated) and its analysis.
+struct Side
+{
+    std::unique_ptr<Trace> loaded;
+    sim::SimResult simulated;
+    const Trace *trace = nullptr;
+    std::optional<TickAnalysis> analysis;
+};
+
+void loadSide(const std::string &spec, uint64_t seed, Side &s)
+{
+    if (isTraceFile(spec)) {
+        s.loaded = loadTrace(spec, LoadOptions{});
+        s.trace = s.loaded.get();
+    } else {
+        s.simulated = sim::simulate(sim::scenarioFromSpec(spec), seed);
+        s.trace = s.simulated.trace.get();
+    }
+    s.analysis.emplace(TickAnalysis::run(*s.trace));
+}
+
+int64_t shifted(int64_t zero, int64_t relative)
+{
+    if (relative == INT64_MIN || relative == INT64_MAX) return relative;
+    return zero + relative;
+}
+
 int cmdCompare(const std::vector<std::string> &args)
 {
     std::vector<std::string> sides;
     uint64_t seed = 1;
-    bool json = false, whole = false;
+    bool json = false, whole = false, window = false;
+    sim::CompareWindow w;
+    std::optional<Alignment> align;
     for (size_t i = 0; i < args.size(); ++i) {
         const std::string &a = args[i];
         if (a == "--json") {
@@ -303,6 +344,14 @@ int cmdCompare(const std::vector<std::string> &args)
             whole = true;
         } else if (a == "--seed" && i + 1 < args.size()) {
             seed = parseSeed("compare", args[++i]);
+        } else if (a == "--window" && i + 1 < args.size()) {
+            window = true;
+            parseWindow("compare", args[++i], -9e9, w.from, w.to);
+        } else if (a == "--align" && i + 1 < args.size()) {
+            align = parseAlignment(args[++i]);
+            if (!align)
+                throw UsageError{"compare: --align: expected start, marker or an offset in seconds, got '" +
+                                 args[i] + "'"};
         } else if (!a.empty() && a[0] == '-') {
             throw UsageError{"compare: unknown option " + a};
         } else {
@@ -310,10 +359,31 @@ int cmdCompare(const std::vector<std::string> &args)
         }
     }
     if (sides.size() != 2) throw UsageError{"compare: expected two traces or scenarios (A B)"};
-    sim::SimResult ra, rb;
-    const sim::Analysed a = compareSide(sides[0], seed, whole, ra);
-    const sim::Analysed b = compareSide(sides[1], seed, whole, rb);
-    const std::string text = json ? sim::formatCompareJson(a, b) : sim::formatCompareText(a, b);
+    if (window && whole) throw UsageError{"compare: --window and --whole exclude each other"};
+    if (align && !window)
+        throw UsageError{"compare: --align needs --window (the default window is each run's own markers)"};
+    std::string text;
+    if (!window) {
+        sim::SimResult ra, rb;
+        const sim::Analysed a = compareSide(sides[0], seed, whole, ra);
+        const sim::Analysed b = compareSide(sides[1], seed, whole, rb);
+        text = json ? sim::formatCompareJson(a, b) : sim::formatCompareText(a, b);
+    } else {
+        Side sa, sb;
+        loadSide(sides[0], seed, sa);
+        loadSide(sides[1], seed, sb);
+        std::string why;
+        const auto zeros = alignRuns(*sa.trace, *sa.analysis, *sb.trace, *sb.analysis, align, why);
+        if (!zeros) throw LoadError("compare: " + why);
+        w.align = zeros->how;
+        w.zeroA = zeros->a;
+        w.zeroB = zeros->b;
+        const sim::Analysed a = sim::analyseSpan(*sa.trace, *sa.analysis, sides[0], shifted(w.zeroA, w.from),
+                                                 shifted(w.zeroA, w.to), "window");
+        const sim::Analysed b = sim::analyseSpan(*sb.trace, *sb.analysis, sides[1], shifted(w.zeroB, w.from),
+                                                 shifted(w.zeroB, w.to), "window");
+        text = json ? sim::formatCompareJson(a, b, &w) : sim::formatCompareText(a, b, &w);
+    }
     std::fwrite(text.data(), 1, text.size(), stdout);
     return 0;
 }

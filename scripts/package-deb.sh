@@ -55,8 +55,9 @@ fi
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
 dpkg-deb -x "$deb" "$root"
-PATH=$root/usr/bin:$PATH tickscope-cli simulate seed000-nohzfull-poll | grep -q nohz_full ||
+sim=$(PATH=$root/usr/bin:$PATH tickscope-cli simulate seed000-nohzfull-poll) ||
   fail "tickscope-cli from the package did not run"
+grep -q nohz_full <<<"$sim" || fail "tickscope-cli from the package printed no report"
 if command -v xvfb-run >/dev/null; then
   xvfb-run -a -s "-screen 0 1600x1000x24" "$root/usr/bin/tickscope" --screenshot "$out/first-start.png" >/dev/null 2>&1 ||
     fail "tickscope --screenshot from the package failed"
@@ -77,7 +78,8 @@ if [ -n "$chroot_dir" ]; then
   chroot "$c" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq /tmp/tickscope.deb >"$out/chroot-apt.log" 2>&1 ||
     fail "apt-get install in the chroot failed: $(tail -5 "$out/chroot-apt.log")"
   echo "package-deb: installed in a clean Debian 12 chroot with $(grep -c '^Setting up' "$out/chroot-apt.log") packages"
-  chroot "$c" tickscope-cli simulate seed000-nohzfull-poll | grep -q nohz_full || fail "tickscope-cli in the chroot"
+  sim=$(chroot "$c" tickscope-cli simulate seed000-nohzfull-poll) || fail "tickscope-cli in the chroot"
+  grep -q nohz_full <<<"$sim" || fail "tickscope-cli in the chroot printed no report"
   chroot "$c" env QT_QPA_PLATFORM=offscreen tickscope --screenshot /tmp/first-start.png >/dev/null 2>&1 ||
     fail "tickscope --screenshot in the chroot"
   cp "$c/tmp/first-start.png" "$out/chroot-first-start.png"

@@ -232,6 +232,13 @@ std::optional<std::pair<int64_t, int64_t>> markerWindow(const Trace &trace, cons
     return std::make_pair(first.ts, last.ts);
 }
 
+std::optional<int64_t> firstMarker(const Trace &trace, const TickAnalysis &analysis)
+{
+    const Marker first = markers(trace, analysis).first;
+    if (first.cpu < 0) return std::nullopt;
+    return first.ts;
+}
+
 TickReport TickReport::make(const Trace &trace, const TickAnalysis &analysis, const ReportOptions &options)
 {
     TickReport r;

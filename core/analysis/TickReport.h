@@ -23,6 +23,8 @@ struct ReportOptions
 
 // The span between the first and last ftrace print marker (nullopt when the trace has fewer than two).
 std::optional<std::pair<int64_t, int64_t>> markerWindow(const Trace &trace, const TickAnalysis &analysis);
+// The time of the first ftrace print marker (nullopt when the trace has none).
+std::optional<int64_t> firstMarker(const Trace &trace, const TickAnalysis &analysis);
 
 struct TickCounts
 {

@@ -8,24 +8,30 @@
 
 namespace tickscope::sim {
 
-Analysed analyse(const Trace &trace, std::string label, bool useMarkers)
+Analysed analyseSpan(const Trace &trace, const TickAnalysis &analysis, std::string label, int64_t from,
+                     int64_t to, std::string source)
 {
     Analysed a;
     a.label = std::move(label);
-    const TickAnalysis analysis = TickAnalysis::run(trace);
     ReportOptions ro;
-    if (useMarkers) {
-        if (const auto span = markerWindow(trace, analysis)) {
-            ro.from = span->first;
-            ro.to = span->second;
-            ro.windowSource = "markers";
-        }
-    }
+    ro.from = from;
+    ro.to = to;
+    ro.windowSource = std::move(source);
     a.from = ro.from;
     a.to = ro.to;
     a.report = TickReport::make(trace, analysis, ro);
     a.timers = pairTimerList(trace, ro.from, ro.to);
     return a;
+}
+
+Analysed analyse(const Trace &trace, std::string label, bool useMarkers)
+{
+    const TickAnalysis analysis = TickAnalysis::run(trace);
+    if (useMarkers) {
+        if (const auto span = markerWindow(trace, analysis))
+            return analyseSpan(trace, analysis, std::move(label), span->first, span->second, "markers");
+    }
+    return analyseSpan(trace, analysis, std::move(label), INT64_MIN, INT64_MAX, "trace");
 }
 
 Analysed simulateAndAnalyse(const Scenario &s, uint64_t seed, SimResult &result, bool useMarkers)
@@ -158,9 +164,28 @@ std::vector<std::pair<int, std::vector<Row>>> rows(const Analysed &a, const Anal
 
 } // namespace
 
-std::string formatCompareText(const Analysed &a, const Analysed &b)
+namespace {
+
+std::string secondsText(int64_t ns)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.6f", static_cast<double>(ns) / 1e9);
+    return buf;
+}
+
+} // namespace
+
+std::string formatCompareText(const Analysed &a, const Analysed &b, const CompareWindow *window)
 {
     std::string out = "before: " + a.label + "\nafter:  " + b.label + "\n";
+    if (window) {
+        const auto side = [](int64_t t, const char *open) {
+            return t == INT64_MIN || t == INT64_MAX ? std::string(open) : secondsText(t);
+        };
+        out += "window: " + side(window->from, "start") + " .. " + side(window->to, "end") +
+               " s after each run's time zero (aligned by " + window->align + "; before at " +
+               secondsText(window->zeroA) + " s, after at " + secondsText(window->zeroB) + " s)\n";
+    }
     char buf[256];
     for (const auto &[cpu, rs] : rows(a, b)) {
         bool any = false;
@@ -179,11 +204,20 @@ std::string formatCompareText(const Analysed &a, const Analysed &b)
     return out;
 }
 
-std::string formatCompareJson(const Analysed &a, const Analysed &b)
+std::string formatCompareJson(const Analysed &a, const Analysed &b, const CompareWindow *window)
 {
     JsonWriter j;
     j.beginObject();
     j.value("before", a.label).value("after", b.label);
+    if (window) {
+        j.beginObject("window");
+        if (window->from != INT64_MIN) j.value("from_ns", window->from);
+        if (window->to != INT64_MAX) j.value("to_ns", window->to);
+        j.value("align", window->align)
+            .value("before_zero_ns", window->zeroA)
+            .value("after_zero_ns", window->zeroB);
+        j.endObject();
+    }
     j.beginArray("cpus");
     for (const auto &[cpu, rs] : rows(a, b)) {
         j.beginObject();

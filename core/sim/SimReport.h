@@ -26,6 +26,10 @@ struct Analysed
 
 // Analyses a trace over its marker window when it has two print markers (useMarkers), else all of it.
 Analysed analyse(const Trace &trace, std::string label, bool useMarkers = true);
+// Analyses a trace over [from, to] (absolute ns; INT64_MIN/MAX: open), `source` naming where the window
+// came from ("trace", "markers", "window").
+Analysed analyseSpan(const Trace &trace, const TickAnalysis &analysis, std::string label, int64_t from,
+                     int64_t to, std::string source);
 // Simulates and analyses; `result` keeps the trace (for --out).
 Analysed simulateAndAnalyse(const Scenario &s, uint64_t seed, SimResult &result, bool useMarkers = true);
 
@@ -36,7 +40,17 @@ std::string formatTimerListText(const std::vector<TimerListCpu> &timers);
 // "SPEC[,key=value...]": a preset or scenario file (with ':variant') and settings, for `compare`.
 Scenario scenarioFromSpec(const std::string &spec);
 
-std::string formatCompareText(const Analysed &a, const Analysed &b);
-std::string formatCompareJson(const Analysed &a, const Analysed &b);
+// A window in relative time given to `compare --window`: seconds after each run's time zero.
+struct CompareWindow
+{
+    int64_t from = INT64_MIN, to = INT64_MAX; // relative ns; open ends stay open
+    std::string align;                        // how the zeros were chosen ("marker", "start", "offset ...")
+    int64_t zeroA = 0, zeroB = 0;             // absolute ns
+};
+
+// `window`: nullptr for the default window (each run's markers, or the whole run); the output is then
+// unchanged from before relative windows existed.
+std::string formatCompareText(const Analysed &a, const Analysed &b, const CompareWindow *window = nullptr);
+std::string formatCompareJson(const Analysed &a, const Analysed &b, const CompareWindow *window = nullptr);
 
 } // namespace tickscope::sim

@@ -31,7 +31,7 @@ echo "check-install: ${#files[@]} files installed"
 # ---- the installed binaries, from PATH ----
 export PATH=$u/bin:$PATH
 [ "$(command -v tickscope-cli)" = "$u/bin/tickscope-cli" ] || fail "tickscope-cli is not the installed one"
-tickscope-cli --version | grep -Eq '^tickscope-cli [0-9]+\.[0-9]+\.[0-9]+' || fail "tickscope-cli --version"
+v=$(tickscope-cli --version) && grep -Eq '^tickscope-cli [0-9]+\.[0-9]+\.[0-9]+' <<<"$v" || fail "tickscope-cli --version"
 out=$(tickscope-cli simulate seed000-nohzfull-poll) || fail "installed tickscope-cli simulate failed"
 grep -q "nohz_full" <<<"$out" || fail "simulate printed no report"
 
@@ -53,13 +53,13 @@ checkOptions() { # NAME HELP_TEXT MAN_PAGE
 }
 help=$(tickscope-cli --help)
 checkOptions tickscope-cli "$help" "$u/share/man/man1/tickscope-cli.1"
+page=$(manText "$u/share/man/man1/tickscope-cli.1") # (grep -q on a pipe would SIGPIPE man under pipefail)
 for cmd in $(grep -oE '^  [a-z]+ ' <<<"$help" | sort -u); do
-  manText "$u/share/man/man1/tickscope-cli.1" | grep -qE "tickscope-cli $cmd" ||
-    fail "tickscope-cli: command $cmd is not in the man page's synopsis"
+  grep -qE "tickscope-cli $cmd" <<<"$page" || fail "tickscope-cli: command $cmd is not in the man page's synopsis"
 done
 if [ $gui = 1 ]; then
   export QT_QPA_PLATFORM=offscreen
-  tickscope --version | grep -Eq '^tickscope [0-9]+\.[0-9]+\.[0-9]+' || fail "tickscope --version"
+  v=$(tickscope --version) && grep -Eq '^tickscope [0-9]+\.[0-9]+\.[0-9]+' <<<"$v" || fail "tickscope --version"
   help=$(tickscope --help)
   checkOptions tickscope "$help" "$u/share/man/man1/tickscope.1"
 fi

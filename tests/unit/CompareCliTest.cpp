@@ -1,0 +1,126 @@
+// `tickscope-cli compare --window A:B --align ...`: two runs over the same span of relative time. The
+// numbers must be each run's own `report` over the absolute span the alignment gives, and the zeros
+// must be what each alignment says (first print marker, first event, start plus an offset).
+#include "TestUtil.h"
+
+#include "analysis/RunAlignment.h"
+#include "analysis/TickReport.h"
+#include "import/Loader.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+
+namespace tickscope {
+namespace {
+
+using nlohmann::json;
+using test::dataPath;
+
+test::CommandResult cli(const std::string &args)
+{
+    return test::run("cd / && timeout 120 '" + std::string(TICKSCOPE_CLI) + "' " + args);
+}
+
+std::string seconds(int64_t ns)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%lld.%09lld", static_cast<long long>(ns / 1000000000),
+                  static_cast<long long>(ns % 1000000000));
+    return buf;
+}
+
+const std::string kPoll = dataPath("nohzfull-poll.dat"), kNopoll = dataPath("nohzfull-nopoll.dat");
+
+TEST(CompareCli, RelativeWindowIsEachRunsReportOverItsAlignedSpan)
+{
+    const auto r = cli("compare " + kPoll + " " + kNopoll + " --window 0.2:1.2 --json");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const json j = json::parse(r.out);
+    ASSERT_TRUE(j.contains("window"));
+    EXPECT_EQ(j["window"]["align"], "marker"); // both runs have markers: the default
+    EXPECT_EQ(j["window"]["from_ns"], 200000000);
+    EXPECT_EQ(j["window"]["to_ns"], 1200000000);
+    const int64_t zero[2] = {j["window"]["before_zero_ns"], j["window"]["after_zero_ns"]};
+    const std::string files[2] = {kPoll, kNopoll};
+    const char *side[2] = {"before", "after"};
+    for (int k = 0; k < 2; ++k) {
+        // the zero is the run's first print marker, found here independently of the CLI
+        const auto trace = loadTrace(files[k]);
+        const TickAnalysis analysis = TickAnalysis::run(*trace);
+        ASSERT_EQ(firstMarker(*trace, analysis), zero[k]) << files[k];
+        // and the numbers are that run's report over [zero + 0.2 s, zero + 1.2 s]
+        const auto rep = cli("report " + files[k] + " --json --window " + seconds(zero[k] + 200000000) + ":" +
+                             seconds(zero[k] + 1200000000));
+        ASSERT_EQ(rep.exitCode, 0) << rep.err;
+        const json rj = json::parse(rep.out);
+        ASSERT_EQ(rj["cpus"].size(), j["cpus"].size());
+        uint64_t ticks = 0;
+        for (size_t c = 0; c < rj["cpus"].size(); ++c) {
+            const json &cpu = j["cpus"][c];
+            EXPECT_EQ(cpu["ticks"][side[k]], rj["cpus"][c]["ticks"]["total"]) << files[k] << " CPU " << c;
+            EXPECT_EQ(cpu["ticks_user"][side[k]], rj["cpus"][c]["ticks"]["user"]) << files[k] << " CPU " << c;
+            EXPECT_EQ(cpu["ticks_polling"][side[k]], rj["cpus"][c]["ticks"]["polling"]) << files[k];
+            ticks += rj["cpus"][c]["ticks"]["total"].get<uint64_t>();
+        }
+        EXPECT_GT(ticks, 100u) << files[k]; // a second of a 2-CPU HZ=250 trace
+    }
+    // seed 000's headline, in relative time: CPU 1's user ticks vanish without polling idle
+    const auto text = cli("compare " + kPoll + " " + kNopoll + " --window 0:1");
+    ASSERT_EQ(text.exitCode, 0) << text.err;
+    EXPECT_NE(text.out.find("aligned by marker"), std::string::npos) << text.out;
+}
+
+TEST(CompareCli, AlignByStartAndByOffset)
+{
+    const auto a = loadTrace(kPoll), b = loadTrace(kNopoll);
+    const auto start = cli("compare " + kPoll + " " + kNopoll + " --window 0:0.5 --align start --json");
+    ASSERT_EQ(start.exitCode, 0) << start.err;
+    const json s = json::parse(start.out);
+    EXPECT_EQ(s["window"]["align"], "start");
+    EXPECT_EQ(s["window"]["before_zero_ns"], a->firstTs());
+    EXPECT_EQ(s["window"]["after_zero_ns"], b->firstTs());
+    const auto off = cli("compare " + kPoll + " " + kNopoll + " --window :0.5 --align -0.25 --json");
+    ASSERT_EQ(off.exitCode, 0) << off.err;
+    const json o = json::parse(off.out);
+    EXPECT_EQ(o["window"]["before_zero_ns"], a->firstTs());
+    EXPECT_EQ(o["window"]["after_zero_ns"], b->firstTs() - 250000000);
+    EXPECT_FALSE(o["window"].contains("from_ns")); // open at the start
+    EXPECT_EQ(parseAlignment("0.25")->offsetNs, 250000000);
+    EXPECT_FALSE(parseAlignment("soon"));
+    EXPECT_FALSE(parseAlignment("1e300"));
+}
+
+TEST(CompareCli, DefaultOutputIsUnchangedAndBadOptionsAreRefused)
+{
+    const auto plain = cli("compare " + kPoll + " " + kNopoll);
+    ASSERT_EQ(plain.exitCode, 0) << plain.err;
+    EXPECT_EQ(plain.out.find("window:"), std::string::npos);
+    EXPECT_EQ(plain.out.rfind("before: ", 0), 0u);
+    const auto pj = cli("compare " + kPoll + " " + kNopoll + " --json");
+    ASSERT_EQ(pj.exitCode, 0);
+    EXPECT_FALSE(json::parse(pj.out).contains("window"));
+
+    struct Bad
+    {
+        std::string args;
+        int exit;
+        const char *says;
+    };
+    for (const Bad &b :
+         {Bad{kPoll + " " + kNopoll + " --align marker", 2, "--align needs --window"},
+          Bad{kPoll + " " + kNopoll + " --window 0:1 --align soon", 2, "--align: expected start"},
+          Bad{kPoll + " " + kNopoll + " --window 0:1 --whole", 2, "exclude each other"},
+          Bad{kPoll + " " + kNopoll + " --window 2:1", 2, "A must be below B"},
+          Bad{kPoll + " " + dataPath("host-sleep.dat") + " --window 0:1 --align marker", 1,
+              "B has no ftrace print marker"}}) {
+        const auto r = cli("compare " + b.args);
+        EXPECT_EQ(r.exitCode, b.exit) << b.args << "\n" << r.err;
+        EXPECT_NE(r.err.find(b.says), std::string::npos) << r.err;
+        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    }
+}
+
+} // namespace
+} // namespace tickscope
