@@ -1,5 +1,6 @@
 // tickscope-cli: the command-line face of core. Exit 0 on success; on failure one line on stderr and 1.
 #include "analysis/CpuList.h"
+#include "analysis/ReportMail.h"
 #include "analysis/RunAlignment.h"
 #include "analysis/TickAnalysis.h"
 #include "analysis/TickReport.h"
@@ -35,8 +36,8 @@ constexpr const char *kUsage =
     "      peak memory per event. FILE is a trace.dat (v6/v7) or ftrace text (tracefs trace,\n"
     "      trace_pipe, trace-cmd report output). Without --instance every buffer instance\n"
     "      that has events is listed (NAME 'top' selects the top-level buffer).\n"
-    "  report FILE [--json] [--instance NAME] [--threads N] [--nohz-full LIST] [--cpus LIST]\n"
-    "         [--window A:B | --markers]\n"
+    "  report FILE [--json | --format text|json|mail] [--instance NAME] [--threads N]\n"
+    "         [--nohz-full LIST] [--cpus LIST] [--window A:B | --markers]\n"
     "      the tick analysis per CPU: ticks and what they interrupted, spurious ticks, tick-stopped\n"
     "      time, failed tick stops, TIMER softirqs, hrtimer wakeup lateness and latency\n"
     "  simulate PRESET[:VARIANT]|FILE.json[:VARIANT] [--set KEY=VALUE ...] [--seed N] [--out FILE]\n"
@@ -45,12 +46,17 @@ constexpr const char *kUsage =
     "      markers unless --whole) with the ground truth; --out writes the trace as ftrace text\n"
     "  simulate --list\n"
     "      the presets and their variants\n"
-    "  compare A B [--seed N] [--json] [--whole | --window A:B [--align start|marker|OFFSET]]\n"
+    "  compare A B [--seed N] [--json | --format text|json|mail]\n"
+    "          [--whole | --window A:B [--align start|marker|OFFSET]]\n"
     "      the report numbers of A and B side by side (before -> after); each is a trace file or a\n"
     "      scenario: PRESET[:VARIANT][,KEY=VALUE...] or FILE.json[:VARIANT][,KEY=VALUE...].\n"
     "      Each run over its own print markers by default; --window: seconds after each run's time\n"
     "      zero, which --align sets: its first print marker (the default when both runs have one),\n"
     "      its start, or OFFSET (seconds, may be negative) after its start for B\n"
+    "  --format mail: the few lines a cover letter quotes (ASCII, at most 72 columns): per CPU\n"
+    "      (the nohz_full ones, or --cpus) ticks in userspace/hrtimer wakeups, while polling,\n"
+    "      spurious, tick-stopped share, failed stops, worst TIMER softirq, catch-ups, wakeup\n"
+    "      latency p99/max; then how it was measured\n"
     "  --help, --version\n"
     "Exit status: 0 done, 1 bad input (one line on stderr names the file and the problem),\n"
     "2 bad command line.\n";
@@ -150,10 +156,27 @@ void parseWindow(const std::string &cmd, const std::string &text, double lo, int
         throw UsageError{cmd + ": --window: A must be below B, got '" + text + "'"};
 }
 
+enum class Format
+{
+    Text,
+    Json,
+    Mail,
+};
+
+Format parseFormat(const std::string &cmd, const std::string &v)
+{
+    if (v == "text") return Format::Text;
+    if (v == "json") return Format::Json;
+    if (v == "mail") return Format::Mail;
+    throw UsageError{cmd + ": --format: expected text, json or mail, got '" + v + "'"};
+}
+
+const std::string kTool = "tickscope " TICKSCOPE_VERSION;
+
 int cmdReport(const std::vector<std::string> &args)
 {
     std::string file;
-    bool json = false;
+    Format format = Format::Text;
     bool markers = false;
     bool window = false;
     LoadOptions opt;
@@ -168,7 +191,9 @@ int cmdReport(const std::vector<std::string> &args)
         const std::string &a = args[i];
         const bool hasValue = i + 1 < args.size();
         if (a == "--json") {
-            json = true;
+            format = Format::Json;
+        } else if (a == "--format" && hasValue) {
+            format = parseFormat("report", args[++i]);
         } else if (a == "--markers") {
             markers = true;
         } else if (a == "--window" && hasValue) {
@@ -215,7 +240,9 @@ int cmdReport(const std::vector<std::string> &args)
     TickReport report = TickReport::make(*trace, analysis, ro);
     report.loadSeconds = loadSeconds;
     report.peakRssBytes = peakRssBytes();
-    const std::string out = json ? formatReportJson(report) : formatReportText(report);
+    const std::string out = format == Format::Json   ? formatReportJson(report)
+                            : format == Format::Mail ? formatReportMail(report, !ro.cpus.empty(), kTool)
+                                                     : formatReportText(report);
     std::fwrite(out.data(), 1, out.size(), stdout);
     for (const auto &w : trace->warnings)
         std::fprintf(stderr, "tickscope-cli: warning: %s: %s\n", file.c_str(), w.c_str());
@@ -333,13 +360,16 @@ int cmdCompare(const std::vector<std::string> &args)
 {
     std::vector<std::string> sides;
     uint64_t seed = 1;
-    bool json = false, whole = false, window = false;
+    Format format = Format::Text;
+    bool whole = false, window = false;
     sim::CompareWindow w;
     std::optional<Alignment> align;
     for (size_t i = 0; i < args.size(); ++i) {
         const std::string &a = args[i];
         if (a == "--json") {
-            json = true;
+            format = Format::Json;
+        } else if (a == "--format" && i + 1 < args.size()) {
+            format = parseFormat("compare", args[++i]);
         } else if (a == "--whole") {
             whole = true;
         } else if (a == "--seed" && i + 1 < args.size()) {
@@ -367,7 +397,9 @@ int cmdCompare(const std::vector<std::string> &args)
         sim::SimResult ra, rb;
         const sim::Analysed a = compareSide(sides[0], seed, whole, ra);
         const sim::Analysed b = compareSide(sides[1], seed, whole, rb);
-        text = json ? sim::formatCompareJson(a, b) : sim::formatCompareText(a, b);
+        text = format == Format::Json   ? sim::formatCompareJson(a, b)
+               : format == Format::Mail ? sim::formatCompareMail(a, b, kTool)
+                                        : sim::formatCompareText(a, b);
     } else {
         Side sa, sb;
         loadSide(sides[0], seed, sa);
@@ -382,7 +414,9 @@ int cmdCompare(const std::vector<std::string> &args)
                                                  shifted(w.zeroA, w.to), "window");
         const sim::Analysed b = sim::analyseSpan(*sb.trace, *sb.analysis, sides[1], shifted(w.zeroB, w.from),
                                                  shifted(w.zeroB, w.to), "window");
-        text = json ? sim::formatCompareJson(a, b, &w) : sim::formatCompareText(a, b, &w);
+        text = format == Format::Json   ? sim::formatCompareJson(a, b, &w)
+               : format == Format::Mail ? sim::formatCompareMail(a, b, kTool, &w)
+                                        : sim::formatCompareText(a, b, &w);
     }
     std::fwrite(text.data(), 1, text.size(), stdout);
     return 0;

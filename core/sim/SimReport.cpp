@@ -2,8 +2,11 @@
 
 #include "Presets.h"
 
+#include "analysis/ReportMail.h"
+
 #include "util/JsonWriter.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace tickscope::sim {
@@ -232,6 +235,40 @@ std::string formatCompareJson(const Analysed &a, const Analysed &b, const Compar
     j.endArray();
     j.endObject();
     return j.str() + "\n";
+}
+
+} // namespace tickscope::sim
+
+namespace tickscope::sim {
+
+std::string formatCompareMail(const Analysed &a, const Analysed &b, const std::string &tool,
+                              const CompareWindow *window)
+{
+    const size_t n = std::min(a.report.cpus.size(), b.report.cpus.size());
+    bool anyNohzFull = false;
+    for (size_t i = 0; i < n; ++i)
+        anyNohzFull |= a.report.cpus[i].nohzFull || b.report.cpus[i].nohzFull;
+    std::string out = "before -> after\n";
+    for (size_t i = 0; i < n; ++i) {
+        const CpuReport &ca = a.report.cpus[i], &cb = b.report.cpus[i];
+        if (anyNohzFull && !ca.nohzFull && !cb.nohzFull) continue;
+        out += mailCpuTitle(ca.nohzFull ? ca : cb) + "\n";
+        const auto fa = mailFigures(a.report, ca), fb = mailFigures(b.report, cb);
+        for (size_t k = 0; k < fa.size() && k < fb.size(); ++k)
+            out += mailFigureLine(fa[k].first, fa[k].second + " -> " + fb[k].second);
+    }
+    if (window) {
+        const auto side = [](int64_t t) {
+            char buf[32];
+            std::snprintf(buf, sizeof buf, "%.6f", static_cast<double>(t) / 1e9);
+            return t == INT64_MIN || t == INT64_MAX ? std::string() : std::string(buf);
+        };
+        out += "Both over " + side(window->from) + ".." + side(window->to) + " s after each run's zero (" +
+               window->align + ").\n";
+    }
+    out += mailMeasured("Before: measured", tool, a.report, a.label);
+    out += mailMeasured("After: measured", tool, b.report, b.label);
+    return mailSafe(out);
 }
 
 } // namespace tickscope::sim

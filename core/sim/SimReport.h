@@ -52,5 +52,9 @@ struct CompareWindow
 // unchanged from before relative windows existed.
 std::string formatCompareText(const Analysed &a, const Analysed &b, const CompareWindow *window = nullptr);
 std::string formatCompareJson(const Analysed &a, const Analysed &b, const CompareWindow *window = nullptr);
+// The mail form (ReportMail.h): per CPU "before -> after" of the quoted figures, for the CPUs that are
+// nohz_full in either run (every CPU when neither has one), then how each run was measured.
+std::string formatCompareMail(const Analysed &a, const Analysed &b, const std::string &tool,
+                              const CompareWindow *window = nullptr);
 
 } // namespace tickscope::sim

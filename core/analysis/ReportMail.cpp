@@ -1,0 +1,177 @@
+#include "ReportMail.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <string_view>
+
+namespace tickscope {
+namespace {
+
+template <class... A> std::string fmt(const char *f, A... a)
+{
+    char buf[128];
+    std::snprintf(buf, sizeof buf, f, a...);
+    return buf;
+}
+
+std::string us(int64_t ns)
+{
+    return fmt("%.1f", static_cast<double>(ns) / 1e3);
+}
+
+std::string baseName(const std::string &path)
+{
+    const size_t slash = path.rfind('/');
+    return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// "Linux host 6.18.44-fc x86_64 ..." -> "Linux 6.18.44-fc"
+std::string kernel(const std::string &uname)
+{
+    std::vector<std::string> words;
+    for (size_t p = 0; p < uname.size();) {
+        const size_t e = uname.find(' ', p);
+        words.push_back(uname.substr(p, e == std::string::npos ? std::string::npos : e - p));
+        if (e == std::string::npos) break;
+        p = e + 1;
+    }
+    if (words.size() >= 3) return words[0] + " " + words[2];
+    return uname.empty() ? std::string("kernel unknown") : uname;
+}
+
+std::string windowText(const TickReport &r)
+{
+    const std::string span =
+        fmt("%.6f..%.6f s", static_cast<double>(r.from) / 1e9, static_cast<double>(r.to) / 1e9);
+    if (r.windowSource == "markers") return "between the print markers, " + span;
+    if (r.windowSource == "window") return "window " + span;
+    return "whole trace, " + span;
+}
+
+} // namespace
+
+std::vector<std::pair<std::string, std::string>> mailFigures(const TickReport &r, const CpuReport &c)
+{
+    std::vector<std::pair<std::string, std::string>> f;
+    f.emplace_back("ticks in userspace", fmt("%" PRIu64 "/%" PRIu64, c.ticks.user, c.wakeup.count));
+    f.emplace_back("ticks while polling", fmt("%" PRIu64, c.ticks.polling));
+    f.emplace_back("spurious ticks", fmt("%" PRIu64, c.ticks.spurious));
+    const int64_t span = r.to - r.from;
+    f.emplace_back("tick stopped", fmt("%.1f%%", span > 0 ? 100.0 * static_cast<double>(c.tickStoppedNs) /
+                                                                static_cast<double>(span)
+                                                          : 0.0));
+    std::string failed;
+    for (size_t d = 0; d < c.failures.size(); ++d) {
+        if (c.failures[d])
+            failed += (failed.empty() ? "" : ", ") + fmt("%s %" PRIu64, kDependencyNames[d], c.failures[d]);
+    }
+    if (c.failuresOther) failed += (failed.empty() ? "" : ", ") + fmt("other %" PRIu64, c.failuresOther);
+    f.emplace_back("failed tick stops", failed.empty() ? std::string("none") : failed);
+    f.emplace_back("worst TIMER softirq", us(c.timerSoftirq.maxNs) + " us");
+    f.emplace_back("TIMER catch-ups", fmt("%" PRIu64, c.timerSoftirq.catchup));
+    f.emplace_back("wakeup latency p99/max",
+                   us(c.wakeup.latency.p99) + "/" + us(c.wakeup.latency.max) + " us");
+    return f;
+}
+
+std::vector<size_t> mailCpus(const TickReport &r, bool all)
+{
+    std::vector<size_t> out;
+    for (size_t i = 0; i < r.cpus.size(); ++i) {
+        if (!all && r.cpus[i].nohzFull) out.push_back(i);
+    }
+    if (out.empty()) {
+        for (size_t i = 0; i < r.cpus.size(); ++i)
+            out.push_back(i);
+    }
+    return out;
+}
+
+std::string mailCpuTitle(const CpuReport &c)
+{
+    return fmt("CPU %d%s", c.cpu, c.nohzFull ? " (nohz_full)" : "");
+}
+
+std::string mailMeasured(const std::string &lead, const std::string &tool, const TickReport &r,
+                         const std::string &label)
+{
+    const std::string text = lead + " with " + tool + " on " + baseName(label.empty() ? r.path : label) +
+                             " (" + kernel(r.uname) + "), " + windowText(r) + ".";
+    // wrapped at spaces
+    std::string out, line;
+    for (size_t p = 0; p < text.size();) {
+        size_t e = text.find(' ', p);
+        if (e == std::string::npos) e = text.size();
+        const std::string word = text.substr(p, e - p);
+        if (!line.empty() && line.size() + 1 + word.size() > kMailColumns) {
+            out += line + "\n";
+            line.clear();
+        }
+        line += (line.empty() ? "" : " ") + word;
+        p = e + 1;
+    }
+    return out + line + "\n";
+}
+
+std::string mailFigureLine(const std::string &label, const std::string &value)
+{
+    constexpr size_t kValueColumn = 2 + 24 + 1;
+    std::string head = "  " + label + ":";
+    head.resize(std::max(head.size() + 1, kValueColumn), ' ');
+    std::string out, line = head;
+    // break points: after ", " and before " -> "
+    for (size_t p = 0; p < value.size();) {
+        size_t e = value.size();
+        for (const std::string_view sep : {std::string_view(", "), std::string_view(" -> ")}) {
+            const size_t at = value.find(sep, p + 1);
+            if (at != std::string::npos) e = std::min(e, sep == ", " ? at + 2 : at);
+        }
+        const std::string piece = value.substr(p, e - p);
+        if (line.size() > kValueColumn && line.size() + piece.size() > kMailColumns) {
+            while (!line.empty() && line.back() == ' ')
+                line.pop_back();
+            out += line + "\n";
+            line = std::string(kValueColumn, ' ');
+            line += piece.substr(
+                piece.find_first_not_of(' ') == std::string::npos ? 0 : piece.find_first_not_of(' '));
+        } else {
+            line += piece;
+        }
+        p = e;
+    }
+    return out + line + "\n";
+}
+
+std::string mailSafe(std::string text)
+{
+    std::string out;
+    size_t col = 0;
+    for (char ch : text) {
+        const auto c = static_cast<unsigned char>(ch);
+        if (c == '\n') {
+            out += '\n';
+            col = 0;
+            continue;
+        }
+        if (col >= kMailColumns) continue;
+        out += c < 0x20 || c > 0x7e ? '?' : ch;
+        ++col;
+    }
+    return out;
+}
+
+std::string formatReportMail(const TickReport &r, bool allCpus, const std::string &tool)
+{
+    std::string out;
+    for (size_t i : mailCpus(r, allCpus)) {
+        const CpuReport &c = r.cpus[i];
+        out += mailCpuTitle(c) + "\n";
+        for (const auto &[label, value] : mailFigures(r, c))
+            out += mailFigureLine(label, value);
+    }
+    out += mailMeasured("Measured", tool, r, {});
+    return mailSafe(out);
+}
+
+} // namespace tickscope

@@ -1,0 +1,166 @@
+// `report --format mail` and `compare --format mail`: plain ASCII, at most 72 columns, and the figures are
+// the report's own numbers (checked against `report --json` of the same file and window).
+#include "TestUtil.h"
+
+#include "analysis/ReportMail.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cinttypes>
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+namespace tickscope {
+namespace {
+
+using nlohmann::json;
+using test::dataPath;
+
+test::CommandResult cli(const std::string &args)
+{
+    return test::run("cd / && timeout 120 '" + std::string(TICKSCOPE_CLI) + "' " + args);
+}
+
+void expectMailShape(const std::string &text, const std::string &what)
+{
+    std::istringstream in(text);
+    std::string line;
+    size_t n = 0;
+    while (std::getline(in, line)) {
+        ++n;
+        EXPECT_LE(line.size(), kMailColumns) << what << ": " << line;
+        for (char c : line)
+            EXPECT_TRUE(c >= 0x20 && c <= 0x7e) << what << ": " << line;
+    }
+    EXPECT_GT(n, 3u) << what;
+}
+
+// CPU title -> label -> value, from a mail text
+std::map<std::string, std::map<std::string, std::string>> figures(const std::string &text)
+{
+    std::map<std::string, std::map<std::string, std::string>> out;
+    std::istringstream in(text);
+    std::string line, cpu;
+    while (std::getline(in, line)) {
+        if (line.rfind("CPU ", 0) == 0) {
+            cpu = line.substr(0, line.find(' ', 4));
+        } else if (line.rfind("  ", 0) == 0 && line.find(':') != std::string::npos && !cpu.empty()) {
+            const size_t colon = line.find(':');
+            std::string value = line.substr(colon + 1);
+            value.erase(0, value.find_first_not_of(' '));
+            out[cpu][line.substr(2, colon - 2)] = value;
+        }
+    }
+    return out;
+}
+
+std::string us(int64_t ns)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f", static_cast<double>(ns) / 1e3);
+    return buf;
+}
+
+// The mail's figures of one CPU, as the JSON report gives them.
+std::map<std::string, std::string> expected(const json &cpu, int64_t span)
+{
+    const json &t = cpu["ticks"], &w = cpu["hrtimer_wakeup"];
+    char stopped[32];
+    std::snprintf(stopped, sizeof stopped, "%.1f%%",
+                  100.0 * static_cast<double>(cpu["tick_stopped_ns"].get<int64_t>()) /
+                      static_cast<double>(span));
+    std::string failed;
+    for (const char *name : kDependencyNames) { // the kernel's order (a json object's keys are sorted)
+        const uint64_t n = cpu["tick_stop_failures"][name];
+        if (n) failed += (failed.empty() ? "" : ", ") + std::string(name) + " " + std::to_string(n);
+    }
+    if (const uint64_t other = cpu["tick_stop_failures_other"]; other)
+        failed += (failed.empty() ? "" : ", ") + std::string("other ") + std::to_string(other);
+    return {
+        {"ticks in userspace",
+         std::to_string(t["user"].get<uint64_t>()) + "/" + std::to_string(w["count"].get<uint64_t>())},
+        {"ticks while polling", std::to_string(t["polling"].get<uint64_t>())},
+        {"spurious ticks", std::to_string(t["spurious"].get<uint64_t>())},
+        {"tick stopped", stopped},
+        {"failed tick stops", failed.empty() ? "none" : failed},
+        {"worst TIMER softirq", us(cpu["timer_softirq"]["max_ns"]) + " us"},
+        {"TIMER catch-ups", std::to_string(cpu["timer_softirq"]["catchup"].get<uint64_t>())},
+        {"wakeup latency p99/max", us(w["latency_ns"]["p99"]) + "/" + us(w["latency_ns"]["max"]) + " us"}};
+}
+
+TEST(MailFormat, ReportFiguresAreTheJsonReportsNumbers)
+{
+    for (const std::string f :
+         {"nohzfull-poll.dat", "nohzfull-nopoll.dat", "host-sleep.dat", "host-trace.txt"}) {
+        const std::string args = "report " + dataPath(f) + (f.starts_with("nohzfull") ? " --markers" : "");
+        const auto mail = cli(args + " --format mail");
+        ASSERT_EQ(mail.exitCode, 0) << mail.err;
+        expectMailShape(mail.out, f);
+        const auto js = cli(args + " --json");
+        ASSERT_EQ(js.exitCode, 0) << js.err;
+        const json j = json::parse(js.out);
+        const int64_t span = j["window"]["to_ns"].get<int64_t>() - j["window"]["from_ns"].get<int64_t>();
+        const auto got = figures(mail.out);
+        size_t shown = 0;
+        for (const json &cpu : j["cpus"]) {
+            const std::string key = "CPU " + std::to_string(cpu["cpu"].get<int>());
+            if (!got.count(key)) continue;
+            ++shown;
+            EXPECT_EQ(got.at(key), expected(cpu, span)) << f << " " << key;
+        }
+        EXPECT_GT(shown, 0u) << f;
+        EXPECT_NE(mail.out.find("Measured with tickscope"), std::string::npos) << mail.out;
+    }
+    // nohzfull-poll.dat: only its nohz_full CPU 1, with the spurious ticks; --cpus shows what it names
+    const auto poll =
+        figures(cli("report " + dataPath("nohzfull-poll.dat") + " --markers --format mail").out);
+    ASSERT_EQ(poll.size(), 1u);
+    EXPECT_EQ(poll.at("CPU 1").at("ticks in userspace"), "200/193");
+    EXPECT_EQ(figures(cli("report " + dataPath("nohzfull-poll.dat") + " --cpus 0 --format mail").out)
+                  .count("CPU 0"),
+              1u);
+}
+
+TEST(MailFormat, CompareIsBeforeArrowAfterOfEachRunsReport)
+{
+    const std::string a = dataPath("nohzfull-poll.dat"), b = dataPath("nohzfull-nopoll.dat");
+    const auto mail = cli("compare " + a + " " + b + " --format mail");
+    ASSERT_EQ(mail.exitCode, 0) << mail.err;
+    expectMailShape(mail.out, "compare");
+    const json ja = json::parse(cli("report " + a + " --markers --json").out);
+    const json jb = json::parse(cli("report " + b + " --markers --json").out);
+    const auto span = [](const json &j) {
+        return j["window"]["to_ns"].get<int64_t>() - j["window"]["from_ns"].get<int64_t>();
+    };
+    const auto got = figures(mail.out);
+    ASSERT_TRUE(got.count("CPU 1")) << mail.out;
+    const auto ea = expected(ja["cpus"][1], span(ja)), eb = expected(jb["cpus"][1], span(jb));
+    for (const auto &[label, before] : ea)
+        EXPECT_EQ(got.at("CPU 1").at(label), before + " -> " + eb.at(label)) << label;
+    EXPECT_EQ(got.at("CPU 1").at("spurious ticks"), "208 -> 0"); // seed 000's point, on real traces
+    EXPECT_NE(mail.out.find("Before: measured"), std::string::npos);
+    EXPECT_NE(mail.out.find("After: measured"), std::string::npos);
+    // the simulated series: seed 000's cover-letter line
+    const auto sim = cli("compare seed000-nohzfull-poll seed000-nohzfull-poll:p1p2 --format mail");
+    ASSERT_EQ(sim.exitCode, 0) << sim.err;
+    expectMailShape(sim.out, "simulated compare");
+    EXPECT_EQ(figures(sim.out).at("CPU 3").at("ticks in userspace"), "201/200 -> 0/200") << sim.out;
+}
+
+TEST(MailFormat, LongValuesWrapAndBadFormatsAreRefused)
+{
+    const std::string line = mailFigureLine(
+        "failed tick stops", "POSIX_TIMER 123456, PERF_EVENTS 1, SCHED 3456, CLOCK_UNSTABLE 1, "
+                             "RCU 1, RCU_EXP 2, other 1 -> POSIX_TIMER 1, SCHED 2");
+    expectMailShape(line + "a\nb\nc\n", "wrapped");
+    EXPECT_NE(line.find("\n                           "), std::string::npos) << line; // continuation indented
+    EXPECT_EQ(mailSafe("caf\xc3\xa9\n"), "caf??\n");
+    const auto r = cli("report " + dataPath("host-sleep.dat") + " --format html");
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(r.err.find("expected text, json or mail"), std::string::npos) << r.err;
+}
+
+} // namespace
+} // namespace tickscope
