@@ -2,6 +2,7 @@
 
 #include "PanelDocks.h"
 
+#include "SummaryPanel.h"
 #include "TimeAxisTicker.h"
 #include "TimelinePlot.h"
 #include "TimelineView.h"
@@ -9,10 +10,12 @@
 #include "TraceLoader.h"
 #include "ViewState.h"
 #include "analysis/CpuList.h"
+#include "analysis/ReportMail.h"
 #include "model/Trace.h"
 #include "stats/TraceStats.h"
 
 #include <QApplication>
+#include <QClipboard>
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QDragEnterEvent>
@@ -20,6 +23,7 @@
 #include <QFileInfo>
 #include <QFontDatabase>
 #include <QFrame>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMenuBar>
@@ -96,6 +100,11 @@ MainWindow::MainWindow(QWidget *parent)
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
     rebuildRecentMenu();
+    QMenu *edit = menuBar()->addMenu(tr("&Edit"));
+    QAction *copySummary = edit->addAction(tr("Copy &Summary"), this, &MainWindow::copySummary);
+    copySummary->setObjectName(QStringLiteral("copySummary"));
+    copySummary->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
+    copySummary->setToolTip(tr("The summary of the visible range as mail-ready text (ASCII, 72 columns)"));
     QMenu *view = menuBar()->addMenu(tr("&View"));
     timeline_->fillViewMenu(view);
     view->addSeparator();
@@ -300,6 +309,26 @@ void MainWindow::addRecent(const QString &path)
     while (recent.size() > kMaxRecent) recent.removeLast();
     settings.setValue(QStringLiteral("recentFiles"), recent);
     rebuildRecentMenu();
+}
+
+QString MainWindow::summaryMail() const
+{
+    const TickReport *r = panels_->summary()->report();
+    if (!r) return {};
+    const std::string tool = "tickscope " + QCoreApplication::applicationVersion().toStdString();
+    return QString::fromStdString(formatReportMail(*r, false, tool));
+}
+
+void MainWindow::copySummary()
+{
+    const QString text = summaryMail();
+    if (text.isEmpty()) {
+        statusBar()->showMessage(tr("The summary is not ready yet"), 3000);
+        return;
+    }
+    QGuiApplication::clipboard()->setText(text);
+    statusBar()->showMessage(
+        tr("Copied the summary of the visible range (%1 lines)").arg(text.count(QLatin1Char('\n'))), 3000);
 }
 
 void MainWindow::rebuildRecentMenu()

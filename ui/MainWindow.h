@@ -45,6 +45,9 @@ public:
     ViewState *viewState() const { return state_; }
     TimelineView *timeline() const { return timeline_; }
     PanelDocks *panels() const { return panels_; }
+    // Edit -> Copy Summary: the summary panel's report (the visible range) in the mail form of
+    // `report --format mail`; empty while it is being computed.
+    QString summaryMail() const;
 
 signals:
     void traceShown(QString path);
@@ -67,6 +70,7 @@ private:
     void placeBusy();
     void addRecent(const QString &path);
     void rebuildRecentMenu();
+    void copySummary();
 
     TraceLoader *loader_;
     ViewState *state_;

@@ -1,9 +1,15 @@
 // The main window as a person uses it, headless: open a real trace and see what was loaded; open a
 // bad file and get an error dialog; cancel a load.
 #include "MainWindow.h"
+#include "PanelDocks.h"
+#include "SummaryPanel.h"
 #include "TraceLoader.h"
 
+#include "analysis/ReportMail.h"
+
+#include <QAction>
 #include <QApplication>
+#include <QClipboard>
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QMessageBox>
@@ -42,6 +48,29 @@ private slots:
         QVERIFY(text.contains(QStringLiteral("user_exit")));
         QVERIFY(w.windowTitle().contains(QStringLiteral("nohzfull-poll.dat")));
         QVERIFY(!w.loading());
+    }
+
+    // Edit -> Copy Summary puts the visible range's report on the clipboard in the mail form.
+    void copySummaryGivesTheMailTextOfTheVisibleRange()
+    {
+        MainWindow w;
+        w.show();
+        QSignalSpy shown(&w, &MainWindow::traceShown);
+        w.openFile(QStringLiteral(TICKSCOPE_TEST_DATA "/nohzfull-poll.dat"));
+        QVERIFY(shown.wait(30000));
+        QTRY_VERIFY_WITH_TIMEOUT(w.panels()->summary()->report() != nullptr, 10000);
+        auto *copy = w.findChild<QAction *>(QStringLiteral("copySummary"));
+        QVERIFY(copy);
+        QGuiApplication::clipboard()->setText(QStringLiteral("before"));
+        copy->trigger();
+        const QString text = QGuiApplication::clipboard()->text();
+        const std::string tool = "tickscope " + QCoreApplication::applicationVersion().toStdString();
+        QCOMPARE(text, QString::fromStdString(
+                           tickscope::formatReportMail(*w.panels()->summary()->report(), false, tool)));
+        QVERIFY2(text.contains(QStringLiteral("CPU 1 (nohz_full)")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("spurious ticks:")), qPrintable(text));
+        for (const QString &line : text.split(QLatin1Char('\n')))
+            QVERIFY2(line.size() <= 72, qPrintable(line));
     }
 
     // Issue 4 item 8: the first start (no file) shows the simulated seed000-nohzfull-poll baseline.
