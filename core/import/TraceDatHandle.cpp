@@ -4,8 +4,12 @@
 #include "TraceCmdApi.h"
 
 #include <cerrno>
+#include <csignal>
 #include <cstring>
+#include <fcntl.h>
 #include <mutex>
+#include <sys/wait.h>
+#include <unistd.h>
 
 namespace tickscope {
 
@@ -19,9 +23,54 @@ void TraceDatHandle::silenceLibraries()
     });
 }
 
+namespace {
+
+constexpr int kProbeOpened = 0, kProbeRefused = 3; // a child's exit codes; anything else: it crashed
+constexpr int kProbeTimeoutMs = 20000;
+
+// libtracecmd's open has error paths that crash on some damaged files (a null dereference in
+// tracecmd_close when tracecmd_open_fd fails part-way), and the file checks before it cannot foresee
+// every one. So the open is tried first in a child process: if the child dies, the file is refused
+// with one line and this process (a GUI session, maybe) lives on. The child only opens and closes
+// (reading the headers, formats and symbols), which is where those paths are.
+void probeOpen(const std::string &path)
+{
+    const pid_t pid = ::fork();
+    if (pid < 0) return; // cannot probe: open in-process as before
+    if (pid == 0) {
+        const int devnull = ::open("/dev/null", O_WRONLY);
+        if (devnull >= 0) ::dup2(devnull, STDERR_FILENO); // no library or sanitizer chatter
+        tracecmd_input *h = tracecmd_open(path.c_str(), TRACECMD_FL_LOAD_NO_PLUGINS);
+        if (!h) ::_exit(kProbeRefused);
+        tracecmd_close(h);
+        ::_exit(kProbeOpened);
+    }
+    int status = 0;
+    for (int waited = 0;; waited += 5) {
+        const pid_t r = ::waitpid(pid, &status, WNOHANG);
+        if (r == pid) break;
+        if (r < 0 && errno != EINTR) return;
+        if (waited >= kProbeTimeoutMs) {
+            ::kill(pid, SIGKILL);
+            ::waitpid(pid, &status, 0);
+            throw LoadError(path + ": not a readable trace.dat (libtracecmd does not finish opening it)");
+        }
+        ::usleep(5000);
+    }
+    if (WIFEXITED(status) && (WEXITSTATUS(status) == kProbeOpened || WEXITSTATUS(status) == kProbeRefused))
+        return; // a clean refusal is reported by the real open below
+    throw LoadError(path + ": not a readable trace.dat (libtracecmd crashes opening it: " +
+                    (WIFSIGNALED(status) ? std::string(strsignal(WTERMSIG(status)))
+                                         : "exit status " + std::to_string(WEXITSTATUS(status))) +
+                    "; the file is damaged)");
+}
+
+} // namespace
+
 TraceDatHandle::TraceDatHandle(const std::string &path) : path_(path)
 {
     silenceLibraries();
+    probeOpen(path);
     errno = 0;
     top_ = tracecmd_open(path.c_str(), TRACECMD_FL_LOAD_NO_PLUGINS);
     if (!top_) {

@@ -370,6 +370,20 @@ TEST_F(Robustness, CliMessagesNameTheFileInTheUsersTerms)
 
 // What the fuzzers found (tests/fuzz/regressions/TARGET/), replayed in the ordinary build: each input
 // loads, or is refused with one line naming the file; what loads is analysed as the fuzzer does.
+// libtracecmd's own open crashes on this file (a null dereference in its error path); the open is tried
+// in a child process first, so the file is refused with one line and this process lives on.
+TEST_F(Robustness, ALibtracecmdCrashIsContainedInAProbeChild)
+{
+    const fs::path file = fs::path(dataPath("")).parent_path().parent_path() / "fuzz" / "regressions" /
+                          "fuzz_tracedat_reference" / "tracecmd-close-segv";
+    ASSERT_TRUE(fs::exists(file)) << file;
+    const Outcome o = load(file, true);
+    EXPECT_FALSE(o.loaded);
+    EXPECT_EQ(o.error.find(file.string() + ": not a readable trace.dat (libtracecmd crashes opening it"), 0u)
+        << o.error;
+    EXPECT_TRUE(load(dataPath("host-sleep.dat"), true).loaded); // a sound file still opens with libtracecmd
+}
+
 TEST_F(Robustness, FuzzFindingsStayFixed)
 {
     const fs::path root = fs::path(dataPath("")).parent_path().parent_path() / "fuzz" / "regressions";
