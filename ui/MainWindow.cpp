@@ -93,7 +93,7 @@ MainWindow::MainWindow(QWidget *parent)
     recentMenu_ = file->addMenu(tr("Open &Recent"));
     file->addAction(tr("&Export Timeline…"), this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Export timeline"), QString(),
-                                                          tr("PNG image (*.png);;PDF (*.pdf)"));
+                                                          tr("PNG image (*.png);;SVG (*.svg);;PDF (*.pdf)"));
         if (!path.isEmpty() && !timeline_->plot()->exportTo(path))
             QMessageBox::critical(this, tr("Export failed"), tr("Cannot write %1").arg(path));
     });

@@ -7,7 +7,9 @@
 
 #include "view/TimelinePick.h"
 
+#include <QFileInfo>
 #include <QRubberBand>
+#include <QSvgGenerator>
 #include <QToolTip>
 
 #include <cmath>
@@ -126,6 +128,20 @@ bool TimelinePlot::exportTo(const QString &path)
     syncRange();
     if (path.endsWith(QStringLiteral(".pdf"), Qt::CaseInsensitive))
         return savePdf(path, width(), height(), QCP::epNoCosmetic, QStringLiteral("tickscope"));
+    if (path.endsWith(QStringLiteral(".svg"), Qt::CaseInsensitive)) {
+        // The same plottables painted into SVG: lanes as shapes, labels and axis text as text.
+        if (!QFileInfo(QFileInfo(path).absolutePath()).isWritable()) return false;
+        QSvgGenerator svg;
+        svg.setFileName(path);
+        svg.setSize(size());
+        svg.setViewBox(QRect(QPoint(0, 0), size()));
+        svg.setTitle(QStringLiteral("tickscope"));
+        QCPPainter painter;
+        if (!painter.begin(&svg)) return false;
+        toPainter(&painter, width(), height());
+        painter.end();
+        return QFileInfo(path).size() > 0;
+    }
     return render().save(path);
 }
 

@@ -12,15 +12,16 @@
 #include "analysis/TickReport.h"
 
 #include <QApplication>
+#include <QDockWidget>
 #include <QLabel>
 #include <QPushButton>
-#include <QDockWidget>
 #include <QSignalSpy>
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
 #include <QToolTip>
+#include <QXmlStreamReader>
 
 using namespace tickscope;
 
@@ -312,6 +313,35 @@ private slots:
         QCOMPARE(img.size(), plot->size());
         QVERIFY(countColour(img, plot->geometry().rowRect(1, LaneRow::Tick),
                             palette::tick(TickClass::Spurious)) > 0);
+
+        // SVG: lanes as shapes in the spurious tick's colour, the lane label and axis as text.
+        const QString svg = dir.filePath(QStringLiteral("t.svg"));
+        QVERIFY(plot->exportTo(svg));
+        QFile sf(svg);
+        QVERIFY(sf.open(QIODevice::ReadOnly));
+        QXmlStreamReader xml(&sf);
+        QStringList texts;
+        int shapes = 0, spuriousShapes = 0;
+        const QString spurious = palette::tick(TickClass::Spurious).name(); // "#rrggbb"
+        while (!xml.atEnd()) {
+            if (xml.readNext() != QXmlStreamReader::StartElement) continue;
+            const QStringView name = xml.name();
+            if (name == QLatin1String("text")) {
+                texts << xml.readElementText(QXmlStreamReader::IncludeChildElements).simplified();
+            } else if (name == QLatin1String("path") || name == QLatin1String("rect") ||
+                       name == QLatin1String("polygon") || name == QLatin1String("polyline")) {
+                ++shapes;
+            } else if (name == QLatin1String("g") &&
+                       xml.attributes().value(QLatin1String("fill")).compare(spurious, Qt::CaseInsensitive) ==
+                           0) {
+                ++spuriousShapes;
+            }
+        }
+        QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+        QVERIFY2(texts.contains(QStringLiteral("CPU 1")), qPrintable(texts.join(QLatin1Char('|'))));
+        QVERIFY2(shapes > 10, qPrintable(QString::number(shapes)));
+        QVERIFY2(spuriousShapes > 0, qPrintable(spurious));
+        QVERIFY(!plot->exportTo(QStringLiteral("/nonexistent-dir/t.svg")));
     }
 
     void progressAndCancelOnABigFile()
