@@ -38,7 +38,7 @@ contents=$(dpkg-deb --contents "$deb")
 for f in usr/bin/tickscope usr/bin/tickscope-cli usr/share/applications/tickscope.desktop \
          usr/share/metainfo/io.github.tickscope.metainfo.xml usr/share/mime/packages/tickscope.xml \
          usr/share/icons/hicolor/scalable/apps/tickscope.svg usr/share/icons/hicolor/48x48/apps/tickscope.png \
-         usr/share/man/man1/tickscope.1 usr/share/man/man1/tickscope-cli.1 \
+         usr/share/man/man1/tickscope.1.gz usr/share/man/man1/tickscope-cli.1.gz usr/share/doc/tickscope/changelog.gz \
          usr/share/bash-completion/completions/tickscope-cli; do
   grep -q " \./$f\$" <<<"$contents" || fail "$f is not in the package"
 done
@@ -87,7 +87,7 @@ if [ -n "$chroot_dir" ]; then
   echo "package-deb: both binaries run in the chroot ($out/chroot-first-start.png)"
 fi
 if command -v lintian >/dev/null; then
-  lintian --no-tag-display-limit "$deb" || true
+  lintian --tag-display-limit 0 "$deb" 2>/dev/null || true
 else
   echo "package-deb: skipped: lintian not installed"
 fi

@@ -18,9 +18,10 @@ u=$root/usr
 gui=0
 [ -x "$build/app/tickscope" ] && gui=1
 
-files=(bin/tickscope-cli share/man/man1/tickscope-cli.1 share/bash-completion/completions/tickscope-cli)
+files=(bin/tickscope-cli share/man/man1/tickscope-cli.1.gz share/bash-completion/completions/tickscope-cli
+       share/doc/tickscope/changelog.gz)
 if [ $gui = 1 ]; then
-  files+=(bin/tickscope share/man/man1/tickscope.1 share/applications/tickscope.desktop
+  files+=(bin/tickscope share/man/man1/tickscope.1.gz share/applications/tickscope.desktop
           share/metainfo/io.github.tickscope.metainfo.xml share/mime/packages/tickscope.xml
           share/icons/hicolor/scalable/apps/tickscope.svg)
   for s in 48 128 256; do files+=(share/icons/hicolor/${s}x${s}/apps/tickscope.png); done
@@ -37,7 +38,7 @@ grep -q "nohz_full" <<<"$out" || fail "simulate printed no report"
 
 # ---- man pages: no groff warnings; every command and option of --help documented, and no other ----
 manText() { MANWIDTH=200 man -E ascii -l "$1" 2>/dev/null | col -b; }
-for page in "$u"/share/man/man1/*.1; do
+for page in "$u"/share/man/man1/*.1.gz; do
   w=$(man --warnings -E ascii -l "$page" 2>&1 >/dev/null) || fail "man $page failed"
   [ -z "$w" ] || fail "groff warnings in $(basename "$page"): $w"
 done
@@ -52,8 +53,8 @@ checkOptions() { # NAME HELP_TEXT MAN_PAGE
   done
 }
 help=$(tickscope-cli --help)
-checkOptions tickscope-cli "$help" "$u/share/man/man1/tickscope-cli.1"
-page=$(manText "$u/share/man/man1/tickscope-cli.1") # (grep -q on a pipe would SIGPIPE man under pipefail)
+checkOptions tickscope-cli "$help" "$u/share/man/man1/tickscope-cli.1.gz"
+page=$(manText "$u/share/man/man1/tickscope-cli.1.gz") # (grep -q on a pipe would SIGPIPE man under pipefail)
 for cmd in $(grep -oE '^  [a-z]+ ' <<<"$help" | sort -u); do
   grep -qE "tickscope-cli $cmd" <<<"$page" || fail "tickscope-cli: command $cmd is not in the man page's synopsis"
 done
@@ -61,7 +62,7 @@ if [ $gui = 1 ]; then
   export QT_QPA_PLATFORM=offscreen
   v=$(tickscope --version) && grep -Eq '^tickscope [0-9]+\.[0-9]+\.[0-9]+' <<<"$v" || fail "tickscope --version"
   help=$(tickscope --help)
-  checkOptions tickscope "$help" "$u/share/man/man1/tickscope.1"
+  checkOptions tickscope "$help" "$u/share/man/man1/tickscope.1.gz"
 fi
 echo "check-install: man pages match --help"
 
