@@ -16,12 +16,8 @@ namespace tickscope {
 namespace {
 
 using nlohmann::json;
+using test::cli;
 using test::dataPath;
-
-test::CommandResult cli(const std::string &args)
-{
-    return test::run("cd / && timeout 120 '" + std::string(TICKSCOPE_CLI) + "' " + args);
-}
 
 void expectMailShape(const std::string &text, const std::string &what)
 {

@@ -41,6 +41,11 @@ CommandResult run(const std::string &cmd)
     return r;
 }
 
+CommandResult cli(const std::string &args)
+{
+    return run("cd / && timeout 120 '" + std::string(TICKSCOPE_CLI) + "' " + args);
+}
+
 std::string dataPath(const std::string &name)
 {
     return std::string(TICKSCOPE_TEST_DATA) + "/" + name;

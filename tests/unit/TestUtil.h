@@ -21,6 +21,8 @@ struct CommandResult
 
 // Runs `sh -c cmd`, capturing stdout and stderr.
 CommandResult run(const std::string &cmd);
+// Runs the built tickscope-cli with `args` (shell words) from '/', 120 s at most.
+CommandResult cli(const std::string &args);
 
 std::string dataPath(const std::string &name); // tests/data/NAME
 std::filesystem::path tempDir();               // a fresh directory under the build's temp
