@@ -10,9 +10,7 @@ preset=${1:-dev}
 ./scripts/install-deps.sh --test
 cmake --preset "$preset" >/dev/null
 cmake --build --preset "$preset" -j "$(nproc)"
-# fuzz_tracedat_reference is left out: libtracecmd's own open error path still crashes on some damaged
-# files (tests/fuzz/open-findings/), and the fuzzer meets one within seconds. Run it by hand.
 if [ "$preset" = dev ] && [ "${FUZZ_SECONDS:-30}" != 0 ]; then
-  ./scripts/fuzz.sh "${FUZZ_SECONDS:-30}" fuzz_tracedat fuzz_text fuzz_scenario
+  ./scripts/fuzz.sh "${FUZZ_SECONDS:-30}" fuzz_tracedat fuzz_tracedat_reference fuzz_text fuzz_scenario
 fi
 ctest --preset "$preset" -j "$(nproc)"
