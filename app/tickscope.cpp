@@ -72,9 +72,10 @@ int main(int argc, char **argv)
     QCommandLineOption drawn(QStringLiteral("quit-when-drawn"), QStringLiteral("benchmark: quit when idle"));
     drawn.setFlags(QCommandLineOption::HiddenFromHelp);
     parser.addOption(drawn);
-    const QCommandLineOption view(QStringLiteral("view"),
-                                  QStringLiteral("Show seconds A to B after the trace start once FILE is loaded."),
-                                  QStringLiteral("A:B"));
+    const QCommandLineOption view(
+        QStringLiteral("view"),
+        QStringLiteral("Show seconds A to B after the trace start once FILE is loaded."),
+        QStringLiteral("A:B"));
     parser.addOption(view);
     parser.process(app);
 
@@ -83,7 +84,8 @@ int main(int argc, char **argv)
     if (parser.isSet(view)) {
         const QStringList ab = parser.value(view).split(QLatin1Char(':'));
         bool okA = false, okB = false;
-        const double a = ab.size() == 2 ? ab[0].toDouble(&okA) : 0, b = ab.size() == 2 ? ab[1].toDouble(&okB) : 0;
+        const double a = ab.size() == 2 ? ab[0].toDouble(&okA) : 0,
+                     b = ab.size() == 2 ? ab[1].toDouble(&okB) : 0;
         if (!okA || !okB || b <= a) {
             std::fprintf(stderr, "tickscope: --view wants A:B in seconds with A < B\n");
             return 2;
@@ -100,7 +102,8 @@ int main(int argc, char **argv)
             const bool ok = w.grab().save(png);
             QApplication::exit(ok ? 0 : 1);
         };
-        QObject::connect(&w, &tickscope::MainWindow::traceShown, &w, [save] { QTimer::singleShot(200, save); });
+        QObject::connect(&w, &tickscope::MainWindow::traceShown, &w,
+                         [save] { QTimer::singleShot(200, save); });
         QObject::connect(&w, &tickscope::MainWindow::loadFailed, &w, [] { QApplication::exit(1); });
     }
     if (parser.isSet(drawn)) {

@@ -91,7 +91,13 @@ int32_t saturate(int64_t v)
 struct ExpiryHeads
 {
     size_t wakeup = 0, tick = 0, other = 0;
-    enum Kind : uint8_t { Wakeup, Tick, Other, None };
+    enum Kind : uint8_t
+    {
+        Wakeup,
+        Tick,
+        Other,
+        None
+    };
     Kind next(const CpuTimers &t, uint32_t &index) const
     {
         Kind k = None;
@@ -166,7 +172,8 @@ void pairHrtimers(const Trace &trace, std::vector<CpuAnalysis> &cpus)
             w.latenessNs = hard;
             w.softLatenessNs = soft;
         } else {
-            HrtimerLateness &l = kind == ExpiryHeads::Tick ? t.tickLateness[h.tick++] : t.otherLateness[h.other++];
+            HrtimerLateness &l =
+                kind == ExpiryHeads::Tick ? t.tickLateness[h.tick++] : t.otherLateness[h.other++];
             l.latenessNs = hard;
             l.softLatenessNs = soft;
         }
@@ -247,8 +254,8 @@ struct SwitchIn
     int64_t ts = -1;
     bool shown = false;
 };
-SwitchIn findSwitchIn(const Trace &trace, const CpuEvents &ev, const Column<SwitchRec> &sw, size_t k, int32_t pid,
-                      int64_t from)
+SwitchIn findSwitchIn(const Trace &trace, const CpuEvents &ev, const Column<SwitchRec> &sw, size_t k,
+                      int32_t pid, int64_t from)
 {
     const size_t end = std::min(sw.size(), k + kMaxScanSwitches);
     for (; k < end; ++k) {

@@ -57,10 +57,10 @@ inline int log2Bucket(int64_t v)
 
 struct TimerSoftirqReport
 {
-    uint64_t count = 0;   // TIMER softirqs entered in the window
-    int64_t maxNs = 0;    // the longest one
-    uint64_t catchup = 0; // flagged catch-ups (TimerRecords.h)
-    uint64_t timers = 0;  // timer_expire_entry inside them
+    uint64_t count = 0;    // TIMER softirqs entered in the window
+    int64_t maxNs = 0;     // the longest one
+    uint64_t catchup = 0;  // flagged catch-ups (TimerRecords.h)
+    uint64_t timers = 0;   // timer_expire_entry inside them
     int64_t maxIdleNs = 0; // the longest tickless span before one
     int64_t maxJiffiesBehind = -1;
 };
@@ -78,19 +78,19 @@ struct LongSoftirqReport
 
 struct WakeupReport
 {
-    uint64_t count = 0;            // hrtimer_wakeup expiries in the window
-    Distribution lateness;         // now - expires
-    Distribution softLateness;     // now - softexpires
-    Distribution latency;          // expiry -> switch into the woken task
+    uint64_t count = 0;        // hrtimer_wakeup expiries in the window
+    Distribution lateness;     // now - expires
+    Distribution softLateness; // now - softexpires
+    Distribution latency;      // expiry -> switch into the woken task
     Distribution latencyRt, latencyNormal, latencyUnknownPolicy;
     std::array<uint64_t, kHistogramBuckets> histogram{}; // of latency
-    uint64_t bursts = 0;           // interrupts that woke >= 2 sleepers
-    uint64_t inBursts = 0;         // wakeups that were part of one
+    uint64_t bursts = 0;                                 // interrupts that woke >= 2 sleepers
+    uint64_t inBursts = 0;                               // wakeups that were part of one
     uint64_t maxBurst = 0;
-    uint64_t noTask = 0;           // no wakeup traced inside the expiry
-    uint64_t noSwitch = 0;         // the woken task's switch-in not found
-    uint64_t latencyBounds = 0;    // latencies measured to the task's first event (switch-in not traced)
-    uint64_t unpaired = 0;         // no hrtimer_start of its pointer before it
+    uint64_t noTask = 0;        // no wakeup traced inside the expiry
+    uint64_t noSwitch = 0;      // the woken task's switch-in not found
+    uint64_t latencyBounds = 0; // latencies measured to the task's first event (switch-in not traced)
+    uint64_t unpaired = 0;      // no hrtimer_start of its pointer before it
 };
 
 struct CpuReport

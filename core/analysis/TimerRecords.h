@@ -38,31 +38,31 @@
 
 namespace tickscope {
 
-constexpr int64_t kCatchupMinNs = 50000;      // a TIMER softirq this long is "large"
+constexpr int64_t kCatchupMinNs = 50000;       // a TIMER softirq this long is "large"
 constexpr int64_t kCatchupUnexplainedPct = 80; // % of it not spent in timer callbacks: catch-up
-constexpr int64_t kLongSoftirqNs = 50000;     // softirqs of any vector at least this long are listed
-constexpr int32_t kUnknownNs = INT32_MIN;     // a lateness or latency that could not be paired
-constexpr int kRtPrioLimit = 100;             // kernel prio < 100: an RT task (DL: -1)
+constexpr int64_t kLongSoftirqNs = 50000;      // softirqs of any vector at least this long are listed
+constexpr int32_t kUnknownNs = INT32_MIN;      // a lateness or latency that could not be paired
+constexpr int kRtPrioLimit = 100;              // kernel prio < 100: an RT task (DL: -1)
 
 namespace WakeupFlag {
 constexpr uint8_t Burst = 0x01; // one of >= 2 hrtimer_wakeup expiries of one timer interrupt
 constexpr uint8_t Rt = 0x02;    // the woken task's prio < 100
 constexpr uint8_t PrioKnown = 0x04;
-constexpr uint8_t BurstStart = 0x08; // the first of a burst
-constexpr uint8_t TaskKnown = 0x10;  // a sched_waking/sched_wakeup inside the expiry named the woken task
+constexpr uint8_t BurstStart = 0x08;   // the first of a burst
+constexpr uint8_t TaskKnown = 0x10;    // a sched_waking/sched_wakeup inside the expiry named the woken task
 constexpr uint8_t LatencyBound = 0x20; // latencyNs runs to the woken task's first event: its switch-in
                                        // is not in the trace, so the value is an upper bound
 } // namespace WakeupFlag
 
 struct TimerSoftirq
 {
-    uint32_t entry = 0;        // softirq_entry vec=1 (event index on the CPU)
-    uint32_t exit = 0;         // softirq_exit (== entry when not seen: trace end, lost events)
-    int64_t durationNs = -1;   // -1 when the exit was not seen
-    int64_t callbackNs = 0;    // time in the expired timers' callbacks
-    uint32_t timers = 0;       // timer_expire_entry inside it
-    int64_t idleNs = 0;        // tickless span before it (since the tick last ran), 0 when it ran
-    int64_t sincePrevNs = -1;  // since the previous TIMER softirq's exit on the CPU, -1 for the first
+    uint32_t entry = 0;            // softirq_entry vec=1 (event index on the CPU)
+    uint32_t exit = 0;             // softirq_exit (== entry when not seen: trace end, lost events)
+    int64_t durationNs = -1;       // -1 when the exit was not seen
+    int64_t callbackNs = 0;        // time in the expired timers' callbacks
+    uint32_t timers = 0;           // timer_expire_entry inside it
+    int64_t idleNs = 0;            // tickless span before it (since the tick last ran), 0 when it ran
+    int64_t sincePrevNs = -1;      // since the previous TIMER softirq's exit on the CPU, -1 for the first
     int64_t jiffiesBehind = -1;    // max(now - baseclk) of its timers, -1 without timers
     int64_t jiffiesSincePrev = -1; // its first timer's now - the previous TIMER softirq's, -1 unknown
     bool catchup = false;
@@ -141,8 +141,9 @@ struct CpuTimers
 
     size_t bytes() const
     {
-        return timerSoftirqs.capacity() * sizeof(TimerSoftirq) + longSoftirqs.capacity() * sizeof(LongSoftirq) +
-               wakeups.bytes() + tickLateness.bytes() + otherLateness.bytes();
+        return timerSoftirqs.capacity() * sizeof(TimerSoftirq) +
+               longSoftirqs.capacity() * sizeof(LongSoftirq) + wakeups.bytes() + tickLateness.bytes() +
+               otherLateness.bytes();
     }
 };
 

@@ -16,12 +16,14 @@ namespace tickscope {
 namespace {
 std::unique_ptr<Trace> finished(std::unique_ptr<Trace> t)
 {
-    for (int c = 0; c < t->cpuCount(); ++c) t->cpu(c).finishLoading();
+    for (int c = 0; c < t->cpuCount(); ++c)
+        t->cpu(c).finishLoading();
     return t;
 }
 std::vector<std::unique_ptr<Trace>> finished(std::vector<std::unique_ptr<Trace>> v)
 {
-    for (auto &t : v) t = finished(std::move(t));
+    for (auto &t : v)
+        t = finished(std::move(t));
     return v;
 }
 } // namespace
@@ -87,7 +89,8 @@ std::vector<std::unique_ptr<Trace>> loadAll(const std::string &path, const LoadO
 LoadError severalInstancesError(const std::string &path, const std::vector<std::string> &instances)
 {
     std::string list;
-    for (const auto &n : instances) list += (list.empty() ? "" : ", ") + (n.empty() ? std::string("(top level)") : n);
+    for (const auto &n : instances)
+        list += (list.empty() ? "" : ", ") + (n.empty() ? std::string("(top level)") : n);
     return LoadError(path + ": events in " + std::to_string(instances.size()) + " buffer instances (" + list +
                      "); choose one with --instance NAME");
 }
@@ -103,7 +106,8 @@ std::unique_ptr<Trace> loadTrace(const std::string &path, const LoadOptions &opt
         throw LoadError(path + ": no instance named '" + options.instance + "' in this text trace");
     }
     std::vector<std::string> names;
-    for (const auto &t : all) names.push_back(t->meta.instance);
+    for (const auto &t : all)
+        names.push_back(t->meta.instance);
     throw severalInstancesError(path, names);
 }
 

@@ -54,14 +54,11 @@ const EventLayout *EventLayouts::add(tep_event *ev) const
         const FieldSpec &f = spec.fields[k];
         // the field's name, else the first alias this kernel's format has
         FieldRef src;
-        std::string_view names = f.aliases;
-        for (std::string name(f.name); !src.valid();) {
-            src = ref(tep_find_field(ev, name.c_str()));
-            if (names.empty()) break;
-            const size_t bar = names.find('|');
-            name.assign(names.substr(0, bar));
-            names = bar == std::string_view::npos ? std::string_view{} : names.substr(bar + 1);
-        }
+        const auto found = [&](std::string_view name) {
+            src = ref(tep_find_field(ev, std::string(name).c_str()));
+            return src.valid();
+        };
+        if (!found(f.name) && !f.aliases.empty()) anyName(f.aliases, found);
         if (f.role == FieldRole::Comm) {
             l.comms[l.commCount++] = {spec.fields[static_cast<size_t>(f.ref)].at, src};
             continue;

@@ -44,7 +44,8 @@ void probeOpen(const std::string &path)
         // A crash here is the expected outcome for some files: the default action (no handler the parent
         // installed, such as a sanitizer's or a fuzzer's, which would report it as the parent's own;
         // no core file) is all the parent needs to see.
-        for (const int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) ::signal(sig, SIG_DFL);
+        for (const int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT})
+            ::signal(sig, SIG_DFL);
         const rlimit noCore{0, 0};
         ::setrlimit(RLIMIT_CORE, &noCore);
         tracecmd_input *h = tracecmd_open(path.c_str(), TRACECMD_FL_LOAD_NO_PLUGINS);

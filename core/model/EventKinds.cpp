@@ -45,13 +45,7 @@ Registry &registry()
 
 bool hasName(std::string_view names, std::string_view name)
 {
-    for (size_t p = 0;;) {
-        const size_t bar = names.find('|', p);
-        if (names.substr(p, bar == std::string_view::npos ? std::string_view::npos : bar - p) == name)
-            return true;
-        if (bar == std::string_view::npos) return false;
-        p = bar + 1;
-    }
+    return anyName(names, [&](std::string_view n) { return n == name; });
 }
 
 } // namespace
@@ -110,14 +104,7 @@ bool findField(std::string_view text, const FieldSpec &f, std::string_view &v)
     const auto find = [&](std::string_view key) {
         return (f.flags & kTail) ? scan::tailField(text, key, v) : scan::field(text, key, v);
     };
-    if (find(f.name)) return true;
-    for (size_t p = 0; !f.aliases.empty();) {
-        const size_t bar = f.aliases.find('|', p);
-        if (find(f.aliases.substr(p, bar == scan::npos ? scan::npos : bar - p))) return true;
-        if (bar == scan::npos) break;
-        p = bar + 1;
-    }
-    return false;
+    return find(f.name) || (!f.aliases.empty() && anyName(f.aliases, find));
 }
 
 bool parseValue(const FieldSpec &f, std::string_view v, uint64_t &u)

@@ -122,6 +122,18 @@ constexpr FieldSpec comm(std::string_view name, int pidField)
         name, {}, {}, FieldRole::Comm, nullptr, Missing::Required, 0, static_cast<int8_t>(pidField)};
 }
 
+// Calls f on each name of a '|'-separated list ("hrtimer_init|hrtimer_setup") until it returns true;
+// true when one did.
+template <class F> bool anyName(std::string_view names, F &&f)
+{
+    for (size_t p = 0;;) {
+        const size_t bar = names.find('|', p);
+        if (f(names.substr(p, bar == std::string_view::npos ? std::string_view::npos : bar - p))) return true;
+        if (bar == std::string_view::npos) return false;
+        p = bar + 1;
+    }
+}
+
 // A task named in an event's fields (sched_switch prev/next, sched_waking/wakeup/migrate).
 struct FieldTask
 {

@@ -176,16 +176,19 @@ std::string secondsText(int64_t ns)
     return buf;
 }
 
+// One end of a relative window: its seconds, or `open` when the window is open there.
+std::string windowSide(int64_t t, const char *open)
+{
+    return t == INT64_MIN || t == INT64_MAX ? std::string(open) : secondsText(t);
+}
+
 } // namespace
 
 std::string formatCompareText(const Analysed &a, const Analysed &b, const CompareWindow *window)
 {
     std::string out = "before: " + a.label + "\nafter:  " + b.label + "\n";
     if (window) {
-        const auto side = [](int64_t t, const char *open) {
-            return t == INT64_MIN || t == INT64_MAX ? std::string(open) : secondsText(t);
-        };
-        out += "window: " + side(window->from, "start") + " .. " + side(window->to, "end") +
+        out += "window: " + windowSide(window->from, "start") + " .. " + windowSide(window->to, "end") +
                " s after each run's time zero (aligned by " + window->align + "; before at " +
                secondsText(window->zeroA) + " s, after at " + secondsText(window->zeroB) + " s)\n";
     }
@@ -258,13 +261,8 @@ std::string formatCompareMail(const Analysed &a, const Analysed &b, const std::s
             out += mailFigureLine(fa[k].first, fa[k].second + " -> " + fb[k].second);
     }
     if (window) {
-        const auto side = [](int64_t t) {
-            char buf[32];
-            std::snprintf(buf, sizeof buf, "%.6f", static_cast<double>(t) / 1e9);
-            return t == INT64_MIN || t == INT64_MAX ? std::string() : std::string(buf);
-        };
-        out += "Both over " + side(window->from) + ".." + side(window->to) + " s after each run's zero (" +
-               window->align + ").\n";
+        out += "Both over " + windowSide(window->from, "") + ".." + windowSide(window->to, "") +
+               " s after each run's zero (" + window->align + ").\n";
     }
     out += mailMeasured("Before: measured", tool, a.report, a.label);
     out += mailMeasured("After: measured", tool, b.report, b.label);

@@ -1,0 +1,32 @@
+// The special handlers of the few built-in kinds whose printed form is not "key=value" (named in their
+// entries in EventKindTable.cpp), and the printf helper both files use. Internal to core/model.
+#pragma once
+
+#include "EventKinds.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <string_view>
+
+namespace tickscope::kindhandlers {
+
+template <class... A> void appendf(std::string &out, const char *f, A... a)
+{
+    char buf[64];
+    const int n = std::snprintf(buf, sizeof buf, f, a...);
+    out.append(buf, static_cast<size_t>(std::clamp(n, 0, static_cast<int>(sizeof buf) - 1)));
+}
+
+bool schedSwitchText(const KindSpec &, std::string_view f, StringPool &, Decoded &out, bool);
+bool schedWakeupText(const KindSpec &, std::string_view f, StringPool &, Decoded &out, bool);
+bool schedMigrateText(const KindSpec &, std::string_view f, StringPool &, Decoded &out, bool);
+bool timerStartText(const KindSpec &s, std::string_view f, StringPool &strings, Decoded &out, bool);
+void timerStartPrint(const KindSpec &, const EventView &e, std::string &o);
+bool syscallText(const KindSpec &s, std::string_view f, StringPool &strings, Decoded &out, bool);
+void syscallPrint(const KindSpec &, const EventView &e, std::string &o);
+bool printText(const KindSpec &, std::string_view f, StringPool &strings, Decoded &out, bool textNamed);
+bool isVectorEntry(std::string_view system, std::string_view name);
+bool isVectorExit(std::string_view system, std::string_view name);
+
+} // namespace tickscope::kindhandlers
