@@ -1,6 +1,9 @@
-// tickscope: the GUI. `tickscope [FILE ...]` opens FILE (the first one for now); without FILE it shows the
-// simulated seed000-nohzfull-poll preset (baseline).
+// tickscope: the GUI. `tickscope [FILE]` opens FILE; `tickscope --compare A B` shows run B against run A
+// (each a trace or a scenario); without FILE it compares the simulated seed000-nohzfull-poll baseline
+// with its p1p2 variant (the patch series' effect).
 #include "MainWindow.h"
+#include "TimelinePlot.h"
+#include "TimelineView.h"
 #include "Timing.h"
 #include "TraceLoader.h"
 #include "ViewState.h"
@@ -63,6 +66,11 @@ int main(int argc, char **argv)
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("trace.dat or ftrace text to open"));
+    const QCommandLineOption compare(
+        QStringLiteral("compare"),
+        QStringLiteral("Compare two runs: tickscope --compare A B (each a trace file or a scenario, "
+                       "PRESET[:VARIANT] or FILE.json). A is before, B after."));
+    parser.addOption(compare);
     const QCommandLineOption shot(QStringLiteral("screenshot"),
                                   QStringLiteral("Save a PNG of the window once FILE is shown, then quit."),
                                   QStringLiteral("PNG"));
@@ -81,6 +89,22 @@ int main(int argc, char **argv)
 
     tickscope::MainWindow w;
     const QStringList files = parser.positionalArguments();
+    if (parser.isSet(compare) && files.size() != 2) {
+        std::fprintf(stderr, "tickscope: --compare wants two runs: A B\n");
+        return 2;
+    }
+    if (!parser.isSet(compare) && files.size() > 1) {
+        std::fprintf(stderr, "tickscope: one FILE, or --compare A B\n");
+        return 2;
+    }
+    // What "shown" means for the options below: the trace, or both runs of a comparison.
+    const bool comparing = parser.isSet(compare) || files.isEmpty();
+    auto onShown = [&w, comparing](auto f) {
+        if (comparing)
+            QObject::connect(&w, &tickscope::MainWindow::comparisonShown, &w, f);
+        else
+            QObject::connect(&w, &tickscope::MainWindow::traceShown, &w, f);
+    };
     if (parser.isSet(view)) {
         const QStringList ab = parser.value(view).split(QLatin1Char(':'));
         bool okA = false, okB = false;
@@ -90,10 +114,11 @@ int main(int argc, char **argv)
             std::fprintf(stderr, "tickscope: --view wants A:B in seconds with A < B\n");
             return 2;
         }
-        QObject::connect(&w, &tickscope::MainWindow::traceShown, &w, [&w, a, b] {
-            tickscope::ViewState *vs = w.viewState();
-            const auto at = [vs](double s) { return vs->boundsStart() + static_cast<int64_t>(s * 1e9); };
-            vs->setRange(at(a), at(b));
+        onShown([&w, a, b] {
+            // seconds on the time axis: after the trace start, or after the time zero of a comparison
+            const int64_t zero = w.timeline()->plot()->origin();
+            const auto at = [zero](double s) { return zero + static_cast<int64_t>(s * 1e9); };
+            w.viewState()->setRange(at(a), at(b));
         });
     }
     if (parser.isSet(shot)) {
@@ -102,12 +127,11 @@ int main(int argc, char **argv)
             const bool ok = w.grab().save(png);
             QApplication::exit(ok ? 0 : 1);
         };
-        QObject::connect(&w, &tickscope::MainWindow::traceShown, &w,
-                         [save] { QTimer::singleShot(200, save); });
+        onShown([save] { QTimer::singleShot(200, save); });
         QObject::connect(&w, &tickscope::MainWindow::loadFailed, &w, [] { QApplication::exit(1); });
     }
     if (parser.isSet(drawn)) {
-        QObject::connect(&w, &tickscope::MainWindow::traceShown, &w, [&w] {
+        onShown([&w] {
             QObject::connect(
                 QAbstractEventDispatcher::instance(), &QAbstractEventDispatcher::aboutToBlock, &w,
                 [&w] {
@@ -123,10 +147,13 @@ int main(int argc, char **argv)
     }
     // The load starts on its worker before the window is shown, so that mapping and laying out the window
     // overlap it; its result arrives through the event loop, after every connection above.
-    if (!files.isEmpty())
+    if (parser.isSet(compare))
+        w.openComparison(files[0], files[1]);
+    else if (!files.isEmpty())
         w.openFile(files.front());
-    else
-        w.openScenario(QStringLiteral("seed000-nohzfull-poll")); // first start: a simulated nohz_full box
+    else // first start: a simulated nohz_full box before and after the patch series
+        w.openComparison(QStringLiteral("seed000-nohzfull-poll"),
+                         QStringLiteral("seed000-nohzfull-poll:p1p2"));
     w.show();
     tickscope::markTime("window built");
     return app.exec();

@@ -17,11 +17,10 @@ QRgb rgb(const QColor &c)
 }
 } // namespace
 
-CpuLanePlottable::CpuLanePlottable(QCPAxis *keyAxis, QCPAxis *valueAxis, const TimelineIndex *index, int cpu,
-                                   int64_t origin, const LaneGeometry *geometry, LaneSummaries *summaries,
-                                   bool nohzFull)
-    : QCPAbstractPlottable(keyAxis, valueAxis), index_(index), cpu_(cpu), origin_(origin),
-      geometry_(geometry), nohzFull_(nohzFull), summaries_(summaries)
+CpuLanePlottable::CpuLanePlottable(QCPAxis *keyAxis, QCPAxis *valueAxis, Spec spec,
+                                   const LaneGeometry *geometry, LaneSummaries *summaries)
+    : QCPAbstractPlottable(keyAxis, valueAxis), spec_(std::move(spec)), geometry_(geometry),
+      summaries_(summaries)
 {
     setAntialiased(false);
     setAntialiasedFill(false);
@@ -30,7 +29,8 @@ CpuLanePlottable::CpuLanePlottable(QCPAxis *keyAxis, QCPAxis *valueAxis, const T
 QCPRange CpuLanePlottable::getKeyRange(bool &foundRange, QCP::SignDomain) const
 {
     foundRange = true;
-    return {0, static_cast<double>(index_->trace().lastTs() - origin_)};
+    return {static_cast<double>(spec_.index->trace().firstTs() - spec_.origin),
+            static_cast<double>(spec_.index->trace().lastTs() - spec_.origin)};
 }
 
 QCPRange CpuLanePlottable::getValueRange(bool &foundRange, QCP::SignDomain, const QCPRange &) const
@@ -60,15 +60,14 @@ template <class F> void CpuLanePlottable::fillRuns(QCPPainter *p, int y, int h, 
 
 void CpuLanePlottable::draw(QCPPainter *p)
 {
-    const LaneGeometry::Lane *lane = geometry_->laneOf(cpu_);
+    const LaneGeometry::Lane *lane = geometry_->laneOf(spec_.cpu, spec_.run);
     if (!lane) return;
     const QRect data = mKeyAxis->axisRect()->rect();
     if (lane->top >= data.bottom() || lane->top + lane->height <= data.top()) return;
     left_ = data.left();
     const int width = data.width();
     const QCPRange r = mKeyAxis->range();
-    const int64_t start = origin_ + std::llround(r.lower), end = origin_ + std::llround(r.upper);
-    columns_ = summaries_->columns(cpu_, start, end, width);
+    columns_ = summaries_->columns(spec_.slot, std::llround(r.lower), std::llround(r.upper), width);
 
     p->save();
     p->setAntialiasing(false);
@@ -78,8 +77,8 @@ void CpuLanePlottable::draw(QCPPainter *p)
     drawStateRow(p, {left_, lane->top, w, lane->collapsed ? LaneGeometry::kCollapsed : geometry_->stateRow},
                  lane->collapsed);
     if (!lane->collapsed) {
-        drawTickRow(p, geometry_->rowRect(cpu_, LaneRow::Tick));
-        drawEventRow(p, geometry_->rowRect(cpu_, LaneRow::Event));
+        drawTickRow(p, geometry_->rowRect(spec_.cpu, LaneRow::Tick, spec_.run));
+        drawEventRow(p, geometry_->rowRect(spec_.cpu, LaneRow::Event, spec_.run));
     }
     drawLost(p, {left_, lane->top, w, lane->height});
     p->restore();
@@ -205,19 +204,26 @@ void CpuLanePlottable::drawLost(QCPPainter *p, const QRect &lane)
 
 void CpuLanePlottable::drawLabel(QCPPainter *p, const LaneGeometry::Lane &lane)
 {
+    const int x = mParentPlot->viewport().left() + 6;
+    if (!spec_.runTag.isEmpty()) // the compare view: the run's letter on its colour, beside the label
+        p->fillRect(QRect(mParentPlot->viewport().left(), lane.top, 3, lane.height), spec_.runTint);
     p->setPen(Qt::black);
     QFont f = p->font();
     f.setPixelSize(11);
     f.setBold(true);
     p->setFont(f);
-    const int x = mParentPlot->viewport().left() + 6;
+    const QString tag = spec_.runTag.isEmpty() ? QString() : spec_.runTag + QLatin1Char(' ');
     p->drawText(x, lane.top + 10,
-                QStringLiteral("CPU %1%2").arg(cpu_).arg(lane.collapsed ? QStringLiteral(" ▸") : QString()));
+                QStringLiteral("%1CPU %2%3")
+                    .arg(tag)
+                    .arg(spec_.cpu)
+                    .arg(lane.collapsed ? QStringLiteral(" ▸") : QString()));
     if (lane.collapsed) return;
     f.setBold(false);
     f.setPixelSize(9);
     p->setFont(f);
-    p->drawText(x, lane.top + 20, nohzFull_ ? QStringLiteral("nohz_full") : QStringLiteral("housekeeping"));
+    p->drawText(x, lane.top + 20,
+                spec_.nohzFull ? QStringLiteral("nohz_full") : QStringLiteral("housekeeping"));
     p->drawText(x, lane.top + geometry_->stateRow + 12, QStringLiteral("tick"));
     p->drawText(x, lane.top + geometry_->stateRow + geometry_->tickRow + 12, QStringLiteral("timers"));
 }

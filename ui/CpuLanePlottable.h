@@ -20,11 +20,21 @@ namespace tickscope {
 class CpuLanePlottable : public QCPAbstractPlottable
 {
 public:
-    // origin: the absolute ns the key axis' 0 stands for (the trace start).
-    CpuLanePlottable(QCPAxis *keyAxis, QCPAxis *valueAxis, const TimelineIndex *index, int cpu,
-                     int64_t origin, const LaneGeometry *geometry, LaneSummaries *summaries, bool nohzFull);
+    struct Spec
+    {
+        const TimelineIndex *index;
+        int cpu;
+        int run = 0;     // its lane in LaneGeometry: (cpu, run)
+        size_t slot = 0; // its columns in LaneSummaries
+        int64_t origin;  // the run's absolute ns at the key axis' 0 (its trace start, or its time zero)
+        bool nohzFull = false;
+        QString runTag; // the compare view's run label ("A", "B"); empty for a single document
+        QColor runTint; // the label's background in the compare view
+    };
+    CpuLanePlottable(QCPAxis *keyAxis, QCPAxis *valueAxis, Spec spec, const LaneGeometry *geometry,
+                     LaneSummaries *summaries);
 
-    int cpu() const { return cpu_; }
+    int cpu() const { return spec_.cpu; }
 
     double selectTest(const QPointF &, bool, QVariant * = nullptr) const override { return -1; }
     QCPRange getKeyRange(bool &foundRange, QCP::SignDomain = QCP::sdBoth) const override;
@@ -45,11 +55,8 @@ private:
     // Fills [left + j0, left + j1) x [y, y + h) for each run of columns with the same colour (alpha 0: none).
     template <class F> void fillRuns(QCPPainter *p, int y, int h, F &&colourOf);
 
-    const TimelineIndex *index_;
-    int cpu_;
-    int64_t origin_;
+    Spec spec_;
     const LaneGeometry *geometry_;
-    bool nohzFull_;
     int left_ = 0;
     LaneSummaries *summaries_;
     std::span<const ColumnSummary> columns_; // this draw's columns

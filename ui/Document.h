@@ -9,7 +9,9 @@
 
 #include <QString>
 
+#include <cstdint>
 #include <memory>
+#include <vector>
 
 namespace tickscope {
 
@@ -21,6 +23,28 @@ struct Document
     std::shared_ptr<const TimelineIndex> timeline; // the LOD index over trace + analysis (core/view)
 
     bool valid() const { return trace && analysis && timeline; }
+};
+
+// A second run shown against the document in the compare view (A = the document, before; B = this, after):
+// B's document and where each run's time zero lies. The view state's times stay A's absolute times; B's
+// lanes show B's time t - zeroA + zeroB, so both zeros sit at 0 on the shared relative time axis.
+struct Comparison
+{
+    Document b;
+    int64_t zeroA = 0, zeroB = 0; // absolute ns of each run's time zero
+    QString how;                  // "marker", "start", "offset 0.250000 s"
+    std::vector<int> cpuMap;      // A's CPU c is shown against B's CPU cpuMap[c]; absent or -1: B's CPU c
+
+    bool valid() const { return b.valid(); }
+    int64_t shift() const { return zeroB - zeroA; } // B's absolute time of A's absolute time 0
+    // B's CPU shown against A's CPU `cpuA`; -1 when B has none.
+    int cpuB(int cpuA) const
+    {
+        int c = cpuA;
+        if (cpuA >= 0 && cpuA < static_cast<int>(cpuMap.size()) && cpuMap[static_cast<size_t>(cpuA)] >= 0)
+            c = cpuMap[static_cast<size_t>(cpuA)];
+        return valid() && c >= 0 && c < b.trace->cpuCount() ? c : -1;
+    }
 };
 
 } // namespace tickscope

@@ -365,7 +365,7 @@ void EventTable::showSelection()
     if (syncing_ || !model_->ready()) return;
     const EventRef sel = state_->selection();
     syncing_ = true;
-    if (!sel.valid()) {
+    if (!sel.valid() || sel.run != 0) { // the table lists the document (A) only
         selectRow(-1);
     } else {
         const EventPos e{sel.cpu, static_cast<size_t>(sel.index)};

@@ -7,42 +7,49 @@ namespace tickscope {
 void LaneGeometry::layout(const std::vector<int> &cpus, const std::vector<bool> &collapsed, int top,
                           int scroll, int available)
 {
-    auto isCollapsed = [&](int cpu) {
-        return cpu >= 0 && cpu < static_cast<int>(collapsed.size()) && collapsed[cpu];
-    };
-    int natural = 0, full = 0;
-    for (int cpu : cpus) {
-        natural += (isCollapsed(cpu) ? kCollapsed : kStateRow + kTickRow + kEventRow) + kGap;
-        full += isCollapsed(cpu) ? 0 : 1;
+    std::vector<Lane> l;
+    for (int cpu : cpus)
+        l.push_back(
+            {cpu, cpu >= 0 && cpu < static_cast<int>(collapsed.size()) && collapsed[cpu], 0, true, 0, 0});
+    layout(std::move(l), top, scroll, available);
+}
+
+void LaneGeometry::layout(std::vector<Lane> in, int top, int scroll, int available)
+{
+    int natural = 0, full = 0, gaps = 0;
+    for (const Lane &l : in) {
+        natural += (l.collapsed ? kCollapsed : kStateRow + kTickRow + kEventRow) + (l.groupEnd ? kGap : 2);
+        full += l.collapsed ? 0 : 1;
+        gaps += !l.collapsed && l.groupEnd ? 1 : 0;
     }
     double scale = 1.0;
     if (full && natural < available)
         scale = std::min(kMaxScale, 1.0 + static_cast<double>(available - natural) /
-                                              (full * (kStateRow + kTickRow + kEventRow + kGap)));
+                                              (full * (kStateRow + kTickRow + kEventRow) + gaps * kGap));
     stateRow = static_cast<int>(kStateRow * scale);
     tickRow = static_cast<int>(kTickRow * scale);
     eventRow = static_cast<int>(kEventRow * scale);
     gap = static_cast<int>(kGap * scale);
-    lanes.clear();
+    lanes = std::move(in);
     int y = 0;
-    for (int cpu : cpus) {
-        const bool c = isCollapsed(cpu);
-        lanes.push_back({cpu, c, top + y - scroll, c ? kCollapsed : stateRow + tickRow + eventRow});
-        y += lanes.back().height + gap;
+    for (Lane &l : lanes) {
+        l.top = top + y - scroll;
+        l.height = l.collapsed ? kCollapsed : stateRow + tickRow + eventRow;
+        y += l.height + (l.groupEnd ? gap : 2);
     }
     contentHeight = y;
 }
 
-const LaneGeometry::Lane *LaneGeometry::laneOf(int cpu) const
+const LaneGeometry::Lane *LaneGeometry::laneOf(int cpu, int run) const
 {
     for (const Lane &l : lanes)
-        if (l.cpu == cpu) return &l;
+        if (l.cpu == cpu && l.run == run) return &l;
     return nullptr;
 }
 
-QRect LaneGeometry::rowRect(int cpu, LaneRow row) const
+QRect LaneGeometry::rowRect(int cpu, LaneRow row, int run) const
 {
-    const Lane *l = laneOf(cpu);
+    const Lane *l = laneOf(cpu, run);
     if (!l) return {};
     const int w = right - left;
     if (l->collapsed) return row == LaneRow::State ? QRect(left, l->top, w, kCollapsed) : QRect();
@@ -57,11 +64,12 @@ QRect LaneGeometry::rowRect(int cpu, LaneRow row) const
     return {};
 }
 
-bool LaneGeometry::hit(int y, int &cpu, LaneRow &row) const
+bool LaneGeometry::hit(int y, int &cpu, LaneRow &row, int *run) const
 {
     for (const Lane &l : lanes) {
         if (y < l.top || y >= l.top + l.height) continue;
         cpu = l.cpu;
+        if (run) *run = l.run;
         const int dy = y - l.top;
         row = l.collapsed || dy < stateRow ? LaneRow::State
               : dy < stateRow + tickRow    ? LaneRow::Tick

@@ -1,5 +1,6 @@
 // Where each CPU lane and its rows sit on the timeline, in the plot widget's pixels: a lane is a state
-// row (task band over an IRQ band), a tick row and an event row; a collapsed lane is a thin state row.
+// row (task band over an IRQ band), a tick row and an event row; a collapsed lane is a thin state row. In
+// the compare view each CPU has a lane per run (A's, then B's directly below it, as one group).
 #pragma once
 
 #include <QRect>
@@ -25,6 +26,8 @@ struct LaneGeometry
     {
         int cpu;
         bool collapsed;
+        int run = 0;          // 0: the document, 1: the compared run
+        bool groupEnd = true; // the last lane of its CPU's group (a gap follows)
         int top;    // widget y of the lane's first row (after scrolling)
         int height; // all its rows
     };
@@ -38,13 +41,15 @@ struct LaneGeometry
     // pixels of height when the lanes need less.
     void layout(const std::vector<int> &cpus, const std::vector<bool> &collapsed, int top, int scroll,
                 int available);
+    // The same for lanes given as (cpu, run, collapsed, groupEnd); top and height are filled in.
+    void layout(std::vector<Lane> lanes, int top, int scroll, int available);
 
-    const Lane *laneOf(int cpu) const;
+    const Lane *laneOf(int cpu, int run = 0) const;
     // The pixel rectangle of a row of a CPU's lane (empty when the lane is hidden or collapsed and the
     // row is not the state row).
-    QRect rowRect(int cpu, LaneRow row) const;
+    QRect rowRect(int cpu, LaneRow row, int run = 0) const;
     // The lane and row at widget y; false when between lanes.
-    bool hit(int y, int &cpu, LaneRow &row) const;
+    bool hit(int y, int &cpu, LaneRow &row, int *run = nullptr) const;
 };
 
 } // namespace tickscope

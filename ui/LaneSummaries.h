@@ -1,7 +1,8 @@
-// The column summaries of every shown CPU lane for one (range, width), computed together the first time a
-// lane asks, one CPU per thread of a pool that lives with it (no thread is created per repaint), and reused
-// by every repaint of the same range and width (selection, markers, tooltips). The lanes' draw() reads its
-// CPU's columns from here.
+// The column summaries of every shown lane for one (range, width), computed together the first time a lane
+// asks, one lane per thread of a pool that lives with it (no thread is created per repaint), and reused by
+// every repaint of the same range and width (selection, markers, tooltips). The lanes' draw() reads its
+// columns from here. A lane is one CPU of one run: in the compare view the runs' lanes share the range in
+// relative time, each turned into its own run's absolute time by the run's time zero.
 #pragma once
 
 #include "util/Parallel.h"
@@ -15,16 +16,22 @@ namespace tickscope {
 class LaneSummaries
 {
 public:
-    void setIndex(const TimelineIndex *index, std::vector<int> cpus);
+    struct Source
+    {
+        const TimelineIndex *index;
+        int cpu;
+        int64_t zero; // the run's absolute ns at relative time 0
+    };
+    void setLanes(std::vector<Source> lanes);
     void invalidate() { width_ = -1; }
 
-    // The columns of `cpu` for [start, end) in `width` columns (computed for all lanes when the key changed).
-    const std::vector<ColumnSummary> &columns(int cpu, int64_t start, int64_t end, int width);
+    // The columns of lane `slot` for the relative range [start, end) in `width` columns (computed for all
+    // lanes when the key changed).
+    const std::vector<ColumnSummary> &columns(size_t slot, int64_t start, int64_t end, int width);
 
 private:
-    const TimelineIndex *index_ = nullptr;
-    std::vector<int> cpus_;
-    std::vector<std::vector<ColumnSummary>> columns_; // by position in cpus_
+    std::vector<Source> lanes_;
+    std::vector<std::vector<ColumnSummary>> columns_; // by slot
     std::vector<ColumnSummary> empty_;
     WorkerPool pool_{defaultThreads(0)};
     int64_t start_ = 0, end_ = 0;

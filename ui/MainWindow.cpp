@@ -2,6 +2,8 @@
 
 #include "PanelDocks.h"
 
+#include "DifferencePanel.h"
+
 #include "SummaryPanel.h"
 #include "TimeAxisTicker.h"
 #include "TimelinePlot.h"
@@ -12,6 +14,7 @@
 #include "analysis/CpuList.h"
 #include "analysis/ReportMail.h"
 #include "model/Trace.h"
+#include "sim/Presets.h"
 #include "stats/TraceStats.h"
 
 #include <QApplication>
@@ -25,6 +28,7 @@
 #include <QFrame>
 #include <QGuiApplication>
 #include <QHBoxLayout>
+#include <QInputDialog>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -43,7 +47,8 @@ constexpr int kMaxRecent = 10;
 }
 
 MainWindow::MainWindow(QWidget *parent)
-    : QMainWindow(parent), loader_(new TraceLoader(this)), state_(new ViewState(this))
+    : QMainWindow(parent), loader_(new TraceLoader(this)), loaderB_(new TraceLoader(this)),
+      state_(new ViewState(this))
 {
     setWindowTitle(QStringLiteral("tickscope"));
     setAcceptDrops(true);
@@ -72,13 +77,26 @@ MainWindow::MainWindow(QWidget *parent)
     busy_ = new QFrame(central);
     busy_->setFrameShape(QFrame::StyledPanel);
     busy_->setAutoFillBackground(true);
-    auto *bar = new QHBoxLayout(busy_);
-    bar->setContentsMargins(6, 4, 6, 4);
-    progress_ = new QProgressBar(busy_);
-    progress_->setRange(0, 1000);
-    cancel_ = new QPushButton(tr("Cancel"), busy_);
-    bar->addWidget(progress_, 1);
-    bar->addWidget(cancel_);
+    // One row per run being loaded (A: the document, B: a comparison's second run).
+    auto *rows = new QVBoxLayout(busy_);
+    rows->setContentsMargins(6, 4, 6, 4);
+    auto makeRow = [&](QLabel *&label, QProgressBar *&bar, QPushButton *&cancel) {
+        auto *w = new QWidget(busy_);
+        auto *h = new QHBoxLayout(w);
+        h->setContentsMargins(0, 0, 0, 0);
+        label = new QLabel(w);
+        bar = new QProgressBar(w);
+        bar->setRange(0, 1000);
+        cancel = new QPushButton(tr("Cancel"), w);
+        h->addWidget(label);
+        h->addWidget(bar, 1);
+        h->addWidget(cancel);
+        rows->addWidget(w);
+        return w;
+    };
+    rowA_ = makeRow(labelA_, progress_, cancel_);
+    rowB_ = makeRow(labelB_, progressB_, cancelB_);
+    cancelB_->setObjectName(QStringLiteral("cancelB"));
     central->installEventFilter(this);
     setCentralWidget(central);
     status_ = new QLabel(this);
@@ -91,6 +109,10 @@ MainWindow::MainWindow(QWidget *parent)
     QMenu *file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::openDialog);
     recentMenu_ = file->addMenu(tr("Open &Recent"));
+    QAction *compare = file->addAction(tr("&Compare With…"), this, &MainWindow::compareDialog);
+    compare->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    compare->setToolTip(tr("Open a second trace as B (after) against the open one as A (before)"));
+    file->addAction(tr("Compare With &Simulation…"), this, &MainWindow::compareScenarioDialog);
     file->addAction(tr("&Export Timeline…"), this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Export timeline"), QString(),
                                                           tr("PNG image (*.png);;SVG (*.svg);;PDF (*.pdf)"));
@@ -113,6 +135,63 @@ MainWindow::MainWindow(QWidget *parent)
     view->addAction(panels_->histogramDock()->toggleViewAction());
     view->addAction(factsDock_->toggleViewAction());
     timeline_->fillNavigateMenu(menuBar()->addMenu(tr("&Navigate")));
+    QMenu *cmp = menuBar()->addMenu(tr("&Compare"));
+    cmp->addAction(tr("Align by First &Marker"), this, [this] {
+        setAlignment(Alignment{AlignBy::Marker, 0});
+    });
+    cmp->addAction(tr("Align by Trace &Start"), this, [this] { setAlignment(Alignment{AlignBy::Start, 0}); });
+    cmp->addAction(tr("Align on Selected &Events"), this, &MainWindow::alignOnSelections)
+        ->setToolTip(tr("Each run's time zero at the event last selected in it (click one in an A lane, "
+                        "then one in a B lane)"));
+    cmp->addAction(tr("Align by &Offset…"), this, [this] {
+        bool ok = false;
+        const double s = QInputDialog::getDouble(
+            this, tr("Offset of B"), tr("B's time zero, in seconds after its start (A's zero: its start):"),
+            align_ && align_->by == AlignBy::Offset ? align_->offsetNs / 1e9 : 0.0, -1e6, 1e6, 6, &ok);
+        if (ok) setAlignment(Alignment{AlignBy::Offset, static_cast<int64_t>(std::llround(s * 1e9))});
+    });
+    cmp->addSeparator();
+    cmp->addAction(tr("Map &CPUs…"), this, [this] {
+        bool ok = false;
+        const QString text = QInputDialog::getText(
+            this, tr("CPU map"), tr("A's CPU against B's CPU, e.g. 3:1, 2:0 (empty: same numbers):"),
+            QLineEdit::Normal, QString(), &ok);
+        if (!ok) return;
+        std::vector<int> map;
+        for (const QString &pair : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+            const QStringList ab = pair.trimmed().split(QLatin1Char(':'));
+            bool okA = false, okB = false;
+            const int a = ab.size() == 2 ? ab[0].toInt(&okA) : -1,
+                      b = ab.size() == 2 ? ab[1].toInt(&okB) : -1;
+            if (!okA || !okB || a < 0 || b < 0 || a >= 8192 || b >= 8192) {
+                QMessageBox::warning(this, tr("CPU map"),
+                                     tr("'%1' is not A:B with two CPU numbers").arg(pair.trimmed()));
+                return;
+            }
+            if (static_cast<int>(map.size()) <= a) map.resize(static_cast<size_t>(a) + 1, -1);
+            map[static_cast<size_t>(a)] = b;
+        }
+        setCpuMap(std::move(map));
+    });
+    QAction *differing = cmp->addAction(tr("Only CPUs That &Differ"));
+    differing->setObjectName(QStringLiteral("onlyDiffering"));
+    differing->setCheckable(true);
+    connect(differing, &QAction::toggled, this, &MainWindow::setOnlyDifferingCpus);
+    cmp->addSeparator();
+    cmp->addAction(tr("C&lose Comparison"), this, &MainWindow::closeComparison);
+    cmp->addAction(panels_->differenceDock()->toggleViewAction());
+    connect(state_, &ViewState::selectionChanged, this, [this](EventRef e) {
+        if (e.valid() && (e.run == 0 || e.run == 1)) lastSelected_[e.run] = e;
+    });
+    connect(state_, &ViewState::comparisonChanged, this, [this] {
+        const auto &c = state_->comparison();
+        if (statusA_.isEmpty()) return;
+        status_->setText(!c ? statusA_
+                            : tr("A: %1 · B: %2 · %3 CPUs · aligned by %4")
+                                  .arg(statusA_, c->b.title)
+                                  .arg(c->b.trace->cpuCount())
+                                  .arg(c->how));
+    });
 
     connect(cancel_, &QPushButton::clicked, loader_, &TraceLoader::cancel);
     connect(loader_, &TraceLoader::progress, this, [this](double f) { progress_->setValue(static_cast<int>(f * 1000)); });
@@ -121,6 +200,25 @@ MainWindow::MainWindow(QWidget *parent)
     connect(loader_, &TraceLoader::cancelled, this, [this] {
         setBusy(false);
         status_->setText(tr("Loading cancelled"));
+    });
+    connect(cancelB_, &QPushButton::clicked, loaderB_, &TraceLoader::cancel);
+    connect(loaderB_, &TraceLoader::progress, this,
+            [this](double f) { progressB_->setValue(static_cast<int>(f * 1000)); });
+    connect(loaderB_, &TraceLoader::loaded, this,
+            [this](const QString &, auto, const Document &doc, double) { onLoadedB(doc); });
+    connect(loaderB_, &TraceLoader::failed, this, [this](const QString &, const QString &message) {
+        expectB_ = false;
+        pendingB_.reset();
+        updateBusy();
+        status_->setText(tr("Failed to load B"));
+        emit loadFailed(message);
+        QMessageBox::critical(this, tr("Cannot open B"), message);
+    });
+    connect(loaderB_, &TraceLoader::cancelled, this, [this] {
+        expectB_ = false;
+        pendingB_.reset();
+        updateBusy();
+        statusBar()->showMessage(tr("Loading B cancelled"), 3000);
     });
 
     QSettings settings;
@@ -198,6 +296,10 @@ void MainWindow::openDialog()
 
 void MainWindow::openFile(const QString &path)
 {
+    // A new document ends any comparison, and a B still loading for the old one.
+    if (expectB_) loaderB_->cancel();
+    expectB_ = false;
+    pendingB_.reset();
     QSettings().setValue(QStringLiteral("lastDir"), QFileInfo(path).absolutePath());
     setBusy(true);
     progress_->setValue(0);
@@ -207,6 +309,9 @@ void MainWindow::openFile(const QString &path)
 
 void MainWindow::openScenario(const QString &scenario)
 {
+    if (expectB_) loaderB_->cancel();
+    expectB_ = false;
+    pendingB_.reset();
     setBusy(true);
     progress_->setValue(0);
     status_->setText(tr("Simulating %1…").arg(scenario));
@@ -254,6 +359,7 @@ void MainWindow::onLoaded(const QString &path, std::shared_ptr<std::vector<std::
                 why << tr("CPU %1: %2").arg(c).arg(QString::fromStdString(doc_.analysis->nohzFullWhy[c]));
         status_->setToolTip(why.join(QLatin1Char('\n')));
     }
+    statusA_ = status_->text();
     setWindowTitle(QStringLiteral("tickscope — %1").arg(doc_.title));
     if (QFileInfo(path).isFile()) addRecent(path); // not a simulated scenario
     for (const auto &t : *traces_) {
@@ -267,6 +373,11 @@ void MainWindow::onLoaded(const QString &path, std::shared_ptr<std::vector<std::
     }
     markTime("document shown");
     emit traceShown(path);
+    if (pendingB_) {
+        const Document b = *pendingB_;
+        pendingB_.reset();
+        showComparison(b);
+    }
 }
 
 void MainWindow::onFailed(const QString &, const QString &message)
@@ -279,8 +390,19 @@ void MainWindow::onFailed(const QString &, const QString &message)
 
 void MainWindow::setBusy(bool busy)
 {
-    busy_->setVisible(busy);
-    if (busy) {
+    busyA_ = busy;
+    updateBusy();
+}
+
+void MainWindow::updateBusy()
+{
+    const bool b = loaderB_->busy();
+    rowA_->setVisible(busyA_);
+    rowB_->setVisible(b);
+    labelA_->setVisible(b); // the run letters only when two loads run
+    labelA_->setText(QStringLiteral("A"));
+    busy_->setVisible(busyA_ || b);
+    if (busyA_ || b) {
         placeBusy();
         busy_->raise();
     }
@@ -349,7 +471,198 @@ void MainWindow::dragEnterEvent(QDragEnterEvent *e)
 void MainWindow::dropEvent(QDropEvent *e)
 {
     const auto urls = e->mimeData()->urls();
-    if (!urls.isEmpty() && urls.front().isLocalFile()) openFile(urls.front().toLocalFile());
+    if (urls.isEmpty() || !urls.front().isLocalFile()) return;
+    // Ctrl (or Shift) while dropping: compare the dropped file (B) with the open document (A).
+    if ((e->modifiers() & (Qt::ControlModifier | Qt::ShiftModifier)) && doc_.valid())
+        compareWith(urls.front().toLocalFile());
+    else
+        openFile(urls.front().toLocalFile());
+}
+
+bool MainWindow::loadingB() const
+{
+    return loaderB_->busy();
+}
+
+namespace {
+
+// A run named on the command line or in a dialog: an existing file that is not a scenario's JSON is a
+// trace; anything else is a scenario to simulate.
+bool isTraceFile(const QString &run)
+{
+    return QFileInfo(run).isFile() && !run.endsWith(QStringLiteral(".json"), Qt::CaseInsensitive);
+}
+
+} // namespace
+
+void MainWindow::open(const QString &run)
+{
+    if (isTraceFile(run))
+        openFile(run);
+    else
+        openScenario(run);
+}
+
+void MainWindow::compareWith(const QString &run)
+{
+    expectB_ = true;
+    pendingB_.reset();
+    progressB_->setValue(0);
+    labelB_->setText(QStringLiteral("B"));
+    labelB_->setToolTip(run);
+    if (isTraceFile(run))
+        loaderB_->load(run);
+    else
+        loaderB_->simulate(run);
+    updateBusy();
+}
+
+void MainWindow::openComparison(const QString &a, const QString &b)
+{
+    open(a); // cancels any earlier B
+    compareWith(b);
+}
+
+void MainWindow::onLoadedB(const Document &doc)
+{
+    updateBusy();
+    if (!expectB_) return;
+    if (loader_->busy() || !doc_.valid())
+        pendingB_ = doc; // shown once A is
+    else
+        showComparison(doc);
+}
+
+void MainWindow::showComparison(const Document &b)
+{
+    expectB_ = false;
+    std::string why;
+    std::optional<AlignedZeros> zeros =
+        alignRuns(*doc_.trace, *doc_.analysis, *b.trace, *b.analysis, align_, why);
+    if (!zeros) { // marker alignment asked for, and a run has none: by start, and say so
+        statusBar()->showMessage(QString::fromStdString(why) + tr("; aligned by start"), 6000);
+        zeros =
+            alignRuns(*doc_.trace, *doc_.analysis, *b.trace, *b.analysis, Alignment{AlignBy::Start, 0}, why);
+    }
+    if (!zeros) return;
+    auto c = std::make_shared<Comparison>();
+    c->b = b;
+    c->zeroA = zeros->a;
+    c->zeroB = zeros->b;
+    c->how = QString::fromStdString(zeros->how);
+    c->cpuMap = cpuMap_;
+    lastSelected_[0] = lastSelected_[1] = {};
+    state_->setComparison(std::move(c));
+    setWindowTitle(QStringLiteral("tickscope — A: %1 · B: %2").arg(doc_.title, b.title));
+    markTime("comparison shown");
+    emit comparisonShown();
+}
+
+bool MainWindow::setAlignment(std::optional<Alignment> align)
+{
+    const auto cur = state_->comparison();
+    align_ = align;
+    if (!cur) return false;
+    std::string why;
+    const auto zeros = alignRuns(*doc_.trace, *doc_.analysis, *cur->b.trace, *cur->b.analysis, align_, why);
+    if (!zeros) {
+        statusBar()->showMessage(QString::fromStdString(why), 6000);
+        return false;
+    }
+    auto c = std::make_shared<Comparison>(*cur);
+    c->zeroA = zeros->a;
+    c->zeroB = zeros->b;
+    c->how = QString::fromStdString(zeros->how);
+    state_->setComparison(std::move(c));
+    return true;
+}
+
+bool MainWindow::alignOnSelections()
+{
+    const auto cur = state_->comparison();
+    const EventRef a = lastSelected_[0], b = lastSelected_[1];
+    auto tsOf = [](const Document &d, EventRef e) -> std::optional<int64_t> {
+        if (!e.valid() || e.cpu >= d.trace->cpuCount() ||
+            static_cast<size_t>(e.index) >= d.trace->cpu(e.cpu).size())
+            return std::nullopt;
+        return d.trace->cpu(e.cpu).ts(static_cast<size_t>(e.index));
+    };
+    const auto ta = cur ? tsOf(doc_, a) : std::nullopt, tb = cur ? tsOf(cur->b, b) : std::nullopt;
+    if (!ta || !tb) {
+        statusBar()->showMessage(tr("Select an event in an A lane and one in a B lane first"), 6000);
+        return false;
+    }
+    auto c = std::make_shared<Comparison>(*cur);
+    c->zeroA = *ta;
+    c->zeroB = *tb;
+    c->how = tr("selected events");
+    state_->setComparison(std::move(c));
+    return true;
+}
+
+void MainWindow::setCpuMap(std::vector<int> map)
+{
+    cpuMap_ = std::move(map);
+    if (const auto cur = state_->comparison()) {
+        auto c = std::make_shared<Comparison>(*cur);
+        c->cpuMap = cpuMap_;
+        state_->setComparison(std::move(c));
+    }
+}
+
+void MainWindow::setOnlyDifferingCpus(bool on)
+{
+    if (!doc_.valid()) return;
+    std::vector<int> cpus;
+    for (int c = 0; c < doc_.trace->cpuCount(); ++c)
+        cpus.push_back(c);
+    if (on && state_->comparison()) {
+        const auto &diffs = panels_->difference()->diffs();
+        if (diffs.empty()) {
+            statusBar()->showMessage(tr("The difference is not computed yet"), 3000);
+            return;
+        }
+        cpus.clear();
+        for (const CpuDiff &d : diffs)
+            if (d.changed()) cpus.push_back(d.cpuA);
+    }
+    state_->setCpus(std::move(cpus));
+}
+
+void MainWindow::closeComparison()
+{
+    if (expectB_) loaderB_->cancel();
+    expectB_ = false;
+    pendingB_.reset();
+    state_->setComparison(nullptr);
+    if (doc_.valid()) setWindowTitle(QStringLiteral("tickscope — %1").arg(doc_.title));
+}
+
+void MainWindow::compareDialog()
+{
+    const QString dir = QSettings().value(QStringLiteral("lastDir")).toString();
+    const QString path = QFileDialog::getOpenFileName(this, tr("Compare with (B, after)"), dir,
+                                                      tr("Traces (*.dat *.txt *.trace);;All files (*)"));
+    if (!path.isEmpty()) compareWith(path);
+}
+
+void MainWindow::compareScenarioDialog()
+{
+    QStringList items;
+    for (const sim::Preset &p : sim::presets()) {
+        const QString name = QString::fromUtf8(p.name.data(), static_cast<qsizetype>(p.name.size()));
+        items << name;
+        try {
+            for (const auto &v : sim::loadScenario(std::string(p.name)).variants)
+                items << name + QLatin1Char(':') + QString::fromStdString(v.first);
+        } catch (const std::exception &) {
+        }
+    }
+    bool ok = false;
+    const QString run = QInputDialog::getItem(
+        this, tr("Compare with a simulation"),
+        tr("Scenario as B (PRESET[:VARIANT][,KEY=VALUE...] or FILE.json):"), items, 0, true, &ok);
+    if (ok && !run.trimmed().isEmpty()) compareWith(run.trimmed());
 }
 
 void MainWindow::closeEvent(QCloseEvent *e)

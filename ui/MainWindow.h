@@ -4,10 +4,14 @@
 #pragma once
 
 #include "Document.h"
+#include "ViewState.h"
+
+#include "analysis/RunAlignment.h"
 
 #include <QMainWindow>
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 class QLabel;
@@ -33,6 +37,20 @@ public:
     ~MainWindow() override;
 
     void openFile(const QString &path);
+    // The compare view (A = the document, before; B = after). A run is a trace file or a scenario
+    // (PRESET[:VARIANT][,KEY=VALUE...] or FILE.json). compareWith loads B against the open document;
+    // openComparison loads both at once, each in the background with its own progress and cancel. A bad
+    // B gets the error dialog and leaves A open.
+    void compareWith(const QString &run);
+    void openComparison(const QString &a, const QString &b);
+    // Realigns the shown comparison: by start, marker or an offset (nullopt: by marker when both runs
+    // have one, else start); false, with the reason in the status bar, when it cannot.
+    bool setAlignment(std::optional<Alignment> align);
+    bool alignOnSelections(); // each run's time zero at the event last selected in it
+    void setCpuMap(std::vector<int> map);
+    void setOnlyDifferingCpus(bool on);
+    void closeComparison();
+    bool loadingB() const;
     // Simulates a scenario (PRESET[:VARIANT] or FILE.json) and shows its trace; the first start opens
     // seed000-nohzfull-poll this way, so that a newcomer sees spurious ticks at once.
     void openScenario(const QString &scenario);
@@ -51,6 +69,7 @@ public:
 
 signals:
     void traceShown(QString path);
+    void comparisonShown(); // both runs of a comparison are on screen
     void loadFailed(QString message);
 
 protected:
@@ -61,6 +80,12 @@ protected:
 
 private:
     void openDialog();
+    void compareDialog();
+    void compareScenarioDialog();
+    void open(const QString &run); // a trace file, or a scenario to simulate
+    void onLoadedB(const Document &doc);
+    void showComparison(const Document &b);
+    void updateBusy();
     void onLoaded(const QString &path, std::shared_ptr<std::vector<std::shared_ptr<const Trace>>> traces,
                   const Document &doc, double secs);
     void showMarkers();
@@ -73,6 +98,17 @@ private:
     void copySummary();
 
     TraceLoader *loader_;
+    TraceLoader *loaderB_;
+    bool expectB_ = false;             // a comparison's B is loading or waits for A
+    std::optional<Document> pendingB_; // B loaded before A
+    std::optional<Alignment> align_;
+    std::vector<int> cpuMap_;
+    EventRef lastSelected_[2];
+    bool busyA_ = false;
+    QWidget *rowA_, *rowB_;
+    QProgressBar *progressB_;
+    QPushButton *cancelB_;
+    QLabel *labelA_, *labelB_;
     ViewState *state_;
     TimelineView *timeline_;
     PanelDocks *panels_;
@@ -85,6 +121,7 @@ private:
     QProgressBar *progress_;
     QPushButton *cancel_;
     QLabel *status_;
+    QString statusA_; // the status text of the document alone
     QMenu *recentMenu_;
     std::shared_ptr<std::vector<std::shared_ptr<const Trace>>> traces_;
     Document doc_;

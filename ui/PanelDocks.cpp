@@ -1,8 +1,10 @@
 #include "PanelDocks.h"
 
+#include "DifferencePanel.h"
 #include "EventTable.h"
 #include "HistogramPanel.h"
 #include "SummaryPanel.h"
+#include "ViewState.h"
 
 #include <QDockWidget>
 #include <QMainWindow>
@@ -26,13 +28,23 @@ QDockWidget *dock(QMainWindow *window, const QString &title, const QString &name
 
 PanelDocks::PanelDocks(QMainWindow *window, ViewState *state)
     : QObject(window), table_(new EventTable(state)), summary_(new SummaryPanel(state)),
-      histograms_(new HistogramPanel(state))
+      histograms_(new HistogramPanel(state)), difference_(new DifferencePanel(state))
 {
     eventDock_ = dock(window, tr("Events"), QStringLiteral("eventsDock"), table_, Qt::BottomDockWidgetArea);
     summaryDock_ =
         dock(window, tr("Summary"), QStringLiteral("summaryDock"), summary_, Qt::RightDockWidgetArea);
     histogramDock_ = dock(window, tr("Histograms"), QStringLiteral("histogramsDock"), histograms_,
                           Qt::RightDockWidgetArea);
+    differenceDock_ = dock(window, tr("Difference A → B"), QStringLiteral("differenceDock"), difference_,
+                           Qt::RightDockWidgetArea);
+    window->tabifyDockWidget(summaryDock_, differenceDock_);
+    differenceDock_->hide();
+    // A comparison brings its numbers to the front.
+    connect(state, &ViewState::comparisonChanged, this, [this, state] {
+        if (!state->comparison()) return;
+        differenceDock_->show();
+        differenceDock_->raise();
+    });
 }
 
 void PanelDocks::setDocument(const Document &doc)
@@ -40,11 +52,12 @@ void PanelDocks::setDocument(const Document &doc)
     table_->setDocument(doc);
     summary_->setDocument(doc);
     histograms_->setDocument(doc);
+    difference_->setDocument(doc);
 }
 
 void PanelDocks::addViewActions(QMenu *menu) const
 {
-    for (QDockWidget *d : {eventDock_, summaryDock_, histogramDock_})
+    for (QDockWidget *d : {eventDock_, summaryDock_, histogramDock_, differenceDock_})
         menu->addAction(d->toggleViewAction());
 }
 

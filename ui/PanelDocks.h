@@ -1,6 +1,7 @@
 // The panels around the timeline as dock widgets of a main window: the event table (bottom), the
-// per-CPU summary and the histograms (right). The main window creates one, hands it each new Document,
-// and resets its ViewState; the panels do the rest through the ViewState.
+// per-CPU summary, the histograms and, in the compare view, the difference panel (right). The main window
+// creates one, hands it each new Document, and resets its ViewState; the panels do the rest through the
+// ViewState.
 #pragma once
 
 #include "Document.h"
@@ -13,6 +14,7 @@ class QMenu;
 
 namespace tickscope {
 
+class DifferencePanel;
 class EventTable;
 class HistogramPanel;
 class SummaryPanel;
@@ -31,15 +33,18 @@ public:
     EventTable *eventTable() const { return table_; }
     SummaryPanel *summary() const { return summary_; }
     HistogramPanel *histograms() const { return histograms_; }
+    DifferencePanel *difference() const { return difference_; }
     QDockWidget *eventDock() const { return eventDock_; }
     QDockWidget *summaryDock() const { return summaryDock_; }
     QDockWidget *histogramDock() const { return histogramDock_; }
+    QDockWidget *differenceDock() const { return differenceDock_; }
 
 private:
     EventTable *table_;
     SummaryPanel *summary_;
     HistogramPanel *histograms_;
-    QDockWidget *eventDock_, *summaryDock_, *histogramDock_;
+    DifferencePanel *difference_;
+    QDockWidget *eventDock_, *summaryDock_, *histogramDock_, *differenceDock_;
 };
 
 } // namespace tickscope

@@ -11,9 +11,10 @@
 namespace tickscope {
 
 TimelineOverlay::TimelineOverlay(QCPAxis *keyAxis, QCPAxis *valueAxis, const ViewState *state,
-                                 const TimelineIndex *index, int64_t origin, const LaneGeometry *geometry)
+                                 const TimelineIndex *index, int64_t origin, const LaneGeometry *geometry,
+                                 QString titleA)
     : QCPAbstractPlottable(keyAxis, valueAxis), state_(state), index_(index), origin_(origin),
-      geometry_(geometry)
+      geometry_(geometry), titleA_(std::move(titleA))
 {
     setAntialiased(false);
 }
@@ -93,13 +94,42 @@ void TimelineOverlay::draw(QCPPainter *p)
         p->setPen(Qt::black);
         p->drawText(box, Qt::AlignCenter, text);
     }
+    if (const auto &cmp = state_->comparison(); cmp && cmp->valid()) {
+        // Which run is which, in the corner left of the time axis (screenshots carry it too).
+        p->save();
+        const QRect corner(mParentPlot->viewport().left() + 4, mParentPlot->viewport().top() + 1,
+                           data.left() - mParentPlot->viewport().left() - 6, data.top() - 2);
+        p->setClipRect(corner);
+        QFont small = p->font();
+        small.setPixelSize(9);
+        small.setBold(false);
+        p->setFont(small);
+        const QFontMetrics fm(small);
+        const int lineH = corner.height() / 2;
+        p->setPen(Qt::black);
+        const QString names[2] = {QStringLiteral("A: ") + titleA_, QStringLiteral("B: ") + cmp->b.title};
+        for (int r = 0; r < 2; ++r) {
+            p->setPen(palette::run(r));
+            p->drawText(QRect(corner.left(), corner.top() + r * lineH, corner.width(), lineH),
+                        Qt::AlignLeft | Qt::AlignVCenter,
+                        fm.elidedText(names[r], Qt::ElideMiddle, corner.width()));
+        }
+        p->restore();
+    }
     const EventRef sel = state_->selection();
-    if (sel.valid() && sel.cpu < index_->cpuCount() &&
-        static_cast<size_t>(sel.index) < index_->trace().cpu(sel.cpu).size()) {
-        const LaneGeometry::Lane *lane = geometry_->laneOf(sel.cpu);
-        const int64_t ts = index_->trace().cpu(sel.cpu).ts(static_cast<size_t>(sel.index));
-        const int x =
-            static_cast<int>(std::lround(mKeyAxis->coordToPixel(static_cast<double>(ts - origin_))));
+    // The selected event's run: the document, or the compared run (its time shown on A's axis).
+    const TimelineIndex *index = index_;
+    int64_t origin = origin_;
+    if (sel.run == 1) {
+        const auto &cmp = state_->comparison();
+        index = cmp && cmp->valid() ? cmp->b.timeline.get() : nullptr;
+        if (index) origin = cmp->zeroB;
+    }
+    if (index && sel.valid() && sel.cpu < index->cpuCount() &&
+        static_cast<size_t>(sel.index) < index->trace().cpu(sel.cpu).size()) {
+        const LaneGeometry::Lane *lane = geometry_->laneOf(sel.cpu, sel.run);
+        const int64_t ts = index->trace().cpu(sel.cpu).ts(static_cast<size_t>(sel.index));
+        const int x = static_cast<int>(std::lround(mKeyAxis->coordToPixel(static_cast<double>(ts - origin))));
         if (lane) {
             p->setPen(QPen(palette::selection(), 2));
             p->setBrush(Qt::NoBrush);

@@ -1,5 +1,6 @@
-// What the timeline draws over the lanes: the optional 1/HZ grid, markers A and B with Δt, and the
-// selected event. A plottable too, so screen and images share it.
+// What the timeline draws over the lanes: the optional 1/HZ grid, markers A and B with Δt, the selected
+// event, and in the compare view the two runs' names in the corner left of the time axis. A plottable too, so
+// screen and images share it.
 #pragma once
 
 #include "LaneGeometry.h"
@@ -16,7 +17,7 @@ class TimelineOverlay : public QCPAbstractPlottable
 {
 public:
     TimelineOverlay(QCPAxis *keyAxis, QCPAxis *valueAxis, const ViewState *state, const TimelineIndex *index,
-                    int64_t origin, const LaneGeometry *geometry);
+                    int64_t origin, const LaneGeometry *geometry, QString titleA = {});
 
     void setGridVisible(bool on) { grid_ = on; }
     bool gridVisible() const { return grid_; }
@@ -38,6 +39,7 @@ private:
     const TimelineIndex *index_;
     int64_t origin_;
     const LaneGeometry *geometry_;
+    QString titleA_; // the document's name, shown with B's in the compare view
     bool grid_ = false;
 };
 

@@ -116,6 +116,18 @@ QColor selection()
 {
     return QColor(0xFF, 0x00, 0xFF);
 }
+QColor better()
+{
+    return QColor(0x00, 0x9E, 0x73, 70);
+}
+QColor worse()
+{
+    return QColor(0xD5, 0x5E, 0x00, 70);
+}
+QColor run(int run)
+{
+    return run == 0 ? QColor(0x33, 0x33, 0x33) : QColor(0x00, 0x72, 0xB2);
+}
 
 std::vector<LegendEntry> legend()
 {

@@ -24,6 +24,10 @@ QColor lost();
 QColor markerA();
 QColor markerB();
 QColor selection();
+QColor run(int run);
+QColor better(); // the difference panel: a change for the better (a light bluish green)
+QColor worse();  // and for the worse (a light vermillion) // the compare view: A's and B's lane tags and
+                 // histogram bars
 
 struct LegendEntry
 {

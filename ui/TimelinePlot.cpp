@@ -3,6 +3,7 @@
 #include "CpuLanePlottable.h"
 #include "TimeAxisTicker.h"
 #include "TimelineOverlay.h"
+#include "TimelinePalette.h"
 #include "ViewState.h"
 
 #include "view/TimelinePick.h"
@@ -39,6 +40,7 @@ TimelinePlot::TimelinePlot(ViewState *state, QWidget *parent) : QCustomPlot(pare
     connect(state_, &ViewState::markersChanged, this, [this] { replot(rpQueuedReplot); });
     connect(state_, &ViewState::selectionChanged, this, [this] { showSelection(); });
     connect(state_, &ViewState::cpusChanged, this, [this] { rebuild(); });
+    connect(state_, &ViewState::comparisonChanged, this, [this] { rebuild(); });
 }
 
 void TimelinePlot::setDocument(const Document &doc)
@@ -53,18 +55,32 @@ void TimelinePlot::rebuild()
 {
     clearPlottables();
     overlay_ = nullptr;
-    summaries_.setIndex(nullptr, {});
+    summaries_.setLanes({});
+    lanes_.clear();
     if (doc_.valid()) {
-        const int64_t origin = doc_.trace->firstTs();
-        std::vector<int> shown;
+        const Comparison *cmp = comparison();
+        origin_ = cmp ? cmp->zeroA : doc_.trace->firstTs();
+        std::vector<LaneSummaries::Source> sources;
+        auto addLane = [&](const Document &d, int cpu, int run, int64_t origin, bool groupEnd, int groupCpu) {
+            CpuLanePlottable::Spec spec{
+                d.timeline.get(), cpu, run, sources.size(), origin, d.analysis->isNohzFull(cpu), {}, {}};
+            if (cmp) {
+                spec.runTag = run == 0 ? QStringLiteral("A") : QStringLiteral("B");
+                spec.runTint = palette::run(run);
+            }
+            new CpuLanePlottable(xAxis2, yAxis, std::move(spec), &geometry_, &summaries_);
+            sources.push_back({d.timeline.get(), cpu, origin});
+            lanes_.push_back({cpu, collapsed(groupCpu), run, groupEnd, 0, 0});
+        };
         for (int cpu : state_->cpus()) {
             if (cpu < 0 || cpu >= doc_.timeline->cpuCount()) continue;
-            shown.push_back(cpu);
-            new CpuLanePlottable(xAxis2, yAxis, doc_.timeline.get(), cpu, origin, &geometry_, &summaries_,
-                                 doc_.analysis->isNohzFull(cpu));
+            const int cpuB = cmp ? cmp->cpuB(cpu) : -1;
+            addLane(doc_, cpu, 0, origin_, cpuB < 0, cpu);
+            if (cpuB >= 0) addLane(cmp->b, cpuB, 1, cmp->zeroB, true, cpu);
         }
-        summaries_.setIndex(doc_.timeline.get(), shown);
-        overlay_ = new TimelineOverlay(xAxis2, yAxis, state_, doc_.timeline.get(), origin, &geometry_);
+        summaries_.setLanes(std::move(sources));
+        overlay_ =
+            new TimelineOverlay(xAxis2, yAxis, state_, doc_.timeline.get(), origin_, &geometry_, doc_.title);
         overlay_->setGridVisible(grid_);
     }
     relayout(size());
@@ -76,8 +92,33 @@ void TimelinePlot::relayout(QSize size)
 {
     geometry_.left = kLeftMargin;
     geometry_.right = size.width() - kRightMargin;
-    geometry_.layout(state_->cpus(), collapsed_, kTopMargin + 4, scroll_,
-                     size.height() - kTopMargin - kBottomMargin - 8);
+    geometry_.layout(lanes_, kTopMargin + 4, scroll_, size.height() - kTopMargin - kBottomMargin - 8);
+}
+
+const Comparison *TimelinePlot::comparison() const
+{
+    const auto &c = state_->comparison();
+    return c && c->valid() && doc_.valid() ? c.get() : nullptr;
+}
+
+const Document *TimelinePlot::run(int r, int64_t &zero) const
+{
+    if (!doc_.valid()) return nullptr;
+    if (r == 0) {
+        zero = origin_;
+        return &doc_;
+    }
+    const Comparison *cmp = comparison();
+    if (r != 1 || !cmp) return nullptr;
+    zero = cmp->zeroB;
+    return &cmp->b;
+}
+
+double TimelinePlot::xOfRun(int r, int64_t t) const
+{
+    int64_t zero = 0;
+    if (!run(r, zero)) return -1;
+    return xOf(t - zero + origin_);
 }
 
 int TimelinePlot::dataHeight() const
@@ -100,9 +141,8 @@ void TimelinePlot::setScroll(int y)
 void TimelinePlot::syncRange()
 {
     if (!doc_.valid()) return;
-    const int64_t origin = doc_.trace->firstTs();
-    xAxis2->setRange(static_cast<double>(state_->rangeStart() - origin),
-                     static_cast<double>(state_->rangeEnd() - origin));
+    xAxis2->setRange(static_cast<double>(state_->rangeStart() - origin_),
+                     static_cast<double>(state_->rangeEnd() - origin_));
 }
 
 QImage TimelinePlot::render(QSize size)
@@ -154,6 +194,12 @@ void TimelinePlot::setCollapsed(int cpu, bool c)
 {
     if (cpu < 0 || cpu >= static_cast<int>(collapsed_.size())) return;
     collapsed_[cpu] = c;
+    // A CPU's group collapses together: its lanes follow A's lane of that CPU.
+    int groupCpu = -1;
+    for (LaneGeometry::Lane &l : lanes_) {
+        if (l.run == 0) groupCpu = l.cpu;
+        if (groupCpu == cpu) l.collapsed = c;
+    }
     relayout(size());
     setScroll(scroll_);
     replot(rpQueuedReplot);
@@ -278,29 +324,36 @@ void TimelinePlot::mouseReleaseEvent(QMouseEvent *e)
         selectAt(e->pos());
 }
 
-void TimelinePlot::selectAt(QPoint pos)
+TimelinePickResult TimelinePlot::pickAt(QPoint pos, int &run) const
 {
     int cpu = -1;
     LaneRow row = LaneRow::State;
-    if (pos.x() < geometry_.left || !geometry_.hit(pos.y(), cpu, row)) {
-        state_->setSelection({});
-        return;
-    }
+    int64_t zero = 0;
+    const Document *d = nullptr;
+    if (pos.x() < geometry_.left || !geometry_.hit(pos.y(), cpu, row, &run) || !(d = this->run(run, zero)))
+        return {};
     const int64_t tol = std::max<int64_t>(1, timeAt(pos.x() + 4) - timeAt(pos.x()));
-    const TimelinePickResult r =
-        pickEvent(*doc_.timeline, cpu, static_cast<TimelineRow>(row), timeAt(pos.x()), tol);
-    state_->setSelection(r.found ? EventRef{r.cpu, static_cast<int64_t>(r.event)} : EventRef{});
+    return pickEvent(*d->timeline, cpu, static_cast<TimelineRow>(row), timeAt(pos.x()) - origin_ + zero, tol);
+}
+
+void TimelinePlot::selectAt(QPoint pos)
+{
+    int run = 0;
+    const TimelinePickResult r = pickAt(pos, run);
+    state_->setSelection(r.found ? EventRef{r.cpu, static_cast<int64_t>(r.event), run} : EventRef{});
 }
 
 void TimelinePlot::showSelection()
 {
     const EventRef sel = state_->selection();
-    if (doc_.valid() && sel.valid() && sel.cpu < doc_.trace->cpuCount() &&
-        static_cast<size_t>(sel.index) < doc_.trace->cpu(sel.cpu).size()) {
-        const int64_t ts = doc_.trace->cpu(sel.cpu).ts(static_cast<size_t>(sel.index));
+    int64_t zero = 0;
+    const Document *d = sel.valid() ? run(sel.run, zero) : nullptr;
+    if (d && sel.cpu < d->trace->cpuCount() &&
+        static_cast<size_t>(sel.index) < d->trace->cpu(sel.cpu).size()) {
+        const int64_t ts = d->trace->cpu(sel.cpu).ts(static_cast<size_t>(sel.index)) - zero + origin_;
         const int64_t s = state_->rangeStart(), e = state_->rangeEnd();
         if (ts < s || ts > e) state_->setRange(ts - (e - s) / 2, ts + (e - s) - (e - s) / 2);
-        if (const LaneGeometry::Lane *lane = geometry_.laneOf(sel.cpu)) {
+        if (const LaneGeometry::Lane *lane = geometry_.laneOf(sel.cpu, sel.run)) {
             if (lane->top < kTopMargin || lane->top + lane->height > height() - kBottomMargin)
                 setScroll(lane->top + scroll_ - kTopMargin - 4);
         }
@@ -356,16 +409,15 @@ bool TimelinePlot::event(QEvent *e)
 {
     if (e->type() == QEvent::ToolTip && doc_.valid()) {
         auto *h = static_cast<QHelpEvent *>(e);
-        int cpu = -1;
-        LaneRow row = LaneRow::State;
-        if (h->pos().x() >= geometry_.left && geometry_.hit(h->pos().y(), cpu, row)) {
-            const int64_t tol = std::max<int64_t>(1, timeAt(h->pos().x() + 4) - timeAt(h->pos().x()));
-            const TimelinePickResult r =
-                pickEvent(*doc_.timeline, cpu, static_cast<TimelineRow>(row), timeAt(h->pos().x()), tol);
-            if (!r.text.empty()) {
-                QToolTip::showText(h->globalPos(), QString::fromStdString(r.text), this);
-                return true;
-            }
+        int run = 0;
+        const TimelinePickResult r = pickAt(h->pos(), run);
+        if (!r.text.empty()) {
+            const Comparison *cmp = comparison();
+            const QString who = !cmp       ? QString()
+                                : run == 0 ? QStringLiteral("A: %1\n").arg(doc_.title)
+                                           : QStringLiteral("B: %1\n").arg(cmp->b.title);
+            QToolTip::showText(h->globalPos(), who + QString::fromStdString(r.text), this);
+            return true;
         }
         QToolTip::hideText();
         return true;

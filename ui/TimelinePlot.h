@@ -8,6 +8,8 @@
 #include "LaneGeometry.h"
 #include "LaneSummaries.h"
 
+#include "view/TimelinePick.h"
+
 #include <qcustomplot.h>
 
 #include <QElapsedTimer>
@@ -48,8 +50,13 @@ public:
     int contentHeight() const { return geometry_.contentHeight; }
     int dataHeight() const;
 
-    int64_t timeAt(double x) const; // absolute ns at widget x
+    int64_t timeAt(double x) const; // absolute ns (the document's) at widget x
     double xOf(int64_t t) const;
+    // The widget x of run `run`'s absolute time t (run 1: the compared run); -1 without that run.
+    double xOfRun(int run, int64_t t) const;
+    // The absolute ns the time axis' 0 stands for: the trace start, or the document's time zero in the
+    // compare view.
+    int64_t origin() const { return origin_; }
 
     static constexpr int kLeftMargin = 100, kTopMargin = 26, kRightMargin = 12, kBottomMargin = 4;
 
@@ -74,12 +81,17 @@ private:
     void zoomAround(int64_t t, double factor, bool recordUndo);
     void pan(double fraction);
     void selectAt(QPoint pos);
+    TimelinePickResult pickAt(QPoint pos, int &run) const;
+    const Comparison *comparison() const;              // the state's comparison when it is shown, else null
+    const Document *run(int run, int64_t &zero) const; // a run's document and its time zero
     void showSelection();
 
     ViewState *state_;
     Document doc_;
     LaneGeometry geometry_;
     LaneSummaries summaries_;
+    std::vector<LaneGeometry::Lane> lanes_; // the lanes shown, before layout
+    int64_t origin_ = 0;
     std::vector<bool> collapsed_;
     TimelineOverlay *overlay_ = nullptr;
     bool grid_ = false;

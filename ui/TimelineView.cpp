@@ -136,7 +136,7 @@ void TimelineView::jump(JumpTarget target, bool forward)
     if (!doc_.valid()) return;
     const EventRef sel = state_->selection();
     int64_t from = (state_->rangeStart() + state_->rangeEnd()) / 2;
-    if (sel.valid() && sel.cpu < doc_.trace->cpuCount() &&
+    if (sel.valid() && sel.run == 0 && sel.cpu < doc_.trace->cpuCount() &&
         static_cast<size_t>(sel.index) < doc_.trace->cpu(sel.cpu).size())
         from = doc_.trace->cpu(sel.cpu).ts(static_cast<size_t>(sel.index));
     const auto hit = doc_.timeline->jump(target, state_->cpus(), from, forward, latencyThresholdNs_);

@@ -8,8 +8,10 @@ ViewState::ViewState(QObject *parent) : QObject(parent) {}
 
 void ViewState::reset(int64_t first, int64_t last, int cpuCount)
 {
-    boundsStart_ = first;
-    boundsEnd_ = std::max(last, first + kMinSpan);
+    docStart_ = boundsStart_ = first;
+    docEnd_ = boundsEnd_ = std::max(last, first + kMinSpan);
+    const bool hadComparison = comparison_ != nullptr;
+    comparison_.reset();
     start_ = boundsStart_;
     end_ = boundsEnd_;
     selection_ = {};
@@ -20,6 +22,7 @@ void ViewState::reset(int64_t first, int64_t last, int cpuCount)
     undo_.clear();
     redo_.clear();
     emit documentReset();
+    if (hadComparison) emit comparisonChanged();
     emit rangeChanged(start_, end_);
     emit selectionChanged(selection_);
     emit markersChanged();
@@ -88,6 +91,26 @@ void ViewState::setMarkerB(std::optional<int64_t> t)
 {
     markerB_ = t;
     emit markersChanged();
+}
+
+void ViewState::setComparison(std::shared_ptr<const Comparison> c)
+{
+    comparison_ = std::move(c);
+    boundsStart_ = docStart_;
+    boundsEnd_ = docEnd_;
+    if (comparison_ && comparison_->valid()) {
+        const Trace &b = *comparison_->b.trace;
+        boundsStart_ = std::min(boundsStart_, b.firstTs() - comparison_->shift());
+        boundsEnd_ = std::max(boundsEnd_, b.lastTs() - comparison_->shift());
+    }
+    start_ = boundsStart_;
+    end_ = boundsEnd_;
+    undo_.clear();
+    redo_.clear();
+    if (selection_.run != 0) selection_ = {};
+    emit comparisonChanged();
+    emit rangeChanged(start_, end_);
+    emit selectionChanged(selection_);
 }
 
 void ViewState::setCpus(std::vector<int> cpus)

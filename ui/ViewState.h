@@ -3,9 +3,12 @@
 // signals; views never talk to each other. Times are absolute trace nanoseconds (CpuEvents::ts()).
 #pragma once
 
+#include "Document.h"
+
 #include <QObject>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -15,6 +18,7 @@ struct EventRef
 {
     int cpu = -1;
     int64_t index = -1; // event index on the CPU
+    int run = 0;        // 0: the document (A), 1: the compared run (B)
     bool valid() const { return cpu >= 0 && index >= 0; }
     bool operator==(const EventRef &) const = default;
 };
@@ -25,8 +29,8 @@ class ViewState : public QObject
 public:
     explicit ViewState(QObject *parent = nullptr);
 
-    // A new document: bounds = the trace span, range = all of it, CPUs 0..n-1, selection and
-    // markers cleared, zoom history emptied.
+    // A new document: bounds = the trace span, range = all of it, CPUs 0..n-1, selection, markers and
+    // comparison cleared, zoom history emptied.
     void reset(int64_t first, int64_t last, int cpuCount);
 
     int64_t boundsStart() const { return boundsStart_; }
@@ -50,7 +54,12 @@ public:
     void setMarkerA(std::optional<int64_t> t);
     void setMarkerB(std::optional<int64_t> t);
 
-    // The CPU lanes shown, top to bottom (hidden CPUs are absent).
+    // The compare view: a second run shown against the document (null: none). The bounds become the
+    // union of both runs on A's time (B's span moved by -shift); the range shows all of it.
+    const std::shared_ptr<const Comparison> &comparison() const { return comparison_; }
+    void setComparison(std::shared_ptr<const Comparison> c);
+
+    // The CPU lanes shown, top to bottom (hidden CPUs are absent); A's CPU numbers.
     const std::vector<int> &cpus() const { return cpus_; }
     void setCpus(std::vector<int> cpus);
 
@@ -62,6 +71,7 @@ signals:
     void markersChanged();
     void cpusChanged();
     void documentReset();
+    void comparisonChanged();
 
 private:
     struct Range
@@ -70,11 +80,13 @@ private:
     };
     Range clamp(int64_t start, int64_t end) const;
 
+    int64_t docStart_ = 0, docEnd_ = 1; // the document's own span
     int64_t boundsStart_ = 0, boundsEnd_ = 1;
     int64_t start_ = 0, end_ = 1;
     EventRef selection_;
     std::optional<int64_t> markerA_, markerB_;
     std::vector<int> cpus_;
+    std::shared_ptr<const Comparison> comparison_;
     std::vector<Range> undo_, redo_;
 };
 

@@ -127,48 +127,6 @@ Scenario scenarioFromSpec(const std::string &spec)
 
 namespace {
 
-struct Row
-{
-    const char *name;
-    double before, after;
-};
-
-std::vector<std::pair<int, std::vector<Row>>> rows(const Analysed &a, const Analysed &b)
-{
-    std::vector<std::pair<int, std::vector<Row>>> out;
-    const size_t n = std::min(a.report.cpus.size(), b.report.cpus.size());
-    for (size_t i = 0; i < n; ++i) {
-        const CpuReport &x = a.report.cpus[i];
-        const CpuReport &y = b.report.cpus[i];
-        const TimerListCpu tx = x.cpu < static_cast<int>(a.timers.size()) ? a.timers[x.cpu] : TimerListCpu{};
-        const TimerListCpu ty = y.cpu < static_cast<int>(b.timers.size()) ? b.timers[y.cpu] : TimerListCpu{};
-        auto d = [](uint64_t v) { return static_cast<double>(v); };
-        std::vector<Row> r{
-            {"ticks", d(x.ticks.total), d(y.ticks.total)},
-            {"ticks_user", d(x.ticks.user), d(y.ticks.user)},
-            {"ticks_polling", d(x.ticks.polling), d(y.ticks.polling)},
-            {"ticks_idle", d(x.ticks.idle), d(y.ticks.idle)},
-            {"spurious", d(x.ticks.spurious), d(y.ticks.spurious)},
-            {"nohz_wakeups", d(x.ticks.nohzWakeups), d(y.ticks.nohzWakeups)},
-            {"tick_stopped_s", x.tickStoppedNs / 1e9, y.tickStoppedNs / 1e9},
-            {"timer_softirq_max_us", x.timerSoftirq.maxNs / 1e3, y.timerSoftirq.maxNs / 1e3},
-            {"catchups", d(x.timerSoftirq.catchup), d(y.timerSoftirq.catchup)},
-            {"wakeup_latency_max_us", x.wakeup.latency.max / 1e3, y.wakeup.latency.max / 1e3},
-            {"wakeup_latency_p99_us", x.wakeup.latency.p99 / 1e3, y.wakeup.latency.p99 / 1e3},
-            {"timers_never_fired", d(tx.neverFired), d(ty.neverFired)},
-            {"timers_late", d(tx.late), d(ty.late)},
-            {"timer_max_late_jiffies", static_cast<double>(tx.maxLateJiffies),
-             static_cast<double>(ty.maxLateJiffies)},
-        };
-        out.emplace_back(x.cpu, std::move(r));
-    }
-    return out;
-}
-
-} // namespace
-
-namespace {
-
 std::string secondsText(int64_t ns)
 {
     char buf[32];
@@ -193,14 +151,14 @@ std::string formatCompareText(const Analysed &a, const Analysed &b, const Compar
                secondsText(window->zeroA) + " s, after at " + secondsText(window->zeroB) + " s)\n";
     }
     char buf[256];
-    for (const auto &[cpu, rs] : rows(a, b)) {
+    for (const CpuDiff &d : diffReports(a.report, a.timers, b.report, b.timers)) {
         bool any = false;
-        for (const Row &r : rs)
+        for (const MetricDiff &r : d.metrics)
             any |= r.before != 0 || r.after != 0;
         if (!any) continue;
-        std::snprintf(buf, sizeof buf, "CPU %d\n", cpu);
+        std::snprintf(buf, sizeof buf, "CPU %d\n", d.cpuA);
         out += buf;
-        for (const Row &r : rs) {
+        for (const MetricDiff &r : d.metrics) {
             if (r.before == 0 && r.after == 0) continue;
             std::snprintf(buf, sizeof buf, "  %-24s %12.3f -> %-12.3f%s\n", r.name, r.before, r.after,
                           r.before == r.after ? "" : "  *");
@@ -225,10 +183,10 @@ std::string formatCompareJson(const Analysed &a, const Analysed &b, const Compar
         j.endObject();
     }
     j.beginArray("cpus");
-    for (const auto &[cpu, rs] : rows(a, b)) {
+    for (const CpuDiff &d : diffReports(a.report, a.timers, b.report, b.timers)) {
         j.beginObject();
-        j.value("cpu", static_cast<int64_t>(cpu));
-        for (const Row &r : rs) {
+        j.value("cpu", static_cast<int64_t>(d.cpuA));
+        for (const MetricDiff &r : d.metrics) {
             j.beginObject(r.name);
             j.value("before", r.before).value("after", r.after);
             j.endObject();

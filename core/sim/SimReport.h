@@ -5,6 +5,7 @@
 
 #include "Simulator.h"
 
+#include "analysis/ReportDiff.h"
 #include "analysis/TickReport.h"
 #include "analysis/TimerListPairing.h"
 

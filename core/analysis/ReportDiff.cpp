@@ -1,0 +1,77 @@
+#include "ReportDiff.h"
+
+#include <algorithm>
+
+namespace tickscope {
+
+int MetricDiff::verdict() const
+{
+    if (before == after || better == Better::Neutral) return 0;
+    return (after < before) == (better == Better::Lower) ? 1 : -1;
+}
+
+bool CpuDiff::changed() const
+{
+    return std::any_of(metrics.begin(), metrics.end(), [](const MetricDiff &m) { return m.changed(); });
+}
+
+namespace {
+
+const CpuReport *findCpu(const TickReport &r, int cpu)
+{
+    for (const CpuReport &c : r.cpus)
+        if (c.cpu == cpu) return &c;
+    return nullptr;
+}
+
+TimerListCpu timersOf(const std::vector<TimerListCpu> &t, int cpu)
+{
+    return cpu >= 0 && cpu < static_cast<int>(t.size()) ? t[static_cast<size_t>(cpu)] : TimerListCpu{};
+}
+
+} // namespace
+
+std::vector<CpuDiff> diffReports(const TickReport &a, const std::vector<TimerListCpu> &timersA,
+                                 const TickReport &b, const std::vector<TimerListCpu> &timersB,
+                                 const std::vector<int> &cpuMap)
+{
+    std::vector<CpuDiff> out;
+    for (const CpuReport &x : a.cpus) {
+        int cpuB = x.cpu;
+        if (x.cpu < static_cast<int>(cpuMap.size()) && cpuMap[static_cast<size_t>(x.cpu)] >= 0)
+            cpuB = cpuMap[static_cast<size_t>(x.cpu)];
+        const CpuReport *yp = findCpu(b, cpuB);
+        if (!yp) continue;
+        const CpuReport &y = *yp;
+        const TimerListCpu tx = timersOf(timersA, x.cpu), ty = timersOf(timersB, y.cpu);
+        auto d = [](uint64_t v) { return static_cast<double>(v); };
+        // On a nohz_full CPU every tick is one the isolation did not prevent; on a housekeeping CPU the
+        // count is just HZ times the time.
+        const Better ticks = x.nohzFull || y.nohzFull ? Better::Lower : Better::Neutral;
+        out.push_back({x.cpu,
+                       y.cpu,
+                       {
+                           {"ticks", d(x.ticks.total), d(y.ticks.total), ticks},
+                           {"ticks_user", d(x.ticks.user), d(y.ticks.user), ticks},
+                           {"ticks_polling", d(x.ticks.polling), d(y.ticks.polling), Better::Lower},
+                           {"ticks_idle", d(x.ticks.idle), d(y.ticks.idle), Better::Lower},
+                           {"spurious", d(x.ticks.spurious), d(y.ticks.spurious), Better::Lower},
+                           {"nohz_wakeups", d(x.ticks.nohzWakeups), d(y.ticks.nohzWakeups), Better::Neutral},
+                           {"tick_stopped_s", x.tickStoppedNs / 1e9, y.tickStoppedNs / 1e9, Better::Higher},
+                           {"timer_softirq_max_us", x.timerSoftirq.maxNs / 1e3, y.timerSoftirq.maxNs / 1e3,
+                            Better::Lower},
+                           {"catchups", d(x.timerSoftirq.catchup), d(y.timerSoftirq.catchup), Better::Lower},
+                           {"wakeup_latency_max_us", x.wakeup.latency.max / 1e3, y.wakeup.latency.max / 1e3,
+                            Better::Lower},
+                           {"wakeup_latency_p99_us", x.wakeup.latency.p99 / 1e3, y.wakeup.latency.p99 / 1e3,
+                            Better::Lower},
+                           {"timers_never_fired", d(tx.neverFired), d(ty.neverFired), Better::Neutral},
+                           {"timers_late", d(tx.late), d(ty.late), Better::Lower},
+                           {"timer_max_late_jiffies", static_cast<double>(tx.maxLateJiffies),
+                            static_cast<double>(ty.maxLateJiffies), Better::Lower},
+                       }});
+    }
+    return out;
+}
+
+} // namespace tickscope
