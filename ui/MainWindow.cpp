@@ -96,6 +96,7 @@ MainWindow::MainWindow(QWidget *parent)
     };
     rowA_ = makeRow(labelA_, progress_, cancel_);
     rowB_ = makeRow(labelB_, progressB_, cancelB_);
+    cancelB_->setText(tr("Cancel B"));
     cancelB_->setObjectName(QStringLiteral("cancelB"));
     central->installEventFilter(this);
     setCentralWidget(central);

@@ -3,6 +3,7 @@
 // pan, keys and zoom undo/redo move ViewState's range as expected; a click selects the tick under it; a
 // selection made elsewhere is scrolled into view; markers give Δt; progress and cancel on a big generated
 // file.
+#include "GuiTestUtil.h"
 #include "MainWindow.h"
 #include "TimelinePalette.h"
 #include "TimelinePlot.h"
@@ -27,16 +28,7 @@ using namespace tickscope;
 
 namespace {
 
-// Pixels of exactly `c` inside `r` of `img`.
-int countColour(const QImage &img, const QRect &r, const QColor &c)
-{
-    int n = 0;
-    const QRgb want = c.rgb();
-    for (int y = std::max(0, r.top()); y <= std::min(img.height() - 1, r.bottom()); ++y)
-        for (int x = std::max(0, r.left()); x <= std::min(img.width() - 1, r.right()); ++x)
-            n += (img.pixel(x, y) & 0xFFFFFF) == (want & 0xFFFFFF);
-    return n;
-}
+using test::countColour;
 
 bool open(MainWindow &w, const QString &name)
 {

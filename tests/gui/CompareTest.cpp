@@ -1,0 +1,249 @@
+// The compare view on real traces and on the simulator, headless: nohzfull-poll.dat (A) against
+// nohzfull-nopoll.dat (B) paints spurious ticks in A's CPU 1 tick row and none in B's, and the
+// difference panel says CPU 1's user ticks went 200 -> 0 over the markers; alignment by print marker puts
+// both first markers on one pixel column (by start, both starts); a CPU map puts the mapped lanes next to
+// each other; the seed 000 baseline against its p1p2 variant gives CPU 3's user ticks ~200 -> 0 without
+// stalling the event loop; a broken B gets the error dialog and leaves A open.
+#include "DifferencePanel.h"
+#include "GuiTestUtil.h"
+#include "MainWindow.h"
+#include "PanelDocks.h"
+#include "TimelinePalette.h"
+#include "TimelinePlot.h"
+#include "TimelineView.h"
+#include "ViewState.h"
+
+#include "analysis/TickReport.h"
+
+#include <QApplication>
+#include <QDockWidget>
+#include <QElapsedTimer>
+#include <QMessageBox>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+
+using namespace tickscope;
+using test::countColour;
+
+namespace {
+
+QString data(const char *name)
+{
+    return QStringLiteral(TICKSCOPE_TEST_DATA "/") + QLatin1String(name);
+}
+
+// Opens A and B and waits for both to be on screen and for the difference panel's first result.
+bool compare(MainWindow &w, const QString &a, const QString &b)
+{
+    QSignalSpy shown(&w, &MainWindow::comparisonShown);
+    QSignalSpy diff(w.panels()->difference(), &DifferencePanel::updated);
+    w.openComparison(a, b);
+    return shown.wait(60000) && (diff.count() > 0 || diff.wait(30000));
+}
+
+} // namespace
+
+class CompareTest : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        QApplication::setOrganizationName(QStringLiteral("tickscope-test"));
+        QApplication::setApplicationName(QStringLiteral("tickscope-test"));
+    }
+
+    void pollAgainstNoPollShowsTheSpuriousTicksGoAway()
+    {
+        MainWindow w;
+        w.resize(1500, 900);
+        w.show();
+        QVERIFY(compare(w, data("nohzfull-poll.dat"), data("nohzfull-nopoll.dat")));
+        TimelinePlot *plot = w.timeline()->plot();
+        const LaneGeometry &g = plot->geometry();
+        // Each CPU: A's lane, then B's directly below it.
+        QCOMPARE(static_cast<int>(g.lanes.size()), 4);
+        QCOMPARE(g.lanes[2].cpu, 1);
+        QCOMPARE(g.lanes[2].run, 0);
+        QCOMPARE(g.lanes[3].cpu, 1);
+        QCOMPARE(g.lanes[3].run, 1);
+        const QImage img = w.timeline()->render();
+        const QColor spurious = palette::tick(TickClass::Spurious);
+        const int inA = countColour(img, g.rowRect(1, LaneRow::Tick, 0), spurious);
+        const int inB = countColour(img, g.rowRect(1, LaneRow::Tick, 1), spurious);
+        QVERIFY2(inA > 1000, qPrintable(QString::number(inA)));
+        QCOMPARE(inB, 0);
+
+        // The difference panel, over each run's markers by default: CPU 1's user ticks 200 -> 0.
+        DifferencePanel *d = w.panels()->difference();
+        QVERIFY(w.panels()->differenceDock()->isVisible());
+        const MetricDiff *user = d->metric(1, "ticks_user");
+        QVERIFY(user);
+        QCOMPARE(user->before, 200.0);
+        QCOMPARE(user->after, 0.0);
+        QCOMPARE(user->verdict(), 1); // on a nohz_full CPU fewer ticks are better
+        const MetricDiff *stopped = d->metric(1, "tick_stopped_s");
+        QVERIFY(stopped && stopped->after > stopped->before && stopped->verdict() == 1);
+        // The same numbers `tickscope-cli compare` prints, and the panel's rows say them as text.
+        const QString text = d->text();
+        QVERIFY2(text.contains(QRegularExpression(
+                     QStringLiteral("\\n\\s*1\\s+ticks_user\\s+200\\s+0\\s+-200\\s+-100.0%"))),
+                 qPrintable(text));
+        // Unchanged rows are hidden, and come back when asked for.
+        const int shownRows = d->table()->rowCount();
+        d->hideUnchanged()->setChecked(false);
+        QVERIFY(d->table()->rowCount() > shownRows);
+        // Sorting by the change puts the largest change first.
+        d->table()->sortItems(4, Qt::DescendingOrder);
+        double prev = 1e300;
+        for (int r = 0; r < d->table()->rowCount(); ++r) {
+            const double v = std::abs(d->table()->item(r, 4)->text().toDouble());
+            QVERIFY2(v <= prev, qPrintable(QStringLiteral("row %1").arg(r)));
+            prev = v;
+        }
+        // "Only CPUs that differ" shows the CPUs with any changed figure.
+        w.setOnlyDifferingCpus(true);
+        std::vector<int> differing;
+        for (const CpuDiff &c : d->diffs())
+            if (c.changed()) differing.push_back(c.cpuA);
+        QVERIFY(!differing.empty());
+        QCOMPARE(w.viewState()->cpus(), differing);
+        w.setOnlyDifferingCpus(false);
+        QCOMPARE(w.viewState()->cpus(), (std::vector<int>{0, 1}));
+    }
+
+    void alignmentPutsTheChosenZerosOnOnePixelColumn()
+    {
+        MainWindow w;
+        w.resize(1500, 900);
+        w.show();
+        QVERIFY(compare(w, data("nohzfull-poll.dat"), data("nohzfull-nopoll.dat")));
+        TimelinePlot *plot = w.timeline()->plot();
+        const auto cmp = w.viewState()->comparison();
+        QVERIFY(cmp);
+        QCOMPARE(cmp->how, QStringLiteral("marker")); // the default when both runs have markers
+        const Document &a = w.document();
+        const int64_t ma = *firstMarker(*a.trace, *a.analysis),
+                      mb = *firstMarker(*cmp->b.trace, *cmp->b.analysis);
+        // Zoom in around the marker so that a pixel is small (10 ms over ~1400 px).
+        w.viewState()->setRange(ma - 5'000'000, ma + 5'000'000);
+        QVERIFY(std::abs(plot->xOfRun(0, ma) - plot->xOfRun(1, mb)) < 0.5);
+        QCOMPARE(plot->origin(), ma); // the axis' 0 is A's marker
+
+        // An offset: B's zero 0.3 s after its start, A's at its start; the markers then part.
+        QVERIFY(w.setAlignment(Alignment{AlignBy::Offset, 300'000'000}));
+        QCOMPARE(w.viewState()->comparison()->zeroB, cmp->b.trace->firstTs() + 300'000'000);
+        QCOMPARE(plot->origin(), a.trace->firstTs());
+        w.viewState()->setRange(ma - 5'000'000, ma + 5'000'000);
+        QVERIFY(std::abs(plot->xOfRun(0, a.trace->firstTs()) -
+                         plot->xOfRun(1, cmp->b.trace->firstTs() + 300'000'000)) < 0.5);
+        QVERIFY(std::abs(plot->xOfRun(0, ma) - plot->xOfRun(1, mb)) > 50);
+        // By start: both starts on one column.
+        QVERIFY(w.setAlignment(Alignment{AlignBy::Start, 0}));
+        w.viewState()->setRange(a.trace->firstTs(), a.trace->firstTs() + 10'000'000);
+        QVERIFY(std::abs(plot->xOfRun(0, a.trace->firstTs()) - plot->xOfRun(1, cmp->b.trace->firstTs())) <
+                0.5);
+        // And back to the markers.
+        QVERIFY(w.setAlignment(Alignment{AlignBy::Marker, 0}));
+        w.viewState()->setRange(ma - 5'000'000, ma + 5'000'000);
+        QVERIFY(std::abs(plot->xOfRun(0, ma) - plot->xOfRun(1, mb)) < 0.5);
+
+        // On an event selected in each run: click one in A's CPU 1 lane, then one in B's.
+        w.viewState()->setSelection({1, 10, 0});
+        w.viewState()->setSelection({1, 20, 1});
+        QVERIFY(w.alignOnSelections());
+        const auto sel = w.viewState()->comparison();
+        QCOMPARE(sel->zeroA, a.trace->cpu(1).ts(10));
+        QCOMPARE(sel->zeroB, sel->b.trace->cpu(1).ts(20));
+    }
+
+    void aCpuMapPutsTheMappedLanesTogether()
+    {
+        MainWindow w;
+        w.resize(1500, 900);
+        w.show();
+        QVERIFY(compare(w, data("nohzfull-poll.dat"), data("nohzfull-nopoll.dat")));
+        QSignalSpy diff(w.panels()->difference(), &DifferencePanel::updated);
+        w.setCpuMap({1, 0}); // A's CPU 0 against B's CPU 1, A's CPU 1 against B's CPU 0
+        const LaneGeometry &g = w.timeline()->plot()->geometry();
+        const LaneGeometry::Lane *a1 = g.laneOf(1, 0), *b0 = g.laneOf(0, 1);
+        QVERIFY(a1 && b0);
+        QVERIFY(a1->top < b0->top);
+        QVERIFY2(b0->top - (a1->top + a1->height) <= 2, "B's mapped lane directly under A's");
+        // The difference panel pairs the mapped CPUs too.
+        QVERIFY(diff.wait(30000));
+        bool paired = false;
+        for (const CpuDiff &c : w.panels()->difference()->diffs())
+            paired |= c.cpuA == 1 && c.cpuB == 0;
+        QVERIFY(paired);
+    }
+
+    void theFirstStartComparisonRunsOffTheGuiThread()
+    {
+        MainWindow w;
+        w.resize(1500, 900);
+        w.show();
+        // Event-loop gaps while both simulations, analyses and the difference run.
+        QElapsedTimer sinceTick;
+        qint64 worstGap = 0;
+        QTimer ticker;
+        connect(&ticker, &QTimer::timeout, [&] { worstGap = std::max(worstGap, sinceTick.restart()); });
+        sinceTick.start();
+        ticker.start(2);
+        QVERIFY(compare(w, QStringLiteral("seed000-nohzfull-poll"),
+                        QStringLiteral("seed000-nohzfull-poll:p1p2")));
+        ticker.stop();
+        QVERIFY2(worstGap < 100, qPrintable(QStringLiteral("event loop blocked %1 ms").arg(worstGap)));
+        const MetricDiff *user = w.panels()->difference()->metric(3, "ticks_user");
+        QVERIFY(user);
+        QVERIFY2(user->before >= 190 && user->before <= 210, qPrintable(QString::number(user->before)));
+        QCOMPARE(user->after, 0.0);
+    }
+
+    void aBrokenBGetsTheErrorDialogAndLeavesAOpen()
+    {
+        QTemporaryDir dir;
+        const QString bad = dir.filePath(QStringLiteral("broken-b.dat"));
+        {
+            QFile f(bad);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QByteArray("\x17\x08\x44tracing6\0garbage-garbage-garbage", 35));
+        }
+        MainWindow w;
+        w.show();
+        QSignalSpy shown(&w, &MainWindow::traceShown);
+        w.openFile(data("nohzfull-poll.dat"));
+        QVERIFY(shown.wait(30000));
+        const Document a = w.document();
+        QString dialogText;
+        QTimer closer;
+        connect(&closer, &QTimer::timeout, [&] {
+            if (auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget())) {
+                dialogText = box->text();
+                box->accept();
+            }
+        });
+        closer.start(20);
+        QSignalSpy failed(&w, &MainWindow::loadFailed);
+        w.compareWith(bad);
+        QVERIFY(failed.wait(30000));
+        QTRY_VERIFY_WITH_TIMEOUT(!dialogText.isEmpty(), 10000);
+        QVERIFY2(dialogText.contains(QStringLiteral("broken-b.dat")), qPrintable(dialogText));
+        QCOMPARE(w.document().trace, a.trace); // A stays open
+        QVERIFY(!w.viewState()->comparison());
+        QVERIFY(!w.loadingB());
+        // A bad scenario as B: the same.
+        dialogText.clear();
+        w.compareWith(QStringLiteral("seed000-nohzfull-poll,no_such_key=1"));
+        QVERIFY(failed.wait(30000));
+        QTRY_VERIFY_WITH_TIMEOUT(!dialogText.isEmpty(), 10000);
+        QVERIFY2(dialogText.contains(QStringLiteral("no_such_key")), qPrintable(dialogText));
+        QCOMPARE(w.document().trace, a.trace);
+    }
+};
+
+QTEST_MAIN(CompareTest)
+#include "CompareTest.moc"
