@@ -1,6 +1,7 @@
 #include "HistogramPanel.h"
 
 #include "BackgroundJob.h"
+#include "TimelinePalette.h"
 #include "Timing.h"
 #include "ViewState.h"
 
@@ -13,6 +14,7 @@
 #include <qcustomplot.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace tickscope {
@@ -37,6 +39,13 @@ HistogramPanel::HistogramPanel(ViewState *state, QWidget *parent)
         p->graph(0)->setLineStyle(QCPGraph::lsStepLeft);
         p->graph(0)->setPen(QPen(QColor(0x00, 0x72, 0xb2)));
         p->graph(0)->setBrush(QColor(0x00, 0x72, 0xb2, 110));
+        p->addGraph(); // run B in the compare view
+        p->graph(1)->setLineStyle(QCPGraph::lsStepLeft);
+        p->graph(1)->setPen(QPen(palette::run(1), 2));
+        p->legend->setFont(QFont(font().family(), 7));
+        p->legend->setRowSpacing(0);
+        p->legend->setIconSize(14, 8);
+        p->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
         p->yAxis->setLabel(tr("count"));
         p->plotLayout()->insertRow(0);
         p->plotLayout()->addElement(0, 0, new QCPTextElement(p, QString(), QFont(font().family(), 9)));
@@ -49,6 +58,7 @@ HistogramPanel::HistogramPanel(ViewState *state, QWidget *parent)
     connect(state_, &ViewState::cpusChanged, this, &HistogramPanel::schedule);
     // A new document is binned at once (the debounce is for a range being dragged or zoomed).
     connect(state_, &ViewState::documentReset, this, &HistogramPanel::compute);
+    connect(state_, &ViewState::comparisonChanged, this, &HistogramPanel::compute);
 }
 
 void HistogramPanel::setDocument(const Document &doc)
@@ -56,6 +66,7 @@ void HistogramPanel::setDocument(const Document &doc)
     doc_ = doc;
     for (QCustomPlot *p : {lateness_, latency_}) {
         p->graph(0)->data()->clear();
+        p->graph(1)->data()->clear();
         p->replot();
     }
     recompute_.reset();
@@ -63,7 +74,9 @@ void HistogramPanel::setDocument(const Document &doc)
 
 HistogramPanel::Inputs HistogramPanel::inputs() const
 {
-    return {state_->cpus(), state_->rangeStart(), state_->rangeEnd(), log_->isChecked()};
+    const auto &c = state_->comparison();
+    return {state_->cpus(), state_->rangeStart(), state_->rangeEnd(), log_->isChecked(),
+            c && c->valid() ? c : nullptr};
 }
 
 void HistogramPanel::schedule()
@@ -71,25 +84,33 @@ void HistogramPanel::schedule()
     recompute_.schedule(inputs());
 }
 
-HistogramPanel::Bins HistogramPanel::bin(std::vector<int32_t> v, bool log, int linearBins)
+HistogramPanel::Bins HistogramPanel::bin(std::vector<int32_t> v, bool log, int linearBins,
+                                         const std::vector<int32_t> *rangeAlso)
 {
     Bins b;
     b.samples = v.size();
-    if (v.empty()) return b;
+    if (v.empty() && (!rangeAlso || rangeAlso->empty())) return b;
     const Distribution d = Distribution::of(v);
     b.p50 = static_cast<double>(d.p50) / 1e3;
     b.p99 = static_cast<double>(d.p99) / 1e3;
     b.max = static_cast<double>(d.max) / 1e3;
+    // The span the edges cover: these values and the other run's.
+    int64_t minV = INT64_MAX, maxV = INT64_MIN, minPos = INT64_MAX;
+    auto cover = [&](const std::vector<int32_t> &values) {
+        for (int64_t x : values) {
+            minV = std::min(minV, x);
+            maxV = std::max(maxV, x);
+            if (x > 0) minPos = std::min(minPos, x);
+        }
+    };
+    cover(v);
+    if (rangeAlso) cover(*rangeAlso);
     if (log) {
         // log2 bins in ns: (2^(k-1), 2^k], the report's buckets (log2Bucket); everything <= the first edge
         // goes into the first bin.
-        int64_t minPos = INT64_MAX;
-        for (int64_t x : v) {
-            if (x > 0) minPos = std::min(minPos, x);
-        }
         if (minPos == INT64_MAX) minPos = 1;
         const int lo = std::max(0, log2Bucket(minPos) - 1);
-        const int hi = std::max(lo + 1, log2Bucket(std::max<int64_t>(d.max, 2)));
+        const int hi = std::max(lo + 1, log2Bucket(std::max<int64_t>(maxV, 2)));
         b.counts.assign(static_cast<size_t>(hi - lo), 0);
         for (int k = lo; k <= hi; ++k)
             b.edges.push_back(std::ldexp(1.0, k) / 1e3);
@@ -97,8 +118,8 @@ HistogramPanel::Bins HistogramPanel::bin(std::vector<int32_t> v, bool log, int l
             b.counts[static_cast<size_t>(std::clamp(log2Bucket(x) - lo - 1, 0, hi - lo - 1))] += 1;
         return b;
     }
-    const double from = std::min<double>(0, static_cast<double>(d.min));
-    const double to = std::max(from + 1, static_cast<double>(d.max) + 1);
+    const double from = std::min<double>(0, static_cast<double>(minV));
+    const double to = std::max(from + 1, static_cast<double>(maxV) + 1);
     const double width = (to - from) / linearBins;
     b.counts.assign(static_cast<size_t>(linearBins), 0);
     for (int k = 0; k <= linearBins; ++k)
@@ -118,33 +139,64 @@ void HistogramPanel::compute()
     if (!gen) return; // computed or being computed
     runInBackground(
         this,
-        [trace = doc_.trace, analysis = doc_.analysis, cpus = in.cpus, from = in.from, to = in.to,
-         log = in.log] {
-            WakeupSamples s = WakeupSamples::collect(*trace, *analysis, cpus, from, to);
-            return std::make_pair(bin(std::move(s.latenessNs), log), bin(std::move(s.latencyNs), log));
+        [trace = doc_.trace, analysis = doc_.analysis, in] {
+            WakeupSamples s = WakeupSamples::collect(*trace, *analysis, in.cpus, in.from, in.to);
+            std::array<Bins, 4> r; // lateness A, latency A, lateness B, latency B
+            if (!in.comparison) {
+                r[0] = bin(std::move(s.latenessNs), in.log);
+                r[1] = bin(std::move(s.latencyNs), in.log);
+                return r;
+            }
+            // B: its CPUs against the ones shown, the same relative range; both runs on the same bins.
+            const Comparison &c = *in.comparison;
+            std::vector<int> cpusB;
+            for (int cpu : in.cpus)
+                if (const int b = c.cpuB(cpu); b >= 0) cpusB.push_back(b);
+            WakeupSamples sb = WakeupSamples::collect(*c.b.trace, *c.b.analysis, cpusB, in.from + c.shift(),
+                                                      in.to + c.shift());
+            r[0] = bin(s.latenessNs, in.log, 50, &sb.latenessNs);
+            r[1] = bin(s.latencyNs, in.log, 50, &sb.latencyNs);
+            r[2] = bin(sb.latenessNs, in.log, 50, &s.latenessNs);
+            r[3] = bin(sb.latencyNs, in.log, 50, &s.latencyNs);
+            return r;
         },
-        [this, gen = *gen](std::pair<Bins, Bins> r) {
+        [this, gen = *gen, compare = in.comparison != nullptr](std::array<Bins, 4> r) {
             if (!recompute_.current(gen)) return;
-            plot(lateness_, r.first, tr("hrtimer_wakeup lateness"));
-            plot(latency_, r.second, tr("wakeup latency"));
+            plot(lateness_, r[0], compare ? &r[2] : nullptr, tr("hrtimer_wakeup lateness"));
+            plot(latency_, r[1], compare ? &r[3] : nullptr, tr("wakeup latency"));
             markTime("histograms shown");
             emit updated();
         });
 }
 
-void HistogramPanel::plot(QCustomPlot *p, const Bins &b, const QString &what)
+void HistogramPanel::plot(QCustomPlot *p, const Bins &a, const Bins *other, const QString &what)
 {
     const bool log = log_->isChecked();
-    QVector<double> x, y;
-    for (size_t k = 0; k < b.counts.size(); ++k) {
-        x << b.edges[k];
-        y << b.counts[k];
+    auto steps = [](QCPGraph *g, const Bins &b) {
+        QVector<double> x, y;
+        for (size_t k = 0; k < b.counts.size(); ++k) {
+            x << b.edges[k];
+            y << b.counts[k];
+        }
+        if (!b.counts.empty()) { // closes the last step
+            x << b.edges.back();
+            y << 0;
+        }
+        g->setData(x, y, true);
+    };
+    steps(p->graph(0), a);
+    steps(p->graph(1), other ? *other : Bins{});
+    const auto &c = state_->comparison();
+    p->legend->setVisible(other != nullptr);
+    p->graph(0)->setPen(QPen(other ? palette::run(0) : QColor(0x00, 0x72, 0xb2)));
+    p->graph(0)->setBrush(other ? QColor(0x33, 0x33, 0x33, 60) : QColor(0x00, 0x72, 0xb2, 110));
+    if (other && c) {
+        // Short names: the plots are narrow; the tooltip and the other views say which file is which.
+        p->graph(0)->setName(QStringLiteral("A"));
+        p->graph(1)->setName(QStringLiteral("B"));
+        p->setToolTip(QStringLiteral("A: %1\nB: %2").arg(doc_.title, c->b.title));
     }
-    if (!b.counts.empty()) { // closes the last step
-        x << b.edges.back();
-        y << 0;
-    }
-    p->graph(0)->setData(x, y, true);
+    const Bins &b = a.counts.empty() && other ? *other : a; // the edges both share
     for (QCPAxis *a : {p->xAxis, p->yAxis}) {
         a->setScaleType(log ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
         if (log)
@@ -155,17 +207,29 @@ void HistogramPanel::plot(QCustomPlot *p, const Bins &b, const QString &what)
     }
     if (!b.counts.empty()) {
         p->xAxis->setRange(b.edges.front(), b.edges.back());
-        const double top = *std::max_element(b.counts.begin(), b.counts.end());
+        double top = *std::max_element(b.counts.begin(), b.counts.end());
+        if (other && !other->counts.empty())
+            top = std::max(top, *std::max_element(other->counts.begin(), other->counts.end()));
         p->yAxis->setRange(log ? 0.8 : 0, std::max(1.0, top) * (log ? 2 : 1.1));
     }
     auto *title = qobject_cast<QCPTextElement *>(p->plotLayout()->element(0, 0));
-    title->setText(b.samples ? tr("%1\n%2 samples\np50 %3 · p99 %4 · max %5 µs")
-                                   .arg(what)
-                                   .arg(b.samples)
-                                   .arg(b.p50, 0, 'f', 1)
-                                   .arg(b.p99, 0, 'f', 1)
-                                   .arg(b.max, 0, 'f', 1)
-                             : tr("%1\nno samples").arg(what));
+    auto figures = [](const Bins &x) {
+        return x.samples ? tr("n %1 · p99 %2 · max %3 µs")
+                               .arg(x.samples)
+                               .arg(x.p99, 0, 'f', 1)
+                               .arg(x.max, 0, 'f', 1)
+                         : tr("no samples");
+    };
+    if (other)
+        title->setText(QStringLiteral("%1\nA: %2\nB: %3").arg(what, figures(a), figures(*other)));
+    else
+        title->setText(a.samples ? tr("%1\n%2 samples\np50 %3 · p99 %4 · max %5 µs")
+                                       .arg(what)
+                                       .arg(a.samples)
+                                       .arg(a.p50, 0, 'f', 1)
+                                       .arg(a.p99, 0, 'f', 1)
+                                       .arg(a.max, 0, 'f', 1)
+                                 : tr("%1\nno samples").arg(what));
     p->replot();
 }
 

@@ -1,7 +1,8 @@
 // Histograms (QCustomPlot) of the hrtimer_wakeup lateness and the wakeup latency, for the CPUs shown and
 // the visible range, the samples from core (WakeupSamples: the values behind the report's columns).
 // Linear bins, or log2 bins on log axes. Recomputed in the background at once when a document arrives,
-// and debounced when the range or the CPUs change.
+// and debounced when the range or the CPUs change. In the compare view run B's samples (its CPUs against
+// the ones shown, the same relative range) are drawn over A's on the same bins, the legend naming the runs.
 #pragma once
 
 #include "BackgroundJob.h"
@@ -10,6 +11,7 @@
 #include <QWidget>
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 class QCheckBox;
@@ -42,7 +44,9 @@ public:
     };
     // Linear: bins of equal width from 0 (or the minimum when negative) to the maximum; log: log2 bins
     // in µs from the bin holding the minimum positive value (values <= that go into the first one).
-    static Bins bin(std::vector<int32_t> valuesNs, bool log, int linearBins = 50);
+    // rangeAlso: further values the bin edges must cover (the other run's, so that both share the bins).
+    static Bins bin(std::vector<int32_t> valuesNs, bool log, int linearBins = 50,
+                    const std::vector<int32_t> *rangeAlso = nullptr);
 
     // A range or CPU change waits for more before it recomputes (for tests).
     bool debouncing() const { return recompute_.debouncing(); }
@@ -57,12 +61,13 @@ private:
         std::vector<int> cpus;
         int64_t from = 0, to = 0;
         bool log = true;
+        std::shared_ptr<const Comparison> comparison;
         bool operator==(const Inputs &) const = default;
     };
     Inputs inputs() const;
     void schedule();
     void compute();
-    void plot(QCustomPlot *p, const Bins &b, const QString &what);
+    void plot(QCustomPlot *p, const Bins &a, const Bins *b, const QString &what);
 
     ViewState *state_;
     Document doc_;

@@ -6,6 +6,7 @@
 // stalling the event loop; a broken B gets the error dialog and leaves A open.
 #include "DifferencePanel.h"
 #include "GuiTestUtil.h"
+#include "HistogramPanel.h"
 #include "MainWindow.h"
 #include "PanelDocks.h"
 #include "TimelinePalette.h"
@@ -24,6 +25,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <qcustomplot.h>
 
 using namespace tickscope;
 using test::countColour;
@@ -104,6 +106,21 @@ private slots:
             QVERIFY2(v <= prev, qPrintable(QStringLiteral("row %1").arg(r)));
             prev = v;
         }
+        // The histograms draw B's samples over A's on the same bins, the legend naming both runs.
+        HistogramPanel *h = w.panels()->histograms();
+        auto samplesOf = [](const QCPGraph *g) {
+            double sum = 0;
+            for (const QCPGraphData &x : *g->data())
+                sum += x.value;
+            return sum;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(samplesOf(h->latencyPlot()->graph(1)) > 0, 10000);
+        QVERIFY(h->latencyPlot()->legend->visible());
+        QCOMPARE(h->latencyPlot()->graph(1)->name(), QStringLiteral("B"));
+        QVERIFY(h->latencyPlot()->toolTip().contains(QStringLiteral("B: nohzfull-nopoll.dat")));
+        QCOMPARE(h->latencyPlot()->graph(0)->data()->size(), h->latencyPlot()->graph(1)->data()->size());
+        QCOMPARE(h->latencyPlot()->graph(0)->data()->at(0)->key,
+                 h->latencyPlot()->graph(1)->data()->at(0)->key);
         // "Only CPUs that differ" shows the CPUs with any changed figure.
         w.setOnlyDifferingCpus(true);
         std::vector<int> differing;
