@@ -144,6 +144,24 @@ enum class SettingType : uint8_t
 };
 // nullopt for a key applySetting does not know.
 std::optional<SettingType> settingType(const std::string &key);
+// Every key with its type, its words (for a key that takes one of a few, e.g. idle: poll, halt; the
+// platform names), whether the JSON's kernel block takes it, and its meaning in one line.
+struct SettingInfo
+{
+    std::string key;
+    SettingType type;
+    bool kernel;
+    std::vector<std::string> choices;
+    std::string meaning;
+};
+std::vector<SettingInfo> settingInfos();
+// A key's value in `s` as --set text (applySetting(s, key, value) changes nothing); nullopt for the keys
+// that add to or change the scenario's tasks (second_task, hog_cpus, posix_cpu_timer, sync_us,
+// stress_threads, cyclic_aligned): they have no value of their own.
+std::optional<std::string> settingValue(const Scenario &s, const std::string &key);
+// The scenario as JSON that parseScenario reads back into the same scenario (its variants included,
+// the applied one folded into the values). Tasks a --set key added become ordinary tasks.
+std::string scenarioJson(const Scenario &s);
 // Whether the key may also be written in the JSON's "kernel" block.
 bool isKernelSetting(const std::string &key);
 // Checks what only the final scenario (variant and --set keys applied) can show: every CPU a key names

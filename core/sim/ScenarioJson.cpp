@@ -147,8 +147,8 @@ TaskSpec parseTask(const json &j, const std::string &where, int cpus)
 {
     Obj o(j, where,
           {"name", "cpu", "count", "policy", "rt_prio", "program", "sleep_us", "work_us", "interval_us",
-           "min_us", "max_us", "sync_us", "start_us", "loops", "posix_cpu_timer", "markers",
-           "work_by_clock"});
+           "min_us", "max_us", "sync_us", "start_us", "loops", "posix_cpu_timer", "markers", "work_by_clock",
+           "aligned"});
     TaskSpec t;
     t.name = o.str("name", "task");
     if (t.name.empty() || t.name.size() > 15) throw ScenarioError(where + ".name: 1 to 15 characters");
@@ -171,6 +171,7 @@ TaskSpec parseTask(const json &j, const std::string &where, int cpus)
     t.posixCpuTimer = o.flag("posix_cpu_timer", false);
     t.markers = o.flag("markers", false);
     t.workByClock = o.flag("work_by_clock", false);
+    t.aligned = o.flag("aligned", false); // what cyclic_aligned sets
     if (t.program == ProgramKind::Cyclic && t.intervalNs < 10000)
         throw ScenarioError(where + ".interval_us: at least 10");
     if (t.program == ProgramKind::RandomSleep && t.minNs > t.maxNs)

@@ -2,6 +2,8 @@
 // block), and the checks only the final scenario allows.
 #include "Scenario.h"
 
+#include "Platform.h"
+
 #include "analysis/CpuList.h"
 
 #include <cctype>
@@ -39,33 +41,54 @@ struct Setting
 {
     const char *key;
     SettingType type;
-    bool kernel; // also accepted in the JSON's "kernel" block
+    bool kernel;         // also accepted in the JSON's "kernel" block
+    const char *choices; // '|'-separated for a key that takes one of a few words; "" otherwise
+    const char *meaning; // one line, for --list and the GUI's tooltips
 };
 
 // Every key applySetting accepts, in the order messages list them.
 constexpr Setting kSettings[] = {
-    {"hz", SettingType::Integer, true},
-    {"cpus", SettingType::Integer, true},
-    {"nohz_full", SettingType::Text, true},
-    {"idle", SettingType::Text, true},
-    {"preempt_rt", SettingType::Flag, true},
-    {"legacy_kernel", SettingType::Flag, true},
-    {"timer_wheel", SettingType::Text, true},
-    {"hrtimer_wakeups", SettingType::Text, true},
-    {"poll_restarts_tick", SettingType::Flag, true},
-    {"p1_reevaluate", SettingType::Flag, true},
-    {"p2_stop_tick_on_poll", SettingType::Flag, true},
-    {"p2_without_kick", SettingType::Flag, true},
-    {"p2_without_stopped_tick_fix", SettingType::Flag, true},
-    {"timekeeper", SettingType::Integer, true},
-    {"platform", SettingType::Text, false},
-    {"duration_ms", SettingType::Number, false},
-    {"posix_cpu_timer", SettingType::Text, false},
-    {"second_task", SettingType::Text, false},
-    {"hog_cpus", SettingType::Text, false},
-    {"sync_us", SettingType::Number, false},
-    {"stress_threads", SettingType::Integer, false},
-    {"cyclic_aligned", SettingType::Flag, false},
+    {"hz", SettingType::Integer, true, "",
+     "CONFIG_HZ: periodic ticks per second (100 to 1000, a divisor of 1e9)"},
+    {"cpus", SettingType::Integer, true, "", "Number of CPUs"},
+    {"nohz_full", SettingType::Text, true, "",
+     "nohz_full= CPU list (e.g. 2-3): CPUs whose tick stops while a single task runs"},
+    {"idle", SettingType::Text, true, "poll|halt",
+     "poll: idle=poll (cpu_idle_poll, never sleeps); halt: a cpuidle state with the governor's tick "
+     "stop/retain decision"},
+    {"preempt_rt", SettingType::Flag, true, "",
+     "PREEMPT_RT: timer and hrtimer softirq work runs in the ktimers/N threads"},
+    {"legacy_kernel", SettingType::Flag, true, "",
+     "3.10 semantics: the tick is stopped on idle entry and restarted on idle exit"},
+    {"timer_wheel", SettingType::Text, true, "legacy|forwarding",
+     "legacy: the 3.10 wheel walks every missed jiffy; forwarding: the 4.8+ wheel forwards base->clk"},
+    {"hrtimer_wakeups", SettingType::Text, true, "hard|soft_for_non_rt",
+     "hard: every sleeper's hrtimer expires in hard interrupt context; soft_for_non_rt: PREEMPT_RT's "
+     "SCHED_OTHER sleepers expire in the HRTIMER softirq"},
+    {"poll_restarts_tick", SettingType::Flag, true, "",
+     "Mainline do_idle(): the stopped tick is restarted before polling idle"},
+    {"p1_reevaluate", SettingType::Flag, true, "",
+     "Seed 000 patch 1: the nohz_full kick and the stopped tick's expiry set need_resched in idle, so "
+     "the tick is re-evaluated"},
+    {"p2_stop_tick_on_poll", SettingType::Flag, true, "",
+     "Seed 000 patch 2: stop the tick on polling idle entry (nohz_full CPUs only)"},
+    {"p2_without_kick", SettingType::Flag, true, "", "Hazard: patch 2 without patch 1's kick change"},
+    {"p2_without_stopped_tick_fix", SettingType::Flag, true, "",
+     "Hazard: patch 2 without patch 1's stopped-tick expiry change"},
+    {"timekeeper", SettingType::Integer, true, "", "tick_do_timer_cpu at start (a housekeeping CPU)"},
+    {"platform", SettingType::Text, false, "",
+     "Cost preset: interrupt entry/exit, tick handler, wakeup and switch costs in ns"},
+    {"duration_ms", SettingType::Number, false, "", "Simulated time in ms"},
+    {"posix_cpu_timer", SettingType::Text, false, "",
+     "CPUs whose tasks arm a POSIX CPU timer (the POSIX_TIMER tick dependency)"},
+    {"second_task", SettingType::Text, false, "",
+     "CPUs that get a second task (the SCHED tick dependency while both run)"},
+    {"hog_cpus", SettingType::Text, false, "", "CPUs that get a busy loop in user mode"},
+    {"sync_us", SettingType::Number, false, "",
+     "random_sleep tasks sleep to the next boundary of this many µs (0: a random time)"},
+    {"stress_threads", SettingType::Integer, false, "", "Threads per random_sleep task"},
+    {"cyclic_aligned", SettingType::Flag, false, "",
+     "cyclictest's first wakeup exactly at its start_us (else a random phase within 1 ms)"},
 };
 
 const Setting *findSetting(const std::string &key)
@@ -84,6 +107,46 @@ std::vector<std::string> settingKeys()
     for (const Setting &s : kSettings)
         keys.emplace_back(s.key);
     return keys;
+}
+
+std::vector<SettingInfo> settingInfos()
+{
+    std::vector<SettingInfo> out;
+    for (const Setting &s : kSettings) {
+        SettingInfo i{s.key, s.type, s.kernel, {}, s.meaning};
+        for (std::string_view c = s.choices; !c.empty();) {
+            const size_t bar = c.find('|');
+            i.choices.emplace_back(c.substr(0, bar));
+            c = bar == std::string_view::npos ? std::string_view() : c.substr(bar + 1);
+        }
+        if (i.key == "platform") i.choices = platformNames();
+        out.push_back(std::move(i));
+    }
+    return out;
+}
+
+std::optional<std::string> settingValue(const Scenario &s, const std::string &key)
+{
+    const KernelConfig &k = s.kernel;
+    auto flag = [](bool b) { return std::string(b ? "true" : "false"); };
+    if (key == "hz") return std::to_string(k.hz);
+    if (key == "cpus") return std::to_string(k.cpus);
+    if (key == "nohz_full") return formatCpuList(k.nohzFull);
+    if (key == "idle") return std::string(k.idle == IdleMode::Poll ? "poll" : "halt");
+    if (key == "preempt_rt") return flag(k.preemptRt);
+    if (key == "legacy_kernel") return flag(k.legacyKernel);
+    if (key == "timer_wheel") return std::string(k.wheel == WheelDesign::Legacy ? "legacy" : "forwarding");
+    if (key == "hrtimer_wakeups")
+        return std::string(k.hrtimerWakeups == HrtimerWakeups::Hard ? "hard" : "soft_for_non_rt");
+    if (key == "poll_restarts_tick") return flag(k.pollRestartsTick);
+    if (key == "p1_reevaluate") return flag(k.p1Reevaluate);
+    if (key == "p2_stop_tick_on_poll") return flag(k.p2StopTickOnPoll);
+    if (key == "p2_without_kick") return flag(k.p2WithoutKick);
+    if (key == "p2_without_stopped_tick_fix") return flag(k.p2WithoutStoppedTickFix);
+    if (key == "timekeeper") return std::to_string(k.timekeeper);
+    if (key == "platform") return s.platform;
+    if (key == "duration_ms") return numberText(static_cast<double>(s.durationNs) / 1e6);
+    return std::nullopt; // the keys that add to or change the scenario's tasks have no value of their own
 }
 
 std::optional<SettingType> settingType(const std::string &key)
