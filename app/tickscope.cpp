@@ -2,6 +2,7 @@
 // (each a trace or a scenario); without FILE it compares the simulated seed000-nohzfull-poll baseline
 // with its p1p2 variant (the patch series' effect).
 #include "MainWindow.h"
+#include "PanelDocks.h"
 #include "TimelinePlot.h"
 #include "TimelineView.h"
 #include "Timing.h"
@@ -12,6 +13,7 @@
 #include <QAbstractEventDispatcher>
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDockWidget>
 #include <QTimer>
 
 #ifdef __GLIBC__
@@ -24,8 +26,8 @@
 
 namespace {
 
-// The file a plain command line opens (`tickscope [--quit-when-drawn] [--view A:B] [--screenshot PNG]
-// FILE`), read before the QApplication exists so that its load can start first; empty for anything else
+// The file a plain command line opens (`tickscope [--quit-when-drawn] [--view A:B] [--screenshot PNG] [--dock
+// NAME] FILE`), read before the QApplication exists so that its load can start first; empty for anything else
 // (Qt's own options, help, several files), which then loads the usual way.
 std::string earlyFile(int argc, char **argv)
 {
@@ -33,7 +35,8 @@ std::string earlyFile(int argc, char **argv)
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
         if (std::strcmp(a, "--quit-when-drawn") == 0) continue;
-        if (std::strcmp(a, "--view") == 0 || std::strcmp(a, "--screenshot") == 0) {
+        if (std::strcmp(a, "--view") == 0 || std::strcmp(a, "--screenshot") == 0 ||
+            std::strcmp(a, "--dock") == 0) {
             ++i; // its value
             continue;
         }
@@ -85,6 +88,11 @@ int main(int argc, char **argv)
         QStringLiteral("Show seconds A to B after the trace start once FILE is loaded."),
         QStringLiteral("A:B"));
     parser.addOption(view);
+    const QCommandLineOption dock(QStringLiteral("dock"),
+                                  QStringLiteral("Show and raise a panel: events, summary, histograms, "
+                                                 "difference or what-if (for screenshots)."),
+                                  QStringLiteral("NAME"));
+    parser.addOption(dock);
     parser.process(app);
 
     tickscope::MainWindow w;
@@ -119,6 +127,24 @@ int main(int argc, char **argv)
             const int64_t zero = w.timeline()->plot()->origin();
             const auto at = [zero](double s) { return zero + static_cast<int64_t>(s * 1e9); };
             w.viewState()->setRange(at(a), at(b));
+        });
+    }
+    if (parser.isSet(dock)) {
+        const QString name = parser.value(dock);
+        QDockWidget *d = name == QLatin1String("events")       ? w.panels()->eventDock()
+                         : name == QLatin1String("summary")    ? w.panels()->summaryDock()
+                         : name == QLatin1String("histograms") ? w.panels()->histogramDock()
+                         : name == QLatin1String("difference") ? w.panels()->differenceDock()
+                         : name == QLatin1String("what-if")    ? w.panels()->simulatorDock()
+                                                               : nullptr;
+        if (!d) {
+            std::fprintf(stderr,
+                         "tickscope: --dock: expected events, summary, histograms, difference or what-if\n");
+            return 2;
+        }
+        onShown([d] {
+            d->show();
+            d->raise();
         });
     }
     if (parser.isSet(shot)) {

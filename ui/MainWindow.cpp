@@ -3,6 +3,7 @@
 #include "PanelDocks.h"
 
 #include "DifferencePanel.h"
+#include "SimulatorPanel.h"
 
 #include "SummaryPanel.h"
 #include "TimeAxisTicker.h"
@@ -181,6 +182,18 @@ MainWindow::MainWindow(QWidget *parent)
     cmp->addSeparator();
     cmp->addAction(tr("C&lose Comparison"), this, &MainWindow::closeComparison);
     cmp->addAction(panels_->differenceDock()->toggleViewAction());
+    QAction *whatIf = panels_->simulatorDock()->toggleViewAction();
+    whatIf->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
+    cmp->addAction(whatIf);
+    SimulatorPanel *sim = panels_->simulator();
+    connect(sim, &SimulatorPanel::openRequested, this, &MainWindow::openSimulation);
+    connect(sim, &SimulatorPanel::compareRequested, this, &MainWindow::openSimulationComparison);
+    connect(sim, &SimulatorPanel::compareWithDocumentRequested, this, [this](const Simulation &b) {
+        if (doc_.valid())
+            compareWithSimulation(b);
+        else
+            openSimulation(b);
+    });
     connect(state_, &ViewState::selectionChanged, this, [this](EventRef e) {
         if (e.valid() && (e.run == 0 || e.run == 1)) lastSelected_[e.run] = e;
     });
@@ -516,6 +529,34 @@ void MainWindow::compareWith(const QString &run)
     else
         loaderB_->simulate(run);
     updateBusy();
+}
+
+void MainWindow::openSimulation(const Simulation &s)
+{
+    if (expectB_) loaderB_->cancel();
+    expectB_ = false;
+    pendingB_.reset();
+    setBusy(true);
+    progress_->setValue(0);
+    status_->setText(tr("Simulating %1…").arg(s.title));
+    loader_->simulate(s);
+}
+
+void MainWindow::compareWithSimulation(const Simulation &b)
+{
+    expectB_ = true;
+    pendingB_.reset();
+    progressB_->setValue(0);
+    labelB_->setText(QStringLiteral("B"));
+    labelB_->setToolTip(b.title);
+    loaderB_->simulate(b);
+    updateBusy();
+}
+
+void MainWindow::openSimulationComparison(const Simulation &a, const Simulation &b)
+{
+    openSimulation(a);
+    compareWithSimulation(b);
 }
 
 void MainWindow::openComparison(const QString &a, const QString &b)

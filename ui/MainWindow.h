@@ -4,6 +4,7 @@
 #pragma once
 
 #include "Document.h"
+#include "TraceLoader.h"
 #include "ViewState.h"
 
 #include "analysis/RunAlignment.h"
@@ -43,6 +44,10 @@ public:
     // B gets the error dialog and leaves A open.
     void compareWith(const QString &run);
     void openComparison(const QString &a, const QString &b);
+    // The same for simulations the simulator panel made (edited scenarios, their own seeds).
+    void openSimulation(const Simulation &s);
+    void compareWithSimulation(const Simulation &b);
+    void openSimulationComparison(const Simulation &a, const Simulation &b);
     // Realigns the shown comparison: by start, marker or an offset (nullopt: by marker when both runs
     // have one, else start); false, with the reason in the status bar, when it cannot.
     bool setAlignment(std::optional<Alignment> align);

@@ -3,6 +3,7 @@
 #include "DifferencePanel.h"
 #include "EventTable.h"
 #include "HistogramPanel.h"
+#include "SimulatorPanel.h"
 #include "SummaryPanel.h"
 #include "ViewState.h"
 
@@ -28,7 +29,8 @@ QDockWidget *dock(QMainWindow *window, const QString &title, const QString &name
 
 PanelDocks::PanelDocks(QMainWindow *window, ViewState *state)
     : QObject(window), table_(new EventTable(state)), summary_(new SummaryPanel(state)),
-      histograms_(new HistogramPanel(state)), difference_(new DifferencePanel(state))
+      histograms_(new HistogramPanel(state)), difference_(new DifferencePanel(state)),
+      simulator_(new SimulatorPanel)
 {
     eventDock_ = dock(window, tr("Events"), QStringLiteral("eventsDock"), table_, Qt::BottomDockWidgetArea);
     summaryDock_ =
@@ -37,8 +39,12 @@ PanelDocks::PanelDocks(QMainWindow *window, ViewState *state)
                           Qt::RightDockWidgetArea);
     differenceDock_ = dock(window, tr("Difference A → B"), QStringLiteral("differenceDock"), difference_,
                            Qt::RightDockWidgetArea);
+    simulatorDock_ = dock(window, tr("What If (Simulator)"), QStringLiteral("simulatorDock"), simulator_,
+                          Qt::RightDockWidgetArea);
     window->tabifyDockWidget(summaryDock_, differenceDock_);
+    window->tabifyDockWidget(summaryDock_, simulatorDock_);
     differenceDock_->hide();
+    simulatorDock_->hide();
     // A comparison brings its numbers to the front.
     connect(state, &ViewState::comparisonChanged, this, [this, state] {
         if (!state->comparison()) return;
@@ -57,7 +63,7 @@ void PanelDocks::setDocument(const Document &doc)
 
 void PanelDocks::addViewActions(QMenu *menu) const
 {
-    for (QDockWidget *d : {eventDock_, summaryDock_, histogramDock_, differenceDock_})
+    for (QDockWidget *d : {eventDock_, summaryDock_, histogramDock_, differenceDock_, simulatorDock_})
         menu->addAction(d->toggleViewAction());
 }
 

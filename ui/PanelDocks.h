@@ -1,5 +1,6 @@
 // The panels around the timeline as dock widgets of a main window: the event table (bottom), the
-// per-CPU summary, the histograms and, in the compare view, the difference panel (right). The main window
+// per-CPU summary, the histograms, in the compare view the difference panel, and the what-if simulator
+// (right). The main window
 // creates one, hands it each new Document, and resets its ViewState; the panels do the rest through the
 // ViewState.
 #pragma once
@@ -17,6 +18,7 @@ namespace tickscope {
 class DifferencePanel;
 class EventTable;
 class HistogramPanel;
+class SimulatorPanel;
 class SummaryPanel;
 class ViewState;
 
@@ -34,17 +36,20 @@ public:
     SummaryPanel *summary() const { return summary_; }
     HistogramPanel *histograms() const { return histograms_; }
     DifferencePanel *difference() const { return difference_; }
+    SimulatorPanel *simulator() const { return simulator_; }
     QDockWidget *eventDock() const { return eventDock_; }
     QDockWidget *summaryDock() const { return summaryDock_; }
     QDockWidget *histogramDock() const { return histogramDock_; }
     QDockWidget *differenceDock() const { return differenceDock_; }
+    QDockWidget *simulatorDock() const { return simulatorDock_; }
 
 private:
     EventTable *table_;
     SummaryPanel *summary_;
     HistogramPanel *histograms_;
     DifferencePanel *difference_;
-    QDockWidget *eventDock_, *summaryDock_, *histogramDock_, *differenceDock_;
+    SimulatorPanel *simulator_;
+    QDockWidget *eventDock_, *summaryDock_, *histogramDock_, *differenceDock_, *simulatorDock_;
 };
 
 } // namespace tickscope

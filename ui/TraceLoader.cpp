@@ -179,6 +179,21 @@ void TraceLoader::simulate(const QString &scenario)
           });
 }
 
+void TraceLoader::simulate(const Simulation &s)
+{
+    start(s.title, s.title,
+          [sc = s.scenario, seed = s.seed](std::atomic<bool> *cancel, std::function<void(double)> progress) {
+              sim::SimControl control;
+              control.cancel = cancel;
+              control.progress = progress;
+              sim::SimResult r = sim::simulate(sc, seed, control);
+              progress(1.0);
+              std::vector<std::unique_ptr<Trace>> traces;
+              traces.push_back(std::move(r.trace));
+              return traces;
+          });
+}
+
 void TraceLoader::start(const QString &label, const QString &title, Producer produce)
 {
     if (cancel_) cancel_->store(true);

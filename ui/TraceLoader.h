@@ -6,6 +6,8 @@
 
 #include "Document.h"
 
+#include "sim/Scenario.h"
+
 #include <QObject>
 #include <QString>
 
@@ -18,6 +20,14 @@
 
 namespace tickscope {
 class Trace;
+
+// A scenario to simulate as one run (the simulator panel's): the scenario, its seed and the run's title.
+struct Simulation
+{
+    sim::Scenario scenario;
+    uint64_t seed = 1;
+    QString title;
+};
 
 class TraceLoader : public QObject
 {
@@ -35,6 +45,7 @@ public:
     // Runs the simulator on a scenario (PRESET[:VARIANT][,KEY=VALUE...], as `compare` takes) instead of
     // loading a file.
     void simulate(const QString &scenario);
+    void simulate(const Simulation &s);
     void cancel();
     bool busy() const { return busy_; }
 

@@ -3,12 +3,14 @@
 // difference panel says CPU 1's user ticks went 200 -> 0 over the markers; alignment by print marker puts
 // both first markers on one pixel column (by start, both starts); a CPU map puts the mapped lanes next to
 // each other; the seed 000 baseline against its p1p2 variant gives CPU 3's user ticks ~200 -> 0 without
-// stalling the event loop; a broken B gets the error dialog and leaves A open.
+// stalling the event loop, also when asked from the what-if panel, which refuses bad values at the control
+// and reads back what it saves; a broken B gets the error dialog and leaves A open.
 #include "DifferencePanel.h"
 #include "GuiTestUtil.h"
 #include "HistogramPanel.h"
 #include "MainWindow.h"
 #include "PanelDocks.h"
+#include "SimulatorPanel.h"
 #include "TimelinePalette.h"
 #include "TimelinePlot.h"
 #include "TimelineView.h"
@@ -17,14 +19,18 @@
 #include "analysis/TickReport.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QDockWidget>
 #include <QElapsedTimer>
+#include <QLineEdit>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <QToolButton>
 #include <qcustomplot.h>
 
 using namespace tickscope;
@@ -218,6 +224,98 @@ private slots:
         QVERIFY(user);
         QVERIFY2(user->before >= 190 && user->before <= 210, qPrintable(QString::number(user->before)));
         QCOMPARE(user->after, 0.0);
+    }
+
+    void theWhatIfPanelComparesP1P2WithTheBaseline()
+    {
+        MainWindow w;
+        w.resize(1500, 900);
+        w.show();
+        SimulatorPanel *p = w.panels()->simulator();
+        p->choose(QStringLiteral("seed000-nohzfull-poll"));
+        auto *p1 = p->findChild<QCheckBox *>(QStringLiteral("setting:p1_reevaluate"));
+        QVERIFY(p1 && !p1->isChecked());
+        p1->click();
+        auto *p2 = p->findChild<QCheckBox *>(QStringLiteral("setting:p2_stop_tick_on_poll"));
+        QVERIFY(p2 && !p2->isChecked());
+        p2->click();
+        QVERIFY(p->scenario().kernel.p1Reevaluate && p->scenario().kernel.p2StopTickOnPoll);
+        QCOMPARE(p->simulation().title,
+                 QStringLiteral("seed000-nohzfull-poll,p1_reevaluate=true,p2_stop_tick_on_poll=true"));
+        auto *button = p->findChild<QPushButton *>(QStringLiteral("simCompare"));
+        QVERIFY(button);
+        QElapsedTimer sinceTick;
+        qint64 worstGap = 0;
+        QTimer ticker;
+        connect(&ticker, &QTimer::timeout, [&] { worstGap = std::max(worstGap, sinceTick.restart()); });
+        QSignalSpy shown(&w, &MainWindow::comparisonShown);
+        QSignalSpy diff(w.panels()->difference(), &DifferencePanel::updated);
+        sinceTick.start();
+        ticker.start(2);
+        button->click();
+        QVERIFY(shown.wait(60000));
+        QVERIFY(diff.count() > 0 || diff.wait(30000));
+        ticker.stop();
+        QVERIFY2(worstGap < 100, qPrintable(QStringLiteral("event loop blocked %1 ms").arg(worstGap)));
+        const MetricDiff *user = w.panels()->difference()->metric(3, "ticks_user");
+        QVERIFY(user);
+        QVERIFY2(user->before >= 190 && user->before <= 210, qPrintable(QString::number(user->before)));
+        QCOMPARE(user->after, 0.0);
+
+        // "Compare with this toggled" on a boolean: the scenario (A) against it with the key flipped (B).
+        QSignalSpy asked(p, &SimulatorPanel::compareRequested);
+        auto *flip = p->findChild<QToolButton *>(QStringLiteral("toggle:poll_restarts_tick"));
+        QVERIFY(flip);
+        flip->click();
+        QCOMPARE(asked.count(), 1);
+        const auto a = asked.at(0).at(0).value<Simulation>(), b = asked.at(0).at(1).value<Simulation>();
+        QVERIFY(a.scenario.kernel.pollRestartsTick && !b.scenario.kernel.pollRestartsTick);
+        QVERIFY(b.scenario.kernel.p1Reevaluate); // the other changes stay
+    }
+
+    void theWhatIfPanelRefusesBadValuesAtTheControl()
+    {
+        SimulatorPanel p;
+        p.show();
+        p.choose(QStringLiteral("seed000-nohzfull-poll"));
+        auto *cpus = p.findChild<QLineEdit *>(QStringLiteral("setting:cpus"));
+        QVERIFY(cpus);
+        QCOMPARE(cpus->text(), QStringLiteral("4"));
+        cpus->setFocus();
+        cpus->selectAll();
+        QTest::keyClicks(cpus, QStringLiteral("0"));
+        QTest::keyClick(cpus, Qt::Key_Return);
+        QTRY_VERIFY(!p.error().isEmpty());
+        QVERIFY2(p.error().contains(QStringLiteral("cpus: expected a whole number from 1 to 1024, got '0'")),
+                 qPrintable(p.error()));
+        QCOMPARE(p.scenario().kernel.cpus, 4);
+        QCOMPARE(p.findChild<QLineEdit *>(QStringLiteral("setting:cpus"))->text(), QStringLiteral("4"));
+        // A CPU list naming a CPU the scenario lacks: refused by the whole scenario's check.
+        QVERIFY(!p.set("nohz_full", "2-9"));
+        QVERIFY2(p.error().contains(QStringLiteral("nohz_full")), qPrintable(p.error()));
+        QCOMPARE(p.scenario().kernel.nohzFull, (std::vector<int>{2, 3}));
+        // A good value clears the message.
+        QVERIFY(p.set("hz", "250"));
+        QVERIFY(p.error().isEmpty());
+
+        // Saved and loaded as JSON: the same scenario.
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("what-if.json"));
+        QVERIFY(p.saveJson(file));
+        p.choose(QStringLiteral("seed003-rt-hrtimer"));
+        QVERIFY(p.loadJson(file));
+        QCOMPARE(p.scenario().kernel.hz, 250);
+        QCOMPARE(p.scenario().kernel.nohzFull, (std::vector<int>{2, 3}));
+        // A scenario JSON with an unknown key: refused, naming it; the scenario in the panel stays.
+        const QString bad = dir.filePath(QStringLiteral("unknown-key.json"));
+        {
+            QFile f(bad);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(R"({"name": "x", "kernel": {"hz": 100, "no_such_key": 1}})");
+        }
+        QVERIFY(!p.loadJson(bad));
+        QVERIFY2(p.error().contains(QStringLiteral("no_such_key")), qPrintable(p.error()));
+        QCOMPARE(p.scenario().kernel.hz, 250);
     }
 
     void aBrokenBGetsTheErrorDialogAndLeavesAOpen()

@@ -411,7 +411,7 @@ private slots:
         // the View menu hides and shows a dock
         QMenu view;
         w.docks.addViewActions(&view);
-        QCOMPARE(view.actions().size(), 4); // events, summary, histograms, difference (compare view)
+        QCOMPARE(view.actions().size(), 5); // events, summary, histograms, difference, what-if
         view.actions().at(1)->trigger();
         QVERIFY(!w.docks.summaryDock()->isVisible());
         view.actions().at(1)->trigger();
