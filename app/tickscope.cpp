@@ -23,27 +23,42 @@
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <sys/stat.h>
 
 namespace {
 
-// The file a plain command line opens (`tickscope [--quit-when-drawn] [--view A:B] [--screenshot PNG] [--dock
-// NAME] FILE`), read before the QApplication exists so that its load can start first; empty for anything else
-// (Qt's own options, help, several files), which then loads the usual way.
-std::string earlyFile(int argc, char **argv)
+// The trace files a plain command line opens (`tickscope [--quit-when-drawn] [--view A:B] [--screenshot PNG]
+// [--dock NAME] FILE`, or `--compare A B`), read before the QApplication exists so that their loads start
+// first; empty for anything else (Qt's own options, help, a scenario), which then loads the usual way.
+std::vector<std::string> earlyFiles(int argc, char **argv)
 {
-    std::string file;
+    std::vector<std::string> files;
+    bool compare = false;
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
         if (std::strcmp(a, "--quit-when-drawn") == 0) continue;
+        if (std::strcmp(a, "--compare") == 0) {
+            compare = true;
+            continue;
+        }
         if (std::strcmp(a, "--view") == 0 || std::strcmp(a, "--screenshot") == 0 ||
             std::strcmp(a, "--dock") == 0) {
             ++i; // its value
             continue;
         }
-        if (a[0] == '-' || !file.empty()) return {};
-        file = a;
+        if (a[0] == '-') return {};
+        files.emplace_back(a);
     }
-    return file;
+    if (files.size() != (compare ? 2u : 1u)) return {};
+    for (const std::string &f : files) { // a scenario (PRESET, FILE.json) is simulated, not read
+        struct stat st
+        {
+        };
+        if (::stat(f.c_str(), &st) != 0 || !S_ISREG(st.st_mode) ||
+            (f.size() > 5 && f.compare(f.size() - 5, 5, ".json") == 0))
+            return {};
+    }
+    return files;
 }
 
 } // namespace
@@ -58,7 +73,7 @@ int main(int argc, char **argv)
     mallopt(M_MMAP_THRESHOLD, 512 << 20);
     mallopt(M_TRIM_THRESHOLD, 1 << 30);
 #endif
-    if (const std::string file = earlyFile(argc, argv); !file.empty()) tickscope::TraceLoader::prestart(file);
+    if (const auto files = earlyFiles(argc, argv); !files.empty()) tickscope::TraceLoader::prestart(files);
     QApplication app(argc, argv);
     tickscope::markTime("QApplication");
     QApplication::setOrganizationName(QStringLiteral("tickscope"));

@@ -49,10 +49,11 @@ struct Prestarted
 struct PrestartSlot
 {
     std::mutex mutex;
-    std::shared_ptr<Prestarted> load;
-    ~PrestartSlot() // never adopted (the program ends early): stop it; the future's destructor waits
+    std::vector<std::shared_ptr<Prestarted>> loads; // one per run (a comparison prestarts A and B)
+    ~PrestartSlot() // never adopted (the program ends early): stop them; the futures' destructors wait
     {
-        if (load) load->cancel.store(true);
+        for (auto &l : loads)
+            l->cancel.store(true);
     }
 };
 
@@ -62,44 +63,60 @@ PrestartSlot &prestartSlot()
     return slot;
 }
 
-// The prestarted load of `path`, taken out of the slot; a prestarted load of another file is cancelled.
+// A prestarted load of `path`, taken out of the slot. When none is of `path`, something else is being
+// opened: the prestarted loads are stale and cancelled.
 std::shared_ptr<Prestarted> takePrestarted(const std::string &path)
 {
     PrestartSlot &slot = prestartSlot();
+    std::vector<std::shared_ptr<Prestarted>> stale;
     const std::lock_guard lock(slot.mutex);
-    std::shared_ptr<Prestarted> p = std::move(slot.load);
-    if (p && p->path != path) {
-        p->cancel.store(true);
-        p.reset(); // waits for it to notice (once per page)
+    for (auto it = slot.loads.begin(); it != slot.loads.end(); ++it) {
+        if ((*it)->path != path) continue;
+        std::shared_ptr<Prestarted> p = std::move(*it);
+        slot.loads.erase(it);
+        return p;
     }
-    return p;
+    for (auto &l : slot.loads)
+        l->cancel.store(true);
+    slot.loads.clear(); // waits for them to notice (once per page)
+    return nullptr;
 }
 
 } // namespace
 
 void TraceLoader::prestart(const std::string &path)
 {
-    auto p = std::make_shared<Prestarted>();
-    p->path = path;
-    Prestarted *raw = p.get(); // the future is owned by *p: the thread never outlives it
-    p->result = std::async(std::launch::async, [raw] {
-        markTime("load started");
-        LoadOptions opt;
-        opt.cancel = &raw->cancel;
-        opt.progress = [raw](double f) { raw->progress.store(f, std::memory_order_relaxed); };
-        return loadAll(raw->path, opt);
-    });
+    prestart(std::vector<std::string>{path});
+}
+
+void TraceLoader::prestart(const std::vector<std::string> &paths)
+{
+    std::vector<std::shared_ptr<Prestarted>> loads;
+    for (const std::string &path : paths) {
+        auto p = std::make_shared<Prestarted>();
+        p->path = path;
+        Prestarted *raw = p.get(); // the future is owned by *p: the thread never outlives it
+        p->result = std::async(std::launch::async, [raw] {
+            markTime("load started");
+            LoadOptions opt;
+            opt.cancel = &raw->cancel;
+            opt.progress = [raw](double f) { raw->progress.store(f, std::memory_order_relaxed); };
+            return loadAll(raw->path, opt);
+        });
+        loads.push_back(std::move(p));
+    }
     PrestartSlot &slot = prestartSlot();
     const std::lock_guard lock(slot.mutex);
-    if (slot.load) slot.load->cancel.store(true);
-    slot.load = std::move(p);
+    for (auto &l : slot.loads)
+        l->cancel.store(true);
+    slot.loads = std::move(loads);
 }
 
 bool TraceLoader::prestartPending()
 {
     PrestartSlot &slot = prestartSlot();
     const std::lock_guard lock(slot.mutex);
-    return slot.load != nullptr;
+    return !slot.loads.empty();
 }
 
 TraceLoader::TraceLoader(QObject *parent) : QObject(parent) {}

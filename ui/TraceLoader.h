@@ -41,6 +41,8 @@ public:
     // calls it first): Qt's start-up then overlaps the load. The first load() of the same path adopts it;
     // any other load() cancels it. Reading the file needs no Qt.
     static void prestart(const std::string &path);
+    // Both runs of `tickscope --compare A B` (each adopted by the load() of its path).
+    static void prestart(const std::vector<std::string> &paths);
     static bool prestartPending(); // one waits for its load() (for tests)
     // Runs the simulator on a scenario (PRESET[:VARIANT][,KEY=VALUE...], as `compare` takes) instead of
     // loading a file.

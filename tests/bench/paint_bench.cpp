@@ -1,9 +1,11 @@
-// paint_bench FILE [--width W --height H]: loads FILE (trace.dat or text), runs the tick analysis, builds
-// the timeline index, then renders the timeline at 1920x1080 offscreen through the real paint path
-// (TimelinePlot::render: QCustomPlot::toPainter with the CPU lane plottables, the same code that paints
-// the screen) over a sweep of zoom levels from the whole trace down to ~10 µs, several positions per
+// paint_bench FILE [--compare B] [--width W --height H]: loads FILE (trace.dat or text), runs the tick
+// analysis, builds the timeline index, then renders the timeline at 1920x1080 offscreen through the real
+// paint path (TimelinePlot::render: QCustomPlot::toPainter with the CPU lane plottables, the same code that
+// paints the screen) over a sweep of zoom levels from the whole trace down to ~10 µs, several positions per
 // level, and prints ms per full repaint (min / median / max) per level and overall, the core's share
 // (column summaries only), and repaints of an unchanged range. Target: <= 8 ms.
+// With --compare B the compare view is measured: B loaded too and its lanes interleaved with FILE's (each CPU
+// twice, both runs aligned by start), the sweep over both runs' span. Target: <= 8 ms median, <= 16 ms max.
 // Without FILE, or when it does not exist, it says so and exits 0 (a skip, not a failure).
 #include "Document.h"
 #include "TimelinePlot.h"
@@ -49,9 +51,11 @@ int main(int argc, char **argv)
     QApplication::setOrganizationName(QStringLiteral("tickscope-bench"));
     const QStringList args = app.arguments();
     int width = 1920, height = 1080;
-    QString file;
+    QString file, fileB;
     for (int i = 1; i < args.size(); ++i) {
-        if (args[i] == QStringLiteral("--width") && i + 1 < args.size())
+        if (args[i] == QStringLiteral("--compare") && i + 1 < args.size())
+            fileB = args[++i];
+        else if (args[i] == QStringLiteral("--width") && i + 1 < args.size())
             width = args[++i].toInt();
         else if (args[i] == QStringLiteral("--height") && i + 1 < args.size())
             height = args[++i].toInt();
@@ -64,27 +68,46 @@ int main(int argc, char **argv)
                                                       : qPrintable(file + QStringLiteral(" does not exist")));
         return 0;
     }
+    if (!fileB.isEmpty() && !std::filesystem::exists(fileB.toStdString())) {
+        std::printf("paint_bench: skipped: %s does not exist\n", qPrintable(fileB));
+        return 0;
+    }
     try {
-        auto t0 = Clock::now();
-        Document doc;
-        doc.trace = std::shared_ptr<const Trace>(loadTrace(file.toStdString()));
-        const double loadMs = msSince(t0);
-        t0 = Clock::now();
-        doc.analysis = std::make_shared<const TickAnalysis>(TickAnalysis::run(*doc.trace));
-        const double analysisMs = msSince(t0);
-        t0 = Clock::now();
-        doc.timeline = std::make_shared<const TimelineIndex>(TimelineIndex::build(*doc.trace, *doc.analysis));
-        const double indexMs = msSince(t0);
-        std::printf("file:        %s\n", qPrintable(file));
-        std::printf("events:      %zu on %d CPUs\n", doc.trace->eventCount(), doc.trace->cpuCount());
-        std::printf("load %.0f ms, analysis %.0f ms, timeline index %.0f ms (%.1f MB)\n", loadMs, analysisMs,
-                    indexMs, doc.timeline->bytes() / 1e6);
+        auto open = [](const QString &path) {
+            auto t0 = Clock::now();
+            Document doc;
+            doc.title = path;
+            doc.trace = std::shared_ptr<const Trace>(loadTrace(path.toStdString()));
+            const double loadMs = msSince(t0);
+            t0 = Clock::now();
+            doc.analysis = std::make_shared<const TickAnalysis>(TickAnalysis::run(*doc.trace));
+            const double analysisMs = msSince(t0);
+            t0 = Clock::now();
+            doc.timeline =
+                std::make_shared<const TimelineIndex>(TimelineIndex::build(*doc.trace, *doc.analysis));
+            const double indexMs = msSince(t0);
+            std::printf("file:        %s\n", qPrintable(path));
+            std::printf("events:      %zu on %d CPUs\n", doc.trace->eventCount(), doc.trace->cpuCount());
+            std::printf("load %.0f ms, analysis %.0f ms, timeline index %.0f ms (%.1f MB)\n", loadMs,
+                        analysisMs, indexMs, doc.timeline->bytes() / 1e6);
+            return doc;
+        };
+        const Document doc = open(file);
 
         ViewState state;
         TimelineView view(&state);
         view.resize(width, height);
         view.setDocument(doc);
         state.reset(doc.trace->firstTs(), doc.trace->lastTs(), doc.trace->cpuCount());
+        if (!fileB.isEmpty()) {
+            auto c = std::make_shared<Comparison>();
+            c->b = open(fileB);
+            c->zeroA = doc.trace->firstTs();
+            c->zeroB = c->b.trace->firstTs();
+            c->how = QStringLiteral("start");
+            state.setComparison(std::move(c));
+            std::printf("compare view: %zu lanes\n", view.plot()->geometry().lanes.size());
+        }
         const QSize size(width, height);
         view.render(size); // warm-up (fonts, caches)
 
@@ -117,6 +140,12 @@ int main(int argc, char **argv)
             for (int cpu = 0; cpu < doc.trace->cpuCount(); ++cpu)
                 doc.timeline->summarize(cpu, state.rangeStart(), state.rangeEnd(),
                                         width - TimelinePlot::kLeftMargin, columns.data());
+            if (const auto &c = state.comparison()) {
+                for (int cpu = 0; cpu < c->b.trace->cpuCount(); ++cpu)
+                    c->b.timeline->summarize(cpu, state.rangeStart() + c->shift(),
+                                             state.rangeEnd() + c->shift(), width - TimelinePlot::kLeftMargin,
+                                             columns.data());
+            }
             const double lodMs = msSince(l0);
             const Stats s = stats(times);
             std::printf("%11.6f s %6zu %9.2f %9.2f %9.2f %12.2f\n",
