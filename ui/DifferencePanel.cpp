@@ -102,7 +102,13 @@ DifferencePanel::DifferencePanel(ViewState *state, QWidget *parent)
     connect(window_, &QComboBox::currentIndexChanged, this, [this] { compute(); });
     connect(hideUnchanged_, &QCheckBox::toggled, this, [this] { fill(); });
     connect(copy, &QPushButton::clicked, this, [this] { QApplication::clipboard()->setText(text()); });
-    connect(state_, &ViewState::comparisonChanged, this, [this] { compute(); });
+    // debounced: a drag of B's lanes realigns the runs at every pointer move
+    connect(state_, &ViewState::comparisonChanged, this, [this] {
+        if (state_->comparison())
+            schedule();
+        else
+            compute();
+    });
     connect(state_, &ViewState::rangeChanged, this, [this] {
         if (static_cast<Window>(window_->currentData().toInt()) == Window::Visible) schedule();
     });

@@ -58,7 +58,7 @@ HistogramPanel::HistogramPanel(ViewState *state, QWidget *parent)
     connect(state_, &ViewState::cpusChanged, this, &HistogramPanel::schedule);
     // A new document is binned at once (the debounce is for a range being dragged or zoomed).
     connect(state_, &ViewState::documentReset, this, &HistogramPanel::compute);
-    connect(state_, &ViewState::comparisonChanged, this, &HistogramPanel::compute);
+    connect(state_, &ViewState::comparisonChanged, this, &HistogramPanel::schedule);
 }
 
 void HistogramPanel::setDocument(const Document &doc)

@@ -283,6 +283,13 @@ void TimelinePlot::mousePressEvent(QMouseEvent *e)
     drag_ = (e->modifiers() & Qt::ShiftModifier) && !(e->modifiers() & Qt::ControlModifier) ? Drag::Box
                                                                                             : Drag::Pending;
     if (drag_ == Drag::Box) band_->setGeometry(QRect(pressPos_, QSize(1, height())));
+    int cpu = -1, run = 0;
+    LaneRow row;
+    if ((e->modifiers() & Qt::ControlModifier) && !(e->modifiers() & Qt::ShiftModifier) && comparison() &&
+        geometry_.hit(e->pos().y(), cpu, row, &run) && run == 1) {
+        drag_ = Drag::ShiftB;
+        pressZeroB_ = comparison()->zeroB;
+    }
 }
 
 void TimelinePlot::mouseMoveEvent(QMouseEvent *e)
@@ -291,6 +298,19 @@ void TimelinePlot::mouseMoveEvent(QMouseEvent *e)
         band_->setGeometry(QRect(QPoint(std::min(pressPos_.x(), e->pos().x()), kTopMargin),
                                  QPoint(std::max(pressPos_.x(), e->pos().x()), height() - kBottomMargin)));
         band_->show();
+        return;
+    }
+    if (drag_ == Drag::ShiftB) {
+        // B's lanes follow the pointer: B's time under it stays under it.
+        const Comparison *cmp = comparison();
+        if (!cmp) return;
+        const double w = std::max(1, geometry_.right - geometry_.left);
+        const auto dt = static_cast<int64_t>(
+            std::llround((e->pos().x() - pressPos_.x()) * static_cast<double>(pressEnd_ - pressStart_) / w));
+        auto c = std::make_shared<Comparison>(*cmp);
+        c->zeroB = pressZeroB_ - dt;
+        c->how = QStringLiteral("offset (dragged)");
+        state_->setComparison(std::move(c), true);
         return;
     }
     if (drag_ == Drag::Pending && (e->pos() - pressPos_).manhattanLength() > 3) drag_ = Drag::Pan;
@@ -314,7 +334,8 @@ void TimelinePlot::mouseReleaseEvent(QMouseEvent *e)
             state_->setRange(timeAt(pressPos_.x()), timeAt(e->pos().x()));
         return;
     }
-    if (d != Drag::Pending) return;
+    if (d == Drag::ShiftB && (e->pos() - pressPos_).manhattanLength() > 3) return;
+    if (d != Drag::Pending && d != Drag::ShiftB) return;
     const int64_t t = timeAt(e->pos().x());
     if ((e->modifiers() & Qt::ControlModifier) && (e->modifiers() & Qt::ShiftModifier))
         state_->setMarkerB(t);

@@ -1,7 +1,8 @@
 // The timeline's QCustomPlot: one CpuLanePlottable per shown CPU and an overlay, the time axis on top,
 // and every input gesture, each turned into a ViewState change (the one time model): wheel zoom at the
-// cursor, drag to pan, Shift+drag box zoom, W/S/A/D, +/-, Home/End, Ctrl+click marker A,
-// Ctrl+Shift+click marker B, click to select, tooltips, and a context menu per lane.
+// cursor, drag to pan, Shift+drag box zoom, Ctrl+drag in a B lane to move run B against A (compare view),
+// W/S/A/D, +/-, Home/End, Ctrl+click marker A, Ctrl+Shift+click marker B, click to select, tooltips, and a
+// context menu per lane.
 #pragma once
 
 #include "Document.h"
@@ -101,8 +102,10 @@ private:
         None,
         Pending,
         Pan,
-        Box
+        Box,
+        ShiftB, // Ctrl+drag in a B lane of the compare view: moves run B against A
     } drag_ = Drag::None;
+    int64_t pressZeroB_ = 0;
     QPoint pressPos_;
     int64_t pressStart_ = 0, pressEnd_ = 0;
     QRubberBand *band_ = nullptr;

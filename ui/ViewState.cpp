@@ -93,7 +93,7 @@ void ViewState::setMarkerB(std::optional<int64_t> t)
     emit markersChanged();
 }
 
-void ViewState::setComparison(std::shared_ptr<const Comparison> c)
+void ViewState::setComparison(std::shared_ptr<const Comparison> c, bool keepRange)
 {
     comparison_ = std::move(c);
     boundsStart_ = docStart_;
@@ -103,11 +103,17 @@ void ViewState::setComparison(std::shared_ptr<const Comparison> c)
         boundsStart_ = std::min(boundsStart_, b.firstTs() - comparison_->shift());
         boundsEnd_ = std::max(boundsEnd_, b.lastTs() - comparison_->shift());
     }
-    start_ = boundsStart_;
-    end_ = boundsEnd_;
-    undo_.clear();
-    redo_.clear();
-    if (selection_.run != 0) selection_ = {};
+    if (keepRange) {
+        const Range r = clamp(start_, end_);
+        start_ = r.start;
+        end_ = r.end;
+    } else {
+        start_ = boundsStart_;
+        end_ = boundsEnd_;
+        undo_.clear();
+        redo_.clear();
+        if (selection_.run != 0) selection_ = {};
+    }
     emit comparisonChanged();
     emit rangeChanged(start_, end_);
     emit selectionChanged(selection_);

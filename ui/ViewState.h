@@ -57,7 +57,8 @@ public:
     // The compare view: a second run shown against the document (null: none). The bounds become the
     // union of both runs on A's time (B's span moved by -shift); the range shows all of it.
     const std::shared_ptr<const Comparison> &comparison() const { return comparison_; }
-    void setComparison(std::shared_ptr<const Comparison> c);
+    // keepRange: the same runs realigned (a drag of B's lanes): the range and zoom history stay.
+    void setComparison(std::shared_ptr<const Comparison> c, bool keepRange = false);
 
     // The CPU lanes shown, top to bottom (hidden CPUs are absent); A's CPU numbers.
     const std::vector<int> &cpus() const { return cpus_; }

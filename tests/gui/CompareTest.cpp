@@ -174,6 +174,23 @@ private slots:
         w.viewState()->setRange(ma - 5'000'000, ma + 5'000'000);
         QVERIFY(std::abs(plot->xOfRun(0, ma) - plot->xOfRun(1, mb)) < 0.5);
 
+        // Ctrl+drag in a B lane moves B against A: B's time under the pointer stays under it.
+        {
+            const int64_t zeroB = w.viewState()->comparison()->zeroB;
+            const QRect bRow = plot->geometry().rowRect(1, LaneRow::State, 1);
+            const QPoint from(bRow.left() + 300, bRow.center().y()), to = from + QPoint(200, 0);
+            const int64_t dt = plot->timeAt(to.x()) - plot->timeAt(from.x());
+            QTest::mousePress(plot, Qt::LeftButton, Qt::ControlModifier, from);
+            QTest::mouseMove(plot, from + QPoint(100, 0));
+            QTest::mouseMove(plot, to);
+            QTest::mouseRelease(plot, Qt::LeftButton, Qt::ControlModifier, to);
+            const auto moved = w.viewState()->comparison();
+            QVERIFY(std::abs((zeroB - moved->zeroB) - dt) <= dt / 100);
+            QCOMPARE(moved->how, QStringLiteral("offset (dragged)"));
+            QCOMPARE(w.viewState()->rangeStart(), ma - 5'000'000); // the view stays where it was
+            QVERIFY(w.setAlignment(Alignment{AlignBy::Marker, 0}));
+        }
+
         // On an event selected in each run: click one in A's CPU 1 lane, then one in B's.
         w.viewState()->setSelection({1, 10, 0});
         w.viewState()->setSelection({1, 20, 1});
@@ -357,6 +374,16 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!dialogText.isEmpty(), 10000);
         QVERIFY2(dialogText.contains(QStringLiteral("no_such_key")), qPrintable(dialogText));
         QCOMPARE(w.document().trace, a.trace);
+        // B's own Cancel stops B's load, and only it.
+        w.compareWith(QStringLiteral("seed003-rt-hrtimer,duration_ms=20000"));
+        QVERIFY(w.loadingB());
+        auto *cancelB = w.findChild<QPushButton *>(QStringLiteral("cancelB"));
+        QVERIFY(cancelB && cancelB->isVisible());
+        QTest::mouseClick(cancelB, Qt::LeftButton);
+        QVERIFY(!w.loadingB());
+        QVERIFY(!w.loading());
+        QCOMPARE(w.document().trace, a.trace);
+        QVERIFY(!w.viewState()->comparison());
     }
 };
 
