@@ -2,6 +2,8 @@
 
 #include "sim/Presets.h"
 
+#include <nlohmann/json.hpp>
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialog>
@@ -33,19 +35,21 @@ QString q(const std::string &s)
     return QString::fromStdString(s);
 }
 
+// The columns of the tasks and interrupts tables: the JSON keys, in the order the JSON has them.
+const QStringList kTaskFields{"name",     "cpu",     "count",           "policy",  "rt_prio",      "program",
+                              "sleep_us", "work_us", "interval_us",     "min_us",  "max_us",       "sync_us",
+                              "start_us", "loops",   "posix_cpu_timer", "markers", "work_by_clock"};
+const QStringList kIrqFields{"name",  "irq",      "cpu",    "count",       "from_ms",
+                             "to_ms", "every_ms", "timers", "timeouts_ms", "random_timeout"};
+
 QTableWidget *smallTable(QWidget *parent, const QStringList &headers)
 {
     auto *t = new QTableWidget(0, static_cast<int>(headers.size()), parent);
     t->setHorizontalHeaderLabels(headers);
     t->verticalHeader()->hide();
-    t->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    t->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
     t->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     return t;
-}
-
-QString us(int64_t ns)
-{
-    return QString::number(static_cast<double>(ns) / 1e3, 'g', 9);
 }
 
 } // namespace
@@ -88,10 +92,31 @@ SimulatorPanel::SimulatorPanel(QWidget *parent) : QWidget(parent)
     error_->setStyleSheet(QStringLiteral("color: #b03000"));
     layout->addWidget(error_);
 
-    tasks_ = smallTable(this, {tr("task"), tr("CPU"), tr("count"), tr("policy"), tr("program"),
-                               tr("sleep/interval µs"), tr("work µs")});
-    irqs_ = smallTable(this, {tr("interrupt"), tr("irq"), tr("CPU"), tr("count"), tr("from ms"),
-                              tr("every ms"), tr("timers")});
+    tasks_ = smallTable(this, kTaskFields);
+    irqs_ = smallTable(this, kIrqFields);
+    tasks_->setObjectName(QStringLiteral("tasks"));
+    irqs_->setObjectName(QStringLiteral("irqs"));
+    tasks_->setToolTip(tr("Double-click a cell to change it (the JSON's keys and units)"));
+    irqs_->setToolTip(tasks_->toolTip());
+    // Queued: a change refills the table, which must not happen inside the table's own signal.
+    connect(tasks_, &QTableWidget::itemChanged, this, [this](QTableWidgetItem *item) {
+        if (building_) return;
+        QMetaObject::invokeMethod(
+            this,
+            [this, r = item->row(), f = kTaskFields[item->column()], t = item->text()] {
+                setListField("tasks", static_cast<size_t>(r), f, t);
+            },
+            Qt::QueuedConnection);
+    });
+    connect(irqs_, &QTableWidget::itemChanged, this, [this](QTableWidgetItem *item) {
+        if (building_) return;
+        QMetaObject::invokeMethod(
+            this,
+            [this, r = item->row(), f = kIrqFields[item->column()], t = item->text()] {
+                setListField("irqs", static_cast<size_t>(r), f, t);
+            },
+            Qt::QueuedConnection);
+    });
     tabs->addTab(tasks_, tr("Tasks"));
     tabs->addTab(irqs_, tr("Interrupts"));
 
@@ -311,41 +336,76 @@ void SimulatorPanel::refresh()
     fillTables();
 }
 
+namespace {
+
+QString cellText(const nlohmann::json &v)
+{
+    if (v.is_null()) return {};
+    if (v.is_string()) return QString::fromStdString(v.get<std::string>());
+    if (v.is_array()) {
+        QStringList parts;
+        for (const auto &x : v)
+            parts << QString::fromStdString(x.dump());
+        return parts.join(QStringLiteral(", "));
+    }
+    return QString::fromStdString(v.dump());
+}
+
+} // namespace
+
 void SimulatorPanel::fillTables()
 {
-    tasks_->setRowCount(0);
-    static const char *programs[] = {"sleep_work", "cyclic", "random_sleep", "busy"};
-    for (const sim::TaskSpec &t : current_.tasks) {
-        const int r = tasks_->rowCount();
-        tasks_->insertRow(r);
-        const int64_t period = t.program == sim::ProgramKind::Cyclic ? t.intervalNs : t.sleepNs;
-        const QStringList cells{q(t.name),
-                                QString::number(t.cpu),
-                                QString::number(t.count),
-                                t.rt ? QStringLiteral("fifo %1").arg(t.rtPrio) : QStringLiteral("other"),
-                                QString::fromLatin1(programs[static_cast<int>(t.program)]),
-                                t.program == sim::ProgramKind::RandomSleep
-                                    ? us(t.minNs) + QStringLiteral("..") + us(t.maxNs)
-                                    : us(period),
-                                us(t.workNs)};
-        for (int c = 0; c < cells.size(); ++c)
-            tasks_->setItem(r, c, new QTableWidgetItem(cells[c]));
+    const bool wasBuilding = building_;
+    building_ = true;
+    const nlohmann::json j = nlohmann::json::parse(sim::scenarioJson(current_));
+    auto fill = [&](QTableWidget *t, const char *list, const QStringList &fields, size_t editable) {
+        t->setRowCount(0);
+        if (!j.contains(list)) return;
+        for (size_t i = 0; i < j[list].size(); ++i) {
+            const int r = t->rowCount();
+            t->insertRow(r);
+            for (int c = 0; c < fields.size(); ++c) {
+                const std::string f = fields[c].toStdString();
+                auto *item =
+                    new QTableWidgetItem(j[list][i].contains(f) ? cellText(j[list][i][f]) : QString());
+                if (i >= editable) { // added by a --set key (hog_cpus, second_task): that key changes it
+                    item->setFlags(item->flags() & ~Qt::ItemIsEditable);
+                    item->setToolTip(tr("Added by a key on the first tab"));
+                }
+                t->setItem(r, c, item);
+            }
+        }
+    };
+    fill(tasks_, "tasks", kTaskFields, base_.tasks.size());
+    fill(irqs_, "irqs", kIrqFields, base_.irqs.size());
+    building_ = wasBuilding;
+}
+
+bool SimulatorPanel::setListField(const char *list, size_t index, const QString &field, const QString &text)
+{
+    sim::Scenario base;
+    try {
+        base = sim::withListField(base_, list, index, field.toStdString(), text.trimmed().toStdString());
+    } catch (const std::exception &e) {
+        refuse(q(e.what()));
+        fillTables(); // the cell goes back to the value in force
+        return false;
     }
-    irqs_->setRowCount(0);
-    for (const sim::IrqSpec &i : current_.irqs) {
-        const int r = irqs_->rowCount();
-        irqs_->insertRow(r);
-        const QStringList cells{q(i.name),
-                                QString::number(i.irq),
-                                QString::number(i.cpu),
-                                QString::number(i.count),
-                                QString::number(static_cast<double>(i.fromNs) / 1e6),
-                                i.everyNs ? QString::number(static_cast<double>(i.everyNs) / 1e6)
-                                          : tr("random"),
-                                QString::number(i.timers)};
-        for (int c = 0; c < cells.size(); ++c)
-            irqs_->setItem(r, c, new QTableWidgetItem(cells[c]));
+    const sim::Scenario oldBase = base_;
+    base_ = base;
+    sim::Scenario s;
+    QString why;
+    if (!applyAll(edits_, s, why)) {
+        base_ = oldBase;
+        refuse(why);
+        fillTables();
+        return false;
     }
+    current_ = std::move(s);
+    if (!baseName_.endsWith(tr(" (edited)"))) baseName_ += tr(" (edited)");
+    error_->clear();
+    refresh();
+    return true;
 }
 
 QString SimulatorPanel::titleOf(const Edits &edits) const

@@ -39,6 +39,9 @@ public:
     bool set(const std::string &key, const std::string &value);
     // Loads a scenario JSON file as the scenario to edit; false (reason shown) when it cannot be read.
     bool loadJson(const QString &path);
+    // A cell of the tasks or interrupts table ("tasks"/"irqs", entry, JSON key, text): false (reason
+    // shown) when the simulator refuses it.
+    bool setListField(const char *list, size_t index, const QString &field, const QString &text);
     bool saveJson(const QString &path);
 
     const sim::Scenario &scenario() const { return current_; } // with every change applied

@@ -162,6 +162,11 @@ std::optional<std::string> settingValue(const Scenario &s, const std::string &ke
 // The scenario as JSON that parseScenario reads back into the same scenario (its variants included,
 // the applied one folded into the values). Tasks a --set key added become ordinary tasks.
 std::string scenarioJson(const Scenario &s);
+// One field of one entry of a scenario's list ("tasks", "irqs", "wheel_timers") set from text, the way the
+// JSON would give it ("cpu" "3", "policy" "fifo", "timeouts_ms" "1, 2"): the whole scenario is written,
+// changed and read back, so every check of the JSON applies. Throws a ScenarioError naming the field.
+Scenario withListField(const Scenario &s, const std::string &list, size_t index, const std::string &field,
+                       const std::string &text);
 // Whether the key may also be written in the JSON's "kernel" block.
 bool isKernelSetting(const std::string &key);
 // Checks what only the final scenario (variant and --set keys applied) can show: every CPU a key names

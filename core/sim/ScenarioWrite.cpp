@@ -130,4 +130,45 @@ std::string scenarioJson(const Scenario &s)
     return j.dump(2) + "\n";
 }
 
+Scenario withListField(const Scenario &s, const std::string &list, size_t index, const std::string &field,
+                       const std::string &text)
+{
+    json j = json::parse(scenarioJson(s));
+    const std::string where = list + "[" + std::to_string(index) + "]." + field;
+    if (!j.contains(list) || !j[list].is_array() || index >= j[list].size())
+        throw ScenarioError(where + ": no such entry");
+    json &entry = j[list][index];
+    auto number = [&](const std::string &t) -> json {
+        if (const auto whole = parseWholeText<int64_t>(t, INT64_MIN / 2, INT64_MAX / 2)) return *whole;
+        if (const auto d = parseNumberText(t, -1e300, 1e300)) return *d;
+        throw ScenarioError(where + ": expected a number, got '" + t + "'");
+    };
+    const json old = entry.contains(field) ? entry[field] : json();
+    if (old.is_boolean()) {
+        if (text != "true" && text != "false")
+            throw ScenarioError(where + ": expected true or false, got '" + text + "'");
+        entry[field] = text == "true";
+    } else if (old.is_string()) {
+        entry[field] = text;
+    } else if (old.is_array()) { // a list of numbers: "1, 2.5"
+        json a = json::array();
+        size_t p = 0;
+        while (p <= text.size()) {
+            const size_t comma = std::min(text.find(',', p), text.size());
+            std::string part = text.substr(p, comma - p);
+            part.erase(0, part.find_first_not_of(' '));
+            part.erase(part.find_last_not_of(' ') + 1);
+            if (!part.empty()) a.push_back(number(part));
+            p = comma + 1;
+        }
+        entry[field] = a;
+    } else {
+        entry[field] = number(text);
+    }
+    Scenario out = parseScenario(j.dump(), "scenario");
+    out.name = s.name;
+    validateScenario(out);
+    return out;
+}
+
 } // namespace tickscope::sim

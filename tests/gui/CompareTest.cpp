@@ -315,6 +315,22 @@ private slots:
         QVERIFY(p.set("hz", "250"));
         QVERIFY(p.error().isEmpty());
 
+        // The tasks table: a cell is a JSON field of the task, checked as the JSON is.
+        QVERIFY(p.setListField("tasks", 0, QStringLiteral("work_us"), QStringLiteral("5000")));
+        QCOMPARE(p.scenario().tasks[0].workNs, 5'000'000);
+        QVERIFY(!p.setListField("tasks", 0, QStringLiteral("cpu"), QStringLiteral("9")));
+        QVERIFY2(p.error().contains(QStringLiteral("tasks[0].cpu")), qPrintable(p.error()));
+        QCOMPARE(p.scenario().tasks[0].cpu, 3);
+        auto *tasks = p.findChild<QTableWidget *>(QStringLiteral("tasks"));
+        QVERIFY(tasks);
+        int sleepCol = -1;
+        for (int c = 0; c < tasks->columnCount(); ++c)
+            if (tasks->horizontalHeaderItem(c)->text() == QStringLiteral("sleep_us")) sleepCol = c;
+        QVERIFY(sleepCol >= 0);
+        tasks->item(0, sleepCol)->setText(QStringLiteral("250")); // as a typed cell does
+        QTRY_COMPARE(p.scenario().tasks[0].sleepNs, int64_t{250'000});
+        QVERIFY(p.error().isEmpty());
+
         // Saved and loaded as JSON: the same scenario.
         QTemporaryDir dir;
         const QString file = dir.filePath(QStringLiteral("what-if.json"));
@@ -323,6 +339,7 @@ private slots:
         QVERIFY(p.loadJson(file));
         QCOMPARE(p.scenario().kernel.hz, 250);
         QCOMPARE(p.scenario().kernel.nohzFull, (std::vector<int>{2, 3}));
+        QCOMPARE(p.scenario().tasks[0].sleepNs, int64_t{250'000});
         // A scenario JSON with an unknown key: refused, naming it; the scenario in the panel stays.
         const QString bad = dir.filePath(QStringLiteral("unknown-key.json"));
         {

@@ -74,6 +74,27 @@ TEST(SimScenarioWrite, EverySettingsValueSetBackChangesNothing)
     EXPECT_GE(withValue, 16);
 }
 
+TEST(SimScenarioWrite, AListFieldIsSetAsTheJsonWouldGiveIt)
+{
+    const Scenario s = loadScenario("seed000-nohzfull-poll");
+    ASSERT_FALSE(s.irqs.empty());
+    ASSERT_EQ(s.irqs[0].timers, 2);
+    const Scenario q = withListField(s, "irqs", 0, "timeouts_ms", "3, 4.5");
+    EXPECT_EQ(q.irqs[0].timeoutsNs, (std::vector<int64_t>{3'000'000, 4'500'000}));
+    const Scenario t = withListField(s, "tasks", 0, "policy", "fifo");
+    EXPECT_TRUE(t.tasks[0].rt);
+    const Scenario u = withListField(s, "tasks", 0, "start_us", "2500.5");
+    EXPECT_EQ(u.tasks[0].startNs, 2'500'500);
+    EXPECT_THROW(withListField(s, "tasks", 0, "cpu", "99"), ScenarioError);
+    EXPECT_THROW(withListField(s, "irqs", 0, "timeouts_ms", ""), ScenarioError); // timers need timeouts
+    EXPECT_THROW(withListField(s, "tasks", 0, "count", "two"), ScenarioError);
+    EXPECT_THROW(withListField(s, "tasks", 99, "cpu", "0"), ScenarioError);
+    EXPECT_THROW(withListField(s, "tasks", 0, "no_such_field", "1"), ScenarioError);
+    // everything else stays
+    EXPECT_EQ(scenarioJson(withListField(s, "tasks", 0, "cpu", std::to_string(s.tasks[0].cpu))),
+              scenarioJson(s));
+}
+
 TEST(SimScenarioWrite, AChangedSettingIsWrittenAndReadBack)
 {
     Scenario s = loadScenario("seed000-nohzfull-poll");
