@@ -13,6 +13,7 @@
 #include "tickscope_version.h"
 #include "util/ProcessStats.h"
 
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -23,6 +24,7 @@
 #include <optional>
 #include <string>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <vector>
 
 using namespace tickscope;
@@ -53,6 +55,13 @@ constexpr const char *kUsage =
     "      Each run over its own print markers by default; --window: seconds after each run's time\n"
     "      zero, which --align sets: its first print marker (the default when both runs have one),\n"
     "      its start, or OFFSET (seconds, may be negative) after its start for B\n"
+    "  render FILE|SCENARIO --out OUT.png|.svg|.pdf [--compare B [--align start|marker|OFFSET]]\n"
+    "         [--window A:B | --markers] [--cpus LIST] [--size WxH] [--scale N] [--title TEXT]\n"
+    "         [--no-legend] [--summary] [--seed N]\n"
+    "      the timeline (or the compare view of A and B) as a picture, without a display, the same\n"
+    "      as the GUI's File -> Export View: a title line, the lanes, the legend, with --summary the\n"
+    "      mail form of the window's report, and a footer with this command. --window: seconds\n"
+    "      after the trace start (after the time zero with --compare); needs the GUI build\n"
     "  --format mail: the few lines a cover letter quotes (ASCII, at most 72 columns): per CPU\n"
     "      (the nohz_full ones, or --cpus) ticks in userspace/hrtimer wakeups, while polling,\n"
     "      spurious, tick-stopped share, failed stops, worst TIMER softirq, catch-ups, wakeup\n"
@@ -424,6 +433,34 @@ int cmdCompare(const std::vector<std::string> &args)
 
 } // namespace
 
+// `render` needs the GUI's paint code (Qt): it is tickscope-render, beside this program in the build tree
+// or in libexec when installed. Replaces this process; returns only when it cannot.
+int runRender(char **argv)
+{
+    char self[4096];
+    const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
+    std::string dir = n > 0 ? std::string(self, static_cast<size_t>(n)) : std::string();
+    dir = dir.substr(0, dir.rfind('/') + 1);
+    std::vector<std::string> candidates{dir + "tickscope-render",
+                                        dir + "../libexec/tickscope/tickscope-render",
+                                        TICKSCOPE_LIBEXEC_DIR "/tickscope-render"};
+    for (const std::string &c : candidates) {
+        if (::access(c.c_str(), X_OK) != 0) continue;
+        std::vector<char *> av{const_cast<char *>(c.c_str())};
+        for (char **a = argv + 2; *a; ++a)
+            av.push_back(*a);
+        av.push_back(nullptr);
+        ::execv(c.c_str(), av.data());
+        std::fprintf(stderr, "tickscope-cli: render: cannot run %s: %s\n", c.c_str(), std::strerror(errno));
+        return 1;
+    }
+    std::fprintf(stderr,
+                 "tickscope-cli: render needs tickscope-render, which comes with the GUI build (not found in "
+                 "%s or %s)\n",
+                 dir.c_str(), TICKSCOPE_LIBEXEC_DIR);
+    return 1;
+}
+
 int main(int argc, char **argv)
 {
     std::vector<std::string> args(argv + 1, argv + argc);
@@ -437,6 +474,7 @@ int main(int argc, char **argv)
     }
     const std::string cmd = args[0];
     args.erase(args.begin());
+    if (cmd == "render") return runRender(argv);
     try {
         if (cmd == "stats") return cmdStats(args);
         if (cmd == "report") return cmdReport(args);

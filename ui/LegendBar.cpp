@@ -15,9 +15,10 @@ LegendBar::LegendBar(QWidget *parent) : QWidget(parent)
     setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
 }
 
-int LegendBar::layoutHeight(int width, QPainter *p) const
+int layoutLegend(QPainter *p, const QFont &font, int width, QPoint origin, const QColor &text)
 {
-    const QFontMetrics fm(font());
+    const QFontMetrics fm(font);
+    if (p) p->setFont(font);
     int x = kPad, y = 2;
     for (const palette::LegendEntry &e : palette::legend()) {
         const int w = kSwatch + 4 + fm.horizontalAdvance(e.label) + 12;
@@ -26,15 +27,23 @@ int LegendBar::layoutHeight(int width, QPainter *p) const
             y += kLine;
         }
         if (p) {
-            p->fillRect(QRect(x, y + 3, kSwatch, kSwatch), e.colour);
+            const QPoint o = origin + QPoint(x, y);
+            p->fillRect(QRect(o + QPoint(0, 3), QSize(kSwatch, kSwatch)), e.colour);
             p->setPen(QColor(0, 0, 0, 90));
-            p->drawRect(QRect(x, y + 3, kSwatch - 1, kSwatch - 1));
-            p->setPen(palette().color(QPalette::WindowText));
-            p->drawText(QRect(x + kSwatch + 4, y, w, kLine), Qt::AlignVCenter | Qt::AlignLeft, e.label);
+            p->setBrush(Qt::NoBrush);
+            p->drawRect(QRect(o + QPoint(0, 3), QSize(kSwatch - 1, kSwatch - 1)));
+            p->setPen(text);
+            p->drawText(QRect(o + QPoint(kSwatch + 4, 0), QSize(w, kLine)), Qt::AlignVCenter | Qt::AlignLeft,
+                        e.label);
         }
         x += w;
     }
     return y + kLine + 2;
+}
+
+int LegendBar::layoutHeight(int width, QPainter *p) const
+{
+    return layoutLegend(p, font(), width, QPoint(0, 0), palette().color(QPalette::WindowText));
 }
 
 int LegendBar::heightForWidth(int w) const

@@ -1,9 +1,18 @@
 // The timeline's legend: every colour it paints with its meaning, wrapped over as many lines as needed.
 #pragma once
 
+#include <QColor>
+#include <QFont>
+#include <QPoint>
 #include <QWidget>
 
+class QPainter;
+
 namespace tickscope {
+
+// Lays the legend out in `width` pixels from `origin` with `font` and returns its height; paints it when p is
+// set (the bar below the timeline and exported images share it).
+int layoutLegend(QPainter *p, const QFont &font, int width, QPoint origin, const QColor &text);
 
 class LegendBar : public QWidget
 {
@@ -19,7 +28,7 @@ protected:
     void resizeEvent(QResizeEvent *e) override;
 
 private:
-    int layoutHeight(int width, class QPainter *p) const; // draws when p is set
+    int layoutHeight(int width, QPainter *p) const; // draws when p is set
 };
 
 } // namespace tickscope

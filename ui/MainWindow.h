@@ -4,6 +4,7 @@
 #pragma once
 
 #include "Document.h"
+#include "ExportView.h"
 #include "TraceLoader.h"
 #include "ViewState.h"
 
@@ -56,6 +57,11 @@ public:
     void setOnlyDifferingCpus(bool on);
     void closeComparison();
     bool loadingB() const;
+    // File -> Export View and Edit -> Copy Image: the picture `tickscope-cli render` draws for the same
+    // view (its arguments, output aside, are renderArgs()).
+    ExportOptions exportOptions(QSize size, double scale, bool summary) const;
+    QStringList renderArgs(QSize size, bool summary) const;
+    QString exportTo(const QString &path, QSize size, double scale, bool summary);
     // Simulates a scenario (PRESET[:VARIANT] or FILE.json) and shows its trace; the first start opens
     // seed000-nohzfull-poll this way, so that a newcomer sees spurious ticks at once.
     void openScenario(const QString &scenario);
@@ -88,7 +94,9 @@ private:
     void compareDialog();
     void compareScenarioDialog();
     void open(const QString &run); // a trace file, or a scenario to simulate
-    void onLoadedB(const Document &doc);
+    void onLoadedB(const QString &run, const Document &doc);
+    void exportDialog();
+    void copyImage();
     void showComparison(const Document &b);
     void updateBusy();
     void onLoaded(const QString &path, std::shared_ptr<std::vector<std::shared_ptr<const Trace>>> traces,
@@ -127,6 +135,7 @@ private:
     QPushButton *cancel_;
     QLabel *status_;
     QString statusA_; // the status text of the document alone
+    QString runA_, runB_; // the runs as opened: a path or a scenario
     QMenu *recentMenu_;
     std::shared_ptr<std::vector<std::shared_ptr<const Trace>>> traces_;
     Document doc_;

@@ -153,13 +153,26 @@ QImage TimelinePlot::render(QSize size)
         image_ = QImage(size, QImage::Format_ARGB32_Premultiplied);
     QImage &img = image_;
     img.fill(Qt::white);
+    QCPPainter painter(&img);
+    paintTo(&painter, size);
+    painter.end();
+    return img;
+}
+
+LaneGeometry TimelinePlot::geometryFor(QSize size)
+{
+    relayout(size);
+    LaneGeometry g = geometry_;
+    relayout(this->size());
+    return g;
+}
+
+void TimelinePlot::paintTo(QCPPainter *painter, QSize size)
+{
     relayout(size);
     syncRange();
-    QCPPainter painter(&img);
-    toPainter(&painter, size.width(), size.height());
-    painter.end();
+    toPainter(painter, size.width(), size.height());
     relayout(this->size());
-    return img;
 }
 
 bool TimelinePlot::exportTo(const QString &path)

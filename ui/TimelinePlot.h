@@ -36,7 +36,10 @@ public:
     // The one paint path into an image (screenshots, tests, the paint benchmark): QCustomPlot::toPainter
     // with the same plottables that paint the screen.
     QImage render(QSize size = {});
+    // The same into any painter (an image, SVG, PDF), the plot laid out for `size` and put back after.
+    void paintTo(QCPPainter *painter, QSize size);
     const LaneGeometry &geometry() const { return geometry_; }
+    LaneGeometry geometryFor(QSize size); // the lanes as a picture of that size lays them out
     // The same paint path into a file: PDF through QCustomPlot's vector export, else a raster image by
     // the file's suffix (PNG, JPG, BMP). False when the file cannot be written.
     bool exportTo(const QString &path);

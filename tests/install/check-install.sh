@@ -23,7 +23,7 @@ files=(bin/tickscope-cli share/man/man1/tickscope-cli.1.gz share/bash-completion
 if [ $gui = 1 ]; then
   files+=(bin/tickscope share/man/man1/tickscope.1.gz share/applications/tickscope.desktop
           share/metainfo/io.github.tickscope.metainfo.xml share/mime/packages/tickscope.xml
-          share/icons/hicolor/scalable/apps/tickscope.svg)
+          share/icons/hicolor/scalable/apps/tickscope.svg libexec/tickscope/tickscope-render)
   for s in 48 128 256; do files+=(share/icons/hicolor/${s}x${s}/apps/tickscope.png); done
 fi
 for f in "${files[@]}"; do [ -s "$u/$f" ] || fail "not installed: /usr/$f"; done
@@ -65,6 +65,15 @@ if [ $gui = 1 ]; then
   checkOptions tickscope "$help" "$u/share/man/man1/tickscope.1.gz"
 fi
 echo "check-install: man pages match --help"
+# ---- tickscope-cli render finds its helper in the installed tree ----
+if [ $gui = 1 ]; then
+  out=$(mktemp -d)
+  env -u DISPLAY tickscope-cli render "$src/tests/data/nohzfull-poll.dat" --out "$out/r.png" ||
+    fail "tickscope-cli render from the installed tree"
+  [ "$(od -An -c -j1 -N3 "$out/r.png" | tr -d ' ')" = "PNG" ] || fail "render did not write a PNG"
+  rm -rf "$out"
+  echo "check-install: tickscope-cli render runs the installed tickscope-render"
+fi
 
 # ---- desktop integration ----
 if [ $gui = 1 ]; then

@@ -1,0 +1,255 @@
+// tickscope-render: `tickscope-cli render` (tickscope-cli runs this program, which links the GUI's paint
+// code; tickscope-cli itself stays free of Qt). Renders the timeline of a trace or a scenario — or the
+// compare view of two runs — to PNG, SVG or PDF without a display, through the same code as the GUI's
+// File -> Export View, so that the same view at the same size gives the same picture.
+#include "Document.h"
+#include "ExportView.h"
+#include "TimelinePlot.h"
+#include "ViewState.h"
+#include "tickscope_version.h"
+
+#include "analysis/CpuList.h"
+#include "analysis/ReportMail.h"
+#include "analysis/RunAlignment.h"
+#include "analysis/TickReport.h"
+#include "import/Loader.h"
+#include "sim/SimReport.h"
+#include "view/TimelineIndex.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QFileInfo>
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+using namespace tickscope;
+
+namespace {
+
+struct Usage
+{
+    std::string what;
+};
+
+constexpr const char *kUsage =
+    "usage: tickscope-cli render FILE|SCENARIO --out OUT.png|.svg|.pdf [--compare B] [--align "
+    "start|marker|OFFSET]\n"
+    "         [--window A:B | --markers] [--cpus LIST] [--size WxH] [--scale N] [--title TEXT]\n"
+    "         [--no-legend] [--summary] [--seed N]\n";
+
+bool isTraceFile(const std::string &spec)
+{
+    struct stat st
+    {
+    };
+    return ::stat(spec.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+           !(spec.size() > 5 && spec.compare(spec.size() - 5, 5, ".json") == 0);
+}
+
+Document open(const std::string &spec, uint64_t seed)
+{
+    Document d;
+    if (isTraceFile(spec)) {
+        d.trace = std::shared_ptr<const Trace>(loadTrace(spec, LoadOptions{}));
+        d.title = QFileInfo(QString::fromStdString(spec)).fileName();
+    } else {
+        sim::SimResult r = sim::simulate(sim::scenarioFromSpec(spec), seed);
+        d.trace = std::shared_ptr<const Trace>(std::move(r.trace));
+        d.title = QStringLiteral("simulated %1").arg(QString::fromStdString(spec));
+    }
+    d.analysis = std::make_shared<const TickAnalysis>(TickAnalysis::run(*d.trace));
+    d.timeline = std::make_shared<const TimelineIndex>(TimelineIndex::build(*d.trace, *d.analysis));
+    return d;
+}
+
+double seconds(const std::string &opt, const std::string &text)
+{
+    char *end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(v) || std::abs(v) > 9e9)
+        throw Usage{"render: " + opt + ": '" + text + "' is not a number of seconds"};
+    return v;
+}
+
+int run(const std::vector<std::string> &args)
+{
+    std::string in, out, compare, window, cpus, title, sizeText, alignText;
+    bool titleGiven = false, markers = false, legend = true, summary = false;
+    double scale = 1;
+    uint64_t seed = 1;
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string &a = args[i];
+        const bool v = i + 1 < args.size();
+        if (a == "--out" && v)
+            out = args[++i];
+        else if (a == "--compare" && v)
+            compare = args[++i];
+        else if (a == "--align" && v)
+            alignText = args[++i];
+        else if (a == "--window" && v)
+            window = args[++i];
+        else if (a == "--markers")
+            markers = true;
+        else if (a == "--cpus" && v)
+            cpus = args[++i];
+        else if (a == "--size" && v)
+            sizeText = args[++i];
+        else if (a == "--scale" && v)
+            scale = seconds("--scale", args[++i]);
+        else if (a == "--title" && v) {
+            title = args[++i];
+            titleGiven = true;
+        } else if (a == "--no-legend")
+            legend = false;
+        else if (a == "--summary")
+            summary = true;
+        else if (a == "--seed" && v) {
+            const double s = seconds("--seed", args[++i]);
+            if (s < 0 || s != std::floor(s)) throw Usage{"render: --seed: expected a whole number"};
+            seed = static_cast<uint64_t>(s);
+        } else if (!a.empty() && a[0] == '-')
+            throw Usage{"render: unknown option " + a + (v ? "" : " (or its value is missing)")};
+        else if (in.empty())
+            in = a;
+        else
+            throw Usage{"render: one FILE or SCENARIO (use --compare B for a second run), got '" + a + "'"};
+    }
+    if (in.empty()) throw Usage{"render: expected a FILE or SCENARIO"};
+    if (out.empty()) throw Usage{"render: --out OUT.png|.svg|.pdf is required"};
+    if (window.size() && markers) throw Usage{"render: --window and --markers exclude each other"};
+    if (scale < 0.25 || scale > 8) throw Usage{"render: --scale: expected 0.25 to 8"};
+    ExportOptions o;
+    o.scale = scale;
+    o.legend = legend;
+    if (!sizeText.empty()) {
+        int w = 0, h = 0;
+        char x = 0, extra = 0;
+        if (std::sscanf(sizeText.c_str(), "%d%c%d%c", &w, &x, &h, &extra) != 3 || x != 'x' || w < 320 ||
+            h < 240 || w > 16384 || h > 16384)
+            throw Usage{"render: --size: expected WxH from 320x240 to 16384x16384, got '" + sizeText + "'"};
+        o.size = QSize(w, h);
+    }
+    // The output is checked before any loading: a wrong name costs nothing.
+    const QString outPath = QString::fromStdString(out);
+    if (const QString e = checkExportPath(outPath); !e.isEmpty()) throw LoadError(e.toStdString());
+    const QFileInfo dir(QFileInfo(outPath).absolutePath());
+    if (!dir.isDir() || !dir.isWritable())
+        throw LoadError(out + ": cannot write it (" + dir.absoluteFilePath().toStdString() +
+                        (dir.isDir() ? " is not writable)" : " is not a directory)"));
+    std::optional<Alignment> align;
+    if (!alignText.empty()) {
+        align = parseAlignment(alignText);
+        if (!align) throw Usage{"render: --align: expected start, marker or an offset in seconds"};
+        if (compare.empty()) throw Usage{"render: --align needs --compare"};
+    }
+
+    const Document a = open(in, seed);
+    ViewState state;
+    TimelinePlot plot(&state);
+    plot.resize(o.size);
+    plot.setDocument(a);
+    state.reset(a.trace->firstTs(), a.trace->lastTs(), a.trace->cpuCount());
+    std::shared_ptr<Comparison> cmp;
+    if (!compare.empty()) {
+        cmp = std::make_shared<Comparison>();
+        cmp->b = open(compare, seed);
+        std::string why;
+        const auto zeros = alignRuns(*a.trace, *a.analysis, *cmp->b.trace, *cmp->b.analysis, align, why);
+        if (!zeros) throw LoadError("render: " + why);
+        cmp->zeroA = zeros->a;
+        cmp->zeroB = zeros->b;
+        cmp->how = QString::fromStdString(zeros->how);
+        state.setComparison(cmp);
+    }
+    if (!cpus.empty()) {
+        const auto list = parseCpuList(cpus);
+        if (!list) throw Usage{"render: --cpus: not a CPU list: '" + cpus + "'"};
+        for (int c : *list)
+            if (c >= a.trace->cpuCount())
+                throw LoadError(in + ": --cpus: CPU " + std::to_string(c) + " is not in the trace (" +
+                                std::to_string(a.trace->cpuCount()) + " CPUs)");
+        state.setCpus(*list);
+    }
+    const int64_t zero = plot.origin();
+    if (!window.empty()) {
+        const size_t colon = window.find(':');
+        if (colon == std::string::npos) throw Usage{"render: --window: expected A:B in seconds"};
+        const double s = seconds("--window", window.substr(0, colon)),
+                     e = seconds("--window", window.substr(colon + 1));
+        if (e <= s) throw Usage{"render: --window: A must be below B, got '" + window + "'"};
+        const int64_t from = zero + std::llround(s * 1e9), to = zero + std::llround(e * 1e9);
+        if (to <= state.boundsStart() || from >= state.boundsEnd())
+            throw LoadError(in + ": --window " + window + " is outside the trace (" +
+                            std::to_string((state.boundsStart() - zero) / 1e9) + " to " +
+                            std::to_string((state.boundsEnd() - zero) / 1e9) + " s)");
+        state.setRange(from, to, false);
+    } else if (markers) {
+        const auto m = markerWindow(*a.trace, *a.analysis);
+        if (!m) throw LoadError(in + ": --markers: the trace has fewer than two print markers");
+        state.setRange(m->first, m->second, false);
+    }
+    const double fromS = static_cast<double>(state.rangeStart() - zero) / 1e9,
+                 toS = static_cast<double>(state.rangeEnd() - zero) / 1e9;
+    o.title = titleGiven ? QString::fromStdString(title) : exportTitle(a, cmp.get(), fromS, toS);
+    if (summary) {
+        ReportOptions ro;
+        ro.cpus = state.cpus();
+        ro.from = state.rangeStart();
+        ro.to = state.rangeEnd();
+        ro.windowSource = "window";
+        const TickReport r = TickReport::make(*a.trace, *a.analysis, ro);
+        const std::string text = formatReportMail(r, false, "tickscope " TICKSCOPE_VERSION_TEXT);
+        for (const QString &line : QString::fromStdString(text).split(QLatin1Char('\n'), Qt::SkipEmptyParts))
+            o.summary << line;
+    }
+    QStringList given; // the arguments as given, the output aside
+    for (size_t i = 0; i < args.size(); ++i) {
+        if (args[i] == "--out") {
+            ++i;
+            continue;
+        }
+        given << QString::fromStdString(args[i]);
+    }
+    o.footer = renderFooter(given, QStringLiteral(TICKSCOPE_VERSION_TEXT));
+    if (sizeText.empty()) { // 1920 wide and as high as the lanes at their largest, without blank space
+        const LaneGeometry g = plot.geometryFor(QSize(o.size.width(), 1 << 20));
+        const int plotH = TimelinePlot::kTopMargin + TimelinePlot::kBottomMargin + 12 + g.contentHeight;
+        o.size.setHeight(std::clamp(o.size.height() - exportPlotRect(o).height() + plotH, 240, 16384));
+    }
+    if (const QString e = exportView(&plot, o, outPath); !e.isEmpty()) throw LoadError(e.toStdString());
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    // No display needed: the offscreen platform paints the same pixels.
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    // Qt's own notes (no XDG_RUNTIME_DIR, fonts) are not the user's concern: every failure is reported
+    // below in one line of ours.
+    qInstallMessageHandler([](QtMsgType, const QMessageLogContext &, const QString &) {});
+    QApplication app(argc, argv);
+    std::vector<std::string> args(argv + 1, argv + argc);
+    if (args.empty() || args[0] == "-h" || args[0] == "--help") {
+        std::fputs(kUsage, args.empty() ? stderr : stdout);
+        return args.empty() ? 2 : 0;
+    }
+    try {
+        return run(args);
+    } catch (const Usage &u) {
+        std::fprintf(stderr, "tickscope-cli %s\n%s", u.what.c_str(), kUsage);
+        return 2;
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "tickscope-cli: %s\n", e.what());
+        return 1;
+    }
+}

@@ -1,0 +1,231 @@
+// `tickscope-cli render` and File -> Export View: the same view at the same size gives the same pixels;
+// the spurious-tick colour lands in CPU 1's tick row of nohzfull-poll.dat and nowhere in the lanes of
+// nohzfull-nopoll.dat; SVG parses and holds the legend as text; the PDF's text has the axis units;
+// two renders of one input are byte-identical; the compare view renders; bad output names, unwritable
+// places and windows outside the trace get one line, exit 1 and no file.
+#include "ExportView.h"
+#include "GuiTestUtil.h"
+#include "MainWindow.h"
+#include "TimelinePalette.h"
+#include "TimelinePlot.h"
+#include "TimelineView.h"
+#include "ViewState.h"
+#include "tickscope_version.h"
+
+#include "analysis/TickReport.h"
+
+#include <QApplication>
+#include <QDockWidget>
+#include <QFile>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QXmlStreamReader>
+
+using namespace tickscope;
+using test::countColour;
+
+namespace {
+
+QString data(const char *name)
+{
+    return QStringLiteral(TICKSCOPE_TEST_DATA "/") + QLatin1String(name);
+}
+
+struct Run
+{
+    int exit = -1;
+    QString err;
+};
+
+Run render(const QStringList &args)
+{
+    QProcess p;
+    p.start(QStringLiteral(TICKSCOPE_CLI), QStringList{QStringLiteral("render")} + args);
+    p.waitForFinished(120000);
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+            QString::fromUtf8(p.readAllStandardError())};
+}
+
+bool open(MainWindow &w, const QString &file)
+{
+    QSignalSpy shown(&w, &MainWindow::traceShown);
+    w.openFile(file);
+    return shown.wait(30000);
+}
+
+} // namespace
+
+class RenderTest : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        QApplication::setOrganizationName(QStringLiteral("tickscope-test"));
+        QApplication::setApplicationName(QStringLiteral("tickscope-test"));
+        QApplication::setApplicationVersion(QStringLiteral(TICKSCOPE_VERSION_TEXT)); // the footer's
+    }
+
+    void theCliRendersWhatTheGuiExportsPixelForPixel()
+    {
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(open(w, data("nohzfull-poll.dat")));
+        w.viewState()->setRange(w.viewState()->boundsStart() + 1'000'000'000,
+                                w.viewState()->boundsStart() + 1'060'000'000);
+        const QSize size(1600, 900);
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("cli.png"));
+        const Run r = render(w.renderArgs(size, true) + QStringList{QStringLiteral("--out"), out});
+        QVERIFY2(r.exit == 0, qPrintable(r.err));
+        QVERIFY2(r.err.isEmpty(), qPrintable(r.err)); // nothing from Qt or the libraries
+        const QImage cli(out);
+        const QImage gui =
+            exportImage(w.timeline()->plot(), w.exportOptions(size, 1, true)).convertToFormat(cli.format());
+        QCOMPARE(cli.size(), size);
+        QVERIFY(cli == gui);
+        // And File -> Export View writes the same file.
+        const QString exported = dir.filePath(QStringLiteral("gui.png"));
+        QCOMPARE(w.exportTo(exported, size, 1, true), QString());
+        QVERIFY(QImage(exported) == cli);
+    }
+
+    void theSpuriousColourIsInCpu1TickRowOnlyWithPolling()
+    {
+        QTemporaryDir dir;
+        const QSize size(1920, 1080);
+        const QColor spurious = palette::tick(TickClass::Spurious);
+        for (const char *file : {"nohzfull-poll.dat", "nohzfull-nopoll.dat"}) {
+            const QString out = dir.filePath(QStringLiteral("%1.png").arg(QLatin1String(file)));
+            const Run r = render({data(file), QStringLiteral("--size"), QStringLiteral("1920x1080"),
+                                  QStringLiteral("--out"), out});
+            QVERIFY2(r.exit == 0, qPrintable(r.err));
+            const QImage img(out);
+            QCOMPARE(img.size(), size);
+            // The lanes' geometry in the picture: the plot's own layout for the plot's rectangle.
+            MainWindow w;
+            QVERIFY(open(w, data(file)));
+            ExportOptions o;
+            o.size = size;
+            o.title = QStringLiteral("x");
+            o.footer = QStringLiteral("x");
+            const QRect plotRect = exportPlotRect(o);
+            const LaneGeometry g = w.timeline()->plot()->geometryFor(plotRect.size());
+            const QRect cpu1 = g.rowRect(1, LaneRow::Tick).translated(plotRect.topLeft());
+            const QRect cpu0 = g.rowRect(0, LaneRow::Tick).translated(plotRect.topLeft());
+            const QRect lanes = QRect(plotRect.left(), plotRect.top(), plotRect.width(), plotRect.height());
+            const int inCpu1 = countColour(img, cpu1, spurious), inLanes = countColour(img, lanes, spurious);
+            if (QLatin1String(file) == QLatin1String("nohzfull-poll.dat")) {
+                QVERIFY2(inCpu1 > 1000, qPrintable(QString::number(inCpu1)));
+                QCOMPARE(countColour(img, cpu0, spurious), 0);
+                // The marks lie over the run's span: from the data area's left part to its right part.
+                int minX = img.width(), maxX = 0;
+                for (int y = cpu1.top(); y <= cpu1.bottom(); ++y)
+                    for (int x = cpu1.left(); x <= cpu1.right(); ++x)
+                        if ((img.pixel(x, y) & 0xFFFFFF) == (spurious.rgb() & 0xFFFFFF)) {
+                            minX = std::min(minX, x);
+                            maxX = std::max(maxX, x);
+                        }
+                QVERIFY2(minX < cpu1.left() + cpu1.width() / 10 && maxX > cpu1.right() - cpu1.width() / 10,
+                         qPrintable(QStringLiteral("%1..%2").arg(minX).arg(maxX)));
+            } else { // (the same vermillion marks a wakeup >= 200 us late in the event row: not counted)
+                QCOMPARE(inCpu1, 0);
+                QCOMPARE(countColour(img, cpu0, spurious), 0);
+                QVERIFY(inLanes < 200);
+            }
+        }
+    }
+
+    void svgAndPdfCarryTheirTextAsText()
+    {
+        QTemporaryDir dir;
+        const QString svg = dir.filePath(QStringLiteral("v.svg")),
+                      pdf = dir.filePath(QStringLiteral("v.pdf"));
+        Run r = render({data("nohzfull-poll.dat"), QStringLiteral("--out"), svg});
+        QVERIFY2(r.exit == 0, qPrintable(r.err));
+        QFile f(svg);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QXmlStreamReader xml(&f);
+        QStringList texts;
+        while (!xml.atEnd()) {
+            if (xml.readNext() == QXmlStreamReader::Characters) texts << xml.text().toString().trimmed();
+        }
+        QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+        for (const char *t : {"spurious tick", "tick stopped", "CPU 1", "nohzfull-poll.dat"})
+            QVERIFY2(texts.join(QLatin1Char('\n')).contains(QLatin1String(t)), t);
+        r = render({data("nohzfull-poll.dat"), QStringLiteral("--out"), pdf});
+        QVERIFY2(r.exit == 0, qPrintable(r.err));
+        const QString pdftotext = QStandardPaths::findExecutable(QStringLiteral("pdftotext"));
+        if (pdftotext.isEmpty())
+            QSKIP("pdftotext (poppler-utils) is not installed: scripts/install-deps.sh installs it");
+        QProcess p;
+        p.start(pdftotext, {pdf, QStringLiteral("-")});
+        QVERIFY(p.waitForFinished(30000));
+        const QString text = QString::fromUtf8(p.readAllStandardOutput());
+        QVERIFY2(text.contains(QRegularExpression(QStringLiteral("\\b1\\.0 s\\b"))),
+                 qPrintable(text.left(600)));
+        QVERIFY2(text.contains(QStringLiteral("spurious tick")), qPrintable(text.left(600)));
+    }
+
+    void twoRendersOfOneInputAreByteIdentical()
+    {
+        QTemporaryDir dir;
+        const QString a = dir.filePath(QStringLiteral("a.png")), b = dir.filePath(QStringLiteral("b.png"));
+        for (const QString &out : {a, b}) {
+            const Run r =
+                render({QStringLiteral("seed000-nohzfull-poll"), QStringLiteral("--compare"),
+                        QStringLiteral("seed000-nohzfull-poll:p1p2"), QStringLiteral("--summary"),
+                        QStringLiteral("--scale"), QStringLiteral("1.5"), QStringLiteral("--out"), out});
+            QVERIFY2(r.exit == 0, qPrintable(r.err));
+        }
+        QFile fa(a), fb(b);
+        QVERIFY(fa.open(QIODevice::ReadOnly) && fb.open(QIODevice::ReadOnly));
+        const QByteArray ba = fa.readAll();
+        QVERIFY(ba.size() > 10000);
+        QVERIFY(ba == fb.readAll());
+        QCOMPARE(QImage(a).width(), 2880); // 1920 at scale 1.5; as high as the lanes need
+    }
+
+    void badOutputAndWindowsGetOneLineAndNoFile()
+    {
+        QTemporaryDir dir;
+        struct Case
+        {
+            QStringList args;
+            QString says;
+            QString file;
+        };
+        const QString bmp = dir.filePath(QStringLiteral("x.bmpx")),
+                      late = dir.filePath(QStringLiteral("late.png"));
+        const QList<Case> cases{
+            {{data("nohzfull-poll.dat"), QStringLiteral("--out"), bmp},
+             QStringLiteral("unknown picture type '.bmpx'"),
+             bmp},
+            {{data("nohzfull-poll.dat"), QStringLiteral("--out"), QStringLiteral("/nonexistent-dir/x.png")},
+             QStringLiteral("/nonexistent-dir/x.png: cannot write it"),
+             QStringLiteral("/nonexistent-dir/x.png")},
+            {{data("nohzfull-poll.dat"), QStringLiteral("--window"), QStringLiteral("50:60"),
+              QStringLiteral("--out"), late},
+             QStringLiteral("--window 50:60 is outside the trace"),
+             late},
+            {{QStringLiteral("/nonexistent.dat"), QStringLiteral("--out"), late},
+             QStringLiteral("nonexistent"),
+             late},
+        };
+        for (const Case &c : cases) {
+            const Run r = render(c.args);
+            QCOMPARE(r.exit, 1);
+            QVERIFY2(r.err.contains(c.says), qPrintable(r.err));
+            QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
+            QVERIFY(!QFile::exists(c.file));
+        }
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 0); // no partial file either
+    }
+};
+
+QTEST_MAIN(RenderTest)
+#include "RenderTest.moc"
