@@ -146,6 +146,12 @@ EventTable::EventTable(ViewState *state, QWidget *parent)
     connect(task_, &QLineEdit::textChanged, filterDelay_, qOverload<>(&QTimer::start));
     connect(event_, &QComboBox::currentTextChanged, filterDelay_, qOverload<>(&QTimer::start));
     connect(search_, &QLineEdit::returnPressed, this, [this] { search(true); });
+    // "not found" belongs to the text searched for: editing the text drops it.
+    connect(search_, &QLineEdit::textChanged, this, [this] {
+        if (searchNote_.isEmpty()) return;
+        searchNote_.clear();
+        updateStatus();
+    });
     connect(next_, &QToolButton::clicked, this, [this] { search(true); });
     connect(previous_, &QToolButton::clicked, this, [this] { search(false); });
     connect(scroll_, &QScrollBar::valueChanged, this, [this](int first) {

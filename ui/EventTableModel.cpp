@@ -164,11 +164,9 @@ QVariant EventTableModel::data(const QModelIndex &index, int role) const
     case Cpu:
         return e.cpu;
     case Task: {
-        const int32_t pid = ev.pid(e.index);
-        const std::string_view comm = trace.strings.str(trace.tasks.comm(pid, ev.ts(e.index)));
         return QStringLiteral("%1:%2")
-            .arg(QString::fromUtf8(comm.data(), static_cast<qsizetype>(comm.size())))
-            .arg(pid);
+            .arg(QString::fromStdString(taskComm(trace, e.cpu, e.index)))
+            .arg(ev.pid(e.index));
     }
     case Event:
         return QString::fromStdString(trace.types()[ev.type(e.index)].name);

@@ -198,15 +198,7 @@ MainWindow::MainWindow(QWidget *parent)
     connect(state_, &ViewState::selectionChanged, this, [this](EventRef e) {
         if (e.valid() && (e.run == 0 || e.run == 1)) lastSelected_[e.run] = e;
     });
-    connect(state_, &ViewState::comparisonChanged, this, [this] {
-        const auto &c = state_->comparison();
-        if (statusA_.isEmpty()) return;
-        status_->setText(!c ? statusA_
-                            : tr("A: %1 · B: %2 · %3 CPUs · aligned by %4")
-                                  .arg(statusA_, c->b.title)
-                                  .arg(c->b.trace->cpuCount())
-                                  .arg(c->how));
-    });
+    connect(state_, &ViewState::comparisonChanged, this, &MainWindow::showFacts);
 
     connect(cancel_, &QPushButton::clicked, loader_, &TraceLoader::cancel);
     connect(loader_, &TraceLoader::progress, this, [this](double f) { progress_->setValue(static_cast<int>(f * 1000)); });
@@ -214,7 +206,8 @@ MainWindow::MainWindow(QWidget *parent)
     connect(loader_, &TraceLoader::failed, this, &MainWindow::onFailed);
     connect(loader_, &TraceLoader::cancelled, this, [this] {
         setBusy(false);
-        status_->setText(tr("Loading cancelled"));
+        showFacts(); // of what is still shown
+        statusBar()->showMessage(tr("Loading cancelled"), 10000);
     });
     connect(cancelB_, &QPushButton::clicked, loaderB_, &TraceLoader::cancel);
     connect(loaderB_, &TraceLoader::progress, this,
@@ -284,7 +277,10 @@ void MainWindow::showMarkers()
 {
     const auto a = state_->markerA(), b = state_->markerB();
     const int64_t origin = doc_.valid() ? doc_.trace->firstTs() : 0;
-    auto at = [origin](int64_t t) { return TimeAxisTicker::format(static_cast<double>(t - origin), 1000, 1e9); };
+    // seconds to the microsecond (the axis' own format rounds to its tick step)
+    auto at = [origin](int64_t t) {
+        return QStringLiteral("%1 s").arg(static_cast<double>(t - origin) / 1e9, 0, 'f', 6);
+    };
     QString text;
     if (a) text += QStringLiteral("A %1").arg(at(*a));
     if (b) text += QStringLiteral("%1B %2").arg(text.isEmpty() ? QString() : QStringLiteral("  ·  "), at(*b));
@@ -396,10 +392,27 @@ void MainWindow::onLoaded(const QString &path, std::shared_ptr<std::vector<std::
     }
 }
 
-void MainWindow::onFailed(const QString &, const QString &message)
+void MainWindow::showFacts()
+{
+    if (statusA_.isEmpty()) {
+        status_->clear();
+        return;
+    }
+    const auto &c = state_->comparison();
+    status_->setText(!c ? statusA_
+                        : tr("A: %1 · B: %2 · %3 CPUs · aligned by %4")
+                              .arg(statusA_, c->b.title)
+                              .arg(c->b.trace->cpuCount())
+                              .arg(c->how));
+}
+
+void MainWindow::onFailed(const QString &path, const QString &message)
 {
     setBusy(false);
-    status_->setText(tr("Failed to load"));
+    // The trace still shown keeps its facts; the failure is said for a while.
+    showFacts();
+    if (statusA_.isEmpty()) status_->setText(tr("Failed to load %1").arg(QFileInfo(path).fileName()));
+    statusBar()->showMessage(tr("Failed to load %1").arg(QFileInfo(path).fileName()), 10000);
     emit loadFailed(message);
     QMessageBox::critical(this, tr("Cannot open trace"), message);
 }

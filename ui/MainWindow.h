@@ -103,6 +103,7 @@ private:
                   const Document &doc, double secs);
     void showMarkers();
     void onFailed(const QString &path, const QString &message);
+    void showFacts(); // the status bar's facts of what is shown (both runs in the compare view)
     void setBusy(bool busy);
     void fillStats();
     void placeBusy();

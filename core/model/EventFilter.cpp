@@ -58,6 +58,8 @@ EventFilter EventFilter::make(const Trace &trace, int cpu, std::string_view task
             for (const TaskTable::Entry &e : trace.tasks.entries()) {
                 if (containsNoCase(trace.strings.str(e.comm), task)) f.pids.push_back(e.pid);
             }
+            for (int c = 0; c < trace.cpuCount(); ++c) // pid 0 is shown as swapper/CPU (taskComm)
+                if (containsNoCase("swapper/" + std::to_string(c), task)) f.pids.push_back(0);
         }
         std::sort(f.pids.begin(), f.pids.end());
         f.pids.erase(std::unique(f.pids.begin(), f.pids.end()), f.pids.end());
@@ -98,7 +100,7 @@ std::string searchText(const Trace &trace, EventPos e)
 {
     const CpuEvents &ev = trace.cpu(e.cpu);
     const int32_t pid = ev.pid(e.index);
-    std::string s(trace.strings.str(trace.tasks.comm(pid, ev.ts(e.index))));
+    std::string s = taskComm(trace, e.cpu, e.index);
     s += ':';
     s += std::to_string(pid);
     s += ' ';

@@ -80,6 +80,14 @@ size_t Trace::memoryBytes() const
     return n;
 }
 
+std::string taskComm(const Trace &trace, int cpu, size_t index)
+{
+    const CpuEvents &ev = trace.cpu(cpu);
+    const int32_t pid = ev.pid(index);
+    if (pid == 0) return "swapper/" + std::to_string(cpu);
+    return std::string(trace.strings.str(trace.tasks.comm(pid, ev.ts(index))));
+}
+
 std::string kernelReleaseFromUname(std::string_view uname)
 {
     // "Linux <host> <release> <version...>"

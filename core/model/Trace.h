@@ -81,6 +81,10 @@ private:
     std::vector<CpuEvents> cpus_;
 };
 
+// The comm of the task running event `index` of `cpu`: the task table's name at that time; pid 0 is the
+// CPU's own idle task, "swapper/CPU" as the kernel names it (the task table has one name for all of them).
+std::string taskComm(const Trace &trace, int cpu, size_t index);
+
 // "Linux host 6.1.0-57-amd64 #1 SMP ..." -> "6.1.0-57-amd64"
 std::string kernelReleaseFromUname(std::string_view uname);
 

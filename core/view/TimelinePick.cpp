@@ -30,7 +30,7 @@ std::string describeEvent(const TimelineIndex &index, int cpu, size_t event)
     const Trace &tr = index.trace();
     const CpuEvents &ev = tr.cpu(cpu);
     const int32_t pid = ev.pid(event);
-    const std::string comm(tr.strings.str(tr.tasks.comm(pid, ev.ts(event))));
+    const std::string comm = taskComm(tr, cpu, event);
     std::string s = formatRelativeTime(ev.ts(event) - tr.firstTs()) + "  CPU " + std::to_string(cpu) + "  " +
                     tr.types()[ev.type(event)].name + "  " + (comm.empty() ? std::string("<...>") : comm) +
                     "-" + std::to_string(pid);

@@ -160,6 +160,9 @@ private slots:
         measure("cancelling a running simulation", [&] { QTest::mouseClick(cancel, Qt::LeftButton); });
         QVERIFY(!w.loading());
         QCOMPARE(w.document().trace, open);
+        // the trace still shown keeps its facts in the status bar
+        QVERIFY2(w.statusText().contains(QStringLiteral("nohzfull-poll.dat · kernel")),
+                 qPrintable(w.statusText()));
 
         QTemporaryDir dir;
         const QString bad = dir.filePath(QStringLiteral("bad.dat"));
@@ -180,6 +183,9 @@ private slots:
         QVERIFY(!w.loading());
         QCOMPARE(w.document().trace, open);
         QCOMPARE(shown.count(), 1);
+        QVERIFY2(w.statusText().contains(QStringLiteral("nohzfull-poll.dat · kernel")),
+                 qPrintable(w.statusText()));
+        QVERIFY(!w.statusText().contains(QStringLiteral("Failed")));
     }
 
     void aBadFileShowsAnErrorDialog()

@@ -278,6 +278,10 @@ private slots:
         QCOMPARE(done.last().at(0).toBool(), false);
         QVERIFY(w.table().statusText().contains(QStringLiteral("not found")));
         QCOMPARE(w.table().currentRow(), expect[1]);
+        // clearing (or changing) the text drops the note
+        w.table().searchEdit()->setText(QString());
+        QVERIFY2(!w.table().statusText().contains(QStringLiteral("not found")),
+                 qPrintable(w.table().statusText()));
         (void)t;
     }
 

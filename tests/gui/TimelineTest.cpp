@@ -235,8 +235,14 @@ private slots:
         QCOMPARE(*vs->markerA(), plot->timeAt(a.x()));
         QCOMPARE(*vs->markerB(), plot->timeAt(b.x()));
         bool deltaShown = false;
+        // the markers' times to the microsecond, not rounded to the axis' unit
+        const QString aText = QString::number(
+            static_cast<double>(*vs->markerA() - w.document().trace->firstTs()) / 1e9, 'f', 6);
         for (QLabel *l : w.statusBar()->findChildren<QLabel *>())
-            deltaShown |= l->text().contains(QStringLiteral("Δt"));
+            if (l->text().contains(QStringLiteral("Δt"))) {
+                deltaShown = true;
+                QVERIFY2(l->text().contains(QStringLiteral("A %1 s").arg(aText)), qPrintable(l->text()));
+            }
         QVERIFY(deltaShown);
         QTest::keyClick(plot, Qt::Key_M); // zoom to the markers
         QCOMPARE(vs->rangeStart(), *vs->markerA());
@@ -390,7 +396,10 @@ private slots:
         QTest::mouseClick(cancel, Qt::LeftButton);
         QVERIFY(!w.loading());
         QVERIFY(!cancel->isVisible());
-        QVERIFY(w.statusText().contains(QStringLiteral("cancelled")));
+        QVERIFY(w.statusBar()->currentMessage().contains(QStringLiteral("cancelled")));
+        QVERIFY2(w.statusText().contains(QStringLiteral(" events · ")) &&
+                     !w.statusText().contains(QStringLiteral("Loading")),
+                 qPrintable(w.statusText())); // the facts of what is still shown
         QTest::qWait(1500);
         QCOMPARE(shown2.count(), 0);
     }

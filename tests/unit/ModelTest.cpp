@@ -1,5 +1,9 @@
 // The columnar model: timestamps across 2^32 ns epochs, payload offsets across blocks, sorting,
 // interning from several threads, the task table.
+#include "TestUtil.h"
+
+#include "import/Loader.h"
+#include "model/EventFilter.h"
 #include "model/Trace.h"
 #include "util/JsonWriter.h"
 
@@ -177,4 +181,25 @@ TEST(Model, JsonWriterEscapesAndNests)
     j.beginObject().value("a", "x\"y\n").beginArray("b").value({}, int64_t{1}).value({}, true).endArray();
     j.beginObject("c").endObject().endObject();
     EXPECT_EQ(j.str(), "{\"a\":\"x\\\"y\\n\",\"b\":[1,true],\"c\":{}}\n");
+}
+
+// Every CPU's idle task is pid 0; the kernel names it swapper/CPU, while a trace's task table has one name
+// for pid 0 (the first CPU's, or "<idle>"): the views name it by the event's CPU.
+TEST(Model, TheIdleTaskIsNamedByItsCpu)
+{
+    const auto trace = loadTrace(test::dataPath("nohzfull-poll.dat"));
+    int found = 0;
+    for (int cpu = 0; cpu < trace->cpuCount(); ++cpu) {
+        const CpuEvents &ev = trace->cpu(cpu);
+        for (size_t i = 0; i < ev.size(); ++i) {
+            if (ev.pid(i) != 0) continue;
+            EXPECT_EQ(taskComm(*trace, cpu, i), "swapper/" + std::to_string(cpu));
+            ++found;
+            break;
+        }
+    }
+    EXPECT_EQ(found, trace->cpuCount());
+    // and the task filter finds pid 0 by that name
+    const EventFilter f = EventFilter::make(*trace, -1, "swapper/1", "");
+    EXPECT_TRUE(f.matches(1, 0, 0));
 }
