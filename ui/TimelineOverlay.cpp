@@ -81,7 +81,12 @@ void TimelineOverlay::draw(QCPPainter *p)
     p->setFont(f);
     if (state_->markerA()) drawMarker(p, data, *state_->markerA(), palette::markerA(), QStringLiteral("A"));
     if (state_->markerB()) drawMarker(p, data, *state_->markerB(), palette::markerB(), QStringLiteral("B"));
-    if (state_->markerA() && state_->markerB()) {
+    deltaShown_ = false;
+    const auto inView = [&](int64_t t) { return t >= state_->rangeStart() && t <= state_->rangeEnd(); };
+    // Δt with its markers: when neither is in view the label would float over unrelated lanes.
+    if (state_->markerA() && state_->markerB() &&
+        (inView(*state_->markerA()) || inView(*state_->markerB()))) {
+        deltaShown_ = true;
         const int64_t a = *state_->markerA(), b = *state_->markerB();
         const double d = static_cast<double>(std::abs(b - a));
         const QString text = QStringLiteral("Δt = %1").arg(TimeAxisTicker::format(d, 1, d));

@@ -21,6 +21,7 @@ public:
 
     void setGridVisible(bool on) { grid_ = on; }
     bool gridVisible() const { return grid_; }
+    bool deltaShown() const { return deltaShown_; } // the last paint drew the markers' Δt label
 
     double selectTest(const QPointF &, bool, QVariant * = nullptr) const override { return -1; }
     QCPRange getKeyRange(bool &foundRange, QCP::SignDomain = QCP::sdBoth) const override;
@@ -41,6 +42,7 @@ private:
     const LaneGeometry *geometry_;
     QString titleA_; // the document's name, shown with B's in the compare view
     bool grid_ = false;
+    bool deltaShown_ = false;
 };
 
 } // namespace tickscope

@@ -43,7 +43,11 @@ public:
     // The same paint path into a file: PDF through QCustomPlot's vector export, else a raster image by
     // the file's suffix (PNG, JPG, BMP). False when the file cannot be written.
     bool exportTo(const QString &path);
-    void invalidateSummaries(); // the next paint asks core for every lane's columns again (benchmarks)
+    void invalidateSummaries();
+    const TimelineOverlay *overlay() const
+    {
+        return overlay_;
+    } // the next paint asks core for every lane's columns again (benchmarks)
 
     void setCollapsed(int cpu, bool collapsed);
     bool collapsed(int cpu) const;

@@ -5,6 +5,7 @@
 // file.
 #include "GuiTestUtil.h"
 #include "MainWindow.h"
+#include "TimelineOverlay.h"
 #include "TimelinePalette.h"
 #include "TimelinePlot.h"
 #include "TimelineView.h"
@@ -244,6 +245,18 @@ private slots:
                 QVERIFY2(l->text().contains(QStringLiteral("A %1 s").arg(aText)), qPrintable(l->text()));
             }
         QVERIFY(deltaShown);
+        w.timeline()->render();
+        QVERIFY(plot->overlay()->deltaShown());
+        // with neither marker in view the Δt label is not drawn
+        const int64_t lo = std::min(*vs->markerA(), *vs->markerB()),
+                      hi = std::max(*vs->markerA(), *vs->markerB());
+        if (lo - vs->boundsStart() > 10'000)
+            vs->setRange(vs->boundsStart(), vs->boundsStart() + 5'000);
+        else
+            vs->setRange(vs->boundsEnd() - 5'000, vs->boundsEnd());
+        QVERIFY(vs->rangeEnd() < lo || vs->rangeStart() > hi);
+        w.timeline()->render();
+        QVERIFY(!plot->overlay()->deltaShown());
         QTest::keyClick(plot, Qt::Key_M); // zoom to the markers
         QCOMPARE(vs->rangeStart(), *vs->markerA());
         QCOMPARE(vs->rangeEnd(), *vs->markerB());
