@@ -439,9 +439,12 @@ void MainWindow::updateBusy()
 
 void MainWindow::placeBusy()
 {
+    // Over the bottom of the lanes, above the legend (which says what the old view's colours mean).
     const QRect r = centralWidget()->rect().adjusted(12, 12, -12, -12);
     const int h = busy_->sizeHint().height();
-    busy_->setGeometry(r.left(), r.bottom() - h, r.width(), h);
+    const int bottom =
+        std::min(r.bottom(), timeline_->legend()->mapTo(centralWidget(), QPoint(0, 0)).y() - 6);
+    busy_->setGeometry(r.left(), bottom - h, r.width(), h);
 }
 
 bool MainWindow::eventFilter(QObject *watched, QEvent *event)

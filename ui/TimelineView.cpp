@@ -120,6 +120,11 @@ void TimelineView::setDocument(const Document &doc)
     plot_->setDocument(doc);
 }
 
+QWidget *TimelineView::legend() const
+{
+    return legend_;
+}
+
 QImage TimelineView::render(QSize size)
 {
     return plot_->render(size);

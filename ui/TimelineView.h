@@ -26,6 +26,7 @@ public:
 
     void setDocument(const Document &doc);
     TimelinePlot *plot() const { return plot_; }
+    QWidget *legend() const;
     QImage render(QSize size = {}); // the one paint path, into an image
 
     // Menus for the main window: View (zoom, grid, CPUs) and Navigate (jumps, markers).

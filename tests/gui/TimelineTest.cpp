@@ -406,6 +406,18 @@ private slots:
         for (QPushButton *b : w.findChildren<QPushButton *>())
             if (b->text() == QStringLiteral("Cancel")) cancel = b;
         QVERIFY(cancel && cancel->isVisible());
+        // the progress bar leaves the legend visible
+        QWidget *legend = w.timeline()->legend();
+        const QRect legendRect(legend->mapTo(&w, QPoint(0, 0)), legend->size());
+        const QRect barRect(cancel->parentWidget()->parentWidget()->mapTo(&w, QPoint(0, 0)),
+                            cancel->parentWidget()->parentWidget()->size());
+        QVERIFY2(!barRect.intersects(legendRect), qPrintable(QStringLiteral("bar %1,%2 %3x%4 legend %5,%6")
+                                                                 .arg(barRect.x())
+                                                                 .arg(barRect.y())
+                                                                 .arg(barRect.width())
+                                                                 .arg(barRect.height())
+                                                                 .arg(legendRect.x())
+                                                                 .arg(legendRect.y())));
         QTest::mouseClick(cancel, Qt::LeftButton);
         QVERIFY(!w.loading());
         QVERIFY(!cancel->isVisible());
