@@ -136,6 +136,13 @@ private slots:
         QCOMPARE(w.viewState()->cpus(), differing);
         w.setOnlyDifferingCpus(false);
         QCOMPARE(w.viewState()->cpus(), (std::vector<int>{0, 1}));
+        // Closing the comparison frees B and leaves A's two lanes.
+        const std::weak_ptr<const Trace> b = w.viewState()->comparison()->b.trace;
+        w.closeComparison();
+        QVERIFY(!w.viewState()->comparison());
+        QTRY_VERIFY(b.expired()); // once the panels' background jobs let go of it
+        QCOMPARE(static_cast<int>(g.lanes.size()), 2);
+        QVERIFY(countColour(w.timeline()->render(), g.rowRect(1, LaneRow::Tick), spurious) > 1000);
     }
 
     void alignmentPutsTheChosenZerosOnOnePixelColumn()
