@@ -58,11 +58,7 @@ class CompareTest : public QObject
 {
     Q_OBJECT
 private slots:
-    void initTestCase()
-    {
-        QApplication::setOrganizationName(QStringLiteral("tickscope-test"));
-        QApplication::setApplicationName(QStringLiteral("tickscope-test"));
-    }
+    void initTestCase() { test::initTestApplication(); }
 
     void pollAgainstNoPollShowsTheSpuriousTicksGoAway()
     {

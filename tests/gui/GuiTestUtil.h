@@ -1,6 +1,9 @@
-// Helpers the Qt tests share: counting a colour's pixels in a rendered image.
+// Helpers the Qt tests share: the test application's identity, counting a colour's pixels in an image.
 #pragma once
 
+#include "tickscope_version.h"
+
+#include <QApplication>
 #include <QColor>
 #include <QImage>
 #include <QRect>
@@ -8,6 +11,15 @@
 #include <algorithm>
 
 namespace tickscope::test {
+
+// Settings of the tests go to their own QSettings file, never the user's; the version is the build's
+// (the exported pictures' footer carries it).
+inline void initTestApplication()
+{
+    QApplication::setOrganizationName(QStringLiteral("tickscope-test"));
+    QApplication::setApplicationName(QStringLiteral("tickscope-test"));
+    QApplication::setApplicationVersion(QStringLiteral(TICKSCOPE_VERSION_TEXT));
+}
 
 // Pixels of exactly `c` inside `r` of `img`.
 inline int countColour(const QImage &img, const QRect &r, const QColor &c)

@@ -1,6 +1,7 @@
 // The main window as a person uses it, headless: open a real trace and see what was loaded; open a
 // bad file and get an error dialog; cancel a load.
 #include "MainWindow.h"
+#include "GuiTestUtil.h"
 #include "PanelDocks.h"
 #include "SummaryPanel.h"
 #include "TraceLoader.h"
@@ -29,11 +30,7 @@ class MainWindowTest : public QObject
 {
     Q_OBJECT
 private slots:
-    void initTestCase()
-    {
-        QApplication::setOrganizationName(QStringLiteral("tickscope-test"));
-        QApplication::setApplicationName(QStringLiteral("tickscope-test"));
-    }
+    void initTestCase() { tickscope::test::initTestApplication(); }
 
     void opensARealTraceAndShowsWhatWasLoaded()
     {

@@ -62,12 +62,7 @@ class RenderTest : public QObject
 {
     Q_OBJECT
 private slots:
-    void initTestCase()
-    {
-        QApplication::setOrganizationName(QStringLiteral("tickscope-test"));
-        QApplication::setApplicationName(QStringLiteral("tickscope-test"));
-        QApplication::setApplicationVersion(QStringLiteral(TICKSCOPE_VERSION_TEXT)); // the footer's
-    }
+    void initTestCase() { test::initTestApplication(); }
 
     void theCliRendersWhatTheGuiExportsPixelForPixel()
     {

@@ -54,11 +54,7 @@ class TimelineTest : public QObject
 {
     Q_OBJECT
 private slots:
-    void initTestCase()
-    {
-        QApplication::setOrganizationName(QStringLiteral("tickscope-test"));
-        QApplication::setApplicationName(QStringLiteral("tickscope-test"));
-    }
+    void initTestCase() { test::initTestApplication(); }
 
     void spuriousTicksArePaintedInCpu1TickRowOnlyWithPolling()
     {
