@@ -6,7 +6,8 @@
 #   --test   that, plus the test suite's tools: GoogleTest, trace-cmd (the reference the tests compare
 #            against), Xvfb, clang-14 with libFuzzer (the bounded fuzz run), stress-ng and rt-tests
 #            (workloads for recording traces), the validators of the installed desktop files, man and
-#            bash completion, and dpkg-dev (the package's Depends). The default.
+#            bash completion, dpkg-dev (the package's Depends) and poppler-utils (pdftotext reads the
+#            rendered PDFs). The default.
 #   --bench  that, plus KernelShark and the window tools of tests/bench/open-time.sh.
 set -euo pipefail
 BUILD_PKGS=(
@@ -22,6 +23,7 @@ TEST_PKGS=(
   clang-14 libclang-rt-14-dev
   stress-ng rt-tests
   desktop-file-utils appstream shared-mime-info bash-completion man-db bsdextrautils dpkg-dev
+  poppler-utils
 )
 BENCH_PKGS=(kernelshark xdotool bc)
 case "${1:---test}" in
