@@ -20,10 +20,14 @@ FieldRef ref(const tep_format_field *f)
 uint64_t bswapSized(uint64_t v, int size)
 {
     switch (size) {
-    case 2: return __builtin_bswap16(static_cast<uint16_t>(v));
-    case 4: return __builtin_bswap32(static_cast<uint32_t>(v));
-    case 8: return __builtin_bswap64(v);
-    default: return v;
+    case 2:
+        return __builtin_bswap16(static_cast<uint16_t>(v));
+    case 4:
+        return __builtin_bswap32(static_cast<uint32_t>(v));
+    case 8:
+        return __builtin_bswap64(v);
+    default:
+        return v;
     }
 }
 
@@ -113,10 +117,12 @@ EventLayouts::EventLayouts(tep_handle *tep, Trace &trace) : tep_(tep), trace_(tr
     const int n = tep_get_events_count(tep);
     tep_event **events = tep_list_events(tep, TEP_EVENT_SORT_ID);
     for (int i = 0; i < n && events && events[i]; ++i) {
-        if (events[i]->id >= 0 && events[i]->id <= 65535) count_ = std::max(count_, static_cast<size_t>(events[i]->id) + 1);
+        if (events[i]->id >= 0 && events[i]->id <= 65535)
+            count_ = std::max(count_, static_cast<size_t>(events[i]->id) + 1);
     }
     byId_ = std::make_unique<std::atomic<const EventLayout *>[]>(count_);
-    for (size_t i = 0; i < count_; ++i) byId_[i].store(&kNoFormat);
+    for (size_t i = 0; i < count_; ++i)
+        byId_[i].store(&kNoFormat);
     for (int i = 0; i < n && events && events[i]; ++i) {
         tep_event *ev = events[i];
         if (ev->id < 0 || ev->id > 65535) continue;
@@ -126,7 +132,8 @@ EventLayouts::EventLayouts(tep_handle *tep, Trace &trace) : tep_(tep), trace_(tr
     if (!commonType.valid()) commonType = {0, 2, 0};
 }
 
-EventLayouts::EventLayouts(tep_handle *tep, Trace &trace, const std::vector<FormatText> &formats, std::mutex &tepMutex)
+EventLayouts::EventLayouts(tep_handle *tep, Trace &trace, const std::vector<FormatText> &formats,
+                           std::mutex &tepMutex)
     : tep_(tep), trace_(trace), formats_(&formats), tepMutex_(&tepMutex)
 {
     swap = tep_is_file_bigendian(tep) != (std::endian::native == std::endian::big);
@@ -135,10 +142,12 @@ EventLayouts::EventLayouts(tep_handle *tep, Trace &trace, const std::vector<Form
     }
     formatIndex_.assign(count_, -1);
     for (size_t i = 0; i < formats.size(); ++i) {
-        if (formats[i].id >= 0 && formats[i].id <= 65535) formatIndex_[static_cast<size_t>(formats[i].id)] = static_cast<int>(i);
+        if (formats[i].id >= 0 && formats[i].id <= 65535)
+            formatIndex_[static_cast<size_t>(formats[i].id)] = static_cast<int>(i);
     }
     byId_ = std::make_unique<std::atomic<const EventLayout *>[]>(count_);
-    for (size_t i = 0; i < count_; ++i) byId_[i].store(nullptr);
+    for (size_t i = 0; i < count_; ++i)
+        byId_[i].store(nullptr);
     trace.reserveTypes(formats.size());
     // The common fields are the same in every format: take them from the first one that parses.
     for (const auto &f : formats) {
@@ -193,11 +202,27 @@ uint64_t RecordDecoder::num(const uint8_t *d, int size, const FieldRef &f) const
     const uint8_t *p = d + f.offset;
     uint64_t v = 0;
     switch (f.size) {
-    case 1: v = *p; break;
-    case 2: { uint16_t x; std::memcpy(&x, p, 2); v = x; break; }
-    case 4: { uint32_t x; std::memcpy(&x, p, 4); v = x; break; }
-    case 8: { std::memcpy(&v, p, 8); break; }
-    default: return 0;
+    case 1:
+        v = *p;
+        break;
+    case 2: {
+        uint16_t x;
+        std::memcpy(&x, p, 2);
+        v = x;
+        break;
+    }
+    case 4: {
+        uint32_t x;
+        std::memcpy(&x, p, 4);
+        v = x;
+        break;
+    }
+    case 8: {
+        std::memcpy(&v, p, 8);
+        break;
+    }
+    default:
+        return 0;
     }
     return layouts_.swap ? bswapSized(v, f.size) : v;
 }
@@ -206,10 +231,14 @@ int64_t RecordDecoder::snum(const uint8_t *d, int size, const FieldRef &f) const
 {
     const uint64_t v = num(d, size, f);
     switch (f.size) {
-    case 1: return static_cast<int8_t>(v);
-    case 2: return static_cast<int16_t>(v);
-    case 4: return static_cast<int32_t>(v);
-    default: return static_cast<int64_t>(v);
+    case 1:
+        return static_cast<int8_t>(v);
+    case 2:
+        return static_cast<int16_t>(v);
+    case 4:
+        return static_cast<int32_t>(v);
+    default:
+        return static_cast<int64_t>(v);
     }
 }
 
@@ -251,7 +280,8 @@ uint32_t RecordDecoder::symbol(uint64_t addr)
 void RecordDecoder::beginCpu()
 {
     tasks.newStream();
-    for (auto &s : comms_) s.pid = INT32_MIN;
+    for (auto &s : comms_)
+        s.pid = INT32_MIN;
 }
 
 void RecordDecoder::noteComm(int64_t ts, int32_t pid, std::string_view comm)
@@ -295,7 +325,8 @@ uint32_t RecordDecoder::fromPrint(const tep_record &rec, const FieldSpec &f)
     std::string_view value;
     if ((f.flags & kTail) ? scan::tailField(text, f.name, value) : scan::field(text, f.name, value))
         text = value;
-    while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.remove_suffix(1);
+    while (!text.empty() && (text.back() == '\n' || text.back() == ' '))
+        text.remove_suffix(1);
     const uint32_t id = strings_.intern(text);
     trace_seq_destroy(&s);
     return id;

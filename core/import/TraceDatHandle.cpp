@@ -90,7 +90,8 @@ TraceDatHandle::TraceDatHandle(const std::string &path) : path_(path)
 
 TraceDatHandle::~TraceDatHandle()
 {
-    for (auto &[name, h] : instances_) tracecmd_close(h);
+    for (auto &[name, h] : instances_)
+        tracecmd_close(h);
     if (top_) tracecmd_close(top_);
 }
 

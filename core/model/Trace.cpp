@@ -29,13 +29,15 @@ void Trace::setCpuCount(int n)
 {
     cpus_.clear();
     cpus_.reserve(static_cast<size_t>(n));
-    for (int i = 0; i < n; ++i) cpus_.emplace_back(&typeSizes_);
+    for (int i = 0; i < n; ++i)
+        cpus_.emplace_back(&typeSizes_);
 }
 
 size_t Trace::eventCount() const
 {
     size_t n = 0;
-    for (const auto &c : cpus_) n += c.size();
+    for (const auto &c : cpus_)
+        n += c.size();
     return n;
 }
 
@@ -43,7 +45,8 @@ size_t Trace::lostEventCount() const
 {
     size_t n = 0;
     for (const auto &c : cpus_) {
-        for (const auto &l : c.lost) n += l.count;
+        for (const auto &l : c.lost)
+            n += l.count;
     }
     return n;
 }
@@ -51,7 +54,8 @@ size_t Trace::lostEventCount() const
 size_t Trace::lostRangeCount() const
 {
     size_t n = 0;
-    for (const auto &c : cpus_) n += c.lost.size();
+    for (const auto &c : cpus_)
+        n += c.lost.size();
     return n;
 }
 
@@ -76,7 +80,8 @@ int64_t Trace::lastTs() const
 size_t Trace::memoryBytes() const
 {
     size_t n = strings.memoryBytes() + tasks.memoryBytes();
-    for (const auto &c : cpus_) n += c.memoryBytes();
+    for (const auto &c : cpus_)
+        n += c.memoryBytes();
     return n;
 }
 
@@ -95,7 +100,8 @@ std::string kernelReleaseFromUname(std::string_view uname)
     for (int field = 0; field < 2; ++field) {
         pos = uname.find(' ', pos);
         if (pos == std::string_view::npos) return {};
-        while (pos < uname.size() && uname[pos] == ' ') ++pos;
+        while (pos < uname.size() && uname[pos] == ' ')
+            ++pos;
     }
     const size_t end = uname.find(' ', pos);
     return std::string(uname.substr(pos, end == std::string_view::npos ? std::string_view::npos : end - pos));

@@ -24,11 +24,11 @@ struct EventType
 struct TraceMeta
 {
     std::string path;
-    std::string format;      // "trace.dat v7 (zstd)", "ftrace text", "trace-cmd report text"
-    std::string instance;    // "" for the top-level buffer
+    std::string format;                     // "trace.dat v7 (zstd)", "ftrace text", "trace-cmd report text"
+    std::string instance;                   // "" for the top-level buffer
     std::vector<std::string> fileInstances; // every buffer instance in the file ("" = top level)
-    int fileVersion = 0;     // trace.dat version, 0 for text
-    std::string compression; // trace.dat compression, "" when none
+    int fileVersion = 0;                    // trace.dat version, 0 for text
+    std::string compression;                // trace.dat compression, "" when none
     int cpuCount = 0;
     int pageSize = 0;
     int longSize = 0;

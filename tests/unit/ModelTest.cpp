@@ -136,11 +136,14 @@ TEST(Model, StringPoolIsThreadSafeAndStable)
     for (int t = 0; t < 4; ++t) {
         th.emplace_back([&, t] {
             LocalInterner local(pool);
-            for (int i = 0; i < 20000; ++i) ids[t].push_back(local.intern("comm-" + std::to_string(i % 3000)));
+            for (int i = 0; i < 20000; ++i)
+                ids[t].push_back(local.intern("comm-" + std::to_string(i % 3000)));
         });
     }
-    for (auto &x : th) x.join();
-    for (int t = 1; t < 4; ++t) EXPECT_EQ(ids[t], ids[0]);
+    for (auto &x : th)
+        x.join();
+    for (int t = 1; t < 4; ++t)
+        EXPECT_EQ(ids[t], ids[0]);
     EXPECT_EQ(pool.size(), 3001u); // plus the empty string
     EXPECT_EQ(pool.str(ids[0][17]), "comm-17");
     EXPECT_EQ(pool.intern(""), 0u);
