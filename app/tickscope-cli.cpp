@@ -23,7 +23,6 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
 
@@ -318,18 +317,9 @@ int cmdSimulate(const std::vector<std::string> &args)
     return 0;
 }
 
-bool isTraceFile(const std::string &spec)
-{
-    struct stat st
-    {
-    };
-    return ::stat(spec.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
-           !(spec.size() > 5 && spec.compare(spec.size() - 5, 5, ".json") == 0);
-}
-
 sim::Analysed compareSide(const std::string &spec, uint64_t seed, bool whole, sim::SimResult &keep)
 {
-    if (isTraceFile(spec)) {
+    if (sim::namesTraceFile(spec)) {
         const auto trace = loadTrace(spec, LoadOptions{});
         return sim::analyse(*trace, spec, !whole);
     }
@@ -349,7 +339,7 @@ struct Side
 
 void loadSide(const std::string &spec, uint64_t seed, Side &s)
 {
-    if (isTraceFile(spec)) {
+    if (sim::namesTraceFile(spec)) {
         s.loaded = loadTrace(spec, LoadOptions{});
         s.trace = s.loaded.get();
     } else {

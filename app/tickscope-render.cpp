@@ -13,14 +13,13 @@
 #include "analysis/RunAlignment.h"
 #include "analysis/TickReport.h"
 #include "import/Loader.h"
+#include "sim/Presets.h"
 #include "sim/SimReport.h"
 #include "view/TimelineIndex.h"
 
 #include <QApplication>
 #include <QDir>
 #include <QFileInfo>
-
-#include <sys/stat.h>
 
 #include <algorithm>
 #include <cmath>
@@ -45,19 +44,10 @@ constexpr const char *kUsage =
     "         [--window A:B | --markers] [--cpus LIST] [--size WxH] [--scale N] [--title TEXT]\n"
     "         [--no-legend] [--summary] [--seed N]\n";
 
-bool isTraceFile(const std::string &spec)
-{
-    struct stat st
-    {
-    };
-    return ::stat(spec.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
-           !(spec.size() > 5 && spec.compare(spec.size() - 5, 5, ".json") == 0);
-}
-
 Document open(const std::string &spec, uint64_t seed)
 {
     Document d;
-    if (isTraceFile(spec)) {
+    if (sim::namesTraceFile(spec)) {
         d.trace = std::shared_ptr<const Trace>(loadTrace(spec, LoadOptions{}));
         d.title = QFileInfo(QString::fromStdString(spec)).fileName();
     } else {

@@ -10,6 +10,8 @@
 #include "ViewState.h"
 #include "tickscope_version.h"
 
+#include "sim/Presets.h"
+
 #include <QAbstractEventDispatcher>
 #include <QApplication>
 #include <QCommandLineParser>
@@ -23,7 +25,6 @@
 #include <cstdio>
 #include <cstring>
 #include <string>
-#include <sys/stat.h>
 
 namespace {
 
@@ -50,14 +51,8 @@ std::vector<std::string> earlyFiles(int argc, char **argv)
         files.emplace_back(a);
     }
     if (files.size() != (compare ? 2u : 1u)) return {};
-    for (const std::string &f : files) { // a scenario (PRESET, FILE.json) is simulated, not read
-        struct stat st
-        {
-        };
-        if (::stat(f.c_str(), &st) != 0 || !S_ISREG(st.st_mode) ||
-            (f.size() > 5 && f.compare(f.size() - 5, 5, ".json") == 0))
-            return {};
-    }
+    for (const std::string &f : files) // a scenario (PRESET, FILE.json) is simulated, not read
+        if (!tickscope::sim::namesTraceFile(f)) return {};
     return files;
 }
 

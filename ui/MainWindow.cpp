@@ -308,9 +308,7 @@ void MainWindow::openDialog()
 void MainWindow::openFile(const QString &path)
 {
     // A new document ends any comparison, and a B still loading for the old one.
-    if (expectB_) loaderB_->cancel();
-    expectB_ = false;
-    pendingB_.reset();
+    dropB();
     QSettings().setValue(QStringLiteral("lastDir"), QFileInfo(path).absolutePath());
     setBusy(true);
     progress_->setValue(0);
@@ -320,9 +318,7 @@ void MainWindow::openFile(const QString &path)
 
 void MainWindow::openScenario(const QString &scenario)
 {
-    if (expectB_) loaderB_->cancel();
-    expectB_ = false;
-    pendingB_.reset();
+    dropB(); // a new document ends any comparison, and a B still loading for the old one
     setBusy(true);
     progress_->setValue(0);
     status_->setText(tr("Simulating %1…").arg(scenario));

@@ -12,6 +12,7 @@
 
 #include <QMainWindow>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -99,6 +100,8 @@ private:
     void copyImage();
     void showComparison(const Document &b);
     void updateBusy();
+    void dropB();                                                        // forget B: cancel its load, drop it
+    void startB(const QString &name, const std::function<void()> &load); // B's progress row, then load
     void onLoaded(const QString &path, std::shared_ptr<std::vector<std::shared_ptr<const Trace>>> traces,
                   const Document &doc, double secs);
     void showMarkers();

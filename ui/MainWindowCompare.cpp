@@ -27,44 +27,45 @@ bool MainWindow::loadingB() const
     return loaderB_->busy();
 }
 
-namespace {
-
-// A run named on the command line or in a dialog: an existing file that is not a scenario's JSON is a
-// trace; anything else is a scenario to simulate.
-bool isTraceFile(const QString &run)
-{
-    return QFileInfo(run).isFile() && !run.endsWith(QStringLiteral(".json"), Qt::CaseInsensitive);
-}
-
-} // namespace
-
 void MainWindow::open(const QString &run)
 {
-    if (isTraceFile(run))
+    if (sim::namesTraceFile(run.toStdString()))
         openFile(run);
     else
         openScenario(run);
 }
 
-void MainWindow::compareWith(const QString &run)
+void MainWindow::dropB()
+{
+    if (expectB_) loaderB_->cancel();
+    expectB_ = false;
+    pendingB_.reset();
+}
+
+void MainWindow::startB(const QString &name, const std::function<void()> &load)
 {
     expectB_ = true;
     pendingB_.reset();
     progressB_->setValue(0);
     labelB_->setText(QStringLiteral("B"));
-    labelB_->setToolTip(run);
-    if (isTraceFile(run))
-        loaderB_->load(run);
-    else
-        loaderB_->simulate(run);
+    labelB_->setToolTip(name);
+    load();
     updateBusy();
+}
+
+void MainWindow::compareWith(const QString &run)
+{
+    startB(run, [&] {
+        if (sim::namesTraceFile(run.toStdString()))
+            loaderB_->load(run);
+        else
+            loaderB_->simulate(run);
+    });
 }
 
 void MainWindow::openSimulation(const Simulation &s)
 {
-    if (expectB_) loaderB_->cancel();
-    expectB_ = false;
-    pendingB_.reset();
+    dropB();
     setBusy(true);
     progress_->setValue(0);
     status_->setText(tr("Simulating %1…").arg(s.title));
@@ -73,13 +74,7 @@ void MainWindow::openSimulation(const Simulation &s)
 
 void MainWindow::compareWithSimulation(const Simulation &b)
 {
-    expectB_ = true;
-    pendingB_.reset();
-    progressB_->setValue(0);
-    labelB_->setText(QStringLiteral("B"));
-    labelB_->setToolTip(b.title);
-    loaderB_->simulate(b);
-    updateBusy();
+    startB(b.title, [&] { loaderB_->simulate(b); });
 }
 
 void MainWindow::openSimulationComparison(const Simulation &a, const Simulation &b)
@@ -203,9 +198,7 @@ void MainWindow::setOnlyDifferingCpus(bool on)
 
 void MainWindow::closeComparison()
 {
-    if (expectB_) loaderB_->cancel();
-    expectB_ = false;
-    pendingB_.reset();
+    dropB();
     state_->setComparison(nullptr);
     if (doc_.valid()) setWindowTitle(QStringLiteral("tickscope — %1").arg(doc_.title));
 }

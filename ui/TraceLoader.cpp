@@ -180,35 +180,35 @@ void TraceLoader::load(const QString &path)
     });
 }
 
+namespace {
+
+// The worker's work for a simulation: the scenario (made on the worker, so that a bad spec is reported
+// like a bad file), simulated with progress and cancel.
+template <class MakeScenario> auto simulation(MakeScenario make, uint64_t seed)
+{
+    return [make = std::move(make), seed](std::atomic<bool> *cancel, std::function<void(double)> progress) {
+        sim::SimControl control;
+        control.cancel = cancel;
+        control.progress = progress;
+        sim::SimResult r = sim::simulate(make(), seed, control);
+        progress(1.0);
+        std::vector<std::unique_ptr<Trace>> traces;
+        traces.push_back(std::move(r.trace));
+        return traces;
+    };
+}
+
+} // namespace
+
 void TraceLoader::simulate(const QString &scenario)
 {
-    const std::string spec = scenario.toStdString();
     start(scenario, tr("simulated %1").arg(scenario),
-          [spec](std::atomic<bool> *cancel, std::function<void(double)> progress) {
-              sim::SimControl control;
-              control.cancel = cancel;
-              control.progress = progress;
-              sim::SimResult r = sim::simulate(sim::scenarioFromSpec(spec), 1, control);
-              progress(1.0);
-              std::vector<std::unique_ptr<Trace>> traces;
-              traces.push_back(std::move(r.trace));
-              return traces;
-          });
+          simulation([spec = scenario.toStdString()] { return sim::scenarioFromSpec(spec); }, 1));
 }
 
 void TraceLoader::simulate(const Simulation &s)
 {
-    start(s.title, s.title,
-          [sc = s.scenario, seed = s.seed](std::atomic<bool> *cancel, std::function<void(double)> progress) {
-              sim::SimControl control;
-              control.cancel = cancel;
-              control.progress = progress;
-              sim::SimResult r = sim::simulate(sc, seed, control);
-              progress(1.0);
-              std::vector<std::unique_ptr<Trace>> traces;
-              traces.push_back(std::move(r.trace));
-              return traces;
-          });
+    start(s.title, s.title, simulation([sc = s.scenario] { return sc; }, s.seed));
 }
 
 void TraceLoader::start(const QString &label, const QString &title, Producer produce)

@@ -1,5 +1,7 @@
 #include "Presets.h"
 
+#include <sys/stat.h>
+
 #include <fstream>
 #include <sstream>
 
@@ -36,6 +38,15 @@ Scenario loadScenario(const std::string &spec)
     Scenario s = parseScenario(text.str(), name);
     applyVariant(s, variant);
     return s;
+}
+
+bool namesTraceFile(const std::string &run)
+{
+    struct stat st
+    {
+    };
+    return ::stat(run.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+           !(run.size() > 5 && run.compare(run.size() - 5, 5, ".json") == 0);
 }
 
 std::string listPresets()

@@ -21,6 +21,10 @@ const std::vector<Preset> &presets(); // generated: presets.cpp in the build tre
 // Loads a scenario by its command-line name and applies the variant after ':' (if any).
 Scenario loadScenario(const std::string &spec);
 
+// Whether a run named on a command line or in a dialog is a trace file to load (an existing regular file
+// that is not a scenario's .json) rather than a scenario to simulate.
+bool namesTraceFile(const std::string &run);
+
 // "NAME  description" per preset with its variants, for `simulate --list`.
 std::string listPresets();
 

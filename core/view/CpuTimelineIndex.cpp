@@ -185,7 +185,8 @@ bool CpuTimelineIndex::overlaps(const std::vector<TimeSpan> &spans, int64_t t0, 
     return it != spans.end() && it->from < t1;
 }
 
-void CpuTimelineIndex::summarize(int64_t start, int64_t end, int columns, ColumnSummary *out) const
+void CpuTimelineIndex::summarize(int64_t start, int64_t end, int columns, ColumnSummary *out,
+                                 int64_t spanFrom, int64_t spanTo) const
 {
     if (columns <= 0) return;
     std::fill(out, out + columns, ColumnSummary{});
@@ -235,6 +236,7 @@ void CpuTimelineIndex::summarize(int64_t start, int64_t end, int columns, Column
         c.failedStops = static_cast<uint32_t>(hi.fail - lo.fail);
         c.dependencies = dependencies_.query(lo.fail, hi.fail);
         c.lost = overlaps(lost_, t0, t1);
+        if (t1 <= spanFrom || t0 > spanTo) c = ColumnSummary{};
         std::swap(lo, hi);
     }
 }

@@ -30,7 +30,10 @@ public:
     void build(const CpuEvents &events, const CpuAnalysis &analysis);
 
     // Column j covers [start + (end - start) * j / columns, start + (end - start) * (j + 1) / columns).
-    void summarize(int64_t start, int64_t end, int columns, ColumnSummary *out) const;
+    // Columns wholly outside [spanFrom, spanTo] (the trace's span) stay empty: a range may reach beyond
+    // the trace (the compare view's shared axis covers both runs).
+    void summarize(int64_t start, int64_t end, int columns, ColumnSummary *out, int64_t spanFrom = INT64_MIN,
+                   int64_t spanTo = INT64_MAX) const;
 
     const std::vector<TimeSpan> &catchups() const { return catchups_; } // catch-up TIMER softirqs
     const std::vector<TimeSpan> &lost() const { return lost_; }         // lost-event ranges, by time
