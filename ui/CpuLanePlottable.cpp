@@ -113,7 +113,8 @@ void CpuLanePlottable::drawStateRow(QCPPainter *p, const QRect &row, bool collap
         const int d = ColumnSummary::dominant(t, static_cast<int>(IrqSlot::Count));
         if (d < 0) return kNone;
         int64_t busy = 0;
-        for (int64_t v : t) busy += v;
+        for (int64_t v : t)
+            busy += v;
         const double share = static_cast<double>(busy) / static_cast<double>(busy + idle);
         const int alpha = share < 0.05 ? 70 : share < 0.2 ? 130 : share < 0.5 ? 190 : 255;
         return qRgba(qRed(irq[d]), qGreen(irq[d]), qBlue(irq[d]), alpha);

@@ -28,8 +28,8 @@ struct LaneGeometry
         bool collapsed;
         int run = 0;          // 0: the document, 1: the compared run
         bool groupEnd = true; // the last lane of its CPU's group (a gap follows)
-        int top;    // widget y of the lane's first row (after scrolling)
-        int height; // all its rows
+        int top;              // widget y of the lane's first row (after scrolling)
+        int height;           // all its rows
     };
     int stateRow = kStateRow, tickRow = kTickRow, eventRow = kEventRow, gap = kGap;
 

@@ -201,7 +201,8 @@ MainWindow::MainWindow(QWidget *parent)
     connect(state_, &ViewState::comparisonChanged, this, &MainWindow::showFacts);
 
     connect(cancel_, &QPushButton::clicked, loader_, &TraceLoader::cancel);
-    connect(loader_, &TraceLoader::progress, this, [this](double f) { progress_->setValue(static_cast<int>(f * 1000)); });
+    connect(loader_, &TraceLoader::progress, this,
+            [this](double f) { progress_->setValue(static_cast<int>(f * 1000)); });
     connect(loader_, &TraceLoader::loaded, this, &MainWindow::onLoaded);
     connect(loader_, &TraceLoader::failed, this, &MainWindow::onFailed);
     connect(loader_, &TraceLoader::cancelled, this, [this] {
@@ -325,7 +326,8 @@ void MainWindow::openScenario(const QString &scenario)
     loader_->simulate(scenario);
 }
 
-void MainWindow::onLoaded(const QString &path, std::shared_ptr<std::vector<std::shared_ptr<const Trace>>> traces,
+void MainWindow::onLoaded(const QString &path,
+                          std::shared_ptr<std::vector<std::shared_ptr<const Trace>>> traces,
                           const Document &doc, double secs)
 {
     setBusy(false);
@@ -346,21 +348,23 @@ void MainWindow::onLoaded(const QString &path, std::shared_ptr<std::vector<std::
         const TraceMeta &m = traces_->front()->meta;
         const Trace &t = *traces_->front();
         const double span = fig.events ? static_cast<double>(t.lastTs() - t.firstTs()) / 1e9 : 0.0;
-        status_->setText(tr("%1 · kernel %2 · %3 CPUs · %4 s · %5 events · %6 lost ranges · loaded and analysed in %7 s")
-                             .arg(doc_.title,
-                                  QString::fromStdString(m.kernelRelease.empty() ? std::string("?") : m.kernelRelease))
-                             .arg(t.cpuCount())
-                             .arg(span, 0, 'f', 3)
-                             .arg(static_cast<qulonglong>(fig.events))
-                             .arg(static_cast<qulonglong>(t.lostRangeCount()))
-                             .arg(secs, 0, 'f', 3));
+        status_->setText(
+            tr("%1 · kernel %2 · %3 CPUs · %4 s · %5 events · %6 lost ranges · loaded and analysed in %7 s")
+                .arg(doc_.title,
+                     QString::fromStdString(m.kernelRelease.empty() ? std::string("?") : m.kernelRelease))
+                .arg(t.cpuCount())
+                .arg(span, 0, 'f', 3)
+                .arg(static_cast<qulonglong>(fig.events))
+                .arg(static_cast<qulonglong>(t.lostRangeCount()))
+                .arg(secs, 0, 'f', 3));
         std::vector<int> full;
         for (int c = 0; c < t.cpuCount(); ++c)
             if (doc_.analysis->isNohzFull(c)) full.push_back(c);
-        status_->setText(status_->text() +
-                         tr(" · nohz_full: %1 (%2)")
-                             .arg(full.empty() ? tr("none") : QString::fromStdString(formatCpuList(full)),
-                                  QString::fromStdString(std::string(nohzFullSourceName(doc_.analysis->nohzFullSource)))));
+        status_->setText(
+            status_->text() +
+            tr(" · nohz_full: %1 (%2)")
+                .arg(full.empty() ? tr("none") : QString::fromStdString(formatCpuList(full)),
+                     QString::fromStdString(std::string(nohzFullSourceName(doc_.analysis->nohzFullSource)))));
         QStringList why;
         for (size_t c = 0; c < doc_.analysis->nohzFullWhy.size(); ++c)
             if (!doc_.analysis->nohzFullWhy[c].empty())
@@ -456,7 +460,8 @@ void MainWindow::addRecent(const QString &path)
     const QString abs = QFileInfo(path).absoluteFilePath();
     recent.removeAll(abs);
     recent.prepend(abs);
-    while (recent.size() > kMaxRecent) recent.removeLast();
+    while (recent.size() > kMaxRecent)
+        recent.removeLast();
     settings.setValue(QStringLiteral("recentFiles"), recent);
     rebuildRecentMenu();
 }

@@ -138,7 +138,7 @@ private:
     QProgressBar *progress_;
     QPushButton *cancel_;
     QLabel *status_;
-    QString statusA_; // the status text of the document alone
+    QString statusA_;     // the status text of the document alone
     QString runA_, runB_; // the runs as opened: a path or a scenario
     QMenu *recentMenu_;
     std::shared_ptr<std::vector<std::shared_ptr<const Trace>>> traces_;

@@ -172,12 +172,13 @@ void TraceLoader::load(const QString &path)
               });
         return;
     }
-    start(path, QFileInfo(path).fileName(), [file](std::atomic<bool> *cancel, std::function<void(double)> progress) {
-        LoadOptions opt;
-        opt.cancel = cancel;
-        opt.progress = std::move(progress);
-        return loadAll(file, opt);
-    });
+    start(path, QFileInfo(path).fileName(),
+          [file](std::atomic<bool> *cancel, std::function<void(double)> progress) {
+              LoadOptions opt;
+              opt.cancel = cancel;
+              opt.progress = std::move(progress);
+              return loadAll(file, opt);
+          });
 }
 
 namespace {
@@ -232,9 +233,12 @@ void TraceLoader::start(const QString &label, const QString &title, Producer pro
         auto throttle = std::make_shared<ProgressThrottle>();
         auto report = [this, gen, throttle](double f) {
             if (!throttle->due(f)) return;
-            QMetaObject::invokeMethod(this, [this, gen, f] {
-                if (gen == generation_) emit progress(f);
-            }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                this,
+                [this, gen, f] {
+                    if (gen == generation_) emit progress(f);
+                },
+                Qt::QueuedConnection);
         };
         const auto t0 = std::chrono::steady_clock::now();
         try {
@@ -260,21 +264,27 @@ void TraceLoader::start(const QString &label, const QString &title, Producer pro
             markTime("timeline indexed");
             report(1.0);
             const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-            QMetaObject::invokeMethod(this, [this, gen, label, traces, doc, secs] {
-                if (gen != generation_) return;
-                busy_ = false;
-                emit loaded(label, traces, doc, secs);
-            }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                this,
+                [this, gen, label, traces, doc, secs] {
+                    if (gen != generation_) return;
+                    busy_ = false;
+                    emit loaded(label, traces, doc, secs);
+                },
+                Qt::QueuedConnection);
         } catch (const LoadCancelled &) {
             // cancel() already told the UI, or a newer load superseded this one.
         } catch (const Cancelled &) {
         } catch (const std::exception &e) {
             const QString msg = QString::fromStdString(e.what());
-            QMetaObject::invokeMethod(this, [this, gen, label, msg] {
-                if (gen != generation_) return;
-                busy_ = false;
-                emit failed(label, msg);
-            }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                this,
+                [this, gen, label, msg] {
+                    if (gen != generation_) return;
+                    busy_ = false;
+                    emit failed(label, msg);
+                },
+                Qt::QueuedConnection);
         }
     });
 }

@@ -18,7 +18,8 @@ void ViewState::reset(int64_t first, int64_t last, int cpuCount)
     markerA_.reset();
     markerB_.reset();
     cpus_.clear();
-    for (int c = 0; c < cpuCount; ++c) cpus_.push_back(c);
+    for (int c = 0; c < cpuCount; ++c)
+        cpus_.push_back(c);
     undo_.clear();
     redo_.clear();
     emit documentReset();

@@ -94,16 +94,19 @@ ReportCounts countReportText(const std::string &text)
         std::istringstream ls(line);
         std::vector<std::string> tok;
         std::string t;
-        while (ls >> t) tok.push_back(t);
+        while (ls >> t)
+            tok.push_back(t);
         for (size_t i = 0; i < tok.size(); ++i) {
             const std::string &k = tok[i];
             if (k.size() < 3 || k.front() != '[' || k.back() != ']') continue;
             bool digits = true;
-            for (size_t j = 1; j + 1 < k.size(); ++j) digits &= std::isdigit(static_cast<unsigned char>(k[j])) != 0;
+            for (size_t j = 1; j + 1 < k.size(); ++j)
+                digits &= std::isdigit(static_cast<unsigned char>(k[j])) != 0;
             if (!digits) continue;
             const int cpu = std::stoi(k.substr(1, k.size() - 2));
             size_t j = i + 1;
-            while (j < tok.size() && tok[j].back() != ':') ++j; // skip latency columns
+            while (j < tok.size() && tok[j].back() != ':')
+                ++j; // skip latency columns
             if (j + 1 >= tok.size()) break;
             std::string name = tok[j + 1];
             if (name.back() != ':') break;
@@ -129,7 +132,8 @@ ReportCounts countModel(const std::vector<const Trace *> &traces)
     for (const Trace *t : traces) {
         for (int cpu = 0; cpu < t->cpuCount(); ++cpu) {
             const CpuEvents &ev = t->cpu(cpu);
-            for (size_t i = 0; i < ev.size(); ++i) ++c.byName[t->types()[ev.type(i)].name];
+            for (size_t i = 0; i < ev.size(); ++i)
+                ++c.byName[t->types()[ev.type(i)].name];
             if (ev.size()) c.byCpu[cpu] += ev.size();
             c.total += ev.size();
             c.droppedLines += ev.lost.size();
