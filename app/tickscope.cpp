@@ -100,7 +100,7 @@ int main(int argc, char **argv)
     parser.addOption(view);
     const QCommandLineOption dock(QStringLiteral("dock"),
                                   QStringLiteral("Show and raise a panel: events, summary, histograms, "
-                                                 "difference or what-if (for screenshots)."),
+                                                 "findings, difference or what-if (for screenshots)."),
                                   QStringLiteral("NAME"));
     parser.addOption(dock);
     parser.process(app);
@@ -143,13 +143,15 @@ int main(int argc, char **argv)
         const QString name = parser.value(dock);
         QDockWidget *d = name == QLatin1String("events")       ? w.panels()->eventDock()
                          : name == QLatin1String("summary")    ? w.panels()->summaryDock()
+                         : name == QLatin1String("findings")   ? w.panels()->findingsDock()
                          : name == QLatin1String("histograms") ? w.panels()->histogramDock()
                          : name == QLatin1String("difference") ? w.panels()->differenceDock()
                          : name == QLatin1String("what-if")    ? w.panels()->simulatorDock()
                                                                : nullptr;
         if (!d) {
-            std::fprintf(stderr,
-                         "tickscope: --dock: expected events, summary, histograms, difference or what-if\n");
+            std::fprintf(
+                stderr,
+                "tickscope: --dock: expected events, summary, findings, histograms, difference or what-if\n");
             return 2;
         }
         onShown([d] {

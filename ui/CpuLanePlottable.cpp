@@ -68,6 +68,7 @@ void CpuLanePlottable::draw(QCPPainter *p)
     const int width = data.width();
     const QCPRange r = mKeyAxis->range();
     columns_ = summaries_->columns(spec_.slot, std::llround(r.lower), std::llround(r.upper), width);
+    colNs_ = width > 0 ? (r.upper - r.lower) / width : 0;
 
     p->save();
     p->setAntialiasing(false);
@@ -89,63 +90,150 @@ void CpuLanePlottable::draw(QCPPainter *p)
     p->restore();
 }
 
-void CpuLanePlottable::drawStateRow(QCPPainter *p, const QRect &row, bool collapsed)
+namespace {
+// Splits a band of `height` pixels between the slots `order` (top to bottom) by their share of `t`'s
+// time: a slot with any time gets at least `minH` pixels, so that a state rare in the column (a 100 us
+// sleep among 10 ms of work) stays visible; the slot with the most time gives up the pixels. Slots not
+// in `order` count towards the total without being drawn (the IRQ band's "no interrupt").
+template <size_t K>
+void shares(const StatePrefix::Times &t, const std::array<int, K> &order, int64_t extra, int height, int minH,
+            std::array<int16_t, K> &h)
 {
-    QRgb task[StatePrefix::kSlots], irq[StatePrefix::kSlots];
-    for (int s = 0; s < StatePrefix::kSlots; ++s) {
-        task[s] =
-            s < static_cast<int>(TaskSlot::Count) ? rgb(palette::task(static_cast<TaskSlot>(s))) : kNone;
-        irq[s] = s < static_cast<int>(IrqSlot::Count) ? rgb(palette::irq(static_cast<IrqSlot>(s))) : kNone;
+    int64_t total = extra;
+    for (int s : order)
+        total += t[s];
+    h.fill(0);
+    if (total <= 0) return;
+    int used = 0, dom = -1;
+    int64_t domT = extra;
+    for (size_t i = 0; i < K; ++i) {
+        const int64_t v = t[order[i]];
+        if (v <= 0) continue;
+        h[i] = static_cast<int16_t>(
+            std::max<int64_t>(minH, (v * height + total / 2) / total)); // rounded share, at least minH
+        used += h[i];
+        if (v > domT) {
+            domT = v;
+            dom = static_cast<int>(i);
+        }
     }
-    const int taskH = collapsed ? row.height() : row.height() * 2 / 3;
-    fillRuns(p, row.top(), taskH, [&](const ColumnSummary &c) {
-        const int d = ColumnSummary::dominant(c.task, static_cast<int>(TaskSlot::Count));
-        return d < 0 ? kNone : task[d];
-    });
-    if (collapsed) return;
-    // IRQ band: the interrupt kind with most time in the column, whenever any interrupt ran in it, in
-    // four strengths by the share of the column's time spent in interrupts (<5 %, <20 %, <50 %, more):
-    // zoomed out, where every column holds some interrupt, the busy stretches stand out.
-    fillRuns(p, row.top() + taskH, row.height() - taskH, [&](const ColumnSummary &c) {
-        StatePrefix::Times t = c.irq;
-        const int64_t idle = t[static_cast<int>(IrqSlot::None)];
-        t[static_cast<int>(IrqSlot::None)] = 0;
-        const int d = ColumnSummary::dominant(t, static_cast<int>(IrqSlot::Count));
-        if (d < 0) return kNone;
-        int64_t busy = 0;
-        for (int64_t v : t)
-            busy += v;
-        const double share = static_cast<double>(busy) / static_cast<double>(busy + idle);
-        const int alpha = share < 0.05 ? 70 : share < 0.2 ? 130 : share < 0.5 ? 190 : 255;
-        return qRgba(qRed(irq[d]), qGreen(irq[d]), qBlue(irq[d]), alpha);
-    });
+    if (dom >= 0) h[dom] = static_cast<int16_t>(std::max(minH, h[dom] + height - used));
+}
+} // namespace
+
+void CpuLanePlottable::fillSegs(QCPPainter *p, int top, const Seg *segs, size_t stride, const QColor &colour,
+                                int minW)
+{
+    const int n = static_cast<int>(columns_.size());
+    for (int j = 0; j < n;) {
+        const Seg s = segs[static_cast<size_t>(j) * stride];
+        if (s.h <= 0) {
+            ++j;
+            continue;
+        }
+        int k = j + 1;
+        while (k < n && segs[static_cast<size_t>(k) * stride].y == s.y &&
+               segs[static_cast<size_t>(k) * stride].h == s.h)
+            ++k;
+        const int w = std::max(k - j, minW);
+        p->fillRect(QRect(left_ + j - (w - (k - j)) / 2, top + s.y, w, s.h), colour);
+        j = k;
+    }
 }
 
+// State row: the task band (upper two thirds) stacks the column's states by their share of its time,
+// busy states on top; the IRQ band below hangs the interrupt kinds from it by their share, so its height
+// is how much of the column went into interrupts (at least a pixel when any ran).
+void CpuLanePlottable::drawStateRow(QCPPainter *p, const QRect &row, bool collapsed)
+{
+    const int n = static_cast<int>(columns_.size());
+    const int taskH = collapsed ? row.height() : row.height() * 2 / 3;
+    constexpr std::array<int, 7> taskOrder{
+        static_cast<int>(TaskSlot::User),        static_cast<int>(TaskSlot::Kernel),
+        static_cast<int>(TaskSlot::Poll),        static_cast<int>(TaskSlot::IdleTask),
+        static_cast<int>(TaskSlot::IdleShallow), static_cast<int>(TaskSlot::IdleDeep),
+        static_cast<int>(TaskSlot::Unknown)};
+    segs_.assign(static_cast<size_t>(n) * 7, Seg{});
+    std::array<int16_t, 7> h{};
+    for (int j = 0; j < n; ++j) {
+        shares(columns_[j].task, taskOrder, 0, taskH, collapsed ? 1 : 2, h);
+        int y = 0;
+        for (size_t i = 0; i < 7; ++i) {
+            const int hh = std::min<int>(h[i], taskH - y);
+            segs_[static_cast<size_t>(j) * 7 + i] = {static_cast<int16_t>(y), static_cast<int16_t>(hh)};
+            y += hh;
+        }
+    }
+    for (size_t i = 0; i < 7; ++i)
+        fillSegs(p, row.top(), segs_.data() + i, 7, palette::task(static_cast<TaskSlot>(taskOrder[i])));
+    if (collapsed) return;
+    const int irqH = row.height() - taskH;
+    constexpr std::array<int, 4> irqOrder{
+        static_cast<int>(IrqSlot::HardIrq), static_cast<int>(IrqSlot::SoftIrq),
+        static_cast<int>(IrqSlot::TimerSoftirq), static_cast<int>(IrqSlot::Unknown)};
+    segs_.assign(static_cast<size_t>(n) * 4, Seg{});
+    std::array<int16_t, 4> hi{};
+    for (int j = 0; j < n; ++j) {
+        shares(columns_[j].irq, irqOrder, columns_[j].irq[static_cast<int>(IrqSlot::None)], irqH, 1, hi);
+        int y = 0;
+        for (size_t i = 0; i < 4; ++i) {
+            const int hh = std::min<int>(hi[i], irqH - y);
+            segs_[static_cast<size_t>(j) * 4 + i] = {static_cast<int16_t>(y), static_cast<int16_t>(hh)};
+            y += hh;
+        }
+    }
+    for (size_t i = 0; i < 4; ++i)
+        fillSegs(p, row.top() + taskH, segs_.data() + i, 4, palette::irq(static_cast<IrqSlot>(irqOrder[i])));
+}
+
+// Tick row: a bar along the bottom, split between running (top) and stopped (bottom) by their share of
+// the column, and above it the ticks as a density: a column's mark is as tall as its ticks per tick
+// period (full height where the tick runs at HZ or a column holds at most one period), the spurious ones
+// on top in vermillion, each kind at least 3 px tall when present. Zoomed in, where a column is much
+// shorter than a tick period, a lone tick is 2 px wide and a spurious one 3 px.
 void CpuLanePlottable::drawTickRow(QCPPainter *p, const QRect &row)
 {
-    const QRgb running = rgb(palette::tickRunning()), stopped = rgb(palette::tickStopped());
-    const int barH = 4, barY = row.top() + (row.height() - barH) / 2;
-    fillRuns(p, barY, barH, [&](const ColumnSummary &c) {
-        if (c.tickState[1] == 0 && c.tickState[2] == 0) return kNone;
-        return c.tickState[1] >= c.tickState[2] ? running : stopped;
-    });
-    QRgb cls[8];
-    for (int k = 0; k < 7; ++k)
-        cls[k] = rgb(palette::tick(static_cast<TickClass>(k)));
-    // Ordinary ticks: short marks 2 px wide; spurious ticks: 3 px, the full row height, drawn last so they
-    // stand out. Marks are per column (at most one per pixel), so zoomed in a lone tick stays visible.
     const int n = static_cast<int>(columns_.size());
+    const int barH = std::max(4, row.height() / 4), barY = row.bottom() + 1 - barH;
+    const int areaTop = row.top() + 1, area = barY - 1 - areaTop;
+    segs_.assign(static_cast<size_t>(n) * 2, Seg{});
+    std::array<int16_t, 2> hb{};
+    for (int j = 0; j < n; ++j) {
+        StatePrefix::Times t{};
+        t[0] = columns_[j].tickState[1];
+        t[1] = columns_[j].tickState[2];
+        shares(t, std::array<int, 2>{0, 1}, 0, barH, 1, hb);
+        segs_[static_cast<size_t>(j) * 2] = {0, hb[0]};
+        segs_[static_cast<size_t>(j) * 2 + 1] = {hb[0],
+                                                 static_cast<int16_t>(std::min<int>(hb[1], barH - hb[0]))};
+    }
+    fillSegs(p, barY, segs_.data(), 2, palette::tickRunning());
+    fillSegs(p, barY, segs_.data() + 1, 2, palette::tickStopped());
+
+    const int64_t period = spec_.index->tickPeriodNs();
+    // Ticks a column holds at HZ: at least floor(expected), so that dividing by it a column of a CPU ticking
+    // at HZ is full height whether it caught floor or floor + 1 ticks (no aliasing stripes).
+    const double expected = period > 0 ? colNs_ / static_cast<double>(period) : 0;
+    const double full = std::max(1.0, std::floor(expected));
+    segs_.assign(static_cast<size_t>(n) * 2, Seg{});
     for (int j = 0; j < n; ++j) {
         const ColumnSummary &c = columns_[j];
-        if (c.ticks && c.worstTick != TickClass::Spurious)
-            p->fillRect(QRect(left_ + j, row.top() + 3, 2, row.height() - 6),
-                        QColor::fromRgb(cls[static_cast<int>(c.worstTick)]));
+        if (!c.ticks) continue;
+        const int hAll =
+            expected <= 1 ? area : std::clamp(static_cast<int>(std::lround(area * c.ticks / full)), 3, area);
+        const int hSp = c.spuriousTicks ? std::clamp(static_cast<int>(std::lround(static_cast<double>(hAll) *
+                                                                                  c.spuriousTicks / c.ticks)),
+                                                     std::min(3, hAll), hAll)
+                                        : 0;
+        const int y = area - hAll;
+        segs_[static_cast<size_t>(j) * 2] = {static_cast<int16_t>(y + hSp), static_cast<int16_t>(hAll - hSp)};
+        segs_[static_cast<size_t>(j) * 2 + 1] = {static_cast<int16_t>(y), static_cast<int16_t>(hSp)};
     }
-    const QColor spurious = palette::tick(TickClass::Spurious);
-    for (int j = 0; j < n; ++j)
-        if (columns_[j].worstTick == TickClass::Spurious)
-            p->fillRect(QRect(left_ + j - 1, row.top(), 3, row.height()), spurious);
-    // Failed tick stops: an x at the bottom, with the dependency's name where there is room.
+    const bool sparse = expected < 0.25;
+    fillSegs(p, areaTop, segs_.data(), 2, palette::tickMark(), sparse ? 2 : 1);
+    fillSegs(p, areaTop, segs_.data() + 1, 2, palette::spurious(), sparse ? 3 : 1);
+
+    // Failed tick stops: an x on the bar, with the dependency's name where there is room.
     p->setPen(QPen(palette::failedStop(), 1));
     int lastLabelEnd = -1;
     QFont f = p->font();
@@ -172,6 +260,8 @@ void CpuLanePlottable::drawTickRow(QCPPainter *p, const QRect &row)
     p->setPen(Qt::NoPen);
 }
 
+// Timers row: the TIMER softirqs (catch-ups in their own colour) as a band along the bottom; above it a
+// mark per column with hrtimer wakeups, coloured and sized by the latest one's lateness.
 void CpuLanePlottable::drawEventRow(QCPPainter *p, const QRect &row)
 {
     const QRgb catchup = rgb(palette::catchup()), softirq = rgb(palette::timerSoftirq());
@@ -179,10 +269,15 @@ void CpuLanePlottable::drawEventRow(QCPPainter *p, const QRect &row)
         return c.catchup ? catchup : c.timerSoftirqs ? softirq : kNone;
     });
     const int n = static_cast<int>(columns_.size());
-    for (int j = 0; j < n; ++j)
-        if (columns_[j].wakeups)
-            p->fillRect(QRect(left_ + j, row.top() + 1, 2, row.height() - 7),
-                        palette::lateness(columns_[j].maxLatenessNs));
+    const int area = row.height() - 7;
+    const int w = colNs_ < 20'000 ? 2 : 1; // zoomed in, a lone wakeup is 2 px wide
+    for (int j = 0; j < n; ++j) {
+        if (!columns_[j].wakeups) continue;
+        const int step = palette::latenessStep(columns_[j].maxLatenessNs);
+        const int h = std::max(3, area * (step < 0 ? 2 : step + 2) / 5);
+        p->fillRect(QRect(left_ + j, row.top() + 1 + area - h, w, h),
+                    palette::lateness(columns_[j].maxLatenessNs));
+    }
 }
 
 void CpuLanePlottable::drawLost(QCPPainter *p, const QRect &lane)
@@ -210,20 +305,20 @@ void CpuLanePlottable::drawLabel(QCPPainter *p, const LaneGeometry::Lane &lane)
         p->fillRect(QRect(mParentPlot->viewport().left(), lane.top, 3, lane.height), spec_.runTint);
     p->setPen(Qt::black);
     QFont f = p->font();
-    f.setPixelSize(11);
+    f.setPixelSize(kLabelPixels + 2);
     f.setBold(true);
     p->setFont(f);
     const QString tag = spec_.runTag.isEmpty() ? QString() : spec_.runTag + QLatin1Char(' ');
-    p->drawText(x, lane.top + 10,
+    p->drawText(x, lane.top + kLabelPixels + 1,
                 QStringLiteral("%1CPU %2%3")
                     .arg(tag)
                     .arg(spec_.cpu)
                     .arg(lane.collapsed ? QStringLiteral(" ▸") : QString()));
     if (lane.collapsed) return;
     f.setBold(false);
-    f.setPixelSize(9);
+    f.setPixelSize(kLabelPixels);
     p->setFont(f);
-    p->drawText(x, lane.top + 20,
+    p->drawText(x, lane.top + 2 * kLabelPixels + 2,
                 spec_.nohzFull ? QStringLiteral("nohz_full") : QStringLiteral("housekeeping"));
     p->drawText(x, lane.top + geometry_->stateRow + 12, QStringLiteral("tick"));
     p->drawText(x, lane.top + geometry_->stateRow + geometry_->tickRow + 12, QStringLiteral("timers"));

@@ -35,6 +35,7 @@ public:
                      LaneSummaries *summaries);
 
     int cpu() const { return spec_.cpu; }
+    static constexpr int kLabelPixels = 10; // the lane's row labels; its CPU name is 2 px larger, bold
 
     double selectTest(const QPointF &, bool, QVariant * = nullptr) const override { return -1; }
     QCPRange getKeyRange(bool &foundRange, QCP::SignDomain = QCP::sdBoth) const override;
@@ -54,12 +55,22 @@ private:
     void drawLabel(QCPPainter *p, const LaneGeometry::Lane &lane);
     // Fills [left + j0, left + j1) x [y, y + h) for each run of columns with the same colour (alpha 0: none).
     template <class F> void fillRuns(QCPPainter *p, int y, int h, F &&colourOf);
+    // A band segment of one column: [top + y, top + y + h); h == 0: none.
+    struct Seg
+    {
+        int16_t y = 0, h = 0;
+    };
+    // Fills runs of columns whose segment (segs[j * stride]) is the same, at least minW pixels wide
+    // (centred on the run).
+    void fillSegs(QCPPainter *p, int top, const Seg *segs, size_t stride, const QColor &colour, int minW = 1);
 
     Spec spec_;
     const LaneGeometry *geometry_;
     int left_ = 0;
     LaneSummaries *summaries_;
     std::span<const ColumnSummary> columns_; // this draw's columns
+    double colNs_ = 0;                       // and the time one column covers
+    std::vector<Seg> segs_;                  // scratch: segments by column and layer
 };
 
 } // namespace tickscope

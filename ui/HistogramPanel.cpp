@@ -213,17 +213,22 @@ void HistogramPanel::plot(QCustomPlot *p, const Bins &a, const Bins *other, cons
         p->yAxis->setRange(log ? 0.8 : 0, std::max(1.0, top) * (log ? 2 : 1.1));
     }
     auto *title = qobject_cast<QCPTextElement *>(p->plotLayout()->element(0, 0));
+    // Short lines: the header stays inside a narrow plot whatever the numbers' widths (a large trace has
+    // millions of samples and latencies of several ms).
     auto figures = [](const Bins &x) {
-        return x.samples ? tr("n %1 · p99 %2 · max %3 µs")
-                               .arg(x.samples)
-                               .arg(x.p99, 0, 'f', 1)
-                               .arg(x.max, 0, 'f', 1)
+        return x.samples ? tr("p99 %1 · max %2 µs").arg(x.p99, 0, 'f', 1).arg(x.max, 0, 'f', 1)
                          : tr("no samples");
     };
-    if (other)
+    if (other) {
         title->setText(QStringLiteral("%1\nA: %2\nB: %3").arg(what, figures(a), figures(*other)));
-    else
-        title->setText(a.samples ? tr("%1\n%2 samples\np50 %3 · p99 %4 · max %5 µs")
+        if (c)
+            p->setToolTip(tr("A: %1, %2 samples\nB: %3, %4 samples")
+                              .arg(doc_.title)
+                              .arg(a.samples)
+                              .arg(c->b.title)
+                              .arg(other->samples));
+    } else
+        title->setText(a.samples ? tr("%1\n%2 samples\np50 %3 · p99 %4\nmax %5 µs")
                                        .arg(what)
                                        .arg(a.samples)
                                        .arg(a.p50, 0, 'f', 1)

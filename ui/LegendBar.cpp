@@ -15,23 +15,74 @@ LegendBar::LegendBar(QWidget *parent) : QWidget(parent)
     setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
 }
 
+static void drawGlyph(QPainter *p, const QRect &box, palette::Glyph g, const QColor &c)
+{
+    using G = palette::Glyph;
+    p->save();
+    p->setPen(Qt::NoPen);
+    switch (g) {
+    case G::Box:
+        p->fillRect(box, c);
+        p->setPen(QColor(0, 0, 0, 90));
+        p->setBrush(Qt::NoBrush);
+        p->drawRect(box.adjusted(0, 0, -1, -1));
+        break;
+    case G::Band:
+        p->fillRect(QRect(box.left(), box.bottom() - 3, box.width(), 4), c);
+        break;
+    case G::Mark:
+        p->fillRect(QRect(box.center().x() - 1, box.top(), 3, box.height()), c);
+        break;
+    case G::Cross:
+        p->setPen(QPen(c, 1.5));
+        p->setRenderHint(QPainter::Antialiasing);
+        p->drawLine(box.topLeft() + QPoint(1, 1), box.bottomRight() - QPoint(1, 1));
+        p->drawLine(box.bottomLeft() + QPoint(1, -1), box.topRight() + QPoint(-1, 1));
+        break;
+    case G::Hatch:
+        p->fillRect(box, Qt::white);
+        p->fillRect(box, QBrush(c, Qt::BDiagPattern));
+        p->setPen(QColor(0, 0, 0, 90));
+        p->setBrush(Qt::NoBrush);
+        p->drawRect(box.adjusted(0, 0, -1, -1));
+        break;
+    }
+    p->restore();
+}
+
+// The entries flow left to right, each row's group behind its name in bold; a group whose name and first
+// entry do not fit on the line starts the next one.
 int layoutLegend(QPainter *p, const QFont &font, int width, QPoint origin, const QColor &text)
 {
-    const QFontMetrics fm(font);
-    if (p) p->setFont(font);
+    QFont bold = font;
+    bold.setBold(true);
+    const QFontMetrics fm(font), fmBold(bold);
     int x = kPad, y = 2;
-    for (const palette::LegendEntry &e : palette::legend()) {
+    const std::vector<palette::LegendEntry> entries = palette::legend();
+    for (size_t i = 0; i < entries.size(); ++i) {
+        const palette::LegendEntry &e = entries[i];
         const int w = kSwatch + 4 + fm.horizontalAdvance(e.label) + 12;
-        if (x + w > width && x > kPad) {
+        const bool first = i == 0 || entries[i - 1].row != e.row;
+        const QString group = first ? palette::legendRowName(e.row) : QString();
+        const int gw = group.isEmpty() ? 0 : fmBold.horizontalAdvance(group) + 6;
+        const int lead = first && i > 0 ? 10 : 0; // space between groups
+        if (x + lead + gw + w > width && x > kPad) {
             x = kPad;
             y += kLine;
+        } else {
+            x += x > kPad ? lead : 0;
         }
+        if (p && gw) {
+            p->setFont(bold);
+            p->setPen(text);
+            p->drawText(QRect(origin + QPoint(x, y), QSize(gw, kLine)), Qt::AlignVCenter | Qt::AlignLeft,
+                        group);
+        }
+        x += gw;
         if (p) {
             const QPoint o = origin + QPoint(x, y);
-            p->fillRect(QRect(o + QPoint(0, 3), QSize(kSwatch, kSwatch)), e.colour);
-            p->setPen(QColor(0, 0, 0, 90));
-            p->setBrush(Qt::NoBrush);
-            p->drawRect(QRect(o + QPoint(0, 3), QSize(kSwatch - 1, kSwatch - 1)));
+            drawGlyph(p, QRect(o + QPoint(0, 3), QSize(kSwatch, kSwatch)), e.glyph, e.colour);
+            p->setFont(font);
             p->setPen(text);
             p->drawText(QRect(o + QPoint(kSwatch + 4, 0), QSize(w, kLine)), Qt::AlignVCenter | Qt::AlignLeft,
                         e.label);

@@ -3,6 +3,7 @@
 #include "PanelDocks.h"
 
 #include "DifferencePanel.h"
+#include "FindingsPanel.h"
 #include "SimulatorPanel.h"
 
 #include "SummaryPanel.h"
@@ -73,6 +74,9 @@ MainWindow::MainWindow(QWidget *parent)
         if (visible) fillStats();
     });
     panels_ = new PanelDocks(this, state_);
+    connect(panels_->findings(), &FindingsPanel::goTo, timeline_, &TimelineView::goTo);
+    connect(panels_->findings(), &FindingsPanel::updated, this,
+            [this] { timeline_->setFindings(panels_->findings()->findings()); });
     // The progress bar and Cancel float over the bottom of the timeline while loading, outside the
     // layout: showing or hiding them resizes nothing (a resize re-allocates and repaints the timeline).
     busy_ = new QFrame(central);
@@ -135,6 +139,7 @@ MainWindow::MainWindow(QWidget *parent)
     view->addSeparator();
     view->addAction(panels_->eventDock()->toggleViewAction());
     view->addAction(panels_->summaryDock()->toggleViewAction());
+    view->addAction(panels_->findingsDock()->toggleViewAction());
     view->addAction(panels_->histogramDock()->toggleViewAction());
     view->addAction(factsDock_->toggleViewAction());
     timeline_->fillNavigateMenu(menuBar()->addMenu(tr("&Navigate")));

@@ -2,6 +2,7 @@
 
 #include "DifferencePanel.h"
 #include "EventTable.h"
+#include "FindingsPanel.h"
 #include "HistogramPanel.h"
 #include "SimulatorPanel.h"
 #include "SummaryPanel.h"
@@ -30,7 +31,7 @@ QDockWidget *dock(QMainWindow *window, const QString &title, const QString &name
 PanelDocks::PanelDocks(QMainWindow *window, ViewState *state)
     : QObject(window), table_(new EventTable(state)), summary_(new SummaryPanel(state)),
       histograms_(new HistogramPanel(state)), difference_(new DifferencePanel(state)),
-      simulator_(new SimulatorPanel)
+      simulator_(new SimulatorPanel), findings_(new FindingsPanel(state))
 {
     eventDock_ = dock(window, tr("Events"), QStringLiteral("eventsDock"), table_, Qt::BottomDockWidgetArea);
     summaryDock_ =
@@ -41,6 +42,9 @@ PanelDocks::PanelDocks(QMainWindow *window, ViewState *state)
                            Qt::RightDockWidgetArea);
     simulatorDock_ = dock(window, tr("What If (Simulator)"), QStringLiteral("simulatorDock"), simulator_,
                           Qt::RightDockWidgetArea);
+    findingsDock_ =
+        dock(window, tr("Findings"), QStringLiteral("findingsDock"), findings_, Qt::RightDockWidgetArea);
+    window->tabifyDockWidget(summaryDock_, findingsDock_);
     window->tabifyDockWidget(summaryDock_, differenceDock_);
     window->tabifyDockWidget(summaryDock_, simulatorDock_);
     differenceDock_->hide();
@@ -59,11 +63,13 @@ void PanelDocks::setDocument(const Document &doc)
     summary_->setDocument(doc);
     histograms_->setDocument(doc);
     difference_->setDocument(doc);
+    findings_->setDocument(doc);
 }
 
 void PanelDocks::addViewActions(QMenu *menu) const
 {
-    for (QDockWidget *d : {eventDock_, summaryDock_, histogramDock_, differenceDock_, simulatorDock_})
+    for (QDockWidget *d :
+         {eventDock_, summaryDock_, findingsDock_, histogramDock_, differenceDock_, simulatorDock_})
         menu->addAction(d->toggleViewAction());
 }
 

@@ -1,8 +1,7 @@
 // The panels around the timeline as dock widgets of a main window: the event table (bottom), the
-// per-CPU summary, the histograms, in the compare view the difference panel, and the what-if simulator
-// (right). The main window
-// creates one, hands it each new Document, and resets its ViewState; the panels do the rest through the
-// ViewState.
+// per-CPU summary, the findings, the histograms, in the compare view the difference panel, and the what-if
+// simulator (right). The main window creates one, hands it each new Document, and resets its ViewState; the
+// panels do the rest through the ViewState.
 #pragma once
 
 #include "Document.h"
@@ -17,6 +16,7 @@ namespace tickscope {
 
 class DifferencePanel;
 class EventTable;
+class FindingsPanel;
 class HistogramPanel;
 class SimulatorPanel;
 class SummaryPanel;
@@ -37,11 +37,13 @@ public:
     HistogramPanel *histograms() const { return histograms_; }
     DifferencePanel *difference() const { return difference_; }
     SimulatorPanel *simulator() const { return simulator_; }
+    FindingsPanel *findings() const { return findings_; }
     QDockWidget *eventDock() const { return eventDock_; }
     QDockWidget *summaryDock() const { return summaryDock_; }
     QDockWidget *histogramDock() const { return histogramDock_; }
     QDockWidget *differenceDock() const { return differenceDock_; }
     QDockWidget *simulatorDock() const { return simulatorDock_; }
+    QDockWidget *findingsDock() const { return findingsDock_; }
 
 private:
     EventTable *table_;
@@ -49,7 +51,9 @@ private:
     HistogramPanel *histograms_;
     DifferencePanel *difference_;
     SimulatorPanel *simulator_;
-    QDockWidget *eventDock_, *summaryDock_, *histogramDock_, *differenceDock_, *simulatorDock_;
+    FindingsPanel *findings_;
+    QDockWidget *eventDock_, *summaryDock_, *histogramDock_, *differenceDock_, *simulatorDock_,
+        *findingsDock_;
 };
 
 } // namespace tickscope

@@ -189,11 +189,14 @@ void SummaryPanel::show(const TickReport &r)
     window_->setText(tr("%1 .. %2 s (%3 s)%4")
                          .arg(seconds(r.from - first), seconds(r.to - first), seconds(r.to - r.from))
                          .arg(whole_->isChecked() ? tr(", the whole trace") : tr(", the visible range")));
-    // The shown CPUs in the timeline's order.
+    // The shown CPUs in the timeline's order, the nohz_full ones first: they are what the panel is
+    // read for, and a narrow dock must not hide them behind a horizontal scroll.
     std::vector<const CpuReport *> cols;
-    for (int cpu : state_->cpus()) {
-        for (const CpuReport &c : r.cpus) {
-            if (c.cpu == cpu) cols.push_back(&c);
+    for (bool full : {true, false}) {
+        for (int cpu : state_->cpus()) {
+            for (const CpuReport &c : r.cpus) {
+                if (c.cpu == cpu && c.nohzFull == full) cols.push_back(&c);
+            }
         }
     }
     const std::vector<Metric> ms = metrics();

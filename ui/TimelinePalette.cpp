@@ -8,10 +8,13 @@ const QColor kBlack(0x00, 0x00, 0x00);
 const QColor kOrange(0xE6, 0x9F, 0x00);
 const QColor kSkyBlue(0x56, 0xB4, 0xE9);
 const QColor kBluishGreen(0x00, 0x9E, 0x73);
-const QColor kYellow(0xF0, 0xE4, 0x42);
 const QColor kBlue(0x00, 0x72, 0xB2);
 const QColor kVermillion(0xD5, 0x5E, 0x00);
 const QColor kReddishPurple(0xCC, 0x79, 0xA7);
+// Lateness: four steps of ColorBrewer's sequential "Blues" (Brewer, colorbrewer2.org), ordered by
+// lightness so that they keep their order without hue vision.
+const QColor kLate[4] = {QColor(0x9E, 0xCA, 0xE1), QColor(0x42, 0x92, 0xC6), QColor(0x08, 0x51, 0x9C),
+                         QColor(0x08, 0x1D, 0x58)};
 } // namespace
 
 QColor task(TaskSlot s)
@@ -22,15 +25,15 @@ QColor task(TaskSlot s)
     case TaskSlot::Kernel:
         return kOrange;
     case TaskSlot::IdleTask:
-        return QColor(0x99, 0x99, 0x99);
+        return QColor(0x66, 0x66, 0x66);
     case TaskSlot::IdleShallow:
-        return QColor(0xC4, 0xC4, 0xC4);
+        return QColor(0xBD, 0xBD, 0xBD);
     case TaskSlot::IdleDeep:
-        return QColor(0xE4, 0xE4, 0xE4);
+        return QColor(0xE3, 0xE3, 0xE3);
     case TaskSlot::Poll:
         return kReddishPurple;
     default:
-        return QColor(0xFA, 0xFA, 0xFA);
+        return QColor(0xF5, 0xEF, 0xB0); // unknown: a pale yellow, not a grey of idle
     }
 }
 
@@ -44,48 +47,42 @@ QColor irq(IrqSlot s)
     case IrqSlot::TimerSoftirq:
         return kBluishGreen;
     case IrqSlot::Unknown:
-        return QColor(0xFA, 0xFA, 0xFA);
+        return QColor(0xF5, 0xEF, 0xB0);
     default:
         return QColor(0xFF, 0xFF, 0xFF);
     }
 }
 
-QColor tick(TickClass c)
+QColor tickMark()
 {
-    switch (c) {
-    case TickClass::Spurious:
-        return kVermillion;
-    case TickClass::User:
-        return kBlue;
-    case TickClass::Kernel:
-        return kOrange;
-    case TickClass::Irq:
-        return kBlack;
-    case TickClass::Polling:
-        return kReddishPurple;
-    case TickClass::Idle:
-        return QColor(0x80, 0x80, 0x80);
-    default:
-        return QColor(0xB0, 0xB0, 0xB0);
-    }
+    return QColor(0x4D, 0x4D, 0x4D);
 }
-
+QColor spurious()
+{
+    return kVermillion;
+}
 QColor tickRunning()
 {
-    return QColor(0x60, 0x60, 0x60);
+    return QColor(0xB4, 0xB4, 0xB4);
 }
 QColor tickStopped()
 {
     return kBluishGreen;
 }
+QColor failedStop()
+{
+    return kBlack;
+}
 
+int latenessStep(int32_t ns)
+{
+    if (ns == INT32_MIN) return -1;
+    return ns < 10'000 ? 0 : ns < 50'000 ? 1 : ns < 200'000 ? 2 : 3;
+}
 QColor lateness(int32_t ns)
 {
-    if (ns == INT32_MIN) return QColor(0xA0, 0xA0, 0xA0);
-    if (ns < 10'000) return kSkyBlue;
-    if (ns < 50'000) return kYellow;
-    if (ns < 200'000) return kOrange;
-    return kVermillion;
+    const int s = latenessStep(ns);
+    return s < 0 ? QColor(0xA8, 0x9F, 0x91) : kLate[s]; // unknown: a warm grey
 }
 
 QColor catchup()
@@ -95,10 +92,6 @@ QColor catchup()
 QColor timerSoftirq()
 {
     return kBluishGreen;
-}
-QColor failedStop()
-{
-    return kBlack;
 }
 QColor lost()
 {
@@ -129,33 +122,55 @@ QColor run(int run)
     return run == 0 ? QColor(0x33, 0x33, 0x33) : QColor(0x00, 0x72, 0xB2);
 }
 
+QString legendRowName(LegendRow r)
+{
+    switch (r) {
+    case LegendRow::State:
+        return QStringLiteral("state");
+    case LegendRow::Interrupts:
+        return QStringLiteral("interrupts");
+    case LegendRow::Tick:
+        return QStringLiteral("tick");
+    case LegendRow::Timers:
+        return QStringLiteral("timers");
+    default:
+        return QString();
+    }
+}
+
+LegendRow paintedRow(LegendRow r)
+{
+    return r == LegendRow::Interrupts ? LegendRow::State : r;
+}
+
 std::vector<LegendEntry> legend()
 {
+    using R = LegendRow;
+    using G = Glyph;
     return {
-        {task(TaskSlot::User), QStringLiteral("user")},
-        {task(TaskSlot::Kernel), QStringLiteral("kernel")},
-        {task(TaskSlot::IdleTask), QStringLiteral("idle task")},
-        {task(TaskSlot::IdleShallow), QStringLiteral("idle C1")},
-        {task(TaskSlot::IdleDeep), QStringLiteral("idle C2+")},
-        {task(TaskSlot::Poll), QStringLiteral("polling idle")},
-        {irq(IrqSlot::HardIrq), QStringLiteral("hardirq")},
-        {irq(IrqSlot::SoftIrq), QStringLiteral("softirq")},
-        {irq(IrqSlot::TimerSoftirq), QStringLiteral("TIMER softirq")},
-        {tick(TickClass::Spurious), QStringLiteral("spurious tick")},
-        {tick(TickClass::User), QStringLiteral("tick in user")},
-        {tick(TickClass::Kernel), QStringLiteral("tick in kernel")},
-        {tick(TickClass::Irq), QStringLiteral("tick in irq")},
-        {tick(TickClass::Polling), QStringLiteral("tick polling")},
-        {tick(TickClass::Idle), QStringLiteral("tick idle")},
-        {tickRunning(), QStringLiteral("tick running")},
-        {tickStopped(), QStringLiteral("tick stopped")},
-        {failedStop(), QStringLiteral("failed stop ×")},
-        {lateness(0), QStringLiteral("wakeup late <10µs")},
-        {lateness(20'000), QStringLiteral("<50µs")},
-        {lateness(100'000), QStringLiteral("<200µs")},
-        {lateness(300'000), QStringLiteral("≥200µs")},
-        {catchup(), QStringLiteral("catch-up softirq ▬")},
-        {lost(), QStringLiteral("lost events ▨")},
+        {R::State, G::Box, task(TaskSlot::User), QStringLiteral("user")},
+        {R::State, G::Box, task(TaskSlot::Kernel), QStringLiteral("kernel")},
+        {R::State, G::Box, task(TaskSlot::IdleTask), QStringLiteral("idle task")},
+        {R::State, G::Box, task(TaskSlot::IdleShallow), QStringLiteral("idle C1")},
+        {R::State, G::Box, task(TaskSlot::IdleDeep), QStringLiteral("idle C2+")},
+        {R::State, G::Box, task(TaskSlot::Poll), QStringLiteral("polling idle")},
+        {R::State, G::Box, task(TaskSlot::Unknown), QStringLiteral("unknown")},
+        {R::Interrupts, G::Band, irq(IrqSlot::HardIrq), QStringLiteral("hardirq")},
+        {R::Interrupts, G::Band, irq(IrqSlot::SoftIrq), QStringLiteral("softirq")},
+        {R::Interrupts, G::Band, irq(IrqSlot::TimerSoftirq), QStringLiteral("TIMER softirq")},
+        {R::Tick, G::Mark, tickMark(), QStringLiteral("ticks (height: per tick period)")},
+        {R::Tick, G::Mark, spurious(), QStringLiteral("spurious tick")},
+        {R::Tick, G::Band, tickRunning(), QStringLiteral("tick running")},
+        {R::Tick, G::Band, tickStopped(), QStringLiteral("tick stopped")},
+        {R::Tick, G::Cross, failedStop(), QStringLiteral("failed stop")},
+        {R::Timers, G::Mark, lateness(0), QStringLiteral("wakeup late <10µs")},
+        {R::Timers, G::Mark, lateness(20'000), QStringLiteral("<50µs")},
+        {R::Timers, G::Mark, lateness(100'000), QStringLiteral("<200µs")},
+        {R::Timers, G::Mark, lateness(300'000), QStringLiteral("≥200µs")},
+        {R::Timers, G::Mark, lateness(INT32_MIN), QStringLiteral("lateness unknown")},
+        {R::Timers, G::Band, timerSoftirq(), QStringLiteral("TIMER softirq")},
+        {R::Timers, G::Band, catchup(), QStringLiteral("catch-up softirq")},
+        {R::Lane, G::Hatch, lost(), QStringLiteral("lost events")},
     };
 }
 

@@ -1,5 +1,8 @@
-// The timeline's colours: the Okabe-Ito colour-blind-safe palette, idle states in greys. The legend, the
-// painter and the GUI tests all take their colours from here.
+// The timeline's colours and its legend. Rules: within one row of a lane (the state row with its task and
+// IRQ bands, the tick row, the timers row) no two meanings share a colour; vermillion means a spurious tick
+// and nothing else; an hrtimer wakeup's lateness is a sequential scale of its own (light to dark blue, the
+// mark also taller when later); the hues come from Okabe & Ito's colour-blind-safe set, idle depths are
+// greys. The legend, the painter and the GUI tests all take their colours from here.
 #pragma once
 
 #include "view/ColumnSummary.h"
@@ -11,29 +14,53 @@
 
 namespace tickscope::palette {
 
-QColor task(TaskSlot s);  // state row, upper band
-QColor irq(IrqSlot s);    // state row, lower band
-QColor tick(TickClass c); // tick marks
-QColor tickRunning();     // tick row bar
+QColor task(TaskSlot s); // state row, upper band
+QColor irq(IrqSlot s);   // state row, lower band
+QColor tickMark();       // tick row: ticks that are not spurious
+QColor spurious();       // tick row: spurious ticks (the only vermillion)
+QColor tickRunning();    // tick row bar
 QColor tickStopped();
-QColor lateness(int32_t ns); // event row: an hrtimer wakeup's lateness (INT32_MIN: unknown)
-QColor catchup();            // catch-up TIMER softirq span
-QColor timerSoftirq();       // event row: a TIMER softirq
 QColor failedStop();
+QColor lateness(int32_t ns);  // timers row: an hrtimer wakeup's lateness (INT32_MIN: unknown)
+int latenessStep(int32_t ns); // 0..3 for the four classes below 10, 50, 200 us and above; -1 unknown
+QColor catchup();             // timers row: catch-up TIMER softirq span
+QColor timerSoftirq();        // timers row: a TIMER softirq (the state row's TIMER softirq colour)
 QColor lost();
 QColor markerA();
 QColor markerB();
 QColor selection();
-QColor run(int run);
-QColor better(); // the difference panel: a change for the better (a light bluish green)
-QColor worse();  // and for the worse (a light vermillion) // the compare view: A's and B's lane tags and
-                 // histogram bars
+QColor run(int run); // the compare view: A's and B's lane tags and histogram bars
+QColor better();     // the difference panel: a change for the better (a light bluish green)
+QColor worse();      // and for the worse (a light vermillion)
 
+// How a legend entry's swatch is drawn: the shape the timeline paints for it.
+enum class Glyph
+{
+    Box,   // a filled band (the state row's task band)
+    Band,  // a low band (the state row's IRQ band, the tick bar, the timers row's softirq spans)
+    Mark,  // a thin vertical mark (ticks, wakeups)
+    Cross, // ×
+    Hatch, // diagonal hatching
+};
+// The lane row an entry is drawn in: entries of one row never share a colour.
+enum class LegendRow
+{
+    State,
+    Interrupts, // the state row's lower band
+    Tick,
+    Timers,
+    Lane, // over the whole lane
+};
 struct LegendEntry
 {
+    LegendRow row;
+    Glyph glyph;
     QColor colour;
     QString label;
 };
-std::vector<LegendEntry> legend(); // every colour the timeline uses, with its meaning
+std::vector<LegendEntry> legend(); // every mark the timeline draws, with its meaning, grouped by row
+QString legendRowName(LegendRow r);
+// The row a legend row's colours are painted in (Interrupts share the state row).
+LegendRow paintedRow(LegendRow r);
 
 } // namespace tickscope::palette

@@ -8,6 +8,8 @@
 #include "analysis/TickReport.h"
 
 #include <QAction>
+#include <QActionGroup>
+#include <QCursor>
 #include <QHBoxLayout>
 #include <QInputDialog>
 #include <QMenu>
@@ -69,10 +71,31 @@ TimelineView::TimelineView(ViewState *state, QWidget *parent) : QWidget(parent),
         if (!full.empty()) showCpus(full);
     });
 
+    auto spurious = [this] {
+        return spuriousClass_ == SpuriousClass::User      ? JumpTarget::SpuriousUser
+               : spuriousClass_ == SpuriousClass::Polling ? JumpTarget::SpuriousPolling
+                                                          : JumpTarget::SpuriousTick;
+    };
     add(navigateActions_, tr("Next &Spurious Tick"), QKeySequence(Qt::Key_N),
-        [this] { jump(JumpTarget::SpuriousTick, true); });
+        [this, spurious] { jump(spurious(), true); });
     add(navigateActions_, tr("Previous Spurious Tick"), QKeySequence(Qt::SHIFT | Qt::Key_N),
-        [this] { jump(JumpTarget::SpuriousTick, false); });
+        [this, spurious] { jump(spurious(), false); });
+    auto *classes = new QActionGroup(this);
+    const std::pair<QString, SpuriousClass> classNames[] = {
+        {tr("Spurious Ticks: All"), SpuriousClass::All},
+        {tr("Spurious Ticks: In User Mode"), SpuriousClass::User},
+        {tr("Spurious Ticks: While Polling"), SpuriousClass::Polling}};
+    for (const auto &[name, cls] : classNames) {
+        QAction *a = addAction(name, QKeySequence(), [this, cls] { setSpuriousClass(cls); });
+        a->setCheckable(true);
+        a->setChecked(cls == SpuriousClass::All);
+        classes->addAction(a);
+        spuriousClassActions_ << a;
+        navigateActions_ << a;
+    }
+    add(navigateActions_, tr("Next &Finding"), QKeySequence(Qt::Key_F), [this] { jumpToFinding(true); });
+    add(navigateActions_, tr("Previous Finding"), QKeySequence(Qt::SHIFT | Qt::Key_F),
+        [this] { jumpToFinding(false); });
     add(navigateActions_, tr("Next &Catch-up Softirq"), QKeySequence(Qt::Key_C),
         [this] { jump(JumpTarget::CatchupSoftirq, true); });
     add(navigateActions_, tr("Previous Catch-up Softirq"), QKeySequence(Qt::SHIFT | Qt::Key_C),
@@ -136,19 +159,74 @@ void TimelineView::setLatencyThresholdNs(int64_t ns)
     QSettings().setValue(QStringLiteral("timeline/latencyThresholdNs"), static_cast<qlonglong>(ns));
 }
 
-void TimelineView::jump(JumpTarget target, bool forward)
+int64_t TimelineView::jumpFrom() const
 {
-    if (!doc_.valid()) return;
     const EventRef sel = state_->selection();
     int64_t from = (state_->rangeStart() + state_->rangeEnd()) / 2;
     if (sel.valid() && sel.run == 0 && sel.cpu < doc_.trace->cpuCount() &&
         static_cast<size_t>(sel.index) < doc_.trace->cpu(sel.cpu).size())
         from = doc_.trace->cpu(sel.cpu).ts(static_cast<size_t>(sel.index));
-    const auto hit = doc_.timeline->jump(target, state_->cpus(), from, forward, latencyThresholdNs_);
-    if (!hit) return;
-    const int64_t span = state_->rangeEnd() - state_->rangeStart();
-    state_->setRange(hit->ts - span / 2, hit->ts + span - span / 2);
-    state_->setSelection({hit->cpu, static_cast<int64_t>(hit->event)});
+    return from;
+}
+
+std::vector<int> TimelineView::jumpCpus(std::optional<QPoint> cursor) const
+{
+    const QPoint pos = cursor ? *cursor : plot_->mapFromGlobal(QCursor::pos());
+    int cpu = -1, run = 0;
+    LaneRow row;
+    if (plot_->rect().contains(pos) && plot_->geometry().hit(pos.y(), cpu, row, &run) && run == 0 &&
+        std::find(state_->cpus().begin(), state_->cpus().end(), cpu) != state_->cpus().end())
+        return {cpu};
+    return state_->cpus();
+}
+
+void TimelineView::jump(JumpTarget target, bool forward)
+{
+    if (!doc_.valid()) return;
+    const auto hit = doc_.timeline->jump(target, jumpCpus(), jumpFrom(), forward, latencyThresholdNs_);
+    if (hit) goTo(hit->cpu, hit->ts, false);
+}
+
+void TimelineView::setSpuriousClass(SpuriousClass c)
+{
+    spuriousClass_ = c;
+    for (QAction *a : spuriousClassActions_)
+        a->setChecked(a == spuriousClassActions_[static_cast<int>(c)]);
+}
+
+void TimelineView::jumpToFinding(bool forward)
+{
+    if (!doc_.valid() || !findings_) return;
+    const std::vector<int> cpus = jumpCpus();
+    const int64_t from = jumpFrom();
+    std::optional<std::pair<int64_t, int>> best; // (ts, cpu)
+    for (const Finding &f : *findings_) {
+        if (std::find(cpus.begin(), cpus.end(), f.cpu) == cpus.end()) continue;
+        if ((f.kind == FindingKind::SpuriousUser && spuriousClass_ == SpuriousClass::Polling) ||
+            (f.kind == FindingKind::SpuriousPolling && spuriousClass_ == SpuriousClass::User))
+            continue;
+        auto it = forward ? std::upper_bound(f.at.begin(), f.at.end(), from)
+                          : std::lower_bound(f.at.begin(), f.at.end(), from);
+        if (!forward) {
+            if (it == f.at.begin()) continue;
+            --it;
+        } else if (it == f.at.end()) {
+            continue;
+        }
+        if (!best || (forward ? *it < best->first : *it > best->first)) best = {{*it, f.cpu}};
+    }
+    if (best) goTo(best->second, best->first, false);
+}
+
+void TimelineView::goTo(int cpu, int64_t ts, bool zoomIn)
+{
+    if (!doc_.valid() || cpu < 0 || cpu >= doc_.trace->cpuCount()) return;
+    int64_t span = state_->rangeEnd() - state_->rangeStart();
+    if (zoomIn && span > 100'000'000) span = 10'000'000;
+    state_->setRange(ts - span / 2, ts + span - span / 2);
+    const CpuEvents &ev = doc_.trace->cpu(cpu);
+    const size_t i = ev.indexRange(ts, ts).first;
+    if (i < ev.size()) state_->setSelection({cpu, static_cast<int64_t>(i)});
 }
 
 void TimelineView::zoomToMarkers()

@@ -334,6 +334,7 @@ TickReport TickReport::make(const Trace &trace, const TickAnalysis &analysis, co
         timerReport(trace, c, r.from, r.to, cr);
         r.cpus.push_back(std::move(cr));
     }
+    r.findings = findFindings(trace, analysis, r);
     return r;
 }
 
@@ -425,6 +426,7 @@ std::string formatReportText(const TickReport &r)
             out += "\n";
         }
     }
+    appendFindingsText(out, r.findings);
     out += "\n";
     for (const CpuReport &c : r.cpus) {
         if (c.nohzFull && !c.nohzFullWhy.empty())
@@ -520,6 +522,7 @@ std::string formatReportJson(const TickReport &r)
         j.endObject();
     }
     j.endArray();
+    findingsJson(j, r.findings);
     j.beginObject("analysis").value("seconds", r.analysisSeconds).value("threads", r.threads);
     j.value("events", r.events).value("derived_bytes", r.derivedBytes).endObject();
     j.value("load_seconds", r.loadSeconds).value("peak_rss_bytes", r.peakRssBytes);

@@ -2,6 +2,7 @@
 // interrupted, the spurious ones, the time the tick was stopped and the failed tick stops by dependency.
 #pragma once
 
+#include "Findings.h"
 #include "TickAnalysis.h"
 
 #include <array>
@@ -122,8 +123,9 @@ struct TickReport
     double analysisSeconds = 0;
     int threads = 1;
     uint64_t derivedBytes = 0;
-    double loadSeconds = 0;    // filled by the caller (0: not shown)
-    uint64_t peakRssBytes = 0; // filled by the caller (0: not shown)
+    double loadSeconds = 0;        // filled by the caller (0: not shown)
+    uint64_t peakRssBytes = 0;     // filled by the caller (0: not shown)
+    std::vector<Finding> findings; // worst first (Findings.h)
 
     static TickReport make(const Trace &trace, const TickAnalysis &analysis, const ReportOptions &options);
 };

@@ -73,6 +73,13 @@ std::optional<TimelineHit> TimelineIndex::jumpOnCpu(JumpTarget target, int cpu, 
     case JumpTarget::SpuriousTick:
         return scan(a.ticks.data(), a.ticks.size(),
                     [](const TickRecord &r) { return r.flags & TickFlag::Spurious; });
+    case JumpTarget::SpuriousUser: // the report's split: user mode, or else polling
+    case JumpTarget::SpuriousPolling: {
+        const bool user = target == JumpTarget::SpuriousUser;
+        return scan(a.ticks.data(), a.ticks.size(), [user](const TickRecord &r) {
+            return (r.flags & TickFlag::Spurious) && (r.context == TickContext::User) == user;
+        });
+    }
     case JumpTarget::LateWakeup:
         return scan(a.timers.wakeups.data(), a.timers.wakeups.size(), [threshold](const HrtimerWakeup &w) {
             return w.latencyNs != kUnknownNs && w.latencyNs >= threshold;

@@ -26,6 +26,8 @@ struct TimelineHit
 enum class JumpTarget
 {
     SpuriousTick,
+    SpuriousUser,    // spurious ticks in user mode only
+    SpuriousPolling, // spurious ticks while polling idle only
     CatchupSoftirq,
     LateWakeup, // an hrtimer_wakeup whose wakeup latency is at least the threshold
 };

@@ -75,7 +75,7 @@ private slots:
         QCOMPARE(g.lanes[3].cpu, 1);
         QCOMPARE(g.lanes[3].run, 1);
         const QImage img = w.timeline()->render();
-        const QColor spurious = palette::tick(TickClass::Spurious);
+        const QColor spurious = palette::spurious();
         const int inA = countColour(img, g.rowRect(1, LaneRow::Tick, 0), spurious);
         const int inB = countColour(img, g.rowRect(1, LaneRow::Tick, 1), spurious);
         QVERIFY2(inA > 1000, qPrintable(QString::number(inA)));

@@ -3,6 +3,7 @@
 // (the report's numbers for the visible range or the whole trace) and the histograms.
 #include "EventTable.h"
 #include "EventTableModel.h"
+#include "FindingsPanel.h"
 #include "HistogramPanel.h"
 #include "PanelDocks.h"
 #include "SummaryPanel.h"
@@ -15,14 +16,17 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMainWindow>
 #include <QMenu>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTest>
 #include <QToolButton>
+#include <QTreeWidget>
 #include <QWheelEvent>
 #include <qcustomplot.h>
 
@@ -309,6 +313,8 @@ private slots:
         QVERIFY(!h->debouncing());
         QTRY_COMPARE(s->cell(QStringLiteral("spurious"), 1), QStringLiteral("237"));
         QTRY_VERIFY(HistogramPanel::plottedSamples(h->latencyPlot()) > 0);
+        // the nohz_full CPU 1 comes first: a narrow dock shows it without scrolling
+        QCOMPARE(s->table()->horizontalHeaderItem(0)->text(), QStringLiteral("CPU 1"));
         // a range change is debounced; going back to the computed range cancels it
         const int64_t first = w.doc.trace->firstTs(), last = w.doc.trace->lastTs();
         w.state.setRange(first, first + (last - first) / 2);
@@ -402,6 +408,32 @@ private slots:
         QVERIFY(HistogramPanel::plottedSamples(h->latencyPlot()) > r.cpus[0].wakeup.latency.count);
     }
 
+    // The Findings panel lists the report's findings worst first; a row goes to its first instance (the
+    // view centred on it, its event selected), Next to the following one.
+    void findingsGoToTheirInstances()
+    {
+        Window w("nohzfull-poll.dat");
+        FindingsPanel *f = w.docks.findings();
+        QSignalSpy updated(f, &FindingsPanel::updated);
+        QVERIFY(f->findings() || updated.wait(10000));
+        const TickReport r = TickReport::make(*w.doc.trace, *w.doc.analysis, {});
+        QCOMPARE(static_cast<size_t>(f->list()->topLevelItemCount()), r.findings.size());
+        QVERIFY(f->list()->topLevelItem(0)->text(2).contains(QStringLiteral("spurious ticks in user mode")));
+        QVERIFY(f->detail()->text().contains(QStringLiteral("idle=poll tick restart")));
+        QSignalSpy goTo(f, &FindingsPanel::goTo);
+        f->showInstance(0);
+        QCOMPARE(goTo.count(), 1);
+        QCOMPARE(goTo.at(0).at(0).toInt(), r.findings[0].cpu);
+        QCOMPARE(goTo.at(0).at(1).toLongLong(), static_cast<qlonglong>(r.findings[0].at[0]));
+        f->showInstance(1);
+        QCOMPARE(goTo.at(1).at(1).toLongLong(), static_cast<qlonglong>(r.findings[0].at[1]));
+        // the CPUs shown limit the list
+        w.state.setCpus({0});
+        QVERIFY(updated.wait(10000));
+        for (int i = 0; i < f->list()->topLevelItemCount(); ++i)
+            QCOMPARE(f->list()->topLevelItem(i)->text(1), QStringLiteral("0"));
+    }
+
     void docksAreOnTheWindow()
     {
         Window w("nohzfull-nopoll.dat");
@@ -415,7 +447,7 @@ private slots:
         // the View menu hides and shows a dock
         QMenu view;
         w.docks.addViewActions(&view);
-        QCOMPARE(view.actions().size(), 5); // events, summary, histograms, difference, what-if
+        QCOMPARE(view.actions().size(), 6); // events, summary, findings, histograms, difference, what-if
         view.actions().at(1)->trigger();
         QVERIFY(!w.docks.summaryDock()->isVisible());
         view.actions().at(1)->trigger();

@@ -93,7 +93,7 @@ private slots:
     {
         QTemporaryDir dir;
         const QSize size(1920, 1080);
-        const QColor spurious = palette::tick(TickClass::Spurious);
+        const QColor spurious = palette::spurious();
         for (const char *file : {"nohzfull-poll.dat", "nohzfull-nopoll.dat"}) {
             const QString out = dir.filePath(QStringLiteral("%1.png").arg(QLatin1String(file)));
             const Run r = render({data(file), QStringLiteral("--size"), QStringLiteral("1920x1080"),

@@ -63,7 +63,7 @@ private slots:
         w.show();
         QVERIFY(open(w, QStringLiteral("nohzfull-poll.dat")));
         TimelinePlot *plot = w.timeline()->plot();
-        const QColor spurious = palette::tick(TickClass::Spurious);
+        const QColor spurious = palette::spurious();
         const QImage img = w.timeline()->render();
         QCOMPARE(img.size(), plot->size());
         const QRect cpu1 = plot->geometry().rowRect(1, LaneRow::Tick);
@@ -283,11 +283,11 @@ private slots:
         QVERIFY(plot->geometry().rowRect(1, LaneRow::State).top() <
                 plot->geometry().rowRect(0, LaneRow::State).top());
         const QRect cpu1Tick = plot->geometry().rowRect(1, LaneRow::Tick);
-        QVERIFY(countColour(w.timeline()->render(), cpu1Tick, palette::tick(TickClass::Spurious)) > 0);
+        QVERIFY(countColour(w.timeline()->render(), cpu1Tick, palette::spurious()) > 0);
         // Collapse CPU1: a thin state row only, no tick row, no spurious marks anywhere.
         plot->setCollapsed(1, true);
         QVERIFY(plot->geometry().rowRect(1, LaneRow::Tick).isEmpty());
-        QCOMPARE(countColour(w.timeline()->render(), plot->rect(), palette::tick(TickClass::Spurious)), 0);
+        QCOMPARE(countColour(w.timeline()->render(), plot->rect(), palette::spurious()), 0);
         plot->setCollapsed(1, false);
         // Hide CPU0: one lane left.
         w.timeline()->showCpus({1});
@@ -318,8 +318,7 @@ private slots:
         QVERIFY(plot->exportTo(png));
         QImage img(png);
         QCOMPARE(img.size(), plot->size());
-        QVERIFY(countColour(img, plot->geometry().rowRect(1, LaneRow::Tick),
-                            palette::tick(TickClass::Spurious)) > 0);
+        QVERIFY(countColour(img, plot->geometry().rowRect(1, LaneRow::Tick), palette::spurious()) > 0);
 
         // SVG: lanes as shapes in the spurious tick's colour, the lane label and axis as text.
         const QString svg = dir.filePath(QStringLiteral("t.svg"));
@@ -329,7 +328,7 @@ private slots:
         QXmlStreamReader xml(&sf);
         QStringList texts;
         int shapes = 0, spuriousShapes = 0;
-        const QString spurious = palette::tick(TickClass::Spurious).name(); // "#rrggbb"
+        const QString spurious = palette::spurious().name(); // "#rrggbb"
         while (!xml.atEnd()) {
             if (xml.readNext() != QXmlStreamReader::StartElement) continue;
             const QStringView name = xml.name();
@@ -349,6 +348,50 @@ private slots:
         QVERIFY2(shapes > 10, qPrintable(QString::number(shapes)));
         QVERIFY2(spuriousShapes > 0, qPrintable(spurious));
         QVERIFY(!plot->exportTo(QStringLiteral("/nonexistent-dir/t.svg")));
+    }
+
+    // The jumps search the CPU under the pointer (else the CPUs shown) and honour the spurious class; F
+    // steps through the findings' instances.
+    void jumpsFollowTheCursorTheClassAndTheFindings()
+    {
+        MainWindow w;
+        w.resize(1400, 800);
+        w.show();
+        QVERIFY(open(w, QStringLiteral("nohzfull-poll.dat")));
+        TimelineView *tv = w.timeline();
+        TimelinePlot *plot = tv->plot();
+        const QRect cpu0 = plot->geometry().rowRect(0, LaneRow::Tick);
+        QCOMPARE(tv->jumpCpus(cpu0.center()), std::vector<int>{0});
+        QCOMPARE(tv->jumpCpus(QPoint(-50, -50)), w.viewState()->cpus());
+        const Document &doc = w.document();
+        const int64_t start = doc.trace->firstTs();
+        for (auto [target, user] :
+             {std::pair{JumpTarget::SpuriousUser, true}, {JumpTarget::SpuriousPolling, false}}) {
+            const auto hit = doc.timeline->jump(target, {0, 1}, start, true);
+            QVERIFY(hit);
+            bool found = false;
+            for (const TickRecord &t : doc.analysis->cpus[hit->cpu].ticks)
+                if (t.index == hit->event) {
+                    found = true;
+                    QVERIFY(t.flags & TickFlag::Spurious);
+                    QCOMPARE(t.context == TickContext::User, user);
+                }
+            QVERIFY(found);
+        }
+        // F: the first finding instance after the selection, on the CPUs shown
+        const TickReport r = TickReport::make(*doc.trace, *doc.analysis, {});
+        tv->setFindings(std::make_shared<const std::vector<Finding>>(r.findings));
+        w.viewState()->setSelection({1, 0});
+        int64_t first = INT64_MAX;
+        for (const Finding &f : r.findings)
+            if (!f.at.empty() && f.at.front() > doc.trace->cpu(1).ts(0))
+                first = std::min(first, f.at.front());
+        tv->jumpToFinding(true);
+        const EventRef sel = w.viewState()->selection();
+        QVERIFY(sel.valid());
+        QCOMPARE(doc.trace->cpu(sel.cpu).ts(static_cast<size_t>(sel.index)), first);
+        tv->setSpuriousClass(TimelineView::SpuriousClass::Polling);
+        QCOMPARE(tv->spuriousClass(), TimelineView::SpuriousClass::Polling);
     }
 
     void progressAndCancelOnABigFile()

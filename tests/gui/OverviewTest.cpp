@@ -1,0 +1,193 @@
+// The timeline's overview keeps the signal at whole-trace zoom, read from rendered pixels: the stopped-tick
+// bar of nohzfull-poll.dat's CPU 1 stays visible beside its spurious ticks; the 100 µs sleeps of seed 000's
+// CPU 3 show among its 10 ms of work; no two legend entries of one row share a colour, also as a
+// protanope or deuteranope sees them; lane labels are readable and the window works at 1024×700.
+#include "CpuLanePlottable.h"
+#include "GuiTestUtil.h"
+#include "MainWindow.h"
+#include "TimelinePalette.h"
+#include "TimelinePlot.h"
+#include "TimelineView.h"
+
+#include <QDockWidget>
+#include <QSignalSpy>
+#include <QTest>
+
+#include <cmath>
+
+using namespace tickscope;
+
+namespace {
+
+bool openFile(MainWindow &w, const QString &name)
+{
+    for (QDockWidget *d : w.findChildren<QDockWidget *>())
+        d->hide();
+    QSignalSpy shown(&w, &MainWindow::traceShown);
+    w.openFile(QStringLiteral(TICKSCOPE_TEST_DATA "/") + name);
+    return shown.wait(30000);
+}
+
+// Columns of `r` holding at least one pixel of `c`.
+int columnsWith(const QImage &img, const QRect &r, const QColor &c)
+{
+    int n = 0;
+    for (int x = r.left(); x <= r.right(); ++x)
+        n += test::countColour(img, QRect(x, r.top(), 1, r.height()), c) > 0;
+    return n;
+}
+
+// Machado, Oliveira & Fernandes (2009), "A Physiologically-based Model for Simulation of Color Vision
+// Deficiency", severity 1.0, on linear RGB.
+using Matrix = std::array<std::array<double, 3>, 3>;
+constexpr Matrix kProtanopia{
+    {{0.152286, 1.052583, -0.204868}, {0.114503, 0.786281, 0.099216}, {-0.003882, -0.048116, 1.051998}}};
+constexpr Matrix kDeuteranopia{
+    {{0.367322, 0.860646, -0.227968}, {0.280085, 0.672501, 0.047413}, {-0.011820, 0.042940, 0.968881}}};
+
+double toLinear(double v)
+{
+    v /= 255.0;
+    return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
+}
+
+// CIE L*a*b* (D65) of a linear RGB triple.
+std::array<double, 3> lab(std::array<double, 3> rgb)
+{
+    const double x = (0.4124 * rgb[0] + 0.3576 * rgb[1] + 0.1805 * rgb[2]) / 0.95047;
+    const double y = 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2];
+    const double z = (0.0193 * rgb[0] + 0.1192 * rgb[1] + 0.9505 * rgb[2]) / 1.08883;
+    auto f = [](double t) { return t > 0.008856 ? std::cbrt(t) : 7.787 * t + 16.0 / 116.0; };
+    return {116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))};
+}
+
+std::array<double, 3> seenAs(const QColor &c, const Matrix *m)
+{
+    std::array<double, 3> rgb{toLinear(c.red()), toLinear(c.green()), toLinear(c.blue())};
+    if (m) {
+        std::array<double, 3> o{};
+        for (int i = 0; i < 3; ++i)
+            o[i] = std::clamp((*m)[i][0] * rgb[0] + (*m)[i][1] * rgb[1] + (*m)[i][2] * rgb[2], 0.0, 1.0);
+        rgb = o;
+    }
+    return lab(rgb);
+}
+
+double deltaE(const std::array<double, 3> &a, const std::array<double, 3> &b)
+{
+    return std::sqrt((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) +
+                     (a[2] - b[2]) * (a[2] - b[2]));
+}
+
+} // namespace
+
+class OverviewTest : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase() { test::initTestApplication(); }
+
+    // nohzfull-poll.dat at whole-trace zoom: CPU 1's tick was stopped for most of the trace (between its
+    // spurious ticks); the stopped colour spans at least half of its tick row and the spurious mark shows.
+    void stoppedTickBarStaysVisibleBesideSpuriousTicks()
+    {
+        MainWindow w;
+        w.resize(1600, 900);
+        w.show();
+        QVERIFY(openFile(w, QStringLiteral("nohzfull-poll.dat")));
+        TimelinePlot *plot = w.timeline()->plot();
+        const QImage img = w.timeline()->render();
+        QRect tick = plot->geometry().rowRect(1, LaneRow::Tick);
+        tick.setLeft(plot->geometry().left);
+        tick.setRight(plot->geometry().right - 1);
+        const int stopped = columnsWith(img, tick, palette::tickStopped());
+        QVERIFY2(stopped * 2 >= tick.width(),
+                 qPrintable(QStringLiteral("stopped in %1 of %2 columns").arg(stopped).arg(tick.width())));
+        QVERIFY(columnsWith(img, tick, palette::spurious()) > 50);
+        // and the spurious mark does not bury it: vermillion covers a minority of the row's pixels
+        QVERIFY(test::countColour(img, tick, palette::spurious()) * 3 < tick.width() * tick.height());
+    }
+
+    // Seed 000: CPU 3 alternates 100 µs sleeps (polling idle) with 10 ms of user work, 200 times. At
+    // whole-trace zoom (about 1.5 ms a column) the sleeps are visible in at least 150 columns.
+    void shortSleepsShowAmongLongWork()
+    {
+        MainWindow w;
+        w.resize(1600, 900);
+        w.show();
+        for (QDockWidget *d : w.findChildren<QDockWidget *>())
+            d->hide();
+        QSignalSpy shown(&w, &MainWindow::traceShown);
+        w.openScenario(QStringLiteral("seed000-nohzfull-poll"));
+        QVERIFY(shown.wait(60000));
+        TimelinePlot *plot = w.timeline()->plot();
+        const QImage img = w.timeline()->render();
+        QRect state = plot->geometry().rowRect(3, LaneRow::State);
+        const int from = static_cast<int>(std::lround(plot->xOf(w.document().trace->firstTs() + 60'000'000)));
+        const int to =
+            static_cast<int>(std::lround(plot->xOf(w.document().trace->firstTs() + 2'000'000'000)));
+        state.setLeft(from);
+        state.setRight(to);
+        const int sleeps = columnsWith(img, state, palette::task(TaskSlot::Poll));
+        QVERIFY2(sleeps >= 150, qPrintable(QStringLiteral("sleeps visible in %1 columns").arg(sleeps)));
+        // and the work still dominates the row
+        QVERIFY(test::countColour(img, state, palette::task(TaskSlot::User)) * 2 >
+                state.width() * state.height());
+    }
+
+    // No two legend entries drawn in one row share a colour; none come closer than ΔE 10 (CIE76) for
+    // normal, protanope or deuteranope vision; vermillion is the spurious tick's alone.
+    void legendColoursAreDistinctPerRow()
+    {
+        const auto entries = palette::legend();
+        const Matrix *vision[] = {nullptr, &kProtanopia, &kDeuteranopia};
+        for (size_t i = 0; i < entries.size(); ++i) {
+            const auto &a = entries[i];
+            if (a.colour == palette::spurious()) QCOMPARE(a.label, QStringLiteral("spurious tick"));
+            for (size_t j = i + 1; j < entries.size(); ++j) {
+                const auto &b = entries[j];
+                if (palette::paintedRow(a.row) != palette::paintedRow(b.row)) continue;
+                const QString what = a.label + QStringLiteral(" / ") + b.label;
+                QVERIFY2(a.colour != b.colour, qPrintable(what));
+                for (const Matrix *m : vision) {
+                    const double d = deltaE(seenAs(a.colour, m), seenAs(b.colour, m));
+                    QVERIFY2(d >= 10, qPrintable(what + QStringLiteral(": ΔE %1").arg(d)));
+                }
+            }
+        }
+    }
+
+    // At 1024×700 with the docks shown, every lane of a 2-CPU trace fits without scrolling, the timers
+    // row of CPU 1 is not a solid band, and the lane labels are at least 10 px.
+    void smallWindowLayout()
+    {
+        MainWindow w;
+        w.resize(1024, 700);
+        w.show();
+        QSignalSpy shown(&w, &MainWindow::traceShown);
+        w.openFile(QStringLiteral(TICKSCOPE_TEST_DATA "/nohzfull-poll.dat"));
+        QVERIFY(shown.wait(30000));
+        TimelinePlot *plot = w.timeline()->plot();
+        QVERIFY(plot->height() > 0);
+        const LaneGeometry &g = plot->geometry();
+        QVERIFY2(g.contentHeight <= plot->height(),
+                 qPrintable(QStringLiteral("lanes %1 px in %2 px").arg(g.contentHeight).arg(plot->height())));
+        const QImage img = w.timeline()->render();
+        QRect timers = g.rowRect(1, LaneRow::Event);
+        timers.setLeft(g.left);
+        timers.setRight(g.right - 1);
+        timers.setBottom(timers.bottom() - 6); // above the softirq band
+        int painted = 0;
+        for (int x = timers.left(); x <= timers.right(); ++x)
+            painted += test::countColour(img, QRect(x, timers.top(), 1, timers.height()), Qt::white) <
+                       timers.height();
+        QVERIFY2(
+            painted * 2 < timers.width(),
+            qPrintable(
+                QStringLiteral("timers row painted in %1 of %2 columns").arg(painted).arg(timers.width())));
+        QVERIFY(CpuLanePlottable::kLabelPixels >= 10);
+    }
+};
+
+QTEST_MAIN(OverviewTest)
+#include "OverviewTest.moc"

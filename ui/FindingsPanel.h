@@ -1,0 +1,59 @@
+// What the analysis found (core's findFindings over the whole trace, on the CPUs shown), worst first, one
+// row each: the CPU, the finding with its count, where the first one is. Below, the selected finding's
+// pattern and the known cause it matches. Selecting a row goes to its first instance in the timeline;
+// Previous / Next step through its instances. Computed in the background when the document or the shown
+// CPUs change.
+#pragma once
+
+#include "BackgroundJob.h"
+#include "Document.h"
+
+#include "analysis/Findings.h"
+
+#include <QWidget>
+
+#include <memory>
+#include <vector>
+
+class QLabel;
+class QPushButton;
+class QTreeWidget;
+
+namespace tickscope {
+
+class ViewState;
+
+class FindingsPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    FindingsPanel(ViewState *state, QWidget *parent = nullptr);
+
+    void setDocument(const Document &doc);
+    QTreeWidget *list() const { return list_; }
+    QLabel *detail() const { return detail_; }
+    std::shared_ptr<const std::vector<Finding>> findings() const { return findings_; }
+    // Shows instance k of the selected finding (goTo is emitted).
+    void showInstance(size_t k);
+
+signals:
+    void updated(); // new findings are listed
+    void goTo(int cpu, int64_t ts, bool zoomIn);
+
+private:
+    void compute();
+    void fill();
+    void selectionChanged();
+    const Finding *current() const;
+
+    ViewState *state_;
+    Document doc_;
+    QTreeWidget *list_;
+    QLabel *detail_, *position_;
+    QPushButton *previous_, *next_;
+    std::shared_ptr<const std::vector<Finding>> findings_;
+    size_t instance_ = 0;
+    uint64_t generation_ = 0;
+};
+
+} // namespace tickscope
