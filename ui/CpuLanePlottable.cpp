@@ -3,6 +3,7 @@
 #include "TimelinePalette.h"
 
 #include "analysis/TickReport.h"
+#include "view/LaneDetail.h"
 
 #include <cmath>
 
@@ -69,6 +70,7 @@ void CpuLanePlottable::draw(QCPPainter *p)
     const QCPRange r = mKeyAxis->range();
     columns_ = summaries_->columns(spec_.slot, std::llround(r.lower), std::llround(r.upper), width);
     colNs_ = width > 0 ? (r.upper - r.lower) / width : 0;
+    rangeLower_ = r.lower;
 
     p->save();
     p->setAntialiasing(false);
@@ -77,9 +79,13 @@ void CpuLanePlottable::draw(QCPPainter *p)
     const int w = width;
     drawStateRow(p, {left_, lane->top, w, lane->collapsed ? LaneGeometry::kCollapsed : geometry_->stateRow},
                  lane->collapsed);
+    namesDrawn_.clear();
+    arrowsDrawn_ = 0;
     if (!lane->collapsed) {
+        drawTaskNames(p, {left_, lane->top, w, geometry_->stateRow});
         drawTickRow(p, geometry_->rowRect(spec_.cpu, LaneRow::Tick, spec_.run));
         drawEventRow(p, geometry_->rowRect(spec_.cpu, LaneRow::Event, spec_.run));
+        drawWakeupArrows(p, geometry_->rowRect(spec_.cpu, LaneRow::Event, spec_.run));
     }
     drawLost(p, {left_, lane->top, w, lane->height});
     p->restore();
@@ -278,6 +284,96 @@ void CpuLanePlottable::drawEventRow(QCPPainter *p, const QRect &row)
         p->fillRect(QRect(left_ + j, row.top() + 1 + area - h, w, h),
                     palette::lateness(columns_[j].maxLatenessNs));
     }
+}
+
+double CpuLanePlottable::xOfAbs(int64_t t) const
+{
+    return left_ + (static_cast<double>(t - spec_.origin) - rangeLower_) / colNs_;
+}
+
+QColor CpuLanePlottable::taskColour(const std::string &comm)
+{
+    uint32_t h = 2166136261u; // FNV-1a
+    for (unsigned char ch : comm)
+        h = (h ^ ch) * 16777619u;
+    return QColor::fromHsv(static_cast<int>(h % 360), 110 + static_cast<int>((h >> 9) % 80),
+                           170 + static_cast<int>((h >> 17) % 60));
+}
+
+// Zoomed in (at most one task stretch per 4 px), each task's name (with its pid where it fits) inside its
+// stretch of the state row, white on the dark states and black on the light ones; idle is left bare.
+// With task colours on, a 3 px strip of the task's identity colour runs along the top.
+void CpuLanePlottable::drawTaskNames(QCPPainter *p, const QRect &row)
+{
+    if (colNs_ <= 0 || columns_.empty()) return;
+    const Trace &trace = spec_.index->trace();
+    const int64_t from = spec_.origin + std::llround(rangeLower_);
+    const int64_t to = from + std::llround(colNs_ * static_cast<double>(columns_.size()));
+    const auto spans = taskSpans(trace, spec_.cpu, from, to, columns_.size() / 4);
+    if (!spans) return;
+    QFont f = p->font();
+    f.setPixelSize(kLabelPixels);
+    p->setFont(f);
+    const QFontMetrics fm(f);
+    const int taskH = row.height() * 2 / 3;
+    for (const TaskSpan &s : *spans) {
+        if (s.pid == 0) continue;
+        const int x0 = std::max(left_, static_cast<int>(std::lround(xOfAbs(s.from))));
+        const int x1 =
+            std::min(left_ + static_cast<int>(columns_.size()), static_cast<int>(std::lround(xOfAbs(s.to))));
+        if (x1 - x0 < 3) continue;
+        const std::string comm(trace.strings.str(trace.tasks.comm(s.pid, s.from)));
+        if (spec_.taskColours) p->fillRect(QRect(x0, row.top(), x1 - x0, 3), taskColour(comm));
+        QString text = QString::fromStdString(comm) + QLatin1Char('-') + QString::number(s.pid);
+        if (fm.horizontalAdvance(text) + 6 > x1 - x0) text = QString::fromStdString(comm);
+        if (text.isEmpty() || fm.horizontalAdvance(text) + 6 > x1 - x0) continue;
+        const ColumnSummary &mid = columns_[static_cast<size_t>((x0 + x1) / 2 - left_)];
+        const int d = ColumnSummary::dominant(mid.task, static_cast<int>(TaskSlot::Count));
+        const QColor bg = d < 0 ? QColor(Qt::white) : palette::task(static_cast<TaskSlot>(d));
+        p->setPen(bg.lightness() < 140 ? Qt::white : Qt::black);
+        p->drawText(QRect(x0 + 3, row.top() + (spec_.taskColours ? 3 : 0), x1 - x0 - 6,
+                          taskH - (spec_.taskColours ? 3 : 0)),
+                    Qt::AlignLeft | Qt::AlignVCenter, text);
+        namesDrawn_ << text;
+    }
+    p->setPen(Qt::NoPen);
+}
+
+// Zoomed in (at most 200 in view), each hrtimer wakeup's latency as an arrow from the expiry to the woken
+// task's switch-in along the top of the timers row, its length in µs beside it where there is room
+// (dashed when the switch-in was not traced and the latency is an upper bound).
+void CpuLanePlottable::drawWakeupArrows(QCPPainter *p, const QRect &row)
+{
+    if (colNs_ <= 0 || columns_.empty()) return;
+    const int64_t from = spec_.origin + std::llround(rangeLower_);
+    const int64_t to = from + std::llround(colNs_ * static_cast<double>(columns_.size()));
+    const auto arrows = wakeupArrows(spec_.index->trace(), spec_.index->analysis(), spec_.cpu, from, to, 200);
+    if (!arrows) return;
+    QFont f = p->font();
+    f.setPixelSize(kLabelPixels - 1);
+    p->setFont(f);
+    const QFontMetrics fm(f);
+    const int y = row.top() + 3;
+    p->setRenderHint(QPainter::Antialiasing, false);
+    for (const WakeupArrow &a : *arrows) {
+        const int x0 = static_cast<int>(std::lround(xOfAbs(a.expiry)));
+        const int x1 = static_cast<int>(std::lround(xOfAbs(a.expiry + a.latencyNs)));
+        if (x1 - x0 < 6) continue;
+        p->setPen(QPen(palette::wakeupArrow(), 1, a.bound ? Qt::DashLine : Qt::SolidLine));
+        p->QPainter::drawLine(x0, y, x1, y);
+        p->setPen(Qt::NoPen);
+        p->setBrush(palette::wakeupArrow());
+        const QPoint head[3] = {{x1, y}, {x1 - 4, y - 3}, {x1 - 4, y + 3}};
+        p->drawPolygon(head, 3);
+        p->setBrush(Qt::NoBrush);
+        const QString text = QString::number(a.latencyNs / 1000.0, 'f', 1) + QStringLiteral(" µs");
+        if (fm.horizontalAdvance(text) + 4 <= x1 - x0) {
+            p->setPen(palette::wakeupArrow());
+            p->drawText(QRect(x0 + 2, y + 1, x1 - x0 - 4, fm.height()), Qt::AlignCenter, text);
+        }
+        ++arrowsDrawn_;
+    }
+    p->setPen(Qt::NoPen);
 }
 
 void CpuLanePlottable::drawLost(QCPPainter *p, const QRect &lane)

@@ -28,14 +28,20 @@ public:
         size_t slot = 0; // its columns in LaneSummaries
         int64_t origin;  // the run's absolute ns at the key axis' 0 (its trace start, or its time zero)
         bool nohzFull = false;
-        QString runTag; // the compare view's run label ("A", "B"); empty for a single document
-        QColor runTint; // the label's background in the compare view
+        QString runTag;           // the compare view's run label ("A", "B"); empty for a single document
+        QColor runTint;           // the label's background in the compare view
+        bool taskColours = false; // a strip of each task's identity colour (zoomed in)
     };
     CpuLanePlottable(QCPAxis *keyAxis, QCPAxis *valueAxis, Spec spec, const LaneGeometry *geometry,
                      LaneSummaries *summaries);
 
     int cpu() const { return spec_.cpu; }
     static constexpr int kLabelPixels = 10; // the lane's row labels; its CPU name is 2 px larger, bold
+    // Zoomed in: the names written into the state row and the wakeup arrows of the last draw (for tests).
+    const QStringList &taskNamesDrawn() const { return namesDrawn_; }
+    int arrowsDrawn() const { return arrowsDrawn_; }
+    // A task's identity colour: stable for its name across runs and traces.
+    static QColor taskColour(const std::string &comm);
 
     double selectTest(const QPointF &, bool, QVariant * = nullptr) const override { return -1; }
     QCPRange getKeyRange(bool &foundRange, QCP::SignDomain = QCP::sdBoth) const override;
@@ -52,6 +58,9 @@ private:
     void drawTickRow(QCPPainter *p, const QRect &row);
     void drawEventRow(QCPPainter *p, const QRect &row);
     void drawLost(QCPPainter *p, const QRect &lane);
+    void drawTaskNames(QCPPainter *p, const QRect &row);
+    void drawWakeupArrows(QCPPainter *p, const QRect &row);
+    double xOfAbs(int64_t t) const; // pixel x of an absolute time of this lane's run
     void drawLabel(QCPPainter *p, const LaneGeometry::Lane &lane);
     // Fills [left + j0, left + j1) x [y, y + h) for each run of columns with the same colour (alpha 0: none).
     template <class F> void fillRuns(QCPPainter *p, int y, int h, F &&colourOf);
@@ -71,6 +80,9 @@ private:
     std::span<const ColumnSummary> columns_; // this draw's columns
     double colNs_ = 0;                       // and the time one column covers
     std::vector<Seg> segs_;                  // scratch: segments by column and layer
+    double rangeLower_ = 0;                  // the key range's lower end of this draw
+    QStringList namesDrawn_;
+    int arrowsDrawn_ = 0;
 };
 
 } // namespace tickscope

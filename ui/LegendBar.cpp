@@ -39,6 +39,16 @@ static void drawGlyph(QPainter *p, const QRect &box, palette::Glyph g, const QCo
         p->drawLine(box.topLeft() + QPoint(1, 1), box.bottomRight() - QPoint(1, 1));
         p->drawLine(box.bottomLeft() + QPoint(1, -1), box.topRight() + QPoint(-1, 1));
         break;
+    case G::Arrow: {
+        p->setPen(QPen(c, 1));
+        const int y = box.center().y();
+        p->drawLine(box.left(), y, box.right() - 1, y);
+        p->setBrush(c);
+        const QPoint head[3] = {{box.right(), y}, {box.right() - 4, y - 3}, {box.right() - 4, y + 3}};
+        p->setPen(Qt::NoPen);
+        p->drawPolygon(head, 3);
+        break;
+    }
     case G::Hatch:
         p->fillRect(box, Qt::white);
         p->fillRect(box, QBrush(c, Qt::BDiagPattern));

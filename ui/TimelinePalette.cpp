@@ -93,6 +93,10 @@ QColor timerSoftirq()
 {
     return kBluishGreen;
 }
+QColor wakeupArrow()
+{
+    return kBlack;
+}
 QColor lost()
 {
     return QColor(0x70, 0x70, 0x70);
@@ -170,6 +174,7 @@ std::vector<LegendEntry> legend()
         {R::Timers, G::Mark, lateness(INT32_MIN), QStringLiteral("lateness unknown")},
         {R::Timers, G::Band, timerSoftirq(), QStringLiteral("TIMER softirq")},
         {R::Timers, G::Band, catchup(), QStringLiteral("catch-up softirq")},
+        {R::Timers, G::Arrow, wakeupArrow(), QStringLiteral("wakeup → switch-in (zoomed in)")},
         {R::Lane, G::Hatch, lost(), QStringLiteral("lost events")},
     };
 }

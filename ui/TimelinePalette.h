@@ -25,6 +25,7 @@ QColor lateness(int32_t ns);  // timers row: an hrtimer wakeup's lateness (INT32
 int latenessStep(int32_t ns); // 0..3 for the four classes below 10, 50, 200 us and above; -1 unknown
 QColor catchup();             // timers row: catch-up TIMER softirq span
 QColor timerSoftirq();        // timers row: a TIMER softirq (the state row's TIMER softirq colour)
+QColor wakeupArrow();         // timers row, zoomed in: a wakeup's latency, expiry -> switch-in
 QColor lost();
 QColor markerA();
 QColor markerB();
@@ -40,6 +41,7 @@ enum class Glyph
     Band,  // a low band (the state row's IRQ band, the tick bar, the timers row's softirq spans)
     Mark,  // a thin vertical mark (ticks, wakeups)
     Cross, // ×
+    Arrow, // →
     Hatch, // diagonal hatching
 };
 // The lane row an entry is drawn in: entries of one row never share a colour.

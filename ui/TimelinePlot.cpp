@@ -64,6 +64,7 @@ void TimelinePlot::rebuild()
         auto addLane = [&](const Document &d, int cpu, int run, int64_t origin, bool groupEnd, int groupCpu) {
             CpuLanePlottable::Spec spec{
                 d.timeline.get(), cpu, run, sources.size(), origin, d.analysis->isNohzFull(cpu), {}, {}};
+            spec.taskColours = taskColours_;
             if (cmp) {
                 spec.runTag = run == 0 ? QStringLiteral("A") : QStringLiteral("B");
                 spec.runTint = palette::run(run);
@@ -221,6 +222,13 @@ void TimelinePlot::setCollapsed(int cpu, bool c)
 bool TimelinePlot::collapsed(int cpu) const
 {
     return cpu >= 0 && cpu < static_cast<int>(collapsed_.size()) && collapsed_[cpu];
+}
+
+void TimelinePlot::setTaskColours(bool on)
+{
+    if (on == taskColours_) return;
+    taskColours_ = on;
+    rebuild();
 }
 
 void TimelinePlot::setGridVisible(bool on)

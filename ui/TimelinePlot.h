@@ -52,6 +52,9 @@ public:
     void setCollapsed(int cpu, bool collapsed);
     bool collapsed(int cpu) const;
     void setGridVisible(bool on);
+    // Zoomed in, a strip of a stable colour per task (by name) along the top of the state row.
+    void setTaskColours(bool on);
+    bool taskColours() const { return taskColours_; }
     bool gridVisible() const;
     int scroll() const { return scroll_; }
     void setScroll(int y);
@@ -103,6 +106,7 @@ private:
     std::vector<bool> collapsed_;
     TimelineOverlay *overlay_ = nullptr;
     bool grid_ = false;
+    bool taskColours_ = false;
     int scroll_ = 0;
     enum class Drag
     {

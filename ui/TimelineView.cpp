@@ -57,6 +57,16 @@ TimelineView::TimelineView(ViewState *state, QWidget *parent) : QWidget(parent),
     grid->setCheckable(true);
     connect(grid, &QAction::toggled, plot_, &TimelinePlot::setGridVisible);
     viewActions_ << grid;
+    QAction *taskColours = addAction(tr("&Task Colours"), QKeySequence(Qt::Key_T), [] {});
+    taskColours->setCheckable(true);
+    taskColours->setToolTip(tr("Zoomed in: a strip of a stable colour per task name along the state row"));
+    taskColours->setChecked(QSettings().value(QStringLiteral("timeline/taskColours"), false).toBool());
+    plot_->setTaskColours(taskColours->isChecked());
+    connect(taskColours, &QAction::toggled, this, [this](bool on) {
+        QSettings().setValue(QStringLiteral("timeline/taskColours"), on);
+        plot_->setTaskColours(on);
+    });
+    viewActions_ << taskColours;
     add(viewActions_, tr("Show CPUs…"), QKeySequence(), [this] { chooseCpus(); });
     add(viewActions_, tr("Show All CPUs"), QKeySequence(), [this] {
         std::vector<int> all;

@@ -43,10 +43,15 @@ bool CpuEvents::append(int64_t ts, uint16_t type, uint8_t flags, uint8_t preempt
 
 int32_t CpuEvents::pid(size_t i) const
 {
+    return runs_[runOf(i)].pid;
+}
+
+size_t CpuEvents::runOf(size_t i) const
+{
     const PidRun *b = runs_.data();
     const PidRun *e = b + runs_.size();
     const PidRun *it = std::upper_bound(b, e, i, [](size_t v, const PidRun &r) { return v < r.first; });
-    return (it - 1)->pid;
+    return static_cast<size_t>(it - 1 - b);
 }
 
 size_t CpuEvents::epochIndex(size_t i) const
@@ -108,8 +113,9 @@ void CpuEvents::finishLoading()
 
 size_t CpuEvents::memoryBytes() const
 {
-    return tsLow_.bytes() + type_.bytes() + flags_.bytes() + preempt_.bytes() + runs_.bytes() + arena_.bytes() +
-           blockOffset_.bytes() + epochs_.size() * sizeof(Epoch) + lost.size() * sizeof(LostRange);
+    return tsLow_.bytes() + type_.bytes() + flags_.bytes() + preempt_.bytes() + runs_.bytes() +
+           arena_.bytes() + blockOffset_.bytes() + epochs_.size() * sizeof(Epoch) +
+           lost.size() * sizeof(LostRange);
 }
 
 CpuEvents::Cursor::Cursor(const CpuEvents &ev, size_t start) : ev_(ev), i_(start)

@@ -44,12 +44,18 @@ public:
     uint8_t flags(size_t i) const { return flags_[i]; }
     uint8_t preempt(size_t i) const { return preempt_[i]; }
     int32_t pid(size_t i) const;
+    // The events as runs of one pid (the task that was current): run k starts at event runFirst(k).
+    size_t runCount() const { return runs_.size(); }
+    size_t runFirst(size_t k) const { return runs_[k].first; }
+    int32_t runPid(size_t k) const { return runs_[k].pid; }
+    size_t runOf(size_t i) const; // the run holding event i
 
     size_t payloadOffset(size_t i) const
     {
         size_t off = blockOffset_[i >> kBlockShift];
         const auto &sizes = *typeSizes_;
-        for (size_t j = (i >> kBlockShift) << kBlockShift; j < i; ++j) off += sizes[type_[j]];
+        for (size_t j = (i >> kBlockShift) << kBlockShift; j < i; ++j)
+            off += sizes[type_[j]];
         return off;
     }
     template <class T> T payload(size_t i) const { return payloadAt<T>(payloadOffset(i)); }

@@ -8,6 +8,7 @@
 #include "TimelinePalette.h"
 #include "TimelinePlot.h"
 #include "TimelineView.h"
+#include "ViewState.h"
 
 #include <QDockWidget>
 #include <QSignalSpy>
@@ -155,6 +156,48 @@ private slots:
                 }
             }
         }
+    }
+
+    // Zoomed in, the state row names the running task and the timers row draws each wakeup's latency as
+    // an arrow.
+    void zoomedInShowsTaskNamesAndWakeupArrows()
+    {
+        MainWindow w;
+        w.resize(1600, 900);
+        w.show();
+        QVERIFY(openFile(w, QStringLiteral("nohzfull-poll.dat")));
+        const Document &doc = w.document();
+        const int64_t from = doc.trace->firstTs() + 1'000'000'000;
+        w.viewState()->setRange(from, from + 12'000'000);
+        TimelinePlot *plot = w.timeline()->plot();
+        w.timeline()->render();
+        auto lane = [&](int cpu) -> const CpuLanePlottable * {
+            for (int i = 0; i < plot->plottableCount(); ++i)
+                if (auto *l = dynamic_cast<CpuLanePlottable *>(plot->plottable(i)); l && l->cpu() == cpu)
+                    return l;
+            return nullptr;
+        };
+        QVERIFY(lane(1));
+        QVERIFY2(lane(1)->taskNamesDrawn().contains(QStringLiteral("workload-116")),
+                 qPrintable(lane(1)->taskNamesDrawn().join(QLatin1Char(','))));
+        // a wakeup with a known latency of CPU 1, shown across a few hundred µs
+        const CpuEvents &ev = doc.trace->cpu(1);
+        const auto &wakeups = doc.analysis->cpus[1].timers.wakeups;
+        for (size_t k = 0; k < wakeups.size(); ++k) {
+            const HrtimerWakeup &x = wakeups[k];
+            if (x.latencyNs == kUnknownNs || !(x.flags & WakeupFlag::TaskKnown) || x.latencyNs < 20'000)
+                continue;
+            const int64_t t = ev.ts(x.index);
+            w.viewState()->setRange(t - 50'000, t + x.latencyNs + 50'000);
+            break;
+        }
+        w.timeline()->render();
+        QVERIFY(lane(1)->arrowsDrawn() >= 1);
+        // at whole-trace zoom neither is drawn
+        w.viewState()->setRange(doc.trace->firstTs(), doc.trace->lastTs());
+        w.timeline()->render();
+        QVERIFY(lane(1)->taskNamesDrawn().isEmpty());
+        QCOMPARE(lane(1)->arrowsDrawn(), 0);
     }
 
     // At 1024×700 with the docks shown, every lane of a 2-CPU trace fits without scrolling, the timers

@@ -5,6 +5,7 @@
 
 #include "analysis/TickAnalysis.h"
 #include "import/Loader.h"
+#include "view/LaneDetail.h"
 #include "view/TimelineIndex.h"
 #include "view/TimelinePick.h"
 
@@ -287,6 +288,49 @@ TEST(TimelineIndex, TickPeriodAndPickVerdict)
     EXPECT_EQ(r.event, it->index);
     EXPECT_NE(r.text.find("SPURIOUS"), std::string::npos) << r.text;
     EXPECT_NE(r.text.find("hrtimer_expire_entry"), std::string::npos) << r.text;
+}
+
+// The task stretches of a range agree with the pid of every event in it, cover it without gaps, and give
+// up when there are more than asked for; the wakeup arrows are the wakeups with a known latency.
+TEST(LaneDetail, TaskSpansAndWakeupArrows)
+{
+    const auto f = load("nohzfull-poll.dat");
+    const CpuEvents &ev = f->trace->cpu(1);
+    const int64_t from = f->trace->firstTs() + 1'000'000'000, to = from + 20'000'000;
+    const auto spans = taskSpans(*f->trace, 1, from, to, 1000);
+    ASSERT_TRUE(spans);
+    ASSERT_FALSE(spans->empty());
+    EXPECT_EQ(spans->front().from, from);
+    EXPECT_EQ(spans->back().to, to);
+    for (size_t k = 1; k < spans->size(); ++k) {
+        EXPECT_EQ((*spans)[k].from, (*spans)[k - 1].to);
+        EXPECT_NE((*spans)[k].pid, (*spans)[k - 1].pid);
+    }
+    const auto [lo, hi] = ev.indexRange(from, to);
+    for (size_t i = lo; i < hi; ++i) {
+        // the event lies in a stretch of its own pid (an event at a boundary: the later one)
+        const int64_t t = ev.ts(i);
+        auto it =
+            std::find_if(spans->rbegin(), spans->rend(), [&](const TaskSpan &s) { return s.from <= t; });
+        ASSERT_NE(it, spans->rend());
+        const bool switchEdge = it->from == t && i + 1 < ev.size() && ev.pid(i + 1) == it->pid;
+        EXPECT_TRUE(it->pid == ev.pid(i) || switchEdge) << "event " << i;
+    }
+    EXPECT_FALSE(taskSpans(*f->trace, 1, from, to, 1)); // more than one: gives up
+
+    const auto arrows = wakeupArrows(*f->trace, f->analysis, 1, from, to, 1000);
+    ASSERT_TRUE(arrows);
+    size_t known = 0;
+    const auto &wakeups = f->analysis.cpus[1].timers.wakeups;
+    for (size_t k = 0; k < wakeups.size(); ++k) {
+        const HrtimerWakeup &w = wakeups[k];
+        const int64_t t = ev.ts(w.index);
+        known += t >= from && t <= to && w.latencyNs != kUnknownNs && (w.flags & WakeupFlag::TaskKnown);
+    }
+    EXPECT_EQ(arrows->size(), known);
+    EXPECT_GT(known, 0u);
+    for (const WakeupArrow &a : *arrows)
+        EXPECT_GT(a.latencyNs, 0);
 }
 
 TEST(RangeTree, MaxAndOrEqualBruteForce)
