@@ -78,7 +78,9 @@ int main(int argc, char **argv)
     parser.setApplicationDescription(QStringLiteral("Linux timer ticks per CPU, explained."));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("trace.dat or ftrace text to open"));
+    parser.addPositionalArgument(QStringLiteral("FILE"),
+                                 QStringLiteral("trace.dat or ftrace text to open, or a scenario to simulate "
+                                                "(PRESET[:VARIANT] or FILE.json)"));
     const QCommandLineOption compare(
         QStringLiteral("compare"),
         QStringLiteral("Compare two runs: tickscope --compare A B (each a trace file or a scenario, "
@@ -166,7 +168,10 @@ int main(int argc, char **argv)
             QApplication::exit(ok ? 0 : 1);
         };
         onShown([save] { QTimer::singleShot(200, save); });
-        QObject::connect(&w, &tickscope::MainWindow::loadFailed, &w, [] { QApplication::exit(1); });
+        QObject::connect(&w, &tickscope::MainWindow::loadFailed, &w, [](const QString &message) {
+            std::fprintf(stderr, "tickscope: %s\n", qPrintable(message));
+            QApplication::exit(1);
+        });
     }
     if (parser.isSet(drawn)) {
         onShown([&w] {
@@ -187,8 +192,13 @@ int main(int argc, char **argv)
     // overlap it; its result arrives through the event loop, after every connection above.
     if (parser.isSet(compare))
         w.openComparison(files[0], files[1]);
-    else if (!files.isEmpty())
-        w.openFile(files.front());
+    else if (!files.isEmpty() &&
+             (tickscope::sim::namesTraceFile(files.front().toStdString()) ||
+              (!files.front().contains(QLatin1String(".json")) &&
+               (files.front().contains(QLatin1Char('/')) || files.front().contains(QLatin1Char('.'))))))
+        w.openFile(files.front()); // a trace file (a missing one is reported as such)
+    else if (!files.isEmpty())     // a scenario: PRESET[:VARIANT] or FILE.json
+        w.openScenario(files.front());
     else // first start: a simulated nohz_full box before and after the patch series
         w.openComparison(QStringLiteral("seed000-nohzfull-poll"),
                          QStringLiteral("seed000-nohzfull-poll:p1p2"));
