@@ -163,8 +163,8 @@ void stopFindings(const Trace &trace, const TickReport &r, const CpuAnalysis &c,
     }
 }
 
-void timerFindings(const Trace &trace, const TickAnalysis &analysis, const TickReport &r,
-                   const CpuAnalysis &c, const FindingOptions &o, std::vector<Finding> &out)
+void timerFindings(const Trace &trace, const TickReport &r, const CpuAnalysis &c, const FindingOptions &o,
+                   std::vector<Finding> &out)
 {
     const CpuEvents &ev = trace.cpu(c.cpu);
     const auto window = ev.indexRange(r.from, r.to);
@@ -247,7 +247,6 @@ void timerFindings(const Trace &trace, const TickAnalysis &analysis, const TickR
         if (late.count == 0) burst.cause = hardCause;
         out.push_back(std::move(burst));
     }
-    (void)analysis;
 }
 
 void lostFindings(const Trace &trace, const TickReport &r, int cpu, std::vector<Finding> &out)
@@ -300,7 +299,7 @@ std::vector<Finding> findFindings(const Trace &trace, const TickAnalysis &analys
         lostFindings(trace, report, cr.cpu, out);
         spuriousFindings(trace, analysis, report, c, out);
         stopFindings(trace, report, c, out);
-        timerFindings(trace, analysis, report, c, options, out);
+        timerFindings(trace, report, c, options, out);
     }
     std::stable_sort(out.begin(), out.end(), [](const Finding &a, const Finding &b) {
         if (a.kind != b.kind) return a.kind < b.kind;
