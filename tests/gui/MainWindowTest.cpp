@@ -15,7 +15,9 @@
 #include <QFileInfo>
 #include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QProcess>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -183,6 +185,37 @@ private slots:
         QVERIFY2(w.statusText().contains(QStringLiteral("nohzfull-poll.dat · kernel")),
                  qPrintable(w.statusText()));
         QVERIFY(!w.statusText().contains(QStringLiteral("Failed")));
+    }
+
+    // The program itself: a scenario name on the command line is simulated; with --screenshot a file
+    // that cannot be loaded gives one line naming it and exit status 1, and no picture.
+    void theCommandLineSimulatesScenariosAndNamesBadFiles()
+    {
+        QTemporaryDir dir;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.path()); // the user's settings stay untouched
+        auto run = [&](const QStringList &args, QString &err) {
+            QProcess p;
+            p.setProcessEnvironment(env);
+            p.start(QStringLiteral(TICKSCOPE_GUI), args);
+            if (!p.waitForFinished(120000)) return -1;
+            err = QString::fromUtf8(p.readAllStandardError());
+            return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+        };
+        QString err;
+        const QString png = dir.filePath(QStringLiteral("sim.png"));
+        QCOMPARE(
+            run({QStringLiteral("--screenshot"), png, QStringLiteral("seed000-nohzfull-poll:p1p2")}, err), 0);
+        QVERIFY(QImage(png).width() > 100);
+        const QString bad = dir.filePath(QStringLiteral("missing.dat"));
+        const QString out = dir.filePath(QStringLiteral("bad.png"));
+        QCOMPARE(run({QStringLiteral("--screenshot"), out, bad}, err), 1);
+        const QStringList lines = err.split(QLatin1Char('\n'), Qt::SkipEmptyParts)
+                                      .filter(QRegularExpression(QStringLiteral("^tickscope: ")));
+        QCOMPARE(lines.size(), 1);
+        QVERIFY2(lines.front().contains(bad), qPrintable(err));
+        QVERIFY(!QFileInfo::exists(out));
     }
 
     void aBadFileShowsAnErrorDialog()
