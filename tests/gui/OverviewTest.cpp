@@ -228,7 +228,18 @@ private slots:
             painted * 2 < timers.width(),
             qPrintable(
                 QStringLiteral("timers row painted in %1 of %2 columns").arg(painted).arg(timers.width())));
+        // the labels as painted: "CPU 1" (bold, kLabelPixels + 2) is at least 9 px tall in the left margin
         QVERIFY(CpuLanePlottable::kLabelPixels >= 10);
+        const LaneGeometry::Lane *l1 = g.laneOf(1);
+        QVERIFY(l1);
+        int inked = 0;
+        for (int y = l1->top; y < l1->top + CpuLanePlottable::kLabelPixels + 4; ++y) {
+            bool ink = false;
+            for (int x = 0; x < g.left - 2 && !ink; ++x)
+                ink = qGray(img.pixel(x, y)) < 100;
+            inked += ink;
+        }
+        QVERIFY2(inked >= 9, qPrintable(QStringLiteral("CPU label %1 px tall").arg(inked)));
     }
 };
 
