@@ -60,6 +60,13 @@ void FindingsPanel::setDocument(const Document &doc)
     compute();
 }
 
+void FindingsPanel::setLateWakeupNs(int64_t ns)
+{
+    if (ns == lateWakeupNs_) return;
+    lateWakeupNs_ = ns;
+    compute();
+}
+
 void FindingsPanel::compute()
 {
     if (!doc_.valid()) return;
@@ -67,6 +74,7 @@ void FindingsPanel::compute()
     ReportOptions o;
     o.cpus = state_->cpus();
     std::sort(o.cpus.begin(), o.cpus.end());
+    o.lateWakeupNs = lateWakeupNs_;
     runInBackground(
         this,
         [trace = doc_.trace, analysis = doc_.analysis, o] {

@@ -33,6 +33,8 @@ public:
     QTreeWidget *list() const { return list_; }
     QLabel *detail() const { return detail_; }
     std::shared_ptr<const std::vector<Finding>> findings() const { return findings_; }
+    // Wakeups at least this late are findings (the timeline's L threshold); recomputes.
+    void setLateWakeupNs(int64_t ns);
     // Shows instance k of the selected finding (goTo is emitted).
     void showInstance(size_t k);
 
@@ -53,6 +55,7 @@ private:
     QPushButton *previous_, *next_;
     std::shared_ptr<const std::vector<Finding>> findings_;
     size_t instance_ = 0;
+    int64_t lateWakeupNs_ = kLateWakeupNs;
     uint64_t generation_ = 0;
 };
 

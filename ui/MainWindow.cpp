@@ -75,6 +75,9 @@ MainWindow::MainWindow(QWidget *parent)
     });
     panels_ = new PanelDocks(this, state_);
     connect(panels_->findings(), &FindingsPanel::goTo, timeline_, &TimelineView::goTo);
+    panels_->findings()->setLateWakeupNs(timeline_->latencyThresholdNs());
+    connect(timeline_, &TimelineView::latencyThresholdChanged, panels_->findings(),
+            &FindingsPanel::setLateWakeupNs);
     connect(panels_->findings(), &FindingsPanel::updated, this,
             [this] { timeline_->setFindings(panels_->findings()->findings()); });
     // The progress bar and Cancel float over the bottom of the timeline while loading, outside the

@@ -167,6 +167,7 @@ void TimelineView::setLatencyThresholdNs(int64_t ns)
 {
     latencyThresholdNs_ = ns;
     QSettings().setValue(QStringLiteral("timeline/latencyThresholdNs"), static_cast<qlonglong>(ns));
+    emit latencyThresholdChanged(ns);
 }
 
 int64_t TimelineView::jumpFrom() const

@@ -65,6 +65,9 @@ public:
     void showCpus(std::vector<int> cpus);
     void moveCpu(int cpu, int delta);
 
+signals:
+    void latencyThresholdChanged(int64_t ns); // the findings follow it
+
 private:
     QAction *addAction(const QString &text, const QKeySequence &key, std::function<void()> f);
     void laneMenu(int cpu, QPoint globalPos);

@@ -334,7 +334,7 @@ TickReport TickReport::make(const Trace &trace, const TickAnalysis &analysis, co
         timerReport(trace, c, r.from, r.to, cr);
         r.cpus.push_back(std::move(cr));
     }
-    r.findings = findFindings(trace, analysis, r);
+    r.findings = findFindings(trace, analysis, r, FindingOptions{options.lateWakeupNs});
     return r;
 }
 

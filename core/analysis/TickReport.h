@@ -20,6 +20,7 @@ struct ReportOptions
     int64_t from = INT64_MIN;
     int64_t to = INT64_MAX;
     std::string windowSource = "trace"; // "trace", "window", "markers"
+    int64_t lateWakeupNs = kLateWakeupNs; // findings: a wakeup latency at least this long is late
 };
 
 // The span between the first and last ftrace print marker (nullopt when the trace has fewer than two).

@@ -427,6 +427,13 @@ private slots:
         QCOMPARE(goTo.at(0).at(1).toLongLong(), static_cast<qlonglong>(r.findings[0].at[0]));
         f->showInstance(1);
         QCOMPARE(goTo.at(1).at(1).toLongLong(), static_cast<qlonglong>(r.findings[0].at[1]));
+        // the timeline's latency threshold sets what a late wakeup is
+        f->setLateWakeupNs(50'000);
+        QVERIFY(updated.wait(10000));
+        bool fifty = false;
+        for (int i = 0; i < f->list()->topLevelItemCount(); ++i)
+            fifty = fifty || f->list()->topLevelItem(i)->text(2).contains(QStringLiteral("≥ 50.0 µs"));
+        QVERIFY(fifty);
         // the CPUs shown limit the list
         w.state.setCpus({0});
         QVERIFY(updated.wait(10000));

@@ -100,6 +100,25 @@ TEST(Findings, EveryPresetMatchesItsReport)
     }
 }
 
+// The late-wakeup threshold is the report's option: at 0 every wakeup with a known latency is one, as
+// many as the report's latency distribution counts.
+TEST(Findings, LateWakeupThresholdIsAnOption)
+{
+    const auto trace = loadTrace(test::dataPath("nohzfull-poll.dat"));
+    const TickAnalysis a = TickAnalysis::run(*trace);
+    ReportOptions o;
+    o.lateWakeupNs = 0;
+    const TickReport r = TickReport::make(*trace, a, o);
+    for (const CpuReport &c : r.cpus) {
+        const Finding *f = find(r, FindingKind::LateWakeup, c.cpu);
+        ASSERT_NE(f, nullptr);
+        EXPECT_EQ(f->count, c.wakeup.latency.count);
+    }
+    o.lateWakeupNs = 1'000'000'000;
+    for (const Finding &f : TickReport::make(*trace, a, o).findings)
+        EXPECT_NE(f.kind, FindingKind::LateWakeup);
+}
+
 TEST(Findings, LostRangesOfARealTrace)
 {
     const auto trace = loadTrace(test::dataPath("host-lost.dat"));
