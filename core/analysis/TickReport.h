@@ -19,7 +19,7 @@ struct ReportOptions
     std::vector<int> cpus; // empty: every CPU
     int64_t from = INT64_MIN;
     int64_t to = INT64_MAX;
-    std::string windowSource = "trace"; // "trace", "window", "markers"
+    std::string windowSource = "trace";   // "trace", "window", "markers"
     int64_t lateWakeupNs = kLateWakeupNs; // findings: a wakeup latency at least this long is late
 };
 
