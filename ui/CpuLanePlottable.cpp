@@ -71,6 +71,8 @@ void CpuLanePlottable::draw(QCPPainter *p)
     columns_ = summaries_->columns(spec_.slot, std::llround(r.lower), std::llround(r.upper), width);
     colNs_ = width > 0 ? (r.upper - r.lower) / width : 0;
     rangeLower_ = r.lower;
+    from_ = spec_.origin + std::llround(r.lower); // the run's absolute time of the visible range
+    to_ = spec_.origin + std::llround(r.upper);
 
     p->save();
     p->setAntialiasing(false);
@@ -307,9 +309,7 @@ void CpuLanePlottable::drawTaskNames(QCPPainter *p, const QRect &row)
 {
     if (colNs_ <= 0 || columns_.empty()) return;
     const Trace &trace = spec_.index->trace();
-    const int64_t from = spec_.origin + std::llround(rangeLower_);
-    const int64_t to = from + std::llround(colNs_ * static_cast<double>(columns_.size()));
-    const auto spans = taskSpans(trace, spec_.cpu, from, to, columns_.size() / 4);
+    const auto spans = taskSpans(trace, spec_.cpu, from_, to_, columns_.size() / 4);
     if (!spans) return;
     QFont f = p->font();
     f.setPixelSize(kLabelPixels);
@@ -345,9 +345,8 @@ void CpuLanePlottable::drawTaskNames(QCPPainter *p, const QRect &row)
 void CpuLanePlottable::drawWakeupArrows(QCPPainter *p, const QRect &row)
 {
     if (colNs_ <= 0 || columns_.empty()) return;
-    const int64_t from = spec_.origin + std::llround(rangeLower_);
-    const int64_t to = from + std::llround(colNs_ * static_cast<double>(columns_.size()));
-    const auto arrows = wakeupArrows(spec_.index->trace(), spec_.index->analysis(), spec_.cpu, from, to, 200);
+    const auto arrows =
+        wakeupArrows(spec_.index->trace(), spec_.index->analysis(), spec_.cpu, from_, to_, 200);
     if (!arrows) return;
     QFont f = p->font();
     f.setPixelSize(kLabelPixels - 1);

@@ -81,6 +81,7 @@ private:
     double colNs_ = 0;                       // and the time one column covers
     std::vector<Seg> segs_;                  // scratch: segments by column and layer
     double rangeLower_ = 0;                  // the key range's lower end of this draw
+    int64_t from_ = 0, to_ = 0;              // and the visible range in the run's absolute time
     QStringList namesDrawn_;
     int arrowsDrawn_ = 0;
 };
