@@ -6,6 +6,10 @@ namespace tickscope {
 
 namespace {
 
+constexpr uint8_t kHrtimerSoftirq = 8;
+constexpr uint8_t kFlagHardirq = 0x08; // TRACE_FLAG_HARDIRQ in common_flags
+constexpr uint8_t kFlagSoftirq = 0x10; // TRACE_FLAG_SOFTIRQ
+
 TickContext contextOf(TaskState s)
 {
     // Unknown, User, Kernel, IdleTask, Idle, Poll
@@ -102,6 +106,7 @@ void CpuPass::onGap(size_t g, int32_t pid)
     taskCode_ = StateCode::task(TaskState::Unknown, StateCode::kDetailLost);
     taskState_ = TaskState::Unknown;
     depth_ = 0;
+    savedCount_ = 0;
     out_.irq.set(g, StateCode::irq(IrqState::None));
     irqCode_ = StateCode::irq(IrqState::None);
     irqResetChange_ = out_.irq.changes() - 1;
@@ -172,15 +177,11 @@ void CpuPass::event(const CpuEvents::Cursor &c, size_t i, Role role)
         break;
     }
     case Role::LocalTimerEntry:
-        timers_.onTimerIrqEntry();
-        [[fallthrough]];
     case Role::IrqHandlerEntry:
     case Role::VectorEntry:
         irqEntry(i, IrqState::HardIrq, hardIrqKind(role));
         break;
     case Role::LocalTimerExit:
-        timers_.onTimerIrqExit();
-        [[fallthrough]];
     case Role::IrqHandlerExit:
     case Role::VectorExit:
         irqExit(i, IrqState::HardIrq, hardIrqKind(role));
@@ -188,12 +189,14 @@ void CpuPass::event(const CpuEvents::Cursor &c, size_t i, Role role)
     case Role::SoftirqEntry: {
         const uint8_t vec = c.payload<SoftirqP>().vec;
         timers_.onSoftirqEntry(i, ts_, vec);
+        if (vec == kHrtimerSoftirq) timers_.onHrtimerSoftirqBegin(pid);
         irqEntry(i, IrqState::SoftIrq, vec);
         break;
     }
     case Role::SoftirqExit: {
         const uint8_t vec = c.payload<SoftirqP>().vec;
         timers_.onSoftirqExit(i, ts_, vec);
+        if (vec == kHrtimerSoftirq) timers_.onHrtimerSoftirqEnd(pid);
         irqExit(i, IrqState::SoftIrq, vec);
         break;
     }
@@ -212,11 +215,18 @@ void CpuPass::event(const CpuEvents::Cursor &c, size_t i, Role role)
             if (out_.tickLane.state() == TickState::Running) timers_.onTickRunning();
             onTickExpiry(i);
         }
-        timers_.onHrtimerExpireEntry(i, p, tick);
+        const uint8_t flags = ev_.flags(i);
+        if (flags & (kFlagHardirq | kFlagSoftirq)) flagsSeen_ = true;
+        const CtxLevel lv = level(flags);
+        // Without flags, soft needs the task's own HRTIMER span (vec 8); another vector says nothing.
+        const int soft = lv == CtxLevel::Hard                                        ? 0
+                         : lv == CtxLevel::Soft && (flagsSeen_ || stack_[depth_ - 1].detail == kHrtimerSoftirq) ? 1
+                                                                                     : -1;
+        timers_.onHrtimerExpireEntry(i, ts_, p, tick, pid, lv, soft);
         break;
     }
     case Role::HrtimerExpireExit:
-        timers_.onHrtimerExpireExit();
+        timers_.onHrtimerExpireExit(pid, level(ev_.flags(i)));
         tick_.onExpiryExit(c.payload<PtrP>().ptr);
         break;
     case Role::TickStop: {
@@ -233,10 +243,10 @@ void CpuPass::event(const CpuEvents::Cursor &c, size_t i, Role role)
         break;
     case Role::SchedWaking:
     case Role::SchedWakeup:
-        timers_.onWake(c.payload<SchedWakeP>(), role == Role::SchedWakeup);
+        timers_.onWake(i, c.payload<SchedWakeP>(), role == Role::SchedWakeup, pid, level(ev_.flags(i)));
         break;
     case Role::SchedMigrate:
-        timers_.onMigrate(c.payload<SchedMigrateP>());
+        timers_.onMigrate(c.payload<SchedMigrateP>(), pid, level(ev_.flags(i)));
         break;
     case Role::Print:
         if (out_.firstPrint == npos) out_.firstPrint = i;
@@ -275,6 +285,15 @@ void CpuPass::switchIn(size_t i, int32_t pid, bool scheduled)
     faultOpen_ = false;
     idleUnknown_ = false;
     curr_ = pid;
+    for (unsigned k = 0; k < savedCount_; ++k) {
+        if (saved_[k].pid != pid) continue;
+        if (depth_ == 0) { // it resumes the softirq it was preempted in
+            stack_[depth_++] = saved_[k].frame;
+            setIrq(i);
+        }
+        saved_[k] = saved_[--savedCount_];
+        break;
+    }
     currKernelThread_ = false;
     if (pid == 0) {
         setTask(i, TaskState::IdleTask);
@@ -334,7 +353,9 @@ void CpuPass::onSwitch(size_t i, const SchedSwitchP &p)
         t.saved = m;
         t.unknownStretch = m == SavedMode::Unknown ? stretch : -1;
     }
-    if (depth_) { // interrupts never span a switch: their exits were lost
+    if (depth_) { // hard interrupts never span a switch (their exits were lost); softirqs may (RT)
+        saveSoftirq();
+        if (hardOpen()) timers_.onHardIrqEnd();
         depth_ = 0;
         setIrq(i);
     }
@@ -404,6 +425,7 @@ void CpuPass::irqEntry(size_t i, IrqState s, uint8_t detail)
 {
     const TickContext ctx = interrupted();
     const bool woke = wakesFromIdle();
+    if (s == IrqState::HardIrq && !hardOpen()) timers_.onHardIrqBegin();
     irqSinceReset_ = true;
     if (depth_ < kMaxDepth) stack_[depth_++] = {s, detail, ctx, woke};
     setIrq(i);
@@ -420,7 +442,9 @@ void CpuPass::irqExit(size_t i, IrqState s, uint8_t detail)
     while (k > 0 && stack_[k - 1].state != s)
         --k;
     if (k > 0) {
+        const bool hard = hardOpen();
         depth_ = k - 1;
+        if (hard && !hardOpen()) timers_.onHardIrqEnd();
         setIrq(i);
         return;
     }
@@ -441,6 +465,28 @@ void CpuPass::setIrq(size_t i)
     if (code == irqCode_) return;
     out_.irq.set(i, code);
     irqCode_ = code;
+}
+
+CtxLevel CpuPass::level(uint8_t flags) const
+{
+    if (flagsSeen_)
+        return flags & kFlagHardirq ? CtxLevel::Hard : flags & kFlagSoftirq ? CtxLevel::Soft : CtxLevel::Task;
+    return depth_ == 0 ? CtxLevel::Task : hardOpen() ? CtxLevel::Hard : CtxLevel::Soft;
+}
+
+void CpuPass::saveSoftirq()
+{
+    // The outermost frame, when it is a softirq: the task was preempted inside it (PREEMPT_RT runs
+    // softirqs in preemptible threads). A task in the list already: its old span lost its exit.
+    if (curr_ < 0 || stack_[0].state != IrqState::SoftIrq) return;
+    for (unsigned k = 0; k < savedCount_; ++k) {
+        if (saved_[k].pid == curr_) {
+            saved_[k].frame = stack_[0];
+            return;
+        }
+    }
+    if (savedCount_ == saved_.size()) saved_[0] = saved_[--savedCount_]; // drop one stale span
+    saved_[savedCount_++] = {curr_, stack_[0]};
 }
 
 void CpuPass::onTickExpiry(size_t i)

@@ -58,6 +58,9 @@ private:
     void setIrq(size_t i);
 
     void onTickExpiry(size_t i);
+    CtxLevel level(uint8_t flags) const; // of an event on the current task
+    bool hardOpen() const { return depth_ && stack_[depth_ - 1].state == IrqState::HardIrq; }
+    void saveSoftirq(); // the leaving task's open softirq span, resumed when it runs again
 
     const Trace &trace_;
     const EventRoles &roles_;
@@ -85,6 +88,14 @@ private:
 
     std::array<IrqFrame, kMaxDepth> stack_{};
     unsigned depth_ = 0;
+    struct SavedSoftirq
+    {
+        int32_t pid;
+        IrqFrame frame;
+    };
+    std::array<SavedSoftirq, 4> saved_{}; // preempted softirq spans (PREEMPT_RT), at most one per task
+    unsigned savedCount_ = 0;
+    bool flagsSeen_ = false; // the trace has irq flags (an expiry showed HARDIRQ or SOFTIRQ)
     bool irqSinceReset_ = false;
     size_t irqResetChange_ = 0;
 

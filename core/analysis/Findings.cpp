@@ -205,7 +205,7 @@ void timerFindings(const Trace &trace, const TickReport &r, const CpuAnalysis &c
         const bool isRt = (x.flags & WakeupFlag::PrioKnown) && (x.flags & WakeupFlag::Rt);
         if (rt && (x.flags & WakeupFlag::PrioKnown) && !isRt) {
             ++nonRt;
-            nonRtHard += StateCode::irqState(c.irq.codeAt(x.index)) == IrqState::HardIrq;
+            nonRtHard += (x.flags & (WakeupFlag::ContextKnown | WakeupFlag::Soft)) == WakeupFlag::ContextKnown;
         }
         if ((x.flags & WakeupFlag::TaskKnown) && x.latencyNs != kUnknownNs && x.latencyNs >= o.lateWakeupNs) {
             ++late.count;
@@ -213,15 +213,12 @@ void timerFindings(const Trace &trace, const TickReport &r, const CpuAnalysis &c
             push(late.at, ev.ts(x.index));
             late.worstNs = std::max<int64_t>(late.worstNs, x.latencyNs);
         }
-        if ((x.flags & WakeupFlag::Burst) && (x.flags & WakeupFlag::BurstStart || k == 0 ||
-                                              !(w[k - 1].flags & WakeupFlag::Burst) || !in(w[k - 1].index))) {
-            size_t e = k + 1;
-            while (e < w.size() && !(w[e].flags & WakeupFlag::BurstStart) && (w[e].flags & WakeupFlag::Burst))
-                ++e;
-            ++burst.count;
-            push(burst.at, ev.ts(x.index));
-            maxBurst = std::max<uint64_t>(maxBurst, e - k);
-        }
+    }
+    for (const WakeupBatch &b : c.timers.batches) {
+        if (!in(b.first)) continue;
+        ++burst.count;
+        push(burst.at, ev.ts(b.first));
+        maxBurst = std::max<uint64_t>(maxBurst, b.count);
     }
     // Claimed when at least a tenth of the non-RT wakeups ran in hard interrupt context: a few at the
     // edges of lost or unpaired interrupt records are not the pattern.

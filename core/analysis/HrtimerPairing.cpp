@@ -269,37 +269,32 @@ SwitchIn findSwitchIn(const Trace &trace, const CpuEvents &ev, const Column<Swit
 
 } // namespace
 
-// Who the hrtimer_wakeup expiry at event `expiry` woke: the events up to its hrtimer_expire_exit, read
-// the way the pass read them (TimerTracker::onWake / onMigrate).
-WakeTarget wokenBy(const Trace &trace, const CpuEvents &ev, size_t expiry)
+WakeTarget wokenBy(const Trace &trace, const CpuEvents &ev, const HrtimerWakeup &w)
 {
     CpuEvents::OffsetWalker walk(ev);
-    return wokenBy(trace, ev, expiry, walk);
+    return wokenBy(trace, ev, w, walk);
 }
 
-WakeTarget wokenBy(const Trace &trace, const CpuEvents &ev, size_t expiry, CpuEvents::OffsetWalker &walk)
+WakeTarget wokenBy(const Trace &trace, const CpuEvents &ev, const HrtimerWakeup &w, CpuEvents::OffsetWalker &walk)
 {
-    constexpr size_t kMaxInside = 256; // events inside one expiry callback
+    constexpr size_t kMaxInside = 256; // events after the naming one inside one expiry callback
     WakeTarget t;
-    const size_t end = std::min(ev.size(), expiry + kMaxInside);
-    for (size_t i = expiry + 1; i < end; ++i) {
-        switch (trace.kind(ev.type(i))) {
-        case EventKind::HrtimerExpireExit:
-        case EventKind::HrtimerExpireEntry:
-            return t;
-        case EventKind::SchedWaking:
-        case EventKind::SchedWakeup: {
-            const auto p = walk.payload<SchedWakeP>(i);
-            t.onWake(p.pid, p.prio, p.targetCpu, trace.kind(ev.type(i)) == EventKind::SchedWakeup);
-            break;
-        }
-        case EventKind::SchedMigrateTask: {
-            const auto p = walk.payload<SchedMigrateP>(i);
-            t.onMigrate(p.pid, p.destCpu);
-            break;
-        }
-        default:
-            break;
+    if (!(w.flags & WakeupFlag::TaskKnown)) return t;
+    const size_t named = size_t{w.index} + w.wakeOffset;
+    const auto p = walk.payload<SchedWakeP>(named);
+    t.onWake(p.pid, p.prio, p.targetCpu, trace.kind(ev.type(named)) == EventKind::SchedWakeup);
+    const int32_t expiring = ev.pid(w.index);
+    const size_t end = std::min(ev.size(), named + kMaxInside);
+    for (size_t i = named + 1; i < end; ++i) {
+        const EventKind k = trace.kind(ev.type(i));
+        if (k == EventKind::HrtimerExpireExit || k == EventKind::HrtimerExpireEntry) {
+            if (ev.pid(i) == expiring) return t;
+        } else if (k == EventKind::SchedWakeup) {
+            const auto q = walk.payload<SchedWakeP>(i);
+            t.onWake(q.pid, q.prio, q.targetCpu, true);
+        } else if (k == EventKind::SchedMigrateTask) {
+            const auto q = walk.payload<SchedMigrateP>(i);
+            t.onMigrate(q.pid, q.destCpu);
         }
     }
     return t;
@@ -341,7 +336,7 @@ void measureWakeupLatency(const Trace &trace, std::vector<CpuAnalysis> &cpus, in
         CpuEvents::OffsetWalker walk(own); // the wakeups are in event order
         for (size_t j = 0; j < a.timers.wakeups.size(); ++j) {
             HrtimerWakeup &w = a.timers.wakeups[j];
-            const WakeTarget to = wokenBy(trace, own, w.index, walk);
+            const WakeTarget to = wokenBy(trace, own, w, walk);
             if (to.pid <= 0) continue;
             const int64_t t0 = own.ts(w.index);
             // Woken while still running (it had not scheduled out yet): no switch-in follows this

@@ -15,11 +15,12 @@ namespace tickscope {
 // Fills the lateness of every expiry and frees the transient start/expiry arrays.
 void pairHrtimers(const Trace &trace, std::vector<CpuAnalysis> &cpus);
 
-// Who the hrtimer_wakeup expiry at event `expiry` of CPU events `ev` woke, and the CPU it was sent to: the
-// events up to its hrtimer_expire_exit, read the way the pass reads them.
-WakeTarget wokenBy(const Trace &trace, const CpuEvents &ev, size_t expiry);
+// Who the hrtimer_wakeup expiry `w` of CPU events `ev` woke, and the CPU it was sent to: the event the pass
+// found naming the task, then that task's sched_wakeup / sched_migrate_task up to the next expiry event of
+// the expiring task.
+WakeTarget wokenBy(const Trace &trace, const CpuEvents &ev, const HrtimerWakeup &w);
 // The same for expiries visited in event order, their payloads read through one walker of ev.
-WakeTarget wokenBy(const Trace &trace, const CpuEvents &ev, size_t expiry, CpuEvents::OffsetWalker &walk);
+WakeTarget wokenBy(const Trace &trace, const CpuEvents &ev, const HrtimerWakeup &w, CpuEvents::OffsetWalker &walk);
 
 // Fills HrtimerWakeup::latencyNs; one work item per CPU.
 // Frees the transient switch arrays.

@@ -147,21 +147,35 @@ void timerReport(const Trace &trace, const CpuAnalysis &c, int64_t from, int64_t
         latencyIf(WakeupFlag::PrioKnown | WakeupFlag::Rt, WakeupFlag::PrioKnown | WakeupFlag::Rt));
     w.latencyNormal = distribution(latencyIf(WakeupFlag::PrioKnown | WakeupFlag::Rt, WakeupFlag::PrioKnown));
     w.latencyUnknownPolicy = distribution(latencyIf(WakeupFlag::PrioKnown, 0));
-    // Bursts: runs of Burst-flagged wakeups of one interrupt (consecutive in the array).
-    for (size_t k = 0; k < t.wakeups.size();) {
-        const HrtimerWakeup &x = t.wakeups[k];
-        if (!(x.flags & WakeupFlag::Burst) || !in(x.index)) {
-            ++k;
-            continue;
+    for (size_t soft = 0; soft < 2; ++soft) {
+        for (size_t normal = 0; normal < 2; ++normal) {
+            const auto want = static_cast<uint8_t>(WakeupFlag::ContextKnown | WakeupFlag::PrioKnown |
+                                                   (soft ? WakeupFlag::Soft : 0) | (normal ? 0 : WakeupFlag::Rt));
+            constexpr uint8_t mask =
+                WakeupFlag::ContextKnown | WakeupFlag::PrioKnown | WakeupFlag::Soft | WakeupFlag::Rt;
+            WakeupReport::ClassCell &cell = w.byContext[soft][normal];
+            for (size_t k = 0; k < t.wakeups.size(); ++k)
+                cell.count += (t.wakeups[k].flags & mask) == want && in(t.wakeups[k].index);
+            cell.latency = distribution(latencyIf(mask, want));
         }
-        size_t e = k + 1;
-        // the burst ends where the next interrupt's expiries begin: flagged runs are split by the pass
-        while (e < t.wakeups.size() && (t.wakeups[e].flags & WakeupFlag::BurstStart) == 0 &&
-               (t.wakeups[e].flags & WakeupFlag::Burst))
-            ++e;
+    }
+    for (size_t k = 0; k < t.wakeups.size(); ++k) {
+        const HrtimerWakeup &x = t.wakeups[k];
+        if (!in(x.index)) continue;
+        if (!(x.flags & WakeupFlag::ContextKnown))
+            ++w.contextUnknown;
+        else if (!(x.flags & WakeupFlag::Soft))
+            w.longestHardRun = std::max<uint64_t>(w.longestHardRun, 1);
+    }
+    for (const WakeupBatch &b : t.batches) {
+        if (!in(b.first)) continue;
         ++w.bursts;
-        w.maxBurst = std::max<uint64_t>(w.maxBurst, e - k);
-        k = e;
+        w.maxBurst = std::max<uint64_t>(w.maxBurst, b.count);
+        if (b.soft) continue;
+        w.longestHardRun = std::max<uint64_t>(w.longestHardRun, b.count);
+        w.rtDelayed += b.rtDelayed;
+        w.rtDelayNs += b.rtDelayNs;
+        w.rtDelayMaxNs = std::max(w.rtDelayMaxNs, b.rtDelayMaxNs);
     }
     v.clear();
     for (size_t k = 0; k < t.tickLateness.size(); ++k) {
@@ -182,6 +196,31 @@ std::string us(int64_t ns)
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.1f", static_cast<double>(ns) / 1e3);
     return buf;
+}
+
+// Where the expiries ran (hard / soft) and whom they woke (RT / normal), and what the non-RT ones in a hard
+// interrupt cost the RT ones after them.
+void appendExpiryClasses(std::string &out, const WakeupReport &w)
+{
+    if (w.contextUnknown == w.count) return; // the trace shows no context (no irq flags or spans)
+    out += "      by context:";
+    const char *sep = " ";
+    for (size_t soft = 0; soft < 2; ++soft) {
+        for (size_t normal = 0; normal < 2; ++normal) {
+            const WakeupReport::ClassCell &c = w.byContext[soft][normal];
+            appendf(out, "%s%s %s %" PRIu64, sep, soft ? "soft" : "hard", normal ? "normal" : "RT", c.count);
+            if (c.latency.count)
+                appendf(out, " (%s/%s µs)", us(c.latency.p50).c_str(), us(c.latency.max).c_str());
+            sep = ", ";
+        }
+    }
+    if (w.contextUnknown) appendf(out, ", %" PRIu64 " unknown", w.contextUnknown);
+    appendf(out, " (latency p50/max)\n      longest run in one hard interrupt %" PRIu64, w.longestHardRun);
+    if (w.rtDelayed)
+        appendf(out, "; %" PRIu64 " RT wakeups ran after a non-RT sleeper's in the same interrupt: %s µs in all, "
+                     "max %s µs",
+                w.rtDelayed, us(w.rtDelayNs).c_str(), us(w.rtDelayMaxNs).c_str());
+    out += "\n";
 }
 
 void distributionJson(JsonWriter &j, const char *key, const Distribution &d)
@@ -396,6 +435,7 @@ std::string formatReportText(const TickReport &r)
                 c.cpu, w.latencyRt.count, us(w.latencyRt.p50).c_str(), us(w.latencyRt.p99).c_str(),
                 us(w.latencyRt.max).c_str(), w.latencyNormal.count, us(w.latencyNormal.p50).c_str(),
                 us(w.latencyNormal.p99).c_str(), us(w.latencyNormal.max).c_str(), w.maxBurst);
+        appendExpiryClasses(out, w);
         if (w.latencyBounds)
             appendf(out,
                     "      %" PRIu64 " of %" PRIu64
@@ -516,6 +556,20 @@ std::string formatReportJson(const TickReport &r)
         j.value("bursts", w.bursts).value("in_bursts", w.inBursts).value("max_burst", w.maxBurst);
         j.value("no_task", w.noTask).value("no_switch", w.noSwitch).value("unpaired", w.unpaired);
         j.value("latency_upper_bounds", w.latencyBounds);
+        j.beginObject("by_context");
+        for (size_t soft = 0; soft < 2; ++soft) {
+            j.beginObject(soft ? "soft" : "hard");
+            for (size_t normal = 0; normal < 2; ++normal) {
+                j.beginObject(normal ? "normal" : "rt").value("count", w.byContext[soft][normal].count);
+                distributionJson(j, "latency_ns", w.byContext[soft][normal].latency);
+                j.endObject();
+            }
+            j.endObject();
+        }
+        j.value("unknown", w.contextUnknown).endObject();
+        j.value("longest_hard_run", w.longestHardRun);
+        j.beginObject("rt_delayed_by_normal").value("count", w.rtDelayed).value("total_ns", w.rtDelayNs);
+        j.value("max_ns", w.rtDelayMaxNs).endObject();
         j.endObject();
         distributionJson(j, "tick_lateness_ns", c.tickLateness);
         distributionJson(j, "hrtimer_other_lateness_ns", c.otherLateness);

@@ -89,6 +89,17 @@ struct WakeupReport
     uint64_t bursts = 0;                                 // interrupts that woke >= 2 sleepers
     uint64_t inBursts = 0;                               // wakeups that were part of one
     uint64_t maxBurst = 0;
+    // Where each expiry ran and whom it woke: [0 hard, 1 soft][0 RT, 1 normal] (rules in TimerRecords.h)
+    struct ClassCell
+    {
+        uint64_t count = 0;
+        Distribution latency;
+    };
+    std::array<std::array<ClassCell, 2>, 2> byContext{};
+    uint64_t contextUnknown = 0; // expiries whose context the trace does not show
+    uint64_t rtDelayed = 0;      // RT wakeups run after a non-RT sleeper's expiry in the same hard interrupt
+    int64_t rtDelayNs = 0, rtDelayMaxNs = 0;
+    uint64_t longestHardRun = 0; // most hrtimer_wakeup expiries in one hard interrupt
     uint64_t noTask = 0;        // no wakeup traced inside the expiry
     uint64_t noSwitch = 0;      // the woken task's switch-in not found
     uint64_t latencyBounds = 0; // latencies measured to the task's first event (switch-in not traced)

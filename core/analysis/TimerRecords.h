@@ -25,8 +25,20 @@
 //   an upper bound (LatencyBound). It is unknown (not counted) when the task was still running when
 //   the wakeup came, or the switch-in comes more than 100 ms later (then it most likely belongs to a
 //   later wakeup).
-//   A burst: two or more hrtimer_wakeup expiries in one timer interrupt (local_timer_entry..exit, or one
-//   HRTIMER softirq, vec 8).
+//   A burst: two or more hrtimer_wakeup expiries in one hard interrupt, or in one HRTIMER softirq (vec 8)
+//   span of one task.
+// - Expiry context: hard (run by the hrtimer interrupt) or soft (by the HRTIMER softirq; on PREEMPT_RT in
+//   the ktimers/N thread). From the event's irq flags where the trace has them (HARDIRQ 0x08 wins over
+//   SOFTIRQ 0x10: a hard interrupt of a softirq shows both), else from the spans: inside an open hard
+//   interrupt of the CPU, or inside the current task's own HRTIMER softirq span. Softirq spans belong to
+//   the task that runs them: on PREEMPT_RT that thread is preempted inside a span, and an RT task's hard
+//   expiry then runs while the span is still open, on another task.
+// - The woken task is the first sched_waking/sched_wakeup in the expiry's own context (same task, same
+//   hard/soft/task level) before that context's expire_exit: the softirq thread can be preempted inside a
+//   soft expiry, and the next waking on the CPU may then be another task's.
+// - RT delay: an RT task's hard expiry run after the expiry of a non-RT sleeper in the same hard
+//   interrupt waited for it (and for everything between): the delay is the time from that first non-RT
+//   expiry to the RT one (moving non-RT sleepers to softirq context removes it).
 #pragma once
 
 #include "model/Column.h"
@@ -52,7 +64,17 @@ constexpr uint8_t BurstStart = 0x08;   // the first of a burst
 constexpr uint8_t TaskKnown = 0x10;    // a sched_waking/sched_wakeup inside the expiry named the woken task
 constexpr uint8_t LatencyBound = 0x20; // latencyNs runs to the woken task's first event: its switch-in
                                        // is not in the trace, so the value is an upper bound
+constexpr uint8_t ContextKnown = 0x40; // hard or soft is known (Soft says which)
+constexpr uint8_t Soft = 0x80;         // run by the HRTIMER softirq, not the hard interrupt
 } // namespace WakeupFlag
+
+// The level of an event's context on its task: the key that ties a wakeup to its expiry.
+enum class CtxLevel : uint8_t
+{
+    Task,
+    Soft,
+    Hard
+};
 
 struct TimerSoftirq
 {
@@ -75,8 +97,8 @@ struct LongSoftirq
     int64_t durationNs;
 };
 
-// 20 bytes per wakeup (a busy trace has one per ~9 events); who was woken is not kept: the latency step
-// and the tooltips read it again inside the expiry (wokenBy).
+// 20 bytes per wakeup (a busy trace has one per ~9 events); who was woken is not kept, only where the
+// event that named it is: the latency step and the tooltips read it again (wokenBy).
 struct HrtimerWakeup
 {
     uint32_t index;                      // hrtimer_expire_entry function=hrtimer_wakeup
@@ -84,6 +106,19 @@ struct HrtimerWakeup
     int32_t softLatenessNs = kUnknownNs; // now - softexpires
     int32_t latencyNs = kUnknownNs;      // ts(switch into the woken task) - ts(expire_entry)
     uint8_t flags = 0;                   // WakeupFlag
+    uint16_t wakeOffset = 0;             // the naming sched_waking/wakeup is event index + wakeOffset (0: none)
+};
+
+// The hrtimer_wakeup expiries of one hard interrupt or of one HRTIMER softirq span, when there were at
+// least two (a burst), with what the non-RT ones cost the RT ones after them.
+struct WakeupBatch
+{
+    uint32_t first;          // event index of its first expiry
+    uint16_t count = 0;      // hrtimer_wakeup expiries in it
+    uint16_t rtDelayed = 0;  // RT wakeups run after a non-RT one of the same hard interrupt
+    bool soft = false;       // an HRTIMER softirq span, not a hard interrupt
+    int64_t rtDelayNs = 0;   // their summed delay
+    int64_t rtDelayMaxNs = 0;
 };
 
 // Who an hrtimer_wakeup expiry woke, and the CPU it was sent to, from the events inside the expiry (the
@@ -134,8 +169,7 @@ struct CpuTimers
     Column<HrtimerWakeup> wakeups;
     Column<HrtimerLateness> tickLateness;  // the tick hrtimer's expiries
     Column<HrtimerLateness> otherLateness; // every other expiry
-    uint64_t bursts = 0;
-    uint32_t maxBurst = 0;
+    std::vector<WakeupBatch> batches;      // bursts, in the order they closed
     // transient (emptied by measureWakeupLatency)
     Column<SwitchRec> switches;
 
@@ -143,7 +177,7 @@ struct CpuTimers
     {
         return timerSoftirqs.capacity() * sizeof(TimerSoftirq) +
                longSoftirqs.capacity() * sizeof(LongSoftirq) + wakeups.bytes() + tickLateness.bytes() +
-               otherLateness.bytes();
+               otherLateness.bytes() + batches.capacity() * sizeof(WakeupBatch);
     }
 };
 

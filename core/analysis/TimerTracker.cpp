@@ -6,7 +6,6 @@ namespace tickscope {
 
 namespace {
 constexpr uint8_t kTimerVec = 1;
-constexpr uint8_t kHrtimerVec = 8;
 } // namespace
 
 void TimerTracker::onSoftirqEntry(size_t i, int64_t ts, uint8_t vec)
@@ -17,7 +16,6 @@ void TimerTracker::onSoftirqEntry(size_t i, int64_t ts, uint8_t vec)
     softVec_ = vec;
     softTs_ = ts;
     softEntry_ = static_cast<uint32_t>(i);
-    if (vec == kHrtimerVec) onTimerIrqEntry();
     if (vec != kTimerVec) return;
     TimerSoftirq r;
     r.entry = r.exit = static_cast<uint32_t>(i);
@@ -31,7 +29,6 @@ void TimerTracker::onSoftirqEntry(size_t i, int64_t ts, uint8_t vec)
 
 void TimerTracker::onSoftirqExit(size_t i, int64_t ts, uint8_t vec)
 {
-    if (vec == kHrtimerVec) onTimerIrqExit();
     if (!softOpen_ || softVec_ != vec) return;
     softOpen_ = false;
     const int64_t d = ts - softTs_;
@@ -75,63 +72,149 @@ void TimerTracker::onTimerExpireExit(int64_t ts, uint64_t ptr)
     out_.timerSoftirqs[timerSoftirq_].callbackNs += ts - cbTs_;
 }
 
-void TimerTracker::onHrtimerExpireEntry(size_t i, const HrtimerExpireEntryP &p, bool tick)
+TimerTracker::OpenExpiry *TimerTracker::findOpen(int32_t pid, CtxLevel level)
 {
-    openWakeup_ = npos;
+    for (size_t k = openCount_; k-- > 0;) {
+        if (open_[k].pid == pid && open_[k].level == level) return &open_[k];
+    }
+    return nullptr;
+}
+
+TimerTracker::Batch *TimerTracker::softBatch(int32_t pid)
+{
+    for (Batch &b : soft_) {
+        if (b.open && b.pid == pid) return &b;
+    }
+    return nullptr;
+}
+
+void TimerTracker::onHrtimerExpireEntry(size_t i, int64_t ts, const HrtimerExpireEntryP &p, bool tick, int32_t pid,
+                                        CtxLevel level, int soft)
+{
     const auto index = static_cast<uint32_t>(i);
+    if (OpenExpiry *stale = findOpen(pid, level)) // its exit was lost: one expiry per context at a time
+        *stale = open_[--openCount_];
+    if (openCount_ == kOpen) { // exits lost in several contexts: drop the oldest
+        std::copy(open_.begin() + 1, open_.end(), open_.begin());
+        --openCount_;
+    }
+    OpenExpiry &o = open_[openCount_++];
+    o = OpenExpiry{};
+    o.pid = pid;
+    o.level = level;
+    o.entry = i;
+    o.ts = ts;
     if (tick) {
         out_.tickLateness.push_back({index, kUnknownNs, kUnknownNs});
-    } else if (p.function == wakeupFunction_ && wakeupFunction_) {
-        openWakeup_ = out_.wakeups.size();
-        HrtimerWakeup w;
-        w.index = index;
-        out_.wakeups.push_back(w);
-        open_ = WakeTarget{};
-    } else {
+        return;
+    }
+    if (p.function != wakeupFunction_ || !wakeupFunction_) {
         out_.otherLateness.push_back({index, kUnknownNs, kUnknownNs});
+        return;
+    }
+    o.wakeup = out_.wakeups.size();
+    HrtimerWakeup w;
+    w.index = index;
+    if (soft >= 0) w.flags |= WakeupFlag::ContextKnown | (soft ? WakeupFlag::Soft : 0);
+    out_.wakeups.push_back(w);
+    Batch *b = soft == 0 && hard_.open ? &hard_ : soft == 1 ? softBatch(pid) : nullptr;
+    if (!b) return;
+    o.batch = b;
+    if (b->count++ == 0) {
+        b->first = o.wakeup;
+        b->rec = WakeupBatch{};
+        b->rec.first = index;
+        b->rec.soft = soft == 1;
+        return;
+    }
+    out_.wakeups[b->first].flags |= WakeupFlag::Burst | WakeupFlag::BurstStart;
+    out_.wakeups[o.wakeup].flags |= WakeupFlag::Burst;
+}
+
+void TimerTracker::onHrtimerExpireExit(int32_t pid, CtxLevel level)
+{
+    if (OpenExpiry *o = findOpen(pid, level)) *o = open_[--openCount_];
+}
+
+void TimerTracker::onWake(size_t i, const SchedWakeP &p, bool wakeup, int32_t pid, CtxLevel level)
+{
+    OpenExpiry *o = findOpen(pid, level);
+    if (!o || o->wakeup == npos || !o->target.onWake(p.pid, p.prio, p.targetCpu, wakeup)) return;
+    HrtimerWakeup &w = out_.wakeups[o->wakeup];
+    const bool rt = p.prio < kRtPrioLimit; // DL: prio -1
+    if (i - o->entry <= UINT16_MAX) {
+        w.wakeOffset = static_cast<uint16_t>(i - o->entry);
+        w.flags |= WakeupFlag::TaskKnown | WakeupFlag::PrioKnown | (rt ? WakeupFlag::Rt : 0);
+    }
+    Batch *b = o->batch;
+    if (!b || b->rec.soft) return;
+    if (!rt && b->firstNormalTs < 0) b->firstNormalTs = o->ts;
+    if (rt && b->firstNormalTs >= 0) {
+        const int64_t d = o->ts - b->firstNormalTs;
+        ++b->rec.rtDelayed;
+        b->rec.rtDelayNs += d;
+        b->rec.rtDelayMaxNs = std::max(b->rec.rtDelayMaxNs, d);
     }
 }
 
-void TimerTracker::onWake(const SchedWakeP &p, bool wakeup)
+void TimerTracker::onMigrate(const SchedMigrateP &p, int32_t pid, CtxLevel level)
 {
-    if (openWakeup_ == npos || !open_.onWake(p.pid, p.prio, p.targetCpu, wakeup)) return;
-    out_.wakeups[openWakeup_].flags |= WakeupFlag::TaskKnown | WakeupFlag::PrioKnown |
-                                       (p.prio < kRtPrioLimit ? WakeupFlag::Rt : 0); // DL: prio -1
+    if (OpenExpiry *o = findOpen(pid, level)) o->target.onMigrate(p.pid, p.destCpu);
 }
 
-void TimerTracker::onMigrate(const SchedMigrateP &p)
+void TimerTracker::onHrtimerSoftirqBegin(int32_t pid)
 {
-    if (openWakeup_ != npos) open_.onMigrate(p.pid, p.destCpu);
+    Batch *b = softBatch(pid);
+    if (b) {
+        closeBatch(*b); // softirqs do not nest on a task: the open one lost its exit
+    } else {
+        b = &soft_[0];
+        for (Batch &x : soft_) {
+            if (!x.open) {
+                b = &x;
+                break;
+            }
+        }
+        closeBatch(*b); // all in use: the oldest stale one goes
+    }
+    b->open = true;
+    b->pid = pid;
 }
 
-void TimerTracker::onTimerIrqEntry()
+void TimerTracker::onHrtimerSoftirqEnd(int32_t pid)
 {
-    // A HRTIMER softirq run from the interrupt's exit path belongs to the same batch.
-    if (batchDepth_++ == 0) batchFirst_ = out_.wakeups.size();
+    if (Batch *b = softBatch(pid)) closeBatch(*b);
 }
 
-void TimerTracker::onTimerIrqExit()
+void TimerTracker::closeBatch(Batch &b)
 {
-    if (batchDepth_ == 0 || --batchDepth_ > 0) return;
-    const size_t n = out_.wakeups.size() - batchFirst_;
-    if (n < 2) return;
-    ++out_.bursts;
-    out_.maxBurst = std::max(out_.maxBurst, static_cast<uint32_t>(n));
-    for (size_t k = batchFirst_; k < out_.wakeups.size(); ++k)
-        out_.wakeups[k].flags |= WakeupFlag::Burst;
-    out_.wakeups[batchFirst_].flags |= WakeupFlag::BurstStart;
+    if (b.open && b.count >= 2) {
+        b.rec.count = static_cast<uint16_t>(std::min<uint32_t>(b.count, UINT16_MAX));
+        out_.batches.push_back(b.rec);
+    }
+    for (size_t k = 0; k < openCount_; ++k) {
+        if (open_[k].batch == &b) open_[k].batch = nullptr;
+    }
+    b = Batch{};
 }
 
 void TimerTracker::gap()
 {
     softOpen_ = cbOpen_ = false;
-    batchDepth_ = 0;
-    timerSoftirq_ = openWakeup_ = npos;
+    closeBatch(hard_);
+    for (Batch &b : soft_)
+        closeBatch(b);
+    openCount_ = 0;
+    timerSoftirq_ = npos;
     prevTimerExit_ = prevNow_ = stopTs_ = -1;
 }
 
 void TimerTracker::finish()
 {
+    gap();
+    std::sort(out_.batches.begin(), out_.batches.end(),
+              [](const WakeupBatch &a, const WakeupBatch &b) { return a.first < b.first; });
+    out_.batches.shrink_to_fit();
     out_.timerSoftirqs.shrink_to_fit();
     out_.longSoftirqs.shrink_to_fit();
     out_.wakeups.trim();

@@ -1,6 +1,7 @@
 // Follows timers on one CPU for CpuPass (the rules are in TimerRecords.h): TIMER softirqs and the wheel
 // timers they run, long softirqs of any vector, hrtimer starts and expiries (paired across CPUs later by
-// pairHrtimers), the task each hrtimer_wakeup expiry wakes, and bursts of them in one timer interrupt.
+// pairHrtimers), the context (hard or soft) of each hrtimer_wakeup expiry and the task it wakes, and bursts
+// of them in one interrupt or HRTIMER softirq span.
 // No allocation per event beyond the amortised growth of the result vectors.
 #pragma once
 
@@ -8,6 +9,7 @@
 
 #include "model/EventKind.h"
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 
@@ -28,12 +30,19 @@ public:
     }
     void onTickRunning() { stopTs_ = -1; } // a tick expiry while the tick lane says running
 
-    void onHrtimerExpireEntry(size_t i, const HrtimerExpireEntryP &p, bool tick);
-    void onHrtimerExpireExit() { openWakeup_ = npos; }
-    void onWake(const SchedWakeP &p, bool wakeup);
-    void onMigrate(const SchedMigrateP &p); // try_to_wake_up chose another CPU for the woken task
-    void onTimerIrqEntry();
-    void onTimerIrqExit();
+    // `pid` and `level` (CtxLevel) are those of the event: they tie the expiry's wakeup and exit to it.
+    // `soft`: the expiry's context, -1 unknown, 0 hard, 1 soft.
+    void onHrtimerExpireEntry(size_t i, int64_t ts, const HrtimerExpireEntryP &p, bool tick, int32_t pid,
+                              CtxLevel level, int soft);
+    void onHrtimerExpireExit(int32_t pid, CtxLevel level);
+    void onWake(size_t i, const SchedWakeP &p, bool wakeup, int32_t pid, CtxLevel level);
+    void onMigrate(const SchedMigrateP &p, int32_t pid, CtxLevel level); // try_to_wake_up chose another CPU
+    // Batches: a hard interrupt (outermost entry .. exit, or a switch: its exit was lost), and an HRTIMER
+    // softirq span of one task (which may be preempted and resumed on PREEMPT_RT).
+    void onHardIrqBegin() { closeBatch(hard_), hard_.open = true; }
+    void onHardIrqEnd() { closeBatch(hard_); }
+    void onHrtimerSoftirqBegin(int32_t pid);
+    void onHrtimerSoftirqEnd(int32_t pid);
 
     void gap();
     void finish();
@@ -58,11 +67,36 @@ private:
     uint64_t cbTimer_ = 0;
     int64_t cbTs_ = 0;
 
-    // hrtimer
-    size_t openWakeup_ = npos;
-    WakeTarget open_; // who the open wakeup expiry woke
-    unsigned batchDepth_ = 0; // open timer interrupts / HRTIMER softirqs
-    size_t batchFirst_ = 0;
+    // hrtimer: open expiries by context (an expiry can be preempted inside its softirq, and hard ones
+    // run meanwhile on other tasks)
+    struct Batch
+    {
+        bool open = false;
+        int32_t pid = -1;         // soft batches: the task running the softirq
+        size_t first = npos;      // wakeups[] index of its first expiry
+        uint32_t count = 0;
+        int64_t firstNormalTs = -1; // entry of its first expiry that woke a non-RT task
+        WakeupBatch rec{};
+    };
+    struct OpenExpiry
+    {
+        int32_t pid = -1;
+        CtxLevel level = CtxLevel::Task;
+        size_t wakeup = npos; // wakeups[] index, npos for other functions
+        size_t entry = 0;
+        int64_t ts = 0;
+        Batch *batch = nullptr;
+        WakeTarget target;
+    };
+    static constexpr size_t kOpen = 8;
+    OpenExpiry *findOpen(int32_t pid, CtxLevel level);
+    Batch *softBatch(int32_t pid);
+    void closeBatch(Batch &b);
+
+    std::array<OpenExpiry, kOpen> open_{};
+    size_t openCount_ = 0;
+    Batch hard_;
+    std::array<Batch, 4> soft_{}; // open HRTIMER softirq spans, one per task running one
 };
 
 } // namespace tickscope

@@ -167,8 +167,9 @@ TEST(AnalysisTimerText, BurstOfThreeWakeupsInOneInterrupt)
     const Result r = analyse(t);
     const CpuTimers &c = r.timers(0);
     ASSERT_EQ(c.wakeups.size(), 4u);
-    EXPECT_EQ(c.bursts, 1u);
-    EXPECT_EQ(c.maxBurst, 3u);
+    ASSERT_EQ(c.batches.size(), 1u);
+    EXPECT_EQ(c.batches[0].count, 3u);
+    EXPECT_FALSE(c.batches[0].soft);
     for (size_t k = 0; k < 3; ++k)
         EXPECT_TRUE(c.wakeups[k].flags & WakeupFlag::Burst) << k;
     EXPECT_FALSE(c.wakeups[3].flags & WakeupFlag::Burst);
@@ -222,7 +223,7 @@ TEST(AnalysisTimerText, RtAndNormalWakeupsAreSplit)
     EXPECT_EQ(c.wakeups[0].softLatenessNs, 5000);
     EXPECT_EQ(c.wakeups[1].latenessNs, 2000);
     EXPECT_EQ(c.wakeups[1].softLatenessNs, 52000);
-    EXPECT_EQ(c.bursts, 0u);
+    EXPECT_TRUE(c.batches.empty());
     const TickReport rep0 = r.report();
     const WakeupReport &w = rep0.cpus[0].wakeup;
     EXPECT_EQ(w.latencyRt.count, 1u);
