@@ -121,7 +121,7 @@ void Engine::setupTasks()
         const bool spread = (t.spec->count > 1 || t.spec->program == ProgramKind::Cyclic) && !t.spec->aligned;
         const int64_t first = start_ + t.spec->startNs + (spread ? rng_.range(0, 1000000) : 0);
         h.soft = h.expires = first;
-        h.hard = true;
+        h.hard = !k_.preemptRt || t.rt || k_.hrtimerWakeups == HrtimerWakeups::Hard; // as armSleeper
         h.armed = true;
         h.seq = ++hrSeq_;
         h.task = static_cast<int>(i);

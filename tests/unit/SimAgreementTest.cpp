@@ -1,7 +1,8 @@
 // Issue 4 item 6: the tick analysis of a simulated trace gives exactly what the simulator decided, for
 // every preset and every variant: each tick (its time, the context it interrupted, periodic or a nohz
 // wakeup, spurious or not), the timer_list timers started / fired / never fired / late, and the wakeup
-// latency of every hrtimer_wakeup whose task was switched in.
+// latency of every hrtimer_wakeup whose task was switched in, and the context (hard / soft) of every
+// hrtimer_wakeup expiry with the class (RT / not) of the task it woke.
 #include "SimTestUtil.h"
 
 #include "analysis/TickAnalysis.h"
@@ -81,6 +82,22 @@ void checkAgreement(const std::string &spec)
         for (size_t i = 0; i < seen.size(); ++i)
             ASSERT_EQ(seen[i], truth[i]) << "CPU " << c << " wakeup " << i;
         compared += seen.size();
+        // Every expiry's context (hard / soft) and the woken task's class (RT / not), by expiry time.
+        std::vector<std::tuple<int64_t, bool, bool>> classes, truthClasses;
+        for (size_t i = 0; i < w.size(); ++i) {
+            ASSERT_TRUE(w[i].flags & WakeupFlag::ContextKnown) << "CPU " << c << " wakeup " << i;
+            ASSERT_TRUE(w[i].flags & WakeupFlag::PrioKnown) << "CPU " << c << " wakeup " << i;
+            classes.emplace_back(t.cpu(c).ts(w[i].index), !(w[i].flags & WakeupFlag::Soft),
+                                 (w[i].flags & WakeupFlag::Rt) != 0);
+        }
+        for (const auto &g : r.truth.wakeups) {
+            if (g.cpu == c) truthClasses.emplace_back(g.expiryTs, g.hard, g.rt);
+        }
+        std::sort(truthClasses.begin(), truthClasses.end());
+        ASSERT_EQ(classes.size(), truthClasses.size()) << "CPU " << c;
+        for (size_t i = 0; i < classes.size(); ++i)
+            ASSERT_EQ(classes[i], truthClasses[i]) << "CPU " << c << " wakeup " << i << " at "
+                                                   << std::get<0>(classes[i]);
     }
     EXPECT_GT(compared, 0u);
 }

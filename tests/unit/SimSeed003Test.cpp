@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 namespace tickscope {
 namespace {
 
@@ -39,6 +41,33 @@ TEST(SimSeed003, SynchronizedWakeupsSpike)
     EXPECT_GE(hard, 200000);
     EXPECT_LT(soft, 100000);
     EXPECT_GE(maxCyclicNs(runSpec("seed003-rt-hrtimer:zynq_sync", false).truth()), 300000);
+}
+
+// Issue 16: where the expiries ran, as the report tells it from the simulated trace. Baseline: every
+// expiry hard, and RT wakeups wait behind the non-RT sleepers' expiries of the same interrupt; soft for
+// non-RT: those run in the HRTIMER softirq, the RT ones alone stay hard, and the wait is gone.
+TEST(SimSeed003, ExpiryContextsPerVariant)
+{
+    for (const bool soft : {false, true}) {
+        const simtest::Run r = runSpec(soft ? "seed003-rt-hrtimer:soft" : "seed003-rt-hrtimer");
+        for (const CpuReport &c : r.a.report.cpus) {
+            const WakeupReport &w = c.wakeup;
+            const std::string what = std::string(soft ? "soft" : "baseline") + " CPU " + std::to_string(c.cpu);
+            EXPECT_EQ(w.contextUnknown, 0u) << what;
+            EXPECT_GT(w.byContext[0][0].count, 0u) << what; // hard RT: cyclictest
+            EXPECT_EQ(w.byContext[1][0].count, 0u) << what; // RT sleepers are never soft
+            const uint64_t normal = w.byContext[0][1].count + w.byContext[1][1].count;
+            EXPECT_GT(normal, 1000u) << what;
+            EXPECT_EQ(w.byContext[soft ? 0 : 1][1].count, 0u) << what;
+            if (soft) {
+                EXPECT_EQ(w.rtDelayed, 0u) << what;
+                EXPECT_EQ(w.longestHardRun, 1u) << what; // one RT sleeper per CPU
+            } else {
+                EXPECT_GT(w.rtDelayed, 100u) << what;
+                EXPECT_GE(w.longestHardRun, 5u) << what;
+            }
+        }
+    }
 }
 
 } // namespace
