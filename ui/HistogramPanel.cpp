@@ -9,6 +9,7 @@
 #include "analysis/WakeupSamples.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QHBoxLayout>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
@@ -20,18 +21,40 @@
 namespace tickscope {
 
 HistogramPanel::HistogramPanel(ViewState *state, QWidget *parent)
-    : QWidget(parent), state_(state), log_(new QCheckBox(tr("Log scale"), this)),
+    : QWidget(parent), state_(state), log_(new QCheckBox(tr("Log scale"), this)), class_(new QComboBox(this)),
       lateness_(new QCustomPlot(this)), latency_(new QCustomPlot(this)),
       recompute_(this, 150, [this] { compute(); })
 {
     log_->setToolTip(tr("log2 bins on logarithmic axes"));
     log_->setChecked(true); // latencies have long tails
+    namespace F = WakeupFlag;
+    constexpr uint8_t ctx = F::ContextKnown | F::Soft, prio = F::PrioKnown | F::Rt;
+    const std::pair<QString, WakeupClass> classes[] = {
+        {tr("all expiries"), {}},
+        {tr("hard"), {ctx, F::ContextKnown}},
+        {tr("soft"), {ctx, ctx}},
+        {tr("RT task"), {prio, prio}},
+        {tr("non-RT task"), {prio, F::PrioKnown}},
+        {tr("hard, RT"), {ctx | prio, F::ContextKnown | prio}},
+        {tr("hard, non-RT"), {ctx | prio, F::ContextKnown | F::PrioKnown}},
+        {tr("soft, RT"), {ctx | prio, ctx | prio}},
+        {tr("soft, non-RT"), {ctx | prio, ctx | F::PrioKnown}},
+    };
+    for (const auto &[name, c] : classes)
+        class_->addItem(name, QVariant::fromValue(static_cast<int>(c.mask << 8 | c.want)));
+    class_->setToolTip(
+        tr("Only the hrtimer_wakeup expiries of one class: run in hard interrupt context or "
+           "in the HRTIMER softirq (on PREEMPT_RT the ktimers thread), waking an RT task or not"));
+    auto *top = new QHBoxLayout;
+    top->addWidget(log_);
+    top->addWidget(class_);
+    top->addStretch(1);
     auto *plots = new QHBoxLayout;
     plots->addWidget(lateness_);
     plots->addWidget(latency_);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
-    layout->addWidget(log_);
+    layout->addLayout(top);
     layout->addLayout(plots, 1);
     for (QCustomPlot *p : {lateness_, latency_}) {
         p->setMinimumSize(200, 150);
@@ -54,6 +77,7 @@ HistogramPanel::HistogramPanel(ViewState *state, QWidget *parent)
     latency_->xAxis->setLabel(tr("wakeup latency (µs)"));
 
     connect(log_, &QCheckBox::toggled, this, &HistogramPanel::compute);
+    connect(class_, &QComboBox::currentIndexChanged, this, &HistogramPanel::compute);
     connect(state_, &ViewState::rangeChanged, this, &HistogramPanel::schedule);
     connect(state_, &ViewState::cpusChanged, this, &HistogramPanel::schedule);
     // A new document is binned at once (the debounce is for a range being dragged or zoomed).
@@ -75,8 +99,13 @@ void HistogramPanel::setDocument(const Document &doc)
 HistogramPanel::Inputs HistogramPanel::inputs() const
 {
     const auto &c = state_->comparison();
-    return {state_->cpus(), state_->rangeStart(), state_->rangeEnd(), log_->isChecked(),
-            c && c->valid() ? c : nullptr};
+    const int cls = class_->currentData().toInt();
+    return {state_->cpus(),
+            state_->rangeStart(),
+            state_->rangeEnd(),
+            log_->isChecked(),
+            c && c->valid() ? c : nullptr,
+            {static_cast<uint8_t>(cls >> 8), static_cast<uint8_t>(cls & 0xff)}};
 }
 
 void HistogramPanel::schedule()
@@ -140,7 +169,7 @@ void HistogramPanel::compute()
     runInBackground(
         this,
         [trace = doc_.trace, analysis = doc_.analysis, in] {
-            WakeupSamples s = WakeupSamples::collect(*trace, *analysis, in.cpus, in.from, in.to);
+            WakeupSamples s = WakeupSamples::collect(*trace, *analysis, in.cpus, in.from, in.to, in.cls);
             std::array<Bins, 4> r; // lateness A, latency A, lateness B, latency B
             if (!in.comparison) {
                 r[0] = bin(std::move(s.latenessNs), in.log);
@@ -153,7 +182,7 @@ void HistogramPanel::compute()
             for (int cpu : in.cpus)
                 if (const int b = c.cpuB(cpu); b >= 0) cpusB.push_back(b);
             WakeupSamples sb = WakeupSamples::collect(*c.b.trace, *c.b.analysis, cpusB, in.from + c.shift(),
-                                                      in.to + c.shift());
+                                                      in.to + c.shift(), in.cls);
             r[0] = bin(s.latenessNs, in.log, 50, &sb.latenessNs);
             r[1] = bin(s.latencyNs, in.log, 50, &sb.latencyNs);
             r[2] = bin(sb.latenessNs, in.log, 50, &s.latenessNs);
@@ -162,8 +191,10 @@ void HistogramPanel::compute()
         },
         [this, gen = *gen, compare = in.comparison != nullptr](std::array<Bins, 4> r) {
             if (!recompute_.current(gen)) return;
-            plot(lateness_, r[0], compare ? &r[2] : nullptr, tr("hrtimer_wakeup lateness"));
-            plot(latency_, r[1], compare ? &r[3] : nullptr, tr("wakeup latency"));
+            const QString cls =
+                class_->currentIndex() > 0 ? QStringLiteral(" (%1)").arg(class_->currentText()) : QString();
+            plot(lateness_, r[0], compare ? &r[2] : nullptr, tr("hrtimer_wakeup lateness") + cls);
+            plot(latency_, r[1], compare ? &r[3] : nullptr, tr("wakeup latency") + cls);
             markTime("histograms shown");
             emit updated();
         });

@@ -1,12 +1,15 @@
 // Histograms (QCustomPlot) of the hrtimer_wakeup lateness and the wakeup latency, for the CPUs shown and
 // the visible range, the samples from core (WakeupSamples: the values behind the report's columns).
-// Linear bins, or log2 bins on log axes. Recomputed in the background at once when a document arrives,
+// Linear bins, or log2 bins on log axes; all expiries or one class of them (hard or soft context, RT or
+// non-RT woken task). Recomputed in the background at once when a document arrives,
 // and debounced when the range or the CPUs change. In the compare view run B's samples (its CPUs against
 // the ones shown, the same relative range) are drawn over A's on the same bins, the legend naming the runs.
 #pragma once
 
 #include "BackgroundJob.h"
 #include "Document.h"
+
+#include "analysis/WakeupSamples.h"
 
 #include <QWidget>
 
@@ -15,6 +18,7 @@
 #include <vector>
 
 class QCheckBox;
+class QComboBox;
 class QCustomPlot;
 
 namespace tickscope {
@@ -30,6 +34,8 @@ public:
     void setDocument(const Document &doc);
 
     QCheckBox *logScale() const { return log_; }
+    // Which expiries the histograms hold: all, or one class (hard / soft context, RT / non-RT task).
+    QComboBox *expiryClass() const { return class_; }
     QCustomPlot *latenessPlot() const { return lateness_; }
     QCustomPlot *latencyPlot() const { return latency_; }
     // The samples the plotted bins hold (the sum of the bars).
@@ -62,6 +68,7 @@ private:
         int64_t from = 0, to = 0;
         bool log = true;
         std::shared_ptr<const Comparison> comparison;
+        WakeupClass cls;
         bool operator==(const Inputs &) const = default;
     };
     Inputs inputs() const;
@@ -72,6 +79,7 @@ private:
     ViewState *state_;
     Document doc_;
     QCheckBox *log_;
+    QComboBox *class_;
     QCustomPlot *lateness_, *latency_;
     Recompute<Inputs> recompute_;
 };

@@ -5,7 +5,7 @@
 namespace tickscope {
 
 WakeupSamples WakeupSamples::collect(const Trace &trace, const TickAnalysis &analysis,
-                                     const std::vector<int> &cpus, int64_t from, int64_t to)
+                                     const std::vector<int> &cpus, int64_t from, int64_t to, WakeupClass cls)
 {
     WakeupSamples s;
     struct Part
@@ -33,6 +33,7 @@ WakeupSamples WakeupSamples::collect(const Trace &trace, const TickAnalysis &ana
     for (const Part &p : parts) {
         for (size_t k = p.first; k < p.last; ++k) {
             const HrtimerWakeup &x = (*p.w)[k];
+            if (!cls.has(x.flags)) continue;
             if (x.latenessNs != kUnknownNs) s.latenessNs.push_back(x.latenessNs);
             if ((x.flags & WakeupFlag::TaskKnown) && x.latencyNs != kUnknownNs) s.latencyNs.push_back(x.latencyNs);
         }

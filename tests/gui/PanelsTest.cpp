@@ -408,6 +408,38 @@ private slots:
         QVERIFY(HistogramPanel::plottedSamples(h->latencyPlot()) > r.cpus[0].wakeup.latency.count);
     }
 
+    // On a PREEMPT_RT trace the histograms show one class of expiries at a time: each holds the report's
+    // latency samples of that class.
+    void histogramsByExpiryClass()
+    {
+        Window w("rt-hrtimer-k4.dat");
+        HistogramPanel *h = w.docks.histograms();
+        w.state.setCpus({1});
+        w.state.setRange(w.doc.trace->firstTs(), w.doc.trace->lastTs());
+        QSignalSpy updated(h, &HistogramPanel::updated);
+        ReportOptions o;
+        o.cpus = {1};
+        o.from = w.doc.trace->firstTs();
+        o.to = w.doc.trace->lastTs();
+        const TickReport r = TickReport::make(*w.doc.trace, *w.doc.analysis, o);
+        const WakeupReport &wr = r.cpus[0].wakeup;
+        QTRY_COMPARE(HistogramPanel::plottedSamples(h->latencyPlot()), wr.latency.count);
+        const std::pair<QString, uint64_t> classes[] = {
+            {QStringLiteral("hard, RT"), wr.byContext[0][0].latency.count},
+            {QStringLiteral("soft, non-RT"), wr.byContext[1][1].latency.count},
+            {QStringLiteral("soft, RT"), 0},
+        };
+        QVERIFY(wr.byContext[0][0].latency.count > 900);
+        QVERIFY(wr.byContext[1][1].latency.count > 4000);
+        for (const auto &[name, count] : classes) {
+            const int k = h->expiryClass()->findText(name);
+            QVERIFY2(k > 0, qPrintable(name));
+            h->expiryClass()->setCurrentIndex(k);
+            QVERIFY(updated.wait(10000));
+            QCOMPARE(HistogramPanel::plottedSamples(h->latencyPlot()), count);
+        }
+    }
+
     // The Findings panel lists the report's findings worst first; a row goes to its first instance (the
     // view centred on it, its event selected), Next to the following one.
     void findingsGoToTheirInstances()
