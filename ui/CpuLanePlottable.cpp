@@ -269,21 +269,25 @@ void CpuLanePlottable::drawTickRow(QCPPainter *p, const QRect &row)
 }
 
 // Timers row: the TIMER softirqs (catch-ups in their own colour) as a band along the bottom; above it a
-// mark per column with hrtimer wakeups, coloured and sized by the latest one's lateness.
+// mark per column with hrtimer wakeups, coloured and sized by the latest one's lateness; along the top a
+// strip over the columns with soft expiries (run by the HRTIMER softirq; on PREEMPT_RT the ktimers thread,
+// not the hard interrupt).
 void CpuLanePlottable::drawEventRow(QCPPainter *p, const QRect &row)
 {
     const QRgb catchup = rgb(palette::catchup()), softirq = rgb(palette::timerSoftirq());
     fillRuns(p, row.bottom() - 4, 5, [&](const ColumnSummary &c) {
         return c.catchup ? catchup : c.timerSoftirqs ? softirq : kNone;
     });
+    const QRgb soft = rgb(palette::softExpiry());
+    fillRuns(p, row.top(), 3, [&](const ColumnSummary &c) { return c.softWakeups ? soft : kNone; });
     const int n = static_cast<int>(columns_.size());
-    const int area = row.height() - 7;
+    const int area = row.height() - 10;
     const int w = colNs_ < 20'000 ? 2 : 1; // zoomed in, a lone wakeup is 2 px wide
     for (int j = 0; j < n; ++j) {
         if (!columns_[j].wakeups) continue;
         const int step = palette::latenessStep(columns_[j].maxLatenessNs);
         const int h = std::max(3, area * (step < 0 ? 2 : step + 2) / 5);
-        p->fillRect(QRect(left_ + j, row.top() + 1 + area - h, w, h),
+        p->fillRect(QRect(left_ + j, row.top() + 4 + area - h, w, h),
                     palette::lateness(columns_[j].maxLatenessNs));
     }
 }

@@ -33,6 +33,9 @@ static void drawGlyph(QPainter *p, const QRect &box, palette::Glyph g, const QCo
     case G::Mark:
         p->fillRect(QRect(box.center().x() - 1, box.top(), 3, box.height()), c);
         break;
+    case G::TopBand:
+        p->fillRect(QRect(box.left(), box.top(), box.width(), 3), c);
+        break;
     case G::Cross:
         p->setPen(QPen(c, 1.5));
         p->setRenderHint(QPainter::Antialiasing);

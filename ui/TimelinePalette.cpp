@@ -93,6 +93,10 @@ QColor timerSoftirq()
 {
     return kBluishGreen;
 }
+QColor softExpiry()
+{
+    return kOrange;
+}
 QColor wakeupArrow()
 {
     return kBlack;
@@ -174,6 +178,7 @@ std::vector<LegendEntry> legend()
         {R::Timers, G::Mark, lateness(INT32_MIN), QStringLiteral("lateness unknown")},
         {R::Timers, G::Band, timerSoftirq(), QStringLiteral("TIMER softirq")},
         {R::Timers, G::Band, catchup(), QStringLiteral("catch-up softirq")},
+        {R::Timers, G::TopBand, softExpiry(), QStringLiteral("soft expiries (top)")},
         {R::Timers, G::Arrow, wakeupArrow(), QStringLiteral("wakeup → switch-in (zoomed in)")},
         {R::Lane, G::Hatch, lost(), QStringLiteral("lost events")},
     };

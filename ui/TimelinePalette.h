@@ -25,6 +25,7 @@ QColor lateness(int32_t ns);  // timers row: an hrtimer wakeup's lateness (INT32
 int latenessStep(int32_t ns); // 0..3 for the four classes below 10, 50, 200 us and above; -1 unknown
 QColor catchup();             // timers row: catch-up TIMER softirq span
 QColor timerSoftirq();        // timers row: a TIMER softirq (the state row's TIMER softirq colour)
+QColor softExpiry();          // timers row: columns with hrtimer wakeups run in softirq context
 QColor wakeupArrow();         // timers row, zoomed in: a wakeup's latency, expiry -> switch-in
 QColor lost();
 QColor markerA();
@@ -37,12 +38,13 @@ QColor worse();      // and for the worse (a light vermillion)
 // How a legend entry's swatch is drawn: the shape the timeline paints for it.
 enum class Glyph
 {
-    Box,   // a filled band (the state row's task band)
-    Band,  // a low band (the state row's IRQ band, the tick bar, the timers row's softirq spans)
-    Mark,  // a thin vertical mark (ticks, wakeups)
-    Cross, // ×
-    Arrow, // →
-    Hatch, // diagonal hatching
+    Box,     // a filled band (the state row's task band)
+    Band,    // a low band (the state row's IRQ band, the tick bar, the timers row's softirq spans)
+    TopBand, // a thin band along the top (the timers row's soft expiries)
+    Mark,    // a thin vertical mark (ticks, wakeups)
+    Cross,   // ×
+    Arrow,   // →
+    Hatch,   // diagonal hatching
 };
 // The lane row an entry is drawn in: entries of one row never share a colour.
 enum class LegendRow

@@ -65,6 +65,7 @@ struct ColumnSummary
     TickClass worstTick = TickClass::None;
     // event row
     uint32_t wakeups = 0;              // hrtimer_wakeup expiries
+    uint32_t softWakeups = 0;          // of those, run by the HRTIMER softirq (PREEMPT_RT: ktimers)
     int32_t maxLatenessNs = INT32_MIN; // of those with a known lateness (INT32_MIN: none)
     uint32_t timerSoftirqs = 0;        // TIMER softirqs that start in the column
     bool catchup = false;              // a catch-up TIMER softirq overlaps the column

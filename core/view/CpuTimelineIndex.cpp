@@ -60,6 +60,15 @@ void CpuTimelineIndex::build(const CpuEvents &events, const CpuAnalysis &a)
     }
     tickClass_ = RangeTree<int8_t, MaxOp>(std::move(classes), static_cast<int8_t>(TickClass::None));
 
+    softPrefix_.clear();
+    for (size_t k = 0; k < a.timers.wakeups.size(); ++k) {
+        if (!(a.timers.wakeups[k].flags & WakeupFlag::Soft)) continue;
+        softPrefix_.assign(1, 0); // only a CPU with soft expiries pays for the prefix
+        for (size_t m = 0; m < a.timers.wakeups.size(); ++m)
+            softPrefix_.push_back(softPrefix_.back() +
+                                  ((a.timers.wakeups[m].flags & WakeupFlag::Soft) ? 1 : 0));
+        break;
+    }
     std::vector<int32_t> late(wakeStarts_.first.size(), INT32_MIN);
     for (size_t k = 0; k < a.timers.wakeups.size(); ++k) {
         int32_t &m = late[a.timers.wakeups[k].index >> kSampleShift];
@@ -230,6 +239,7 @@ void CpuTimelineIndex::summarize(int64_t start, int64_t end, int columns, Column
         c.spuriousTicks = spuriousPrefix_[hi.tick_] - spuriousPrefix_[lo.tick_];
         c.worstTick = static_cast<TickClass>(tickClass_.query(lo.tick_, hi.tick_));
         c.wakeups = static_cast<uint32_t>(hi.wake - lo.wake);
+        if (!softPrefix_.empty()) c.softWakeups = softPrefix_[hi.wake] - softPrefix_[lo.wake];
         c.maxLatenessNs = maxLateness(lo.wake, hi.wake);
         c.timerSoftirqs = static_cast<uint32_t>(hi.soft - lo.soft);
         c.catchup = overlaps(catchups_, t0, t1);
@@ -248,7 +258,7 @@ size_t CpuTimelineIndex::bytes() const
             softStarts_.first.capacity()) *
                4 +
            tickTs_.capacity() * 8 + tickCum_.capacity() * 24 + tickClass_.bytes() + blockLateness_.bytes() +
-           dependencies_.bytes() + spuriousPrefix_.capacity() * 4 +
+           dependencies_.bytes() + (spuriousPrefix_.capacity() + softPrefix_.capacity()) * 4 +
            (catchups_.capacity() + lost_.capacity()) * sizeof(TimeSpan);
 }
 

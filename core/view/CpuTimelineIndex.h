@@ -73,6 +73,7 @@ private:
     int32_t maxLateness(size_t lo, size_t hi) const; // over wakeup records [lo, hi)
     RangeTree<uint32_t, OrOp> dependencies_;
     std::vector<uint32_t> spuriousPrefix_; // spurious ticks before each tick
+    std::vector<uint32_t> softPrefix_;     // soft expiries before each wakeup (empty: none on the CPU)
     std::vector<TimeSpan> catchups_, lost_;
 };
 

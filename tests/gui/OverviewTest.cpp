@@ -1,7 +1,8 @@
 // The timeline's overview keeps the signal at whole-trace zoom, read from rendered pixels: the stopped-tick
 // bar of nohzfull-poll.dat's CPU 1 stays visible beside its spurious ticks; the 100 µs sleeps of seed 000's
-// CPU 3 show among its 10 ms of work; no two legend entries of one row share a colour, also as a
-// protanope or deuteranope sees them; lane labels are readable and the window works at 1024×700.
+// CPU 3 show among its 10 ms of work; soft hrtimer expiries (PREEMPT_RT) are marked; no two legend entries of
+// one row share a colour, also as a protanope or deuteranope sees them; lane labels are readable and the
+// window works at 1024×700.
 #include "CpuLanePlottable.h"
 #include "GuiTestUtil.h"
 #include "MainWindow.h"
@@ -107,6 +108,28 @@ private slots:
         QVERIFY(columnsWith(img, tick, palette::spurious()) > 50);
         // and the spurious mark does not bury it: vermillion covers a minority of the row's pixels
         QVERIFY(test::countColour(img, tick, palette::spurious()) * 3 < tick.width() * tick.height());
+    }
+
+    // PREEMPT_RT: the timers row marks the columns with soft expiries (the SCHED_OTHER sleepers of
+    // rt-hrtimer-k4.dat, run by ktimers/1 while the workload runs) along its top; with every sleeper
+    // SCHED_FIFO (all expiries hard) there is no such mark.
+    void softExpiriesAreMarked()
+    {
+        auto softColumns = [](const char *file) {
+            MainWindow w;
+            w.resize(1600, 900);
+            w.show();
+            if (!openFile(w, QString::fromLatin1(file))) return -1;
+            TimelinePlot *plot = w.timeline()->plot();
+            const QImage img = w.timeline()->render();
+            QRect row = plot->geometry().rowRect(1, LaneRow::Event);
+            row.setLeft(plot->geometry().left);
+            row.setRight(plot->geometry().right - 1);
+            return columnsWith(img, row, palette::softExpiry());
+        };
+        const int soft = softColumns("rt-hrtimer-k4.dat");
+        QVERIFY2(soft > 400, qPrintable(QStringLiteral("soft expiries in %1 columns").arg(soft)));
+        QCOMPARE(softColumns("rt-hrtimer-k32-fifo50.dat"), 0);
     }
 
     // Seed 000: CPU 3 alternates 100 µs sleeps (polling idle) with 10 ms of user work, 200 times. At
