@@ -2,8 +2,8 @@
 // 6.1.0-57-rt under QEMU, recorded by tests/lab), against the ground truth beside each trace
 // (`*.expiries.csv`, written by tests/lab/rt_expiry_truth.py from `trace-cmd report` spans alone, without
 // the irq-flags column the analysis reads first). Then the same trace as `trace-cmd report` text, which
-// has no flags: the analysis falls back to the spans and must reach the same classes. And on the
-// non-RT fixtures every expiry is hard.
+// has no flags: the analysis falls back to the spans and must reach the same classes. The class totals
+// also equal the workload's own counts of its sleeps. And on the non-RT fixtures every expiry is hard.
 #include "TestUtil.h"
 #include "TextTestUtil.h"
 
@@ -149,6 +149,27 @@ INSTANTIATE_TEST_SUITE_P(Lab, RtTraces,
                                  ch = ch == '-' ? '_' : ch;
                              return s;
                          });
+
+// A third source: the workload counted its own sleeps in the guest (printed on its console). On CPU 1 the
+// RT thread's 1000 wakeups and the K sleepers' total are the expiries of each class.
+TEST(RtTraces, ClassesEqualTheWorkloadsOwnCounts)
+{
+    struct Case
+    {
+        const char *name;
+        uint64_t hardRt, softNormal; // CPU 1
+    };
+    for (const Case &k :
+         {Case{"rt-hrtimer-k4", 1000, 4195}, Case{"rt-hrtimer-k32", 1000, 13124},
+          Case{"rt-hrtimer-k4-fifo50", 1000 + 4675, 0}, Case{"rt-hrtimer-k32-fifo50", 1000 + 23279, 0}}) {
+        const auto trace = loadTrace(test::dataPath(std::string(k.name) + ".dat"));
+        const TickAnalysis a = TickAnalysis::run(*trace);
+        const WakeupReport w = TickReport::make(*trace, a, {}).cpus.at(1).wakeup;
+        EXPECT_EQ(w.byContext[0][0].count, k.hardRt) << k.name;
+        EXPECT_EQ(w.byContext[1][1].count, k.softNormal) << k.name;
+        EXPECT_EQ(w.byContext[0][1].count + w.byContext[1][0].count, 0u) << k.name;
+    }
+}
 
 // What the RT traces show beyond the class counts: SCHED_OTHER sleepers in the softirq, all of them in one
 // HRTIMER softirq span per tick at K=32 (a burst of up to 32), the RT thread's expiry alone in its
