@@ -51,7 +51,14 @@ std::string windowText(const TickReport &r)
 
 } // namespace
 
-std::vector<std::pair<std::string, std::string>> mailFigures(const TickReport &r, const CpuReport &c)
+bool mailRtLines(const CpuReport &c)
+{
+    const auto &k = c.wakeup.byContext;
+    return k[0][0].count || k[1][0].count || k[1][1].count;
+}
+
+std::vector<std::pair<std::string, std::string>> mailFigures(const TickReport &r, const CpuReport &c,
+                                                             bool rtLines)
 {
     std::vector<std::pair<std::string, std::string>> f;
     f.emplace_back("ticks in userspace", fmt("%" PRIu64 "/%" PRIu64, c.ticks.user, c.wakeup.count));
@@ -72,6 +79,12 @@ std::vector<std::pair<std::string, std::string>> mailFigures(const TickReport &r
     f.emplace_back("TIMER catch-ups", fmt("%" PRIu64, c.timerSoftirq.catchup));
     f.emplace_back("wakeup latency p99/max",
                    us(c.wakeup.latency.p99) + "/" + us(c.wakeup.latency.max) + " us");
+    if (rtLines) {
+        f.emplace_back("RT wakeup p99/max",
+                       us(c.wakeup.latencyRt.p99) + "/" + us(c.wakeup.latencyRt.max) + " us");
+        f.emplace_back("non-RT hard/soft", fmt("%" PRIu64 "/%" PRIu64, c.wakeup.byContext[0][1].count,
+                                               c.wakeup.byContext[1][1].count));
+    }
     return f;
 }
 
@@ -167,7 +180,7 @@ std::string formatReportMail(const TickReport &r, bool allCpus, const std::strin
     for (size_t i : mailCpus(r, allCpus)) {
         const CpuReport &c = r.cpus[i];
         out += mailCpuTitle(c) + "\n";
-        for (const auto &[label, value] : mailFigures(r, c))
+        for (const auto &[label, value] : mailFigures(r, c, mailRtLines(c)))
             out += mailFigureLine(label, value);
     }
     out += mailMeasured("Measured", tool, r, {});

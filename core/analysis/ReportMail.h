@@ -15,7 +15,11 @@ namespace tickscope {
 constexpr size_t kMailColumns = 72;
 
 // One CPU's quoted figures as (label, value), in print order.
-std::vector<std::pair<std::string, std::string>> mailFigures(const TickReport &r, const CpuReport &c);
+// rtLines: also the RT wakeup latency and where the non-RT sleepers expired (hard/soft), for CPUs where
+// either run has RT wakeups or soft expiries (mailRtLines).
+std::vector<std::pair<std::string, std::string>> mailFigures(const TickReport &r, const CpuReport &c,
+                                                             bool rtLines = false);
+bool mailRtLines(const CpuReport &c);
 
 // The CPUs a mail shows: every CPU of the report when `all`, else its nohz_full CPUs if it has any.
 std::vector<size_t> mailCpus(const TickReport &r, bool all);

@@ -214,7 +214,8 @@ std::string formatCompareMail(const Analysed &a, const Analysed &b, const std::s
         const CpuReport &ca = a.report.cpus[i], &cb = b.report.cpus[i];
         if (anyNohzFull && !ca.nohzFull && !cb.nohzFull) continue;
         out += mailCpuTitle(ca.nohzFull ? ca : cb) + "\n";
-        const auto fa = mailFigures(a.report, ca), fb = mailFigures(b.report, cb);
+        const bool rt = mailRtLines(ca) || mailRtLines(cb);
+        const auto fa = mailFigures(a.report, ca, rt), fb = mailFigures(b.report, cb, rt);
         for (size_t k = 0; k < fa.size() && k < fb.size(); ++k)
             out += mailFigureLine(fa[k].first, fa[k].second + " -> " + fb[k].second);
     }

@@ -143,6 +143,28 @@ TEST(MailFormat, CompareIsBeforeArrowAfterOfEachRunsReport)
     ASSERT_EQ(sim.exitCode, 0) << sim.err;
     expectMailShape(sim.out, "simulated compare");
     EXPECT_EQ(figures(sim.out).at("CPU 3").at("ticks in userspace"), "201/200 -> 0/200") << sim.out;
+    // seed 003: where the non-RT sleepers expired and what the RT task saw, from each run's report
+    const auto rt = cli("compare seed003-rt-hrtimer seed003-rt-hrtimer:soft --whole --format mail");
+    ASSERT_EQ(rt.exitCode, 0) << rt.err;
+    expectMailShape(rt.out, "PREEMPT_RT compare");
+    const json ra = json::parse(cli("simulate seed003-rt-hrtimer --whole --json").out)["report"];
+    const json rb = json::parse(cli("simulate seed003-rt-hrtimer:soft --whole --json").out)["report"];
+    auto hardSoft = [](const json &cpu) {
+        const json &k = cpu["hrtimer_wakeup"]["by_context"];
+        return std::to_string(k["hard"]["normal"]["count"].get<uint64_t>()) + "/" +
+               std::to_string(k["soft"]["normal"]["count"].get<uint64_t>());
+    };
+    const auto rtFig = figures(rt.out);
+    for (const char *cpu : {"CPU 0", "CPU 1"}) {
+        const int c = cpu[4] - '0';
+        EXPECT_EQ(rtFig.at(cpu).at("non-RT hard/soft"),
+                  hardSoft(ra["cpus"][c]) + " -> " + hardSoft(rb["cpus"][c]));
+        EXPECT_EQ(
+            rtFig.at(cpu).at("non-RT hard/soft").substr(rtFig.at(cpu).at("non-RT hard/soft").find("->")),
+            "-> 0/" + std::to_string(rb["cpus"][c]["hrtimer_wakeup"]["by_context"]["soft"]["normal"]["count"]
+                                         .get<uint64_t>()));
+    }
+    EXPECT_EQ(figures(mail.out).at("CPU 1").count("non-RT hard/soft"), 0u); // no RT classes: no such line
 }
 
 TEST(MailFormat, LongValuesWrapAndBadFormatsAreRefused)
