@@ -16,6 +16,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDockWidget>
+#include <QThreadPool>
 #include <QTimer>
 
 #ifdef __GLIBC__
@@ -24,6 +25,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <string>
 
 namespace {
@@ -167,7 +169,19 @@ int main(int argc, char **argv)
             const bool ok = w.grab().save(png);
             QApplication::exit(ok ? 0 : 1);
         };
-        onShown([save] { QTimer::singleShot(200, save); });
+        // After the panels' background jobs (summary, difference, histograms) have delivered: no job on
+        // the pool for two polls in a row, 20 s at most.
+        onShown([save] {
+            auto *poll = new QTimer(qApp);
+            auto idle = std::make_shared<int>(0), polls = std::make_shared<int>(0);
+            QObject::connect(poll, &QTimer::timeout, qApp, [poll, idle, polls, save] {
+                *idle = QThreadPool::globalInstance()->activeThreadCount() == 0 ? *idle + 1 : 0;
+                if (*idle < 2 && ++*polls < 200) return;
+                poll->stop();
+                save();
+            });
+            poll->start(100);
+        });
         QObject::connect(&w, &tickscope::MainWindow::loadFailed, &w, [](const QString &message) {
             std::fprintf(stderr, "tickscope: %s\n", qPrintable(message));
             QApplication::exit(1);
