@@ -20,23 +20,14 @@ woken task's prio < 100. Per interrupt, the longest run of hrtimer_wakeup expiri
 """
 import argparse
 import re
-import subprocess
 import sys
 from collections import Counter, defaultdict
 
-LINE = re.compile(r'^\s*(.*)-(\d+)\s+\[(\d+)\]\s+(?:\S+\s+)?(\d+\.\d+):\s+(\S+?):\s*(.*)$')
+from report_lines import report_lines
+
 FIELD = re.compile(r'(\w+)=(\S+)')
 
 
-def events(path):
-    p = subprocess.Popen(['trace-cmd', 'report', '-t', path], stdout=subprocess.PIPE,
-                         stderr=subprocess.DEVNULL, text=True, errors='replace')
-    for line in p.stdout:
-        m = LINE.match(line)
-        if m:
-            comm, pid, cpu, ts, ev, rest = m.groups()
-            yield int(pid), int(cpu), ts, ev, rest
-    p.wait()
 
 
 def is_hard_entry(ev):
@@ -70,7 +61,7 @@ def main():
     longest = defaultdict(int)
     rows = []
     saw_waking = False
-    for pid, cpu, ts, ev, rest in events(a.trace):
+    for _, pid, cpu, ts, ev, rest in report_lines(a.trace):
         def level():
             if hard[cpu] > 0:
                 return 'hard'

@@ -59,6 +59,13 @@ public:
                       " next_pid=" + std::to_string(toPid) + " next_prio=" + std::to_string(toPrio),
                   fl("d..2."));
     }
+    // One hrtimer_wakeup expiry in hard context: its entry at ts, the waking 1 µs later, its exit 1 µs after.
+    TextTrace &wakeOne(int cpu, double ts, const std::string &task, const std::string &ptr, long long now,
+                       const std::string &comm, int pid, int prio)
+    {
+        expire(cpu, ts, task, ptr, now).waking(cpu, ts + 1e-6, task, comm, pid, prio, 0);
+        return ev(cpu, ts + 2e-6, task, "hrtimer_expire_exit: hrtimer=" + ptr, fl("d.h.."));
+    }
     // From here on the helpers write no irq-flags column (as `trace-cmd report` without -l).
     TextTrace &noFlags()
     {
@@ -160,12 +167,9 @@ TEST(AnalysisTimerText, BurstOfThreeWakeupsInOneInterrupt)
     t.start(0, 1.000001, "w2-102", B, 1000100000, 1000100000);
     t.start(0, 1.000002, "w3-103", C, 1000100000, 1000100000);
     t.ev(0, 1.000100, kIdle, "local_timer_entry: vector=236", "d.h..");
-    t.expire(0, 1.000101, kIdle, A, 1000102000).waking(0, 1.000102, kIdle, "w1", 101, 0, 0);
-    t.ev(0, 1.000103, kIdle, "hrtimer_expire_exit: hrtimer=" + A, "d.h..");
-    t.expire(0, 1.000104, kIdle, B, 1000103000).waking(0, 1.000105, kIdle, "w2", 102, 0, 0);
-    t.ev(0, 1.000106, kIdle, "hrtimer_expire_exit: hrtimer=" + B, "d.h..");
-    t.expire(0, 1.000107, kIdle, C, 1000104000).waking(0, 1.000108, kIdle, "w3", 103, 0, 0);
-    t.ev(0, 1.000109, kIdle, "hrtimer_expire_exit: hrtimer=" + C, "d.h..");
+    t.wakeOne(0, 1.000101, kIdle, A, 1000102000, "w1", 101, 0);
+    t.wakeOne(0, 1.000104, kIdle, B, 1000103000, "w2", 102, 0);
+    t.wakeOne(0, 1.000107, kIdle, C, 1000104000, "w3", 103, 0);
     t.ev(0, 1.000110, kIdle, "local_timer_exit: vector=236", "d.h..");
     t.sw(0, 1.000120, "swapper/0", 0, "w1", 101, 0);
     t.sw(0, 1.000130, "w1", 101, "w2", 102, 0);
@@ -219,12 +223,9 @@ TEST(AnalysisTimerText, RtWakeupDelayedByNonRtInOneInterrupt)
     t.start(0, 1.000001, "norm-203", B, 1000100000, 1000100000);
     t.start(0, 1.000002, "rt-201", C, 1000100000, 1000100000);
     t.ev(0, 1.000100, kIdle, "local_timer_entry: vector=236", "d.h..");
-    t.expire(0, 1.000101, kIdle, A, 1000101000).waking(0, 1.000102, kIdle, "norm", 202, 120, 0);
-    t.ev(0, 1.000103, kIdle, "hrtimer_expire_exit: hrtimer=" + A, "d.h..");
-    t.expire(0, 1.000104, kIdle, B, 1000104000).waking(0, 1.000105, kIdle, "norm", 203, 120, 0);
-    t.ev(0, 1.000106, kIdle, "hrtimer_expire_exit: hrtimer=" + B, "d.h..");
-    t.expire(0, 1.000111, kIdle, C, 1000111000).waking(0, 1.000112, kIdle, "rt", 201, 9, 0);
-    t.ev(0, 1.000113, kIdle, "hrtimer_expire_exit: hrtimer=" + C, "d.h..");
+    t.wakeOne(0, 1.000101, kIdle, A, 1000101000, "norm", 202, 120);
+    t.wakeOne(0, 1.000104, kIdle, B, 1000104000, "norm", 203, 120);
+    t.wakeOne(0, 1.000111, kIdle, C, 1000111000, "rt", 201, 9);
     t.ev(0, 1.000114, kIdle, "local_timer_exit: vector=236", "d.h..");
     t.sw(0, 1.000120, "swapper/0", 0, "rt", 201, 9);
     const Result r = analyse(t);
@@ -293,14 +294,12 @@ TEST(AnalysisTimerText, RtAndNormalWakeupsAreSplit)
     t.start(0, 1.000000, "rt-201", A, 1000100000, 1000100000);
     t.start(0, 1.000001, "norm-202", B, 1000350000, 1000300000);
     t.ev(0, 1.000100, kIdle, "local_timer_entry: vector=236", "d.h..");
-    t.expire(0, 1.000101, kIdle, A, 1000105000).waking(0, 1.000102, kIdle, "rt", 201, 9, 0);
-    t.ev(0, 1.000103, kIdle, "hrtimer_expire_exit: hrtimer=" + A, "d.h..");
+    t.wakeOne(0, 1.000101, kIdle, A, 1000105000, "rt", 201, 9);
     t.ev(0, 1.000104, kIdle, "local_timer_exit: vector=236", "d.h..");
     t.sw(0, 1.000110, "swapper/0", 0, "rt", 201, 9);
     t.sw(0, 1.000200, "rt", 201, "swapper/0", 0);
     t.ev(0, 1.000300, kIdle, "local_timer_entry: vector=236", "d.h..");
-    t.expire(0, 1.000301, kIdle, B, 1000352000).waking(0, 1.000302, kIdle, "norm", 202, 120, 0);
-    t.ev(0, 1.000303, kIdle, "hrtimer_expire_exit: hrtimer=" + B, "d.h..");
+    t.wakeOne(0, 1.000301, kIdle, B, 1000352000, "norm", 202, 120);
     t.ev(0, 1.000304, kIdle, "local_timer_exit: vector=236", "d.h..");
     t.sw(0, 1.000341, "swapper/0", 0, "norm", 202, 120);
     const Result r = analyse(t);
