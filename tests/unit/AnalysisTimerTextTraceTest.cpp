@@ -284,6 +284,13 @@ TEST(AnalysisTimerText, PreemptedSoftirqThreadKeepsItsExpiry)
               WakeupFlag::ContextKnown | WakeupFlag::Rt);
     EXPECT_EQ(wokenBy(*r.trace, ev, c.wakeups[1]).pid, 201);
     EXPECT_EQ(c.wakeups[1].latencyNs, 4000); // 1.000104 - 1.000100
+    // The IRQ lane: no softirq while the RT task runs; ktimers' HRTIMER softirq again when it resumes.
+    const ChangeLane &irq = r.a.cpus[0].irq;
+    const uint8_t none = StateCode::irq(IrqState::None), hrtimer = StateCode::irq(IrqState::SoftIrq, 8);
+    EXPECT_EQ(irq.codeAt(ev.lowerBound(1'000'110'000)), none);
+    EXPECT_EQ(irq.codeAt(ev.lowerBound(1'000'121'000)), hrtimer);
+    EXPECT_EQ(irq.codeAt(ev.lowerBound(1'000'130'000)), none);
+    EXPECT_EQ(r.a.cpus[0].evidence.unmatchedExits, 0u); // its softirq_exit closed the resumed span
 }
 
 TEST(AnalysisTimerText, RtAndNormalWakeupsAreSplit)
