@@ -278,11 +278,19 @@ void CpuLanePlottable::drawEventRow(QCPPainter *p, const QRect &row)
     fillRuns(p, row.bottom() - 4, 5, [&](const ColumnSummary &c) {
         return c.catchup ? catchup : c.timerSoftirqs ? softirq : kNone;
     });
-    const QRgb soft = rgb(palette::softExpiry());
-    fillRuns(p, row.top(), 3, [&](const ColumnSummary &c) { return c.softWakeups ? soft : kNone; });
     const int n = static_cast<int>(columns_.size());
     const int area = row.height() - 10;
     const int w = colNs_ < 20'000 ? 2 : 1; // zoomed in, a lone wakeup is 2 px wide
+    const bool zoomedIn = w > 1;
+    if (zoomedIn) { // each soft expiry's own cap, wider than its mark
+        for (int j = 0; j < n; ++j) {
+            if (columns_[j].softWakeups)
+                p->fillRect(QRect(left_ + j - 1, row.top(), w + 2, 3), palette::softExpiry());
+        }
+    } else {
+        const QRgb soft = rgb(palette::softExpiry());
+        fillRuns(p, row.top(), 3, [&](const ColumnSummary &c) { return c.softWakeups ? soft : kNone; });
+    }
     for (int j = 0; j < n; ++j) {
         if (!columns_[j].wakeups) continue;
         const int step = palette::latenessStep(columns_[j].maxLatenessNs);
