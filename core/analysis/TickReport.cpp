@@ -175,7 +175,7 @@ void timerReport(const Trace &trace, const CpuAnalysis &c, int64_t from, int64_t
         w.longestHardRun = std::max<uint64_t>(w.longestHardRun, b.count);
         w.rtDelayed += b.rtDelayed;
         w.rtDelayNs += b.rtDelayNs;
-        w.rtDelayMaxNs = std::max(w.rtDelayMaxNs, b.rtDelayMaxNs);
+        w.rtDelayMaxNs = std::max<int64_t>(w.rtDelayMaxNs, b.rtDelayMaxNs);
     }
     v.clear();
     for (size_t k = 0; k < t.tickLateness.size(); ++k) {

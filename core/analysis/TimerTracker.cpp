@@ -1,6 +1,7 @@
 #include "TimerTracker.h"
 
 #include <algorithm>
+#include <cstdint>
 
 namespace tickscope {
 
@@ -150,10 +151,10 @@ void TimerTracker::onWake(size_t i, const SchedWakeP &p, bool wakeup, int32_t pi
     if (!b || b->rec.soft) return;
     if (!rt && b->firstNormalTs < 0) b->firstNormalTs = o->ts;
     if (rt && b->firstNormalTs >= 0) {
-        const int64_t d = o->ts - b->firstNormalTs;
-        ++b->rec.rtDelayed;
-        b->rec.rtDelayNs += d;
-        b->rec.rtDelayMaxNs = std::max(b->rec.rtDelayMaxNs, d);
+        const int64_t d = std::min<int64_t>(o->ts - b->firstNormalTs, INT32_MAX);
+        if (b->rec.rtDelayed < UINT8_MAX) ++b->rec.rtDelayed;
+        b->rec.rtDelayNs = static_cast<int32_t>(std::min<int64_t>(int64_t{b->rec.rtDelayNs} + d, INT32_MAX));
+        b->rec.rtDelayMaxNs = std::max(b->rec.rtDelayMaxNs, static_cast<int32_t>(d));
     }
 }
 
