@@ -283,12 +283,15 @@ WakeTarget wokenBy(const Trace &trace, const CpuEvents &ev, const HrtimerWakeup 
     const size_t named = size_t{w.index} + w.wakeOffset;
     const auto p = walk.payload<SchedWakeP>(named);
     t.onWake(p.pid, p.prio, p.targetCpu, trace.kind(ev.type(named)) == EventKind::SchedWakeup);
-    const int32_t expiring = ev.pid(w.index);
+    // A soft expiry's task can be preempted (PREEMPT_RT) and other tasks' expiries run before its exit;
+    // a hard one ends at the next expiry event.
+    const bool soft = w.flags & WakeupFlag::Soft;
+    const int32_t expiring = soft ? ev.pid(w.index) : -1;
     const size_t end = std::min(ev.size(), named + kMaxInside);
     for (size_t i = named + 1; i < end; ++i) {
         const EventKind k = trace.kind(ev.type(i));
         if (k == EventKind::HrtimerExpireExit || k == EventKind::HrtimerExpireEntry) {
-            if (ev.pid(i) == expiring) return t;
+            if (!soft || ev.pid(i) == expiring) return t;
         } else if (k == EventKind::SchedWakeup) {
             const auto q = walk.payload<SchedWakeP>(i);
             t.onWake(q.pid, q.prio, q.targetCpu, true);

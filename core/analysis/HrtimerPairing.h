@@ -16,8 +16,8 @@ namespace tickscope {
 void pairHrtimers(const Trace &trace, std::vector<CpuAnalysis> &cpus);
 
 // Who the hrtimer_wakeup expiry `w` of CPU events `ev` woke, and the CPU it was sent to: the event the pass
-// found naming the task, then that task's sched_wakeup / sched_migrate_task up to the next expiry event of
-// the expiring task.
+// found naming the task, then that task's sched_wakeup / sched_migrate_task up to the next expiry event
+// (of the expiring task, for a soft expiry).
 WakeTarget wokenBy(const Trace &trace, const CpuEvents &ev, const HrtimerWakeup &w);
 // The same for expiries visited in event order, their payloads read through one walker of ev.
 WakeTarget wokenBy(const Trace &trace, const CpuEvents &ev, const HrtimerWakeup &w, CpuEvents::OffsetWalker &walk);
