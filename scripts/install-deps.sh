@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages tickscope needs. Run as root (CI does); otherwise it prints the
 # apt-get line to run and stops.
-# Usage: scripts/install-deps.sh [--build | --test | --bench]
+# Usage: scripts/install-deps.sh [--build | --test | --bench | --lab]
 #   --build  what building and running the GUI and the CLI needs (scripts/run.sh)
 #   --test   that, plus the test suite's tools: GoogleTest, trace-cmd (the reference the tests compare
 #            against), Xvfb, clang-14 with libFuzzer (the bounded fuzz run), stress-ng and rt-tests
@@ -9,6 +9,7 @@
 #            bash completion, dpkg-dev (the package's Depends) and poppler-utils (pdftotext reads the
 #            rendered PDFs). The default.
 #   --bench  that, plus KernelShark and the window tools of tests/bench/open-time.sh.
+#   --lab    that, plus QEMU and the initramfs tools of tests/lab/ (recording traces on other kernels).
 set -euo pipefail
 BUILD_PKGS=(
   build-essential cmake ninja-build pkg-config
@@ -26,11 +27,13 @@ TEST_PKGS=(
   poppler-utils
 )
 BENCH_PKGS=(kernelshark xdotool bc)
+LAB_PKGS=(qemu-system-x86 busybox-static cpio bc gcc python3)
 case "${1:---test}" in
   --build) PKGS=("${BUILD_PKGS[@]}") ;;
   --test) PKGS=("${BUILD_PKGS[@]}" "${TEST_PKGS[@]}") ;;
   --bench) PKGS=("${BUILD_PKGS[@]}" "${TEST_PKGS[@]}" "${BENCH_PKGS[@]}") ;;
-  *) echo "usage: scripts/install-deps.sh [--build | --test | --bench]" >&2; exit 2 ;;
+  --lab) PKGS=("${BUILD_PKGS[@]}" "${TEST_PKGS[@]}" "${BENCH_PKGS[@]}" "${LAB_PKGS[@]}") ;;
+  *) echo "usage: scripts/install-deps.sh [--build | --test | --bench | --lab]" >&2; exit 2 ;;
 esac
 missing=()
 for p in "${PKGS[@]}"; do
