@@ -219,9 +219,10 @@ void CpuPass::event(const CpuEvents::Cursor &c, size_t i, Role role)
         if (flags & (kFlagHardirq | kFlagSoftirq)) flagsSeen_ = true;
         const CtxLevel lv = level(flags);
         // Without flags, soft needs the task's own HRTIMER span (vec 8); another vector says nothing.
-        const int soft = lv == CtxLevel::Hard                                        ? 0
-                         : lv == CtxLevel::Soft && (flagsSeen_ || stack_[depth_ - 1].detail == kHrtimerSoftirq) ? 1
-                                                                                     : -1;
+        const int soft =
+            lv == CtxLevel::Hard                                                                   ? 0
+            : lv == CtxLevel::Soft && (flagsSeen_ || stack_[depth_ - 1].detail == kHrtimerSoftirq) ? 1
+                                                                                                   : -1;
         timers_.onHrtimerExpireEntry(i, ts_, p, tick, pid, lv, soft);
         break;
     }

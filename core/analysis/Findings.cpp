@@ -205,7 +205,8 @@ void timerFindings(const Trace &trace, const TickReport &r, const CpuAnalysis &c
         const bool isRt = (x.flags & WakeupFlag::PrioKnown) && (x.flags & WakeupFlag::Rt);
         if (rt && (x.flags & WakeupFlag::PrioKnown) && !isRt) {
             ++nonRt;
-            nonRtHard += (x.flags & (WakeupFlag::ContextKnown | WakeupFlag::Soft)) == WakeupFlag::ContextKnown;
+            nonRtHard +=
+                (x.flags & (WakeupFlag::ContextKnown | WakeupFlag::Soft)) == WakeupFlag::ContextKnown;
         }
         if ((x.flags & WakeupFlag::TaskKnown) && x.latencyNs != kUnknownNs && x.latencyNs >= o.lateWakeupNs) {
             ++late.count;

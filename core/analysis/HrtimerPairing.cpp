@@ -275,7 +275,8 @@ WakeTarget wokenBy(const Trace &trace, const CpuEvents &ev, const HrtimerWakeup 
     return wokenBy(trace, ev, w, walk);
 }
 
-WakeTarget wokenBy(const Trace &trace, const CpuEvents &ev, const HrtimerWakeup &w, CpuEvents::OffsetWalker &walk)
+WakeTarget wokenBy(const Trace &trace, const CpuEvents &ev, const HrtimerWakeup &w,
+                   CpuEvents::OffsetWalker &walk)
 {
     constexpr size_t kMaxInside = 256; // events after the naming one inside one expiry callback
     WakeTarget t;

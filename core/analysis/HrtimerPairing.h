@@ -20,7 +20,8 @@ void pairHrtimers(const Trace &trace, std::vector<CpuAnalysis> &cpus);
 // (of the expiring task, for a soft expiry).
 WakeTarget wokenBy(const Trace &trace, const CpuEvents &ev, const HrtimerWakeup &w);
 // The same for expiries visited in event order, their payloads read through one walker of ev.
-WakeTarget wokenBy(const Trace &trace, const CpuEvents &ev, const HrtimerWakeup &w, CpuEvents::OffsetWalker &walk);
+WakeTarget wokenBy(const Trace &trace, const CpuEvents &ev, const HrtimerWakeup &w,
+                   CpuEvents::OffsetWalker &walk);
 
 // Fills HrtimerWakeup::latencyNs; one work item per CPU.
 // Frees the transient switch arrays.

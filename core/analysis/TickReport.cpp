@@ -149,8 +149,9 @@ void timerReport(const Trace &trace, const CpuAnalysis &c, int64_t from, int64_t
     w.latencyUnknownPolicy = distribution(latencyIf(WakeupFlag::PrioKnown, 0));
     for (size_t soft = 0; soft < 2; ++soft) {
         for (size_t normal = 0; normal < 2; ++normal) {
-            const auto want = static_cast<uint8_t>(WakeupFlag::ContextKnown | WakeupFlag::PrioKnown |
-                                                   (soft ? WakeupFlag::Soft : 0) | (normal ? 0 : WakeupFlag::Rt));
+            const auto want =
+                static_cast<uint8_t>(WakeupFlag::ContextKnown | WakeupFlag::PrioKnown |
+                                     (soft ? WakeupFlag::Soft : 0) | (normal ? 0 : WakeupFlag::Rt));
             constexpr uint8_t mask =
                 WakeupFlag::ContextKnown | WakeupFlag::PrioKnown | WakeupFlag::Soft | WakeupFlag::Rt;
             WakeupReport::ClassCell &cell = w.byContext[soft][normal];
@@ -217,8 +218,9 @@ void appendExpiryClasses(std::string &out, const WakeupReport &w)
     if (w.contextUnknown) appendf(out, ", %" PRIu64 " unknown", w.contextUnknown);
     appendf(out, " (latency p50/max)\n      longest run in one hard interrupt %" PRIu64, w.longestHardRun);
     if (w.rtDelayed)
-        appendf(out, "; %" PRIu64 " RT wakeups ran after a non-RT sleeper's in the same interrupt: %s µs in all, "
-                     "max %s µs",
+        appendf(out,
+                "; %" PRIu64 " RT wakeups ran after a non-RT sleeper's in the same interrupt: %s µs in all, "
+                "max %s µs",
                 w.rtDelayed, us(w.rtDelayNs).c_str(), us(w.rtDelayMaxNs).c_str());
     out += "\n";
 }

@@ -100,10 +100,10 @@ struct WakeupReport
     uint64_t rtDelayed = 0;      // RT wakeups run after a non-RT sleeper's expiry in the same hard interrupt
     int64_t rtDelayNs = 0, rtDelayMaxNs = 0;
     uint64_t longestHardRun = 0; // most hrtimer_wakeup expiries in one hard interrupt
-    uint64_t noTask = 0;        // no wakeup traced inside the expiry
-    uint64_t noSwitch = 0;      // the woken task's switch-in not found
-    uint64_t latencyBounds = 0; // latencies measured to the task's first event (switch-in not traced)
-    uint64_t unpaired = 0;      // no hrtimer_start of its pointer before it
+    uint64_t noTask = 0;         // no wakeup traced inside the expiry
+    uint64_t noSwitch = 0;       // the woken task's switch-in not found
+    uint64_t latencyBounds = 0;  // latencies measured to the task's first event (switch-in not traced)
+    uint64_t unpaired = 0;       // no hrtimer_start of its pointer before it
 };
 
 struct CpuReport

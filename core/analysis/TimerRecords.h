@@ -106,7 +106,7 @@ struct HrtimerWakeup
     int32_t softLatenessNs = kUnknownNs; // now - softexpires
     int32_t latencyNs = kUnknownNs;      // ts(switch into the woken task) - ts(expire_entry)
     uint8_t flags = 0;                   // WakeupFlag
-    uint16_t wakeOffset = 0;             // the naming sched_waking/wakeup is event index + wakeOffset (0: none)
+    uint16_t wakeOffset = 0; // the naming sched_waking/wakeup is event index + wakeOffset (0: none)
 };
 
 // The hrtimer_wakeup expiries of one hard interrupt or of one HRTIMER softirq span, when there were at

@@ -89,8 +89,8 @@ TimerTracker::Batch *TimerTracker::softBatch(int32_t pid)
     return nullptr;
 }
 
-void TimerTracker::onHrtimerExpireEntry(size_t i, int64_t ts, const HrtimerExpireEntryP &p, bool tick, int32_t pid,
-                                        CtxLevel level, int soft)
+void TimerTracker::onHrtimerExpireEntry(size_t i, int64_t ts, const HrtimerExpireEntryP &p, bool tick,
+                                        int32_t pid, CtxLevel level, int soft)
 {
     const auto index = static_cast<uint32_t>(i);
     if (OpenExpiry *stale = findOpen(pid, level)) // its exit was lost: one expiry per context at a time

@@ -72,8 +72,8 @@ private:
     struct Batch
     {
         bool open = false;
-        int32_t pid = -1;         // soft batches: the task running the softirq
-        size_t first = npos;      // wakeups[] index of its first expiry
+        int32_t pid = -1;    // soft batches: the task running the softirq
+        size_t first = npos; // wakeups[] index of its first expiry
         uint32_t count = 0;
         int64_t firstNormalTs = -1; // entry of its first expiry that woke a non-RT task
         WakeupBatch rec{};

@@ -35,7 +35,8 @@ WakeupSamples WakeupSamples::collect(const Trace &trace, const TickAnalysis &ana
             const HrtimerWakeup &x = (*p.w)[k];
             if (!cls.has(x.flags)) continue;
             if (x.latenessNs != kUnknownNs) s.latenessNs.push_back(x.latenessNs);
-            if ((x.flags & WakeupFlag::TaskKnown) && x.latencyNs != kUnknownNs) s.latencyNs.push_back(x.latencyNs);
+            if ((x.flags & WakeupFlag::TaskKnown) && x.latencyNs != kUnknownNs)
+                s.latencyNs.push_back(x.latencyNs);
         }
     }
     return s;

@@ -125,11 +125,12 @@ TimelinePickResult pickEvent(const TimelineIndex &index, int cpu, TimelineRow ro
         nearRecords(ev, a.timers.wakeups.data(), a.timers.wakeups.size(), t, tol,
                     [&](const HrtimerWakeup &w, int64_t ts) {
                         const char *where = !(w.flags & WakeupFlag::ContextKnown) ? ""
-                                            : (w.flags & WakeupFlag::Soft)         ? " (soft: HRTIMER softirq)"
-                                                                                   : " (hard interrupt)";
+                                            : (w.flags & WakeupFlag::Soft)        ? " (soft: HRTIMER softirq)"
+                                                                                  : " (hard interrupt)";
                         consider(best, w.index, dist(ts), 1,
                                  std::string("hrtimer wakeup") + where + ": lateness " + ns(w.latenessNs) +
-                                     ", wakeup latency " + ns(w.latencyNs) + woke(wokenBy(index.trace(), ev, w)));
+                                     ", wakeup latency " + ns(w.latencyNs) +
+                                     woke(wokenBy(index.trace(), ev, w)));
                     });
         for (const TimeSpan &s : index.cpu(cpu).catchups()) {
             if (s.to < t - tol || s.from > t + tol) continue;

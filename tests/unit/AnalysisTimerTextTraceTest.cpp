@@ -45,8 +45,8 @@ public:
     {
         char t[8];
         std::snprintf(t, sizeof t, "%03d", target);
-        const std::string f = "comm=" + comm + " pid=" + std::to_string(pid) + " prio=" + std::to_string(prio) +
-                              " target_cpu=" + t;
+        const std::string f = "comm=" + comm + " pid=" + std::to_string(pid) +
+                              " prio=" + std::to_string(prio) + " target_cpu=" + t;
         ev(cpu, ts, task, "sched_waking: " + f, fl("d.h2."));
         return ev(cpu, ts, task, "sched_wakeup: " + f, fl("d.h3."));
     }
@@ -104,7 +104,10 @@ TEST(AnalysisTimerText, LongTimerSoftirqAfterLongIdleIsACatchUp)
     t.ev(0, 3.000002, kIdle, "local_timer_exit: vector=236", "d.h..");
     t.ev(0, 3.000003, kIdle, "cpu_idle: state=4294967295 cpu_id=0", "d....");
     t.ev(0, 3.000010, kIdle, "softirq_entry: vec=1 [action=TIMER]", "..s..");
-    t.ev(0, 3.000100, kIdle, "timer_expire_entry: timer=00000000c0ffee00 function=process_timeout now=4294670000 baseclk=4294668000", "..s..");
+    t.ev(0, 3.000100, kIdle,
+         "timer_expire_entry: timer=00000000c0ffee00 function=process_timeout now=4294670000 "
+         "baseclk=4294668000",
+         "..s..");
     t.ev(0, 3.000105, kIdle, "timer_expire_exit: timer=00000000c0ffee00", "..s..");
     t.ev(0, 3.000400, kIdle, "softirq_exit: vec=1 [action=TIMER]", "..s..");
     t.ev(0, 3.000500, kIdle, "cpu_idle: state=2 cpu_id=0", "d....");
@@ -126,7 +129,8 @@ TEST(AnalysisTimerText, LongTimerSoftirqAfterLongIdleIsACatchUp)
     ASSERT_EQ(rep.cpus[0].longSoftirqs.size(), 1u);
     EXPECT_TRUE(rep.cpus[0].longSoftirqs[0].catchup);
     const std::string json = formatReportJson(rep);
-    EXPECT_NE(json.find("\"timer_softirq\": {\n        \"count\": 1,\n        \"max_ns\": 390000,\n        \"catchup\": 1,"),
+    EXPECT_NE(json.find("\"timer_softirq\": {\n        \"count\": 1,\n        \"max_ns\": 390000,\n        "
+                        "\"catchup\": 1,"),
               std::string::npos)
         << json;
 }
@@ -135,11 +139,15 @@ TEST(AnalysisTimerText, LongTimerSoftirqExplainedByASlowCallbackIsNot)
 {
     TextTrace t;
     t.ev(0, 5.000000, "app-50", "softirq_entry: vec=1 [action=TIMER]", "..s..");
-    t.ev(0, 5.000005, "app-50", "timer_expire_entry: timer=00000000c0ffee00 function=slow_fn now=4294700000 baseclk=4294700000", "..s..");
+    t.ev(0, 5.000005, "app-50",
+         "timer_expire_entry: timer=00000000c0ffee00 function=slow_fn now=4294700000 baseclk=4294700000",
+         "..s..");
     t.ev(0, 5.000305, "app-50", "timer_expire_exit: timer=00000000c0ffee00", "..s..");
     t.ev(0, 5.000310, "app-50", "softirq_exit: vec=1 [action=TIMER]", "..s..");
     t.ev(0, 5.001000, "app-50", "softirq_entry: vec=1 [action=TIMER]", "..s..");
-    t.ev(0, 5.001002, "app-50", "timer_expire_entry: timer=00000000c0ffee08 function=fast_fn now=4294700001 baseclk=4294700001", "..s..");
+    t.ev(0, 5.001002, "app-50",
+         "timer_expire_entry: timer=00000000c0ffee08 function=fast_fn now=4294700001 baseclk=4294700001",
+         "..s..");
     t.ev(0, 5.001003, "app-50", "timer_expire_exit: timer=00000000c0ffee08", "..s..");
     t.ev(0, 5.001005, "app-50", "softirq_exit: vec=1 [action=TIMER]", "..s..");
     const Result r = analyse(t);

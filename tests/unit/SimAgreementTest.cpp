@@ -96,8 +96,8 @@ void checkAgreement(const std::string &spec)
         std::sort(truthClasses.begin(), truthClasses.end());
         ASSERT_EQ(classes.size(), truthClasses.size()) << "CPU " << c;
         for (size_t i = 0; i < classes.size(); ++i)
-            ASSERT_EQ(classes[i], truthClasses[i]) << "CPU " << c << " wakeup " << i << " at "
-                                                   << std::get<0>(classes[i]);
+            ASSERT_EQ(classes[i], truthClasses[i])
+                << "CPU " << c << " wakeup " << i << " at " << std::get<0>(classes[i]);
     }
     EXPECT_GT(compared, 0u);
 }

@@ -52,7 +52,8 @@ TEST(SimSeed003, ExpiryContextsPerVariant)
         const simtest::Run r = runSpec(soft ? "seed003-rt-hrtimer:soft" : "seed003-rt-hrtimer");
         for (const CpuReport &c : r.a.report.cpus) {
             const WakeupReport &w = c.wakeup;
-            const std::string what = std::string(soft ? "soft" : "baseline") + " CPU " + std::to_string(c.cpu);
+            const std::string what =
+                std::string(soft ? "soft" : "baseline") + " CPU " + std::to_string(c.cpu);
             EXPECT_EQ(w.contextUnknown, 0u) << what;
             EXPECT_GT(w.byContext[0][0].count, 0u) << what; // hard RT: cyclictest
             EXPECT_EQ(w.byContext[1][0].count, 0u) << what; // RT sleepers are never soft
