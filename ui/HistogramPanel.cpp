@@ -17,8 +17,33 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <iterator>
 
 namespace tickscope {
+
+namespace {
+
+struct ExpiryClass
+{
+    const char *name;
+    WakeupClass cls;
+};
+namespace F = WakeupFlag;
+constexpr uint8_t kCtx = F::ContextKnown | F::Soft, kPrio = F::PrioKnown | F::Rt;
+// The histograms' class selector, in its order.
+constexpr ExpiryClass kExpiryClasses[] = {
+    {"all expiries", {}},
+    {"hard", {kCtx, F::ContextKnown}},
+    {"soft", {kCtx, kCtx}},
+    {"RT task", {kPrio, kPrio}},
+    {"non-RT task", {kPrio, F::PrioKnown}},
+    {"hard, RT", {kCtx | kPrio, F::ContextKnown | kPrio}},
+    {"hard, non-RT", {kCtx | kPrio, F::ContextKnown | F::PrioKnown}},
+    {"soft, RT", {kCtx | kPrio, kCtx | kPrio}},
+    {"soft, non-RT", {kCtx | kPrio, kCtx | F::PrioKnown}},
+};
+
+} // namespace
 
 HistogramPanel::HistogramPanel(ViewState *state, QWidget *parent)
     : QWidget(parent), state_(state), log_(new QCheckBox(tr("Log scale"), this)), class_(new QComboBox(this)),
@@ -27,21 +52,8 @@ HistogramPanel::HistogramPanel(ViewState *state, QWidget *parent)
 {
     log_->setToolTip(tr("log2 bins on logarithmic axes"));
     log_->setChecked(true); // latencies have long tails
-    namespace F = WakeupFlag;
-    constexpr uint8_t ctx = F::ContextKnown | F::Soft, prio = F::PrioKnown | F::Rt;
-    const std::pair<QString, WakeupClass> classes[] = {
-        {tr("all expiries"), {}},
-        {tr("hard"), {ctx, F::ContextKnown}},
-        {tr("soft"), {ctx, ctx}},
-        {tr("RT task"), {prio, prio}},
-        {tr("non-RT task"), {prio, F::PrioKnown}},
-        {tr("hard, RT"), {ctx | prio, F::ContextKnown | prio}},
-        {tr("hard, non-RT"), {ctx | prio, F::ContextKnown | F::PrioKnown}},
-        {tr("soft, RT"), {ctx | prio, ctx | prio}},
-        {tr("soft, non-RT"), {ctx | prio, ctx | F::PrioKnown}},
-    };
-    for (const auto &[name, c] : classes)
-        class_->addItem(name, QVariant::fromValue(static_cast<int>(c.mask << 8 | c.want)));
+    for (const ExpiryClass &c : kExpiryClasses)
+        class_->addItem(tr(c.name));
     class_->setToolTip(
         tr("Only the hrtimer_wakeup expiries of one class: run in hard interrupt context or "
            "in the HRTIMER softirq (on PREEMPT_RT the ktimers thread), waking an RT task or not"));
@@ -99,13 +111,9 @@ void HistogramPanel::setDocument(const Document &doc)
 HistogramPanel::Inputs HistogramPanel::inputs() const
 {
     const auto &c = state_->comparison();
-    const int cls = class_->currentData().toInt();
-    return {state_->cpus(),
-            state_->rangeStart(),
-            state_->rangeEnd(),
-            log_->isChecked(),
-            c && c->valid() ? c : nullptr,
-            {static_cast<uint8_t>(cls >> 8), static_cast<uint8_t>(cls & 0xff)}};
+    const int cls = std::clamp(class_->currentIndex(), 0, static_cast<int>(std::size(kExpiryClasses)) - 1);
+    return {state_->cpus(),    state_->rangeStart(),          state_->rangeEnd(),
+            log_->isChecked(), c && c->valid() ? c : nullptr, kExpiryClasses[cls].cls};
 }
 
 void HistogramPanel::schedule()

@@ -244,10 +244,7 @@ void CpuPass::event(const CpuEvents::Cursor &c, size_t i, Role role)
         break;
     case Role::SchedWaking:
     case Role::SchedWakeup:
-        timers_.onWake(i, c.payload<SchedWakeP>(), role == Role::SchedWakeup, pid, level(ev_.flags(i)));
-        break;
-    case Role::SchedMigrate:
-        timers_.onMigrate(c.payload<SchedMigrateP>(), pid, level(ev_.flags(i)));
+        timers_.onWake(i, c.payload<SchedWakeP>(), pid, level(ev_.flags(i)));
         break;
     case Role::Print:
         if (out_.firstPrint == npos) out_.firstPrint = i;

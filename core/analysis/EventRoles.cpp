@@ -57,8 +57,6 @@ Role roleOfKind(EventKind k)
         return Role::SchedWaking;
     case EventKind::SchedWakeup:
         return Role::SchedWakeup;
-    case EventKind::SchedMigrateTask:
-        return Role::SchedMigrate;
     default:
         return Role::Other;
     }

@@ -38,7 +38,6 @@ enum class Role : uint8_t
     TimerExpireExit,
     SchedWaking,
     SchedWakeup,
-    SchedMigrate,
 };
 
 class EventRoles

@@ -104,11 +104,31 @@ void timerReport(const Trace &trace, const CpuAnalysis &c, int64_t from, int64_t
     cr.longSoftirqs = std::move(longest);
 
     WakeupReport &w = cr.wakeup;
-    for (size_t k = 0; k < t.wakeups.size(); ++k) {
-        const HrtimerWakeup &x = t.wakeups[k];
-        if (!in(x.index)) continue;
+    // The records are in event order: the window is a slice of them.
+    const auto byIndex = [](const HrtimerWakeup &x, size_t i) { return x.index < i; };
+    const HrtimerWakeup *const wFirst =
+        std::lower_bound(t.wakeups.data(), t.wakeups.data() + t.wakeups.size(), window.first, byIndex);
+    const HrtimerWakeup *const wLast =
+        std::lower_bound(wFirst, t.wakeups.data() + t.wakeups.size(), window.second, byIndex);
+    constexpr uint8_t kClassMask =
+        WakeupFlag::ContextKnown | WakeupFlag::PrioKnown | WakeupFlag::Soft | WakeupFlag::Rt;
+    // The flags of a class cell: [0 hard, 1 soft][0 RT, 1 normal]
+    auto classFlags = [](size_t soft, size_t normal) {
+        return static_cast<uint8_t>(WakeupFlag::ContextKnown | WakeupFlag::PrioKnown |
+                                    (soft ? WakeupFlag::Soft : 0) | (normal ? 0 : WakeupFlag::Rt));
+    };
+    for (const HrtimerWakeup *it = wFirst; it != wLast; ++it) {
+        const HrtimerWakeup &x = *it;
         ++w.count;
         w.inBursts += (x.flags & WakeupFlag::Burst) != 0;
+        if (!(x.flags & WakeupFlag::ContextKnown))
+            ++w.contextUnknown;
+        else if (!(x.flags & WakeupFlag::Soft))
+            w.longestHardRun = std::max<uint64_t>(w.longestHardRun, 1);
+        for (size_t soft = 0; soft < 2; ++soft) {
+            for (size_t normal = 0; normal < 2; ++normal)
+                w.byContext[soft][normal].count += (x.flags & kClassMask) == classFlags(soft, normal);
+        }
         if (x.latenessNs == kUnknownNs) ++w.unpaired;
         if (!(x.flags & WakeupFlag::TaskKnown)) {
             ++w.noTask;
@@ -127,10 +147,9 @@ void timerReport(const Trace &trace, const CpuAnalysis &c, int64_t from, int64_t
     v.reserve(w.count);
     auto distribution = [&](auto value) {
         v.clear();
-        for (size_t k = 0; k < t.wakeups.size(); ++k) {
-            const HrtimerWakeup &x = t.wakeups[k];
-            const int32_t y = value(x);
-            if (y != kUnknownNs && in(x.index)) v.push_back(y);
+        for (const HrtimerWakeup *it = wFirst; it != wLast; ++it) {
+            const int32_t y = value(*it);
+            if (y != kUnknownNs) v.push_back(y);
         }
         return Distribution::of(v);
     };
@@ -148,25 +167,8 @@ void timerReport(const Trace &trace, const CpuAnalysis &c, int64_t from, int64_t
     w.latencyNormal = distribution(latencyIf(WakeupFlag::PrioKnown | WakeupFlag::Rt, WakeupFlag::PrioKnown));
     w.latencyUnknownPolicy = distribution(latencyIf(WakeupFlag::PrioKnown, 0));
     for (size_t soft = 0; soft < 2; ++soft) {
-        for (size_t normal = 0; normal < 2; ++normal) {
-            const auto want =
-                static_cast<uint8_t>(WakeupFlag::ContextKnown | WakeupFlag::PrioKnown |
-                                     (soft ? WakeupFlag::Soft : 0) | (normal ? 0 : WakeupFlag::Rt));
-            constexpr uint8_t mask =
-                WakeupFlag::ContextKnown | WakeupFlag::PrioKnown | WakeupFlag::Soft | WakeupFlag::Rt;
-            WakeupReport::ClassCell &cell = w.byContext[soft][normal];
-            for (size_t k = 0; k < t.wakeups.size(); ++k)
-                cell.count += (t.wakeups[k].flags & mask) == want && in(t.wakeups[k].index);
-            cell.latency = distribution(latencyIf(mask, want));
-        }
-    }
-    for (size_t k = 0; k < t.wakeups.size(); ++k) {
-        const HrtimerWakeup &x = t.wakeups[k];
-        if (!in(x.index)) continue;
-        if (!(x.flags & WakeupFlag::ContextKnown))
-            ++w.contextUnknown;
-        else if (!(x.flags & WakeupFlag::Soft))
-            w.longestHardRun = std::max<uint64_t>(w.longestHardRun, 1);
+        for (size_t normal = 0; normal < 2; ++normal)
+            w.byContext[soft][normal].latency = distribution(latencyIf(kClassMask, classFlags(soft, normal)));
     }
     for (const WakeupBatch &b : t.batches) {
         if (!in(b.first)) continue;

@@ -123,8 +123,8 @@ struct WakeupBatch
 };
 static_assert(sizeof(WakeupBatch) == 16);
 
-// Who an hrtimer_wakeup expiry woke, and the CPU it was sent to, from the events inside the expiry (the
-// pass keeps it for the open expiry only; the latency step reads it again from the model).
+// Who an hrtimer_wakeup expiry woke, and the CPU it was sent to, read from the model by wokenBy (the pass
+// only records where the naming event is).
 struct WakeTarget
 {
     int32_t pid = -1; // -1 when no wakeup was traced inside the expiry

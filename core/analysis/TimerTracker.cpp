@@ -137,10 +137,11 @@ void TimerTracker::onHrtimerExpireExit(int32_t pid, CtxLevel level)
     if (OpenExpiry *o = findOpen(pid, level)) *o = open_[--openCount_];
 }
 
-void TimerTracker::onWake(size_t i, const SchedWakeP &p, bool wakeup, int32_t pid, CtxLevel level)
+void TimerTracker::onWake(size_t i, const SchedWakeP &p, int32_t pid, CtxLevel level)
 {
     OpenExpiry *o = findOpen(pid, level);
-    if (!o || o->wakeup == npos || !o->target.onWake(p.pid, p.prio, p.targetCpu, wakeup)) return;
+    if (!o || o->wakeup == npos || o->named) return;
+    o->named = true;
     HrtimerWakeup &w = out_.wakeups[o->wakeup];
     const bool rt = p.prio < kRtPrioLimit; // DL: prio -1
     if (i - o->entry <= UINT16_MAX) {
@@ -156,11 +157,6 @@ void TimerTracker::onWake(size_t i, const SchedWakeP &p, bool wakeup, int32_t pi
         b->rec.rtDelayNs = static_cast<int32_t>(std::min<int64_t>(int64_t{b->rec.rtDelayNs} + d, INT32_MAX));
         b->rec.rtDelayMaxNs = std::max(b->rec.rtDelayMaxNs, static_cast<int32_t>(d));
     }
-}
-
-void TimerTracker::onMigrate(const SchedMigrateP &p, int32_t pid, CtxLevel level)
-{
-    if (OpenExpiry *o = findOpen(pid, level)) o->target.onMigrate(p.pid, p.destCpu);
 }
 
 void TimerTracker::onHrtimerSoftirqBegin(int32_t pid)

@@ -35,8 +35,8 @@ public:
     void onHrtimerExpireEntry(size_t i, int64_t ts, const HrtimerExpireEntryP &p, bool tick, int32_t pid,
                               CtxLevel level, int soft);
     void onHrtimerExpireExit(int32_t pid, CtxLevel level);
-    void onWake(size_t i, const SchedWakeP &p, bool wakeup, int32_t pid, CtxLevel level);
-    void onMigrate(const SchedMigrateP &p, int32_t pid, CtxLevel level); // try_to_wake_up chose another CPU
+    // The first sched_waking/sched_wakeup in an open wakeup expiry's context names the woken task.
+    void onWake(size_t i, const SchedWakeP &p, int32_t pid, CtxLevel level);
     // Batches: a hard interrupt (outermost entry .. exit, or a switch: its exit was lost), and an HRTIMER
     // softirq span of one task (which may be preempted and resumed on PREEMPT_RT).
     void onHardIrqBegin() { closeBatch(hard_), hard_.open = true; }
@@ -86,7 +86,7 @@ private:
         size_t entry = 0;
         int64_t ts = 0;
         Batch *batch = nullptr;
-        WakeTarget target;
+        bool named = false; // a wakeup in its context named the woken task (its target CPU: wokenBy)
     };
     static constexpr size_t kOpen = 8;
     OpenExpiry *findOpen(int32_t pid, CtxLevel level);

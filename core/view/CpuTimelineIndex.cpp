@@ -60,14 +60,15 @@ void CpuTimelineIndex::build(const CpuEvents &events, const CpuAnalysis &a)
     }
     tickClass_ = RangeTree<int8_t, MaxOp>(std::move(classes), static_cast<int8_t>(TickClass::None));
 
+    // Only a CPU with soft expiries pays for their prefix count.
+    const HrtimerWakeup *w0 = a.timers.wakeups.data(), *w1 = w0 + a.timers.wakeups.size();
+    auto isSoft = [](const HrtimerWakeup &x) { return (x.flags & WakeupFlag::Soft) != 0; };
     softPrefix_.clear();
-    for (size_t k = 0; k < a.timers.wakeups.size(); ++k) {
-        if (!(a.timers.wakeups[k].flags & WakeupFlag::Soft)) continue;
-        softPrefix_.assign(1, 0); // only a CPU with soft expiries pays for the prefix
-        for (size_t m = 0; m < a.timers.wakeups.size(); ++m)
-            softPrefix_.push_back(softPrefix_.back() +
-                                  ((a.timers.wakeups[m].flags & WakeupFlag::Soft) ? 1 : 0));
-        break;
+    if (std::any_of(w0, w1, isSoft)) {
+        softPrefix_.reserve(a.timers.wakeups.size() + 1);
+        softPrefix_.push_back(0);
+        for (const HrtimerWakeup *x = w0; x != w1; ++x)
+            softPrefix_.push_back(softPrefix_.back() + (isSoft(*x) ? 1 : 0));
     }
     std::vector<int32_t> late(wakeStarts_.first.size(), INT32_MIN);
     for (size_t k = 0; k < a.timers.wakeups.size(); ++k) {
