@@ -1,6 +1,7 @@
 // tickscope: the GUI. `tickscope [FILE]` opens FILE; `tickscope --compare A B` shows run B against run A
 // (each a trace or a scenario); without FILE it compares the simulated seed000-nohzfull-poll baseline
 // with its p1p2 variant (the patch series' effect).
+#include "BackgroundJob.h"
 #include "MainWindow.h"
 #include "PanelDocks.h"
 #include "TimelinePlot.h"
@@ -16,7 +17,6 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDockWidget>
-#include <QThreadPool>
 #include <QTimer>
 
 #ifdef __GLIBC__
@@ -175,7 +175,7 @@ int main(int argc, char **argv)
             auto *poll = new QTimer(qApp);
             auto idle = std::make_shared<int>(0), polls = std::make_shared<int>(0);
             QObject::connect(poll, &QTimer::timeout, qApp, [poll, idle, polls, save] {
-                *idle = QThreadPool::globalInstance()->activeThreadCount() == 0 ? *idle + 1 : 0;
+                *idle = tickscope::backgroundJobsPending() == 0 ? *idle + 1 : 0;
                 if (*idle < 2 && ++*polls < 200) return;
                 poll->stop();
                 save();

@@ -1,35 +1,70 @@
-// Runs a job on Qt's thread pool and hands its result to the GUI thread (long work stays off the
-// GUI thread, stale results are dropped). The receiver owns the watcher: when the receiver is gone the
-// result is dropped; callers drop superseded results with their own generation counter and stop
-// superseded jobs with a cancel flag the job polls. Recompute decides when a view's job runs.
+// Background jobs for the views, and the hand-off of their results (and of any worker thread's
+// message) to the GUI thread. Long work stays off the GUI thread; a result whose receiver is gone is
+// dropped; callers drop superseded results with their own generation counter and stop superseded jobs
+// with a cancel flag the job polls. Recompute decides when a view's job runs.
+//
+// Every hand-off between threads goes through a std::mutex (the jobs' queue, the GUI thread's inbox)
+// rather than Qt's thread pool or queued functors: Debian's Qt is not built with ThreadSanitizer, so
+// the synchronisation inside it is invisible to TSan, which would report each hand-off as a race.
+// Through the mutexes TSan sees every one, and the GUI tests run under it.
 #pragma once
 
-#include <QFutureWatcher>
 #include <QObject>
+#include <QPointer>
 #include <QTimer>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace tickscope {
 
+// Runs `fn` on the GUI thread, from its event loop, if `receiver` still exists then. Callable from
+// any thread; the calls from one thread run in their order.
+void postToGui(QPointer<QObject> receiver, std::function<void()> fn);
+
+// Queues a job for the views' background threads (one per hardware thread, at least two).
+void submitBackgroundJob(std::function<void()> job);
+
+// Background jobs queued or running.
+int backgroundJobsPending();
+
+// Runs work() on a background thread and done(result) on the GUI thread, unless `receiver` is gone by
+// then. Call it on the GUI thread.
 template <class Work, class Done> void runInBackground(QObject *receiver, Work work, Done done)
 {
-    using Result = std::invoke_result_t<Work>;
-    auto result = std::make_shared<std::optional<Result>>();
-    auto *watcher = new QFutureWatcher<void>(receiver);
-    QObject::connect(watcher, &QFutureWatcherBase::finished, receiver, [watcher, result, done]() mutable {
-        watcher->deleteLater();
-        if (*result) done(std::move(**result));
-    });
-    watcher->setFuture(
-        QtConcurrent::run([result, work = std::move(work)]() mutable { result->emplace(work()); }));
+    submitBackgroundJob(
+        [to = QPointer<QObject>(receiver), work = std::move(work), done = std::move(done)]() mutable {
+            postToGui(to, [done = std::move(done), result = work()]() mutable { done(std::move(result)); });
+        });
 }
+
+// The GUI thread's end of postToGui (one, made on first use, which must be on the GUI thread).
+class GuiInbox : public QObject
+{
+    Q_OBJECT
+public:
+    static GuiInbox &instance();
+    void post(QPointer<QObject> receiver, std::function<void()> fn);
+
+private:
+    GuiInbox() = default;
+    Q_INVOKABLE void drain();
+
+    struct Item
+    {
+        QPointer<QObject> receiver;
+        std::function<void()> fn;
+    };
+    std::mutex mutex_;
+    std::vector<Item> items_;
+    bool scheduled_ = false; // a drain() is queued
+};
 
 // When a view recomputes from its inputs (the ViewState's range, CPUs, its own options): at once (a new
 // document, an option toggled) or, debounced, after `delayMs` without another change (a range being

@@ -1,5 +1,7 @@
 #include "TraceLoader.h"
 
+#include "BackgroundJob.h"
+
 #include "Timing.h"
 
 #include "analysis/TickAnalysis.h"
@@ -119,7 +121,10 @@ bool TraceLoader::prestartPending()
     return !slot.loads.empty();
 }
 
-TraceLoader::TraceLoader(QObject *parent) : QObject(parent) {}
+TraceLoader::TraceLoader(QObject *parent) : QObject(parent)
+{
+    GuiInbox::instance(); // on the GUI thread, before the workers post to it
+}
 
 TraceLoader::~TraceLoader()
 {
@@ -222,7 +227,8 @@ void TraceLoader::start(const QString &label, const QString &title, Producer pro
     auto flag = cancel_;
     auto done = std::make_shared<std::atomic<bool>>(false);
     worker_.done = done;
-    worker_.thread = std::thread([this, label, title, gen, flag, done, produce = std::move(produce)] {
+    const QPointer<QObject> self(this);
+    worker_.thread = std::thread([this, self, label, title, gen, flag, done, produce = std::move(produce)] {
         struct MarkDone
         {
             std::atomic<bool> &done;
@@ -231,14 +237,11 @@ void TraceLoader::start(const QString &label, const QString &title, Producer pro
         // At most 20 progress updates a second (the decoders report per page, from several threads):
         // each one repaints the bar on the GUI thread, which shares the cores with the load.
         auto throttle = std::make_shared<ProgressThrottle>();
-        auto report = [this, gen, throttle](double f) {
+        auto report = [this, self, gen, throttle](double f) {
             if (!throttle->due(f)) return;
-            QMetaObject::invokeMethod(
-                this,
-                [this, gen, f] {
-                    if (gen == generation_) emit progress(f);
-                },
-                Qt::QueuedConnection);
+            postToGui(self, [this, gen, f] {
+                if (gen == generation_) emit progress(f);
+            });
         };
         const auto t0 = std::chrono::steady_clock::now();
         try {
@@ -264,27 +267,21 @@ void TraceLoader::start(const QString &label, const QString &title, Producer pro
             markTime("timeline indexed");
             report(1.0);
             const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-            QMetaObject::invokeMethod(
-                this,
-                [this, gen, label, traces, doc, secs] {
-                    if (gen != generation_) return;
-                    busy_ = false;
-                    emit loaded(label, traces, doc, secs);
-                },
-                Qt::QueuedConnection);
+            postToGui(self, [this, gen, label, traces, doc, secs] {
+                if (gen != generation_) return;
+                busy_ = false;
+                emit loaded(label, traces, doc, secs);
+            });
         } catch (const LoadCancelled &) {
             // cancel() already told the UI, or a newer load superseded this one.
         } catch (const Cancelled &) {
         } catch (const std::exception &e) {
             const QString msg = QString::fromStdString(e.what());
-            QMetaObject::invokeMethod(
-                this,
-                [this, gen, label, msg] {
-                    if (gen != generation_) return;
-                    busy_ = false;
-                    emit failed(label, msg);
-                },
-                Qt::QueuedConnection);
+            postToGui(self, [this, gen, label, msg] {
+                if (gen != generation_) return;
+                busy_ = false;
+                emit failed(label, msg);
+            });
         }
     });
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <exception>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -25,9 +26,11 @@ void runThreads(int threads, const std::function<void(int)> &work)
         }
     };
     std::vector<std::thread> pool;
-    for (int t = 1; t < threads; ++t) pool.emplace_back(guarded, t);
+    for (int t = 1; t < threads; ++t)
+        pool.emplace_back(guarded, t);
     guarded(0);
-    for (auto &th : pool) th.join();
+    for (auto &th : pool)
+        th.join();
     for (auto &e : errors) {
         if (e) std::rethrow_exception(e);
     }
@@ -37,7 +40,8 @@ void parallelFor(size_t count, int threads, const std::function<void(size_t)> &i
 {
     std::atomic<size_t> next{0};
     runThreads(std::clamp<int>(threads, 1, std::max<int>(1, static_cast<int>(count))), [&](int) {
-        for (size_t k = next++; k < count; k = next++) item(k);
+        for (size_t k = next++; k < count; k = next++)
+            item(k);
     });
 }
 
@@ -100,6 +104,63 @@ void WorkerPool::parallelFor(size_t count, const std::function<void(size_t)> &it
     finished_.wait(lock, [&] { return busy_ == 0; });
     item_ = nullptr;
     if (error_) std::rethrow_exception(error_);
+}
+
+JobQueue::JobQueue(int threads, std::function<void(const std::exception &)> onError)
+    : onError_(std::move(onError))
+{
+    for (int t = 0; t < std::max(1, threads); ++t)
+        threads_.emplace_back([this] { serve(); });
+}
+
+JobQueue::~JobQueue()
+{
+    {
+        const std::lock_guard lock(mutex_);
+        stop_ = true;
+        queue_.clear();
+    }
+    wake_.notify_all();
+    for (auto &t : threads_)
+        t.join();
+}
+
+void JobQueue::submit(std::function<void()> job)
+{
+    {
+        const std::lock_guard lock(mutex_);
+        queue_.push_back(std::move(job));
+    }
+    wake_.notify_one();
+}
+
+int JobQueue::pending() const
+{
+    const std::lock_guard lock(mutex_);
+    return static_cast<int>(queue_.size()) + running_;
+}
+
+void JobQueue::serve()
+{
+    std::unique_lock lock(mutex_);
+    for (;;) {
+        wake_.wait(lock, [&] { return stop_ || !queue_.empty(); });
+        if (stop_) return;
+        std::function<void()> job = std::move(queue_.front());
+        queue_.pop_front();
+        ++running_;
+        lock.unlock();
+        try {
+            job();
+        } catch (const std::exception &e) {
+            if (onError_) onError_(e);
+        } catch (...) {
+            if (onError_) onError_(std::runtime_error("unknown exception"));
+        }
+        job = nullptr; // its captures go before the job counts as done
+        lock.lock();
+        --running_;
+    }
 }
 
 } // namespace tickscope

@@ -1,10 +1,11 @@
-// Small thread helpers shared by the importers and the analysis (no thread pool: the work items are
-// few and large, one per CPU).
+// Small thread helpers shared by the importers and the analysis (the work items are few and large, one
+// per CPU), and the queue the GUI's background jobs run on.
 #pragma once
 
 #include <atomic>
 #include <condition_variable>
 #include <cstddef>
+#include <deque>
 #include <exception>
 #include <functional>
 #include <mutex>
@@ -47,6 +48,33 @@ private:
     int busy_ = 0;     // helpers still in the current job
     bool stop_ = false;
     std::exception_ptr error_;
+};
+
+// Independent jobs run in the order given on a fixed set of threads (each job on one of them). All the
+// hand-offs go through one std::mutex, so ThreadSanitizer sees what a job reads as written before
+// submit(). A job that throws is dropped (the exception goes to `onError`). The destructor drops the
+// jobs not started and waits for the running ones.
+class JobQueue
+{
+public:
+    explicit JobQueue(int threads, std::function<void(const std::exception &)> onError = {});
+    ~JobQueue();
+    JobQueue(const JobQueue &) = delete;
+    JobQueue &operator=(const JobQueue &) = delete;
+    void submit(std::function<void()> job);
+    // Jobs queued or running.
+    int pending() const;
+
+private:
+    void serve();
+
+    std::vector<std::thread> threads_;
+    mutable std::mutex mutex_;
+    std::condition_variable wake_;
+    std::deque<std::function<void()>> queue_;
+    std::function<void(const std::exception &)> onError_;
+    int running_ = 0;
+    bool stop_ = false;
 };
 
 } // namespace tickscope

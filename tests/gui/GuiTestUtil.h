@@ -1,14 +1,25 @@
-// Helpers the Qt tests share: the test application's identity, counting a colour's pixels in an image.
+// Helpers the Qt tests share: the test application's identity, counting a colour's pixels in an image,
+// running a program, the longest event-loop stall allowed.
 #pragma once
 
 #include "tickscope_version.h"
 
 #include <QApplication>
 #include <QColor>
+#include <QElapsedTimer>
 #include <QImage>
+#include <QProcessEnvironment>
 #include <QRect>
+#include <QStringList>
 
 #include <algorithm>
+#include <csignal>
+#include <string>
+#include <vector>
+
+#include <poll.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 namespace tickscope::test {
 
@@ -30,6 +41,91 @@ inline int countColour(const QImage &img, const QRect &r, const QColor &c)
         for (int x = std::max(0, r.left()); x <= std::min(img.width() - 1, r.right()); ++x)
             n += (img.pixel(x, y) & 0xFFFFFF) == (want & 0xFFFFFF);
     return n;
+}
+
+// The longest the GUI thread may block the event loop: 100 ms, the product's limit. Under
+// ThreadSanitizer every instrumented line runs 5-15 times slower, so the same work takes longer; the
+// limit grows five times there (the sanitizer run checks races, the other builds check the time).
+#if defined(__SANITIZE_THREAD__)
+constexpr qint64 kStallLimitMs = 500;
+#else
+constexpr qint64 kStallLimitMs = 100;
+#endif
+
+struct ProgramRun
+{
+    int exit = -1; // -1: killed by a signal, or still running at the timeout (then killed)
+    QByteArray out, err;
+};
+
+// Runs `program` with `args` (and `env`, else this process' environment) to its end. fork() and exec()
+// rather than QProcess: Debian's Qt starts children with vfork semantics, which ThreadSanitizer does
+// not follow (it then reports false races and refuses to start threads); fork() it handles.
+inline ProgramRun runProgram(const QString &program, const QStringList &args,
+                             const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment(),
+                             int timeoutMs = 120000)
+{
+    std::vector<std::string> argv{program.toStdString()}, envv;
+    for (const QString &a : args)
+        argv.push_back(a.toStdString());
+    for (const QString &e : env.toStringList())
+        envv.push_back(e.toStdString());
+    auto pointers = [](std::vector<std::string> &v) {
+        std::vector<char *> p;
+        for (std::string &s : v)
+            p.push_back(s.data());
+        p.push_back(nullptr);
+        return p;
+    };
+    std::vector<char *> av = pointers(argv), ev = pointers(envv);
+    int out[2], err[2];
+    if (pipe(out) != 0 || pipe(err) != 0) return {};
+    const pid_t pid = fork();
+    if (pid < 0) return {};
+    if (pid == 0) {
+        dup2(out[1], 1);
+        dup2(err[1], 2);
+        for (int fd : {out[0], out[1], err[0], err[1]})
+            close(fd);
+        execve(av[0], av.data(), ev.data());
+        _exit(127);
+    }
+    close(out[1]);
+    close(err[1]);
+    ProgramRun r;
+    QElapsedTimer clock;
+    clock.start();
+    pollfd fds[2] = {{out[0], POLLIN, 0}, {err[0], POLLIN, 0}};
+    QByteArray *sinks[2] = {&r.out, &r.err};
+    int openPipes = 2;
+    bool timedOut = false;
+    while (openPipes > 0) {
+        const qint64 left = timeoutMs - clock.elapsed();
+        if (left <= 0) {
+            timedOut = true;
+            kill(pid, SIGKILL);
+            break;
+        }
+        if (poll(fds, 2, static_cast<int>(left)) < 0) continue;
+        for (int k = 0; k < 2; ++k) {
+            if (fds[k].fd < 0 || !fds[k].revents) continue;
+            char buf[65536];
+            const ssize_t n = read(fds[k].fd, buf, sizeof buf);
+            if (n > 0) {
+                sinks[k]->append(buf, static_cast<qsizetype>(n));
+            } else {
+                close(fds[k].fd);
+                fds[k].fd = -1;
+                --openPipes;
+            }
+        }
+    }
+    for (const pollfd &f : fds)
+        if (f.fd >= 0) close(f.fd);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (!timedOut && WIFEXITED(status)) r.exit = WEXITSTATUS(status);
+    return r;
 }
 
 } // namespace tickscope::test

@@ -15,7 +15,7 @@
 #include <QFileInfo>
 #include <QMessageBox>
 #include <QPlainTextEdit>
-#include <QProcess>
+#include <QProcessEnvironment>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSignalSpy>
@@ -141,8 +141,9 @@ private slots:
             const qint64 callMs = call.elapsed();
             QTest::qWait(300);
             ticker.stop();
-            QVERIFY2(callMs < 100, qPrintable(QStringLiteral("%1 took %2 ms").arg(what).arg(callMs)));
-            QVERIFY2(worstGap < 100,
+            QVERIFY2(callMs < tickscope::test::kStallLimitMs,
+                     qPrintable(QStringLiteral("%1 took %2 ms").arg(what).arg(callMs)));
+            QVERIFY2(worstGap < tickscope::test::kStallLimitMs,
                      qPrintable(QStringLiteral("%1: event loop blocked %2 ms").arg(what).arg(worstGap)));
         };
         const QString longRun = QStringLiteral("seed003-rt-hrtimer,duration_ms=20000");
@@ -196,12 +197,10 @@ private slots:
         env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.path()); // the user's settings stay untouched
         auto run = [&](const QStringList &args, QString &err) {
-            QProcess p;
-            p.setProcessEnvironment(env);
-            p.start(QStringLiteral(TICKSCOPE_GUI), args);
-            if (!p.waitForFinished(120000)) return -1;
-            err = QString::fromUtf8(p.readAllStandardError());
-            return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+            const tickscope::test::ProgramRun r =
+                tickscope::test::runProgram(QStringLiteral(TICKSCOPE_GUI), args, env);
+            err = QString::fromUtf8(r.err);
+            return r.exit;
         };
         QString err;
         const QString png = dir.filePath(QStringLiteral("sim.png"));

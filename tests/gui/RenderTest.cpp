@@ -17,7 +17,6 @@
 #include <QApplication>
 #include <QDockWidget>
 #include <QFile>
-#include <QProcess>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -42,11 +41,9 @@ struct Run
 
 Run render(const QStringList &args)
 {
-    QProcess p;
-    p.start(QStringLiteral(TICKSCOPE_CLI), QStringList{QStringLiteral("render")} + args);
-    p.waitForFinished(120000);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
-            QString::fromUtf8(p.readAllStandardError())};
+    const test::ProgramRun r =
+        test::runProgram(QStringLiteral(TICKSCOPE_CLI), QStringList{QStringLiteral("render")} + args);
+    return {r.exit, QString::fromUtf8(r.err)};
 }
 
 bool open(MainWindow &w, const QString &file)
@@ -157,10 +154,10 @@ private slots:
         const QString pdftotext = QStandardPaths::findExecutable(QStringLiteral("pdftotext"));
         if (pdftotext.isEmpty())
             QSKIP("pdftotext (poppler-utils) is not installed: scripts/install-deps.sh installs it");
-        QProcess p;
-        p.start(pdftotext, {pdf, QStringLiteral("-")});
-        QVERIFY(p.waitForFinished(30000));
-        const QString text = QString::fromUtf8(p.readAllStandardOutput());
+        const test::ProgramRun p = test::runProgram(pdftotext, {pdf, QStringLiteral("-")},
+                                                    QProcessEnvironment::systemEnvironment(), 30000);
+        QCOMPARE(p.exit, 0);
+        const QString text = QString::fromUtf8(p.out);
         QVERIFY2(text.contains(QRegularExpression(QStringLiteral("\\b1\\.0 s\\b"))),
                  qPrintable(text.left(600)));
         QVERIFY2(text.contains(QStringLiteral("spurious tick")), qPrintable(text.left(600)));
