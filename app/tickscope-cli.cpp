@@ -13,6 +13,8 @@
 #include "tickscope_version.h"
 #include "util/ProcessStats.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -38,10 +40,12 @@ constexpr const char *kUsage =
     "      trace_pipe, trace-cmd report output). Without --instance every buffer instance\n"
     "      that has events is listed (NAME 'top' selects the top-level buffer).\n"
     "  report FILE [--json | --format text|json|mail] [--instance NAME] [--threads N]\n"
-    "         [--nohz-full LIST] [--cpus LIST] [--window A:B | --markers]\n"
+    "         [--nohz-full LIST] [--cpus LIST] [--window A:B | --markers] [--functions NAME,...]\n"
     "      the tick analysis per CPU: ticks and what they interrupted, spurious ticks, tick-stopped\n"
     "      time, failed tick stops, TIMER softirqs, hrtimer wakeup lateness and latency; then the\n"
-    "      findings, worst first, with their pattern and known cause\n"
+    "      findings, worst first, with their pattern and known cause. With function_graph calls\n"
+    "      in the trace (tracer text, trace-cmd report of a recording): the timer functions'\n"
+    "      durations per CPU, and those of the functions --functions names\n"
     "  simulate PRESET[:VARIANT]|FILE.json[:VARIANT] [--set KEY=VALUE ...] [--seed N] [--out FILE]\n"
     "           [--json] [--whole]\n"
     "      simulates the scenario and prints the report of the simulated trace (over its print\n"
@@ -182,6 +186,26 @@ Format parseFormat(const std::string &cmd, const std::string &v)
 
 const std::string kTool = "tickscope " TICKSCOPE_VERSION;
 
+// "run_timer_softirq,__run_timers": function names as the kernel's symbols spell them.
+std::vector<std::string> parseFunctionNames(const std::string &text)
+{
+    std::vector<std::string> names;
+    size_t pos = 0;
+    while (pos <= text.size()) {
+        const size_t comma = std::min(text.find(',', pos), text.size());
+        const std::string name = text.substr(pos, comma - pos);
+        const bool ok =
+            !name.empty() && name.size() <= 128 && std::all_of(name.begin(), name.end(), [](char c) {
+                return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$';
+            });
+        if (!ok)
+            throw UsageError{"report: --functions: '" + name + "' is not a function name (NAME,NAME,...)"};
+        names.push_back(name);
+        pos = comma + 1;
+    }
+    return names;
+}
+
 int cmdReport(const std::vector<std::string> &args)
 {
     std::string file;
@@ -213,6 +237,8 @@ int cmdReport(const std::vector<std::string> &args)
             ao.nohzFull = list(a, args[++i]);
         } else if (a == "--cpus" && hasValue) {
             ro.cpus = list(a, args[++i]);
+        } else if (a == "--functions" && hasValue) {
+            ro.functions = parseFunctionNames(args[++i]);
         } else if (a == "--instance" && hasValue) {
             opt.instance = args[++i] == "top" ? "" : args[i];
             opt.instanceGiven = true;

@@ -1,5 +1,7 @@
 #include "TickReport.h"
 
+#include "FunctionReport.h"
+
 #include "CpuList.h"
 
 #include "stats/TraceStats.h"
@@ -378,6 +380,9 @@ TickReport TickReport::make(const Trace &trace, const TickAnalysis &analysis, co
         r.cpus.push_back(std::move(cr));
     }
     r.findings = findFindings(trace, analysis, r, FindingOptions{options.lateWakeupNs});
+    if (!trace.functions.empty() || !options.functions.empty())
+        r.functions = std::make_shared<const FunctionReport>(
+            makeFunctionReport(trace, options.functions, options.cpus, options.from, options.to));
     return r;
 }
 
@@ -386,6 +391,12 @@ std::string formatReportText(const TickReport &r)
     std::string out;
     appendf(out, "file:       %s\n", r.path.c_str());
     if (!r.uname.empty()) appendf(out, "kernel:     %s\n", r.uname.c_str());
+    if (r.events == 0 && r.functions) { // a function_graph paste: no tracepoints for the tick analysis
+        out += "events:     none: the tick, timer softirq and wakeup analysis needs tracepoints; the "
+               "function_graph calls:\n";
+        appendFunctionReportText(out, *r.functions);
+        return out;
+    }
     appendf(out, "tick:       %s\n", r.tickTimer.c_str());
     appendf(out, "polling:    %s%s%s%s\n", r.polling.c_str(), r.pollingWhy.empty() ? "" : " (",
             r.pollingWhy.c_str(), r.pollingWhy.empty() ? "" : ")");
@@ -470,6 +481,7 @@ std::string formatReportText(const TickReport &r)
             out += "\n";
         }
     }
+    if (r.functions) appendFunctionReportText(out, *r.functions);
     appendFindingsText(out, r.findings);
     out += "\n";
     for (const CpuReport &c : r.cpus) {
@@ -581,6 +593,7 @@ std::string formatReportJson(const TickReport &r)
     }
     j.endArray();
     findingsJson(j, r.findings);
+    if (r.functions) functionReportJson(j, *r.functions);
     j.beginObject("analysis").value("seconds", r.analysisSeconds).value("threads", r.threads);
     j.value("events", r.events).value("derived_bytes", r.derivedBytes).endObject();
     j.value("load_seconds", r.loadSeconds).value("peak_rss_bytes", r.peakRssBytes);

@@ -8,6 +8,7 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,6 +22,7 @@ struct ReportOptions
     int64_t to = INT64_MAX;
     std::string windowSource = "trace";   // "trace", "window", "markers"
     int64_t lateWakeupNs = kLateWakeupNs; // findings: a wakeup latency at least this long is late
+    std::vector<std::string> functions;   // function_graph calls to report besides the timer ones
 };
 
 // The span between the first and last ftrace print marker (nullopt when the trace has fewer than two).
@@ -125,6 +127,8 @@ struct CpuReport
 
 constexpr size_t kLongSoftirqsShown = 5;
 
+struct FunctionReport;
+
 struct TickReport
 {
     std::string path, uname, tickTimer, polling, pollingWhy, nohzFullSource, nohzFullList;
@@ -138,6 +142,8 @@ struct TickReport
     double loadSeconds = 0;        // filled by the caller (0: not shown)
     uint64_t peakRssBytes = 0;     // filled by the caller (0: not shown)
     std::vector<Finding> findings; // worst first (Findings.h)
+    // function_graph calls (FunctionReport.h); null when the trace has none and none were asked for
+    std::shared_ptr<const FunctionReport> functions;
 
     static TickReport make(const Trace &trace, const TickAnalysis &analysis, const ReportOptions &options);
 };

@@ -1,5 +1,6 @@
 #include "TextImporter.h"
 
+#include "FuncGraphText.h"
 #include "InputFile.h"
 #include "TextLineParser.h"
 
@@ -74,6 +75,12 @@ struct Instance
     std::string firstUndecoded;
     size_t timerStarts = 0;
     size_t timerStartsDPI = 0;
+    // function_graph lines, per CPU
+    std::vector<funcgraph::CpuBuilder> graph;
+    size_t graphLines = 0;
+    size_t graphNoCpu = 0;
+    size_t graphBadDurations = 0;
+    std::string firstGraphBad;
 };
 
 // A line for a warning: at most 100 bytes, control and non-ASCII bytes shown as '?'.
@@ -110,6 +117,38 @@ bool looksLikeHeader(std::string_view line)
                        [](char ch) { return (ch >= 0x20 && ch < 0x7f) || ch == '\t' || ch == '\r'; });
 }
 
+// What the function_graph lines could not give: one warning per kind of loss.
+void graphWarnings(const Instance &in, std::vector<std::string> &out)
+{
+    if (!in.graphLines) return;
+    size_t open = 0, abandoned = 0, unmatched = 0, missing = 0;
+    for (const funcgraph::CpuBuilder &b : in.graph) {
+        open += b.open();
+        abandoned += b.abandoned;
+        unmatched += b.unmatchedExits;
+        missing += b.missingDurations;
+    }
+    auto n = [](size_t k, const char *one, const char *many) {
+        return std::to_string(k) + " " + (k == 1 ? one : many);
+    };
+    if (in.graphNoCpu)
+        out.push_back(n(in.graphNoCpu, "function_graph line has", "function_graph lines have") +
+                      " no CPU column (funcgraph-cpu off): their calls are counted on CPU 0");
+    if (in.graphBadDurations)
+        out.push_back(n(in.graphBadDurations, "function_graph line has", "function_graph lines have") +
+                      " a duration that is not \"N.NNN us\" (first at " + in.firstGraphBad + ")");
+    if (missing) out.push_back(n(missing, "call", "calls") + " without a usable duration, left out");
+    if (open) out.push_back(n(open, "call", "calls") + " had not returned when the trace ends, left out");
+    if (abandoned)
+        out.push_back(n(abandoned, "call", "calls") +
+                      " never returned before a shallower call on their CPU (lost records or lines cut "
+                      "from a paste), left out");
+    if (unmatched)
+        out.push_back(
+            n(unmatched, "return", "returns") +
+            " (\"}\") whose call is not in the trace and that funcgraph-tail does not name, left out");
+}
+
 class TextImport final : public text::PrefixOracle
 {
 public:
@@ -125,6 +164,7 @@ private:
     void onLine(std::string_view line, bool unterminated);
     void onEvent(ParsedLine &pl, std::string_view line);
     void onLost(const ParsedLine &pl);
+    void onGraph(Instance &in, const funcgraph::Line &g, std::string_view line);
     Instance &instance(std::string_view prefix);
     CpuState &cpu(Instance &in, int c);
     bool type(Instance &in, std::string_view name, TypeRef &t);
@@ -224,6 +264,10 @@ void TextImport::onLine(std::string_view line, bool unterminated)
         onEvent(pl, line);
         return;
     case LineKind::Bad:
+        if (const funcgraph::Line g = funcgraph::parseLine(line); g.kind != funcgraph::LineKind::None) {
+            onGraph(instance(""), g, line);
+            return;
+        }
         if (!sawEvent_ && looksLikeHeader(line)) return;
         break;
     }
@@ -291,9 +335,36 @@ void TextImport::noteComm(Instance &in, int64_t ts, int32_t pid, std::string_vie
     in.rec.note(ts, pid, e.id);
 }
 
+void TextImport::onGraph(Instance &in, const funcgraph::Line &g, std::string_view line)
+{
+    int c = g.cpu;
+    if (c < 0) {
+        c = 0;
+        ++in.graphNoCpu;
+    }
+    if (c >= kMaxCpus) return badLine(line);
+    const auto cpu = static_cast<size_t>(c);
+    if (in.graph.size() <= cpu) in.graph.resize(cpu + 1);
+    auto &spans = in.trace->functions.cpus;
+    if (spans.size() <= cpu) spans.resize(cpu + 1);
+    if (g.badDuration && in.graphBadDurations++ == 0)
+        in.firstGraphBad = "line " + std::to_string(lineNo_) + ": " + quoteLine(line);
+    in.graph[cpu].add(g, lineNo_, in.trace->strings, spans[cpu]);
+    ++in.graphLines;
+    sawEvent_ = true;
+}
+
 void TextImport::onEvent(ParsedLine &pl, std::string_view line)
 {
     Instance &in = instance(pl.prefix);
+    // trace-cmd report of a function_graph recording: the calls, not events.
+    if (pl.name == "funcgraph_entry" || pl.name == "funcgraph_exit") {
+        funcgraph::Line g = funcgraph::parseBody(pl.fields, pl.name == "funcgraph_exit", pl.ts);
+        if (g.kind == funcgraph::LineKind::None) return badLine(line);
+        g.cpu = pl.cpu;
+        traceCmdEvidence_ = true;
+        return onGraph(in, g, line);
+    }
     // tracefs shows the ftrace print event as "tracing_mark_write: message": the ip, not an event name.
     const KindSpec &print = kinds::spec(EventKind::Print);
     const bool rawPrint = pl.name == print.textName;
@@ -365,7 +436,7 @@ std::vector<std::unique_ptr<Trace>> TextImport::finish()
 {
     std::vector<Instance *> live;
     for (Instance *in : order_) {
-        if (in->events) live.push_back(in);
+        if (in->events || in->graphLines) live.push_back(in);
     }
     if (live.empty())
         throw LoadError(path_ + ": no ftrace events found (not a trace.dat or ftrace text file)");
@@ -386,7 +457,9 @@ std::vector<std::unique_ptr<Trace>> TextImport::finish()
     for (Instance *in : live) {
         Trace &t = *in->trace;
         const int header = in->cpusHeader ? in->cpusHeader : fileCpus_;
-        t.setCpuCount(std::max(header, static_cast<int>(in->cpus.size())));
+        t.setCpuCount(
+            std::max({header, static_cast<int>(in->cpus.size()), static_cast<int>(in->graph.size())}));
+        t.functions.cpus.resize(static_cast<size_t>(t.cpuCount()));
         for (size_t c = 0; c < in->cpus.size(); ++c) {
             CpuState &cs = in->cpus[c];
             if (!cs.events) continue;
@@ -401,7 +474,9 @@ std::vector<std::unique_ptr<Trace>> TextImport::finish()
         t.tasks.merge(std::move(in->rec.entries));
         t.tasks.finalize();
         t.meta.path = path_;
-        t.meta.format = traceCmd ? "trace-cmd report text" : "ftrace text";
+        t.meta.format = traceCmd                            ? "trace-cmd report text"
+                        : in->events == 0 && in->graphLines ? "function_graph text"
+                                                            : "ftrace text";
         t.meta.instance = in->name;
         t.meta.fileInstances = names;
         t.meta.cpuCount = t.cpuCount();
@@ -415,6 +490,7 @@ std::vector<std::unique_ptr<Trace>> TextImport::finish()
             w.resize(w.size() - 2);
             t.warnings.push_back(w + "; first at " + in->firstUndecoded + ")");
         }
+        graphWarnings(*in, t.warnings);
         if (traceCmd && in->timerStarts >= 2 && in->timerStartsDPI == in->timerStarts) {
             t.warnings.push_back(
                 "all " + std::to_string(in->timerStarts) +

@@ -79,7 +79,7 @@ int64_t Trace::lastTs() const
 
 size_t Trace::memoryBytes() const
 {
-    size_t n = strings.memoryBytes() + tasks.memoryBytes();
+    size_t n = strings.memoryBytes() + tasks.memoryBytes() + functions.memoryBytes();
     for (const auto &c : cpus_)
         n += c.memoryBytes();
     return n;

@@ -1,10 +1,11 @@
 // One trace source (one buffer instance of a trace.dat, or one text trace): metadata, event types,
-// per-CPU event columns, interned strings and the task table. Not copyable or movable: the CPUs
-// point at the type table.
+// per-CPU event columns, interned strings, the task table and function_graph calls. Not copyable or movable:
+// the CPUs point at the type table.
 #pragma once
 
 #include "CpuEvents.h"
 #include "EventKind.h"
+#include "FunctionSpans.h"
 #include "StringPool.h"
 #include "TaskTable.h"
 
@@ -50,6 +51,7 @@ public:
     StringPool strings;
     TaskTable tasks;
     std::vector<std::string> warnings; // what was lost or skipped while loading
+    FunctionSpans functions;           // function_graph calls, when the trace has them
 
     // Event types. Ids are u16; addType() returns the id of an existing (system, name) pair.
     uint16_t addType(std::string_view system, std::string_view name);

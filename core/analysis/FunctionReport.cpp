@@ -1,0 +1,216 @@
+#include "FunctionReport.h"
+
+#include "TimerRecords.h"
+#include "stats/TraceStats.h"
+#include "util/JsonWriter.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <map>
+
+namespace tickscope {
+namespace {
+
+std::string usText(int64_t ns)
+{
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%.3f", static_cast<double>(ns) / 1e3);
+    return buf;
+}
+
+std::string place(const FunctionCall &c)
+{
+    std::string s = "CPU " + std::to_string(c.cpu) +
+                    (c.timed ? " at " + formatSeconds(c.at) + " s" : " line " + std::to_string(c.at));
+    if (c.inIrq) s += " (in an interrupt)";
+    return s;
+}
+
+// The nested call_timer_fn time of spans[k] (its descendants come right before it, deeper).
+int64_t callbackNs(const std::vector<FunctionSpan> &spans, size_t k, uint32_t callTimerFn)
+{
+    int64_t sum = 0;
+    int outermost = INT32_MAX;
+    for (size_t j = k; j-- > 0 && spans[j].depth > spans[k].depth;) {
+        if (spans[j].name != callTimerFn) continue;
+        // only the outermost call_timer_fn calls (a callback's own nested one is inside its time)
+        if (spans[j].depth <= outermost) {
+            outermost = spans[j].depth;
+            sum += spans[j].durationNs;
+        }
+    }
+    return sum;
+}
+
+} // namespace
+
+FunctionReport makeFunctionReport(const Trace &trace, const std::vector<std::string> &names,
+                                  const std::vector<int> &cpus, int64_t from, int64_t to)
+{
+    FunctionReport r;
+    // The functions to report, by pool id: the timer ones present, then the requested ones in order.
+    std::vector<std::pair<std::string, bool>> wanted;
+    for (std::string_view f : kTimerFunctions)
+        wanted.emplace_back(std::string(f), false);
+    for (const std::string &n : names) {
+        auto it = std::find_if(wanted.begin(), wanted.end(), [&](const auto &w) { return w.first == n; });
+        if (it == wanted.end())
+            wanted.emplace_back(n, true);
+        else
+            it->second = true;
+    }
+    std::map<uint32_t, size_t> byId; // pool id -> index in wanted
+    for (size_t k = 0; k < wanted.size(); ++k)
+        if (const uint32_t id = trace.strings.find(wanted[k].first)) byId.emplace(id, k);
+    const uint32_t runTimerSoftirq = trace.strings.find("run_timer_softirq");
+    const uint32_t callTimerFn = trace.strings.find("call_timer_fn");
+
+    struct Acc
+    {
+        std::map<int, std::vector<int64_t>> perCpu;
+        std::vector<FunctionCall> calls;
+    };
+    std::vector<Acc> acc(wanted.size());
+    const auto &all = trace.functions.cpus;
+    for (size_t c = 0; c < all.size(); ++c) {
+        const int cpu = static_cast<int>(c);
+        if (!cpus.empty() && !std::binary_search(cpus.begin(), cpus.end(), cpu)) continue;
+        const std::vector<FunctionSpan> &spans = all[c];
+        for (size_t k = 0; k < spans.size(); ++k) {
+            const FunctionSpan &s = spans[k];
+            if (s.timed() && (s.start() < from || s.start() > to)) continue;
+            ++r.calls;
+            r.timed = r.timed || s.timed();
+            if (callTimerFn && s.name == callTimerFn) r.callbacksTraced = true;
+            if (runTimerSoftirq && s.name == runTimerSoftirq) {
+                ++r.timerCalls;
+                if (s.durationNs >= kCatchupMinNs) {
+                    ++r.timerLong;
+                    const int64_t unexplained = s.durationNs - callbackNs(spans, k, callTimerFn);
+                    if (callTimerFn && unexplained * 100 >= s.durationNs * kCatchupUnexplainedPct)
+                        ++r.timerCatchups;
+                }
+            }
+            const auto it = byId.find(s.name);
+            if (it == byId.end()) continue;
+            Acc &a = acc[it->second];
+            a.perCpu[cpu].push_back(s.durationNs);
+            a.calls.push_back(
+                {cpu, s.at, s.timed(), s.durationNs, s.depth, (s.flags & FunctionSpan::InIrq) != 0});
+        }
+    }
+    if (!r.callbacksTraced) r.timerCatchups = 0; // not judged: see the header
+    for (size_t k = 0; k < wanted.size(); ++k) {
+        Acc &a = acc[k];
+        if (a.calls.empty() && !wanted[k].second) continue;
+        FunctionStats f;
+        f.name = wanted[k].first;
+        f.requested = wanted[k].second;
+        std::vector<int64_t> durations;
+        for (auto &[cpu, v] : a.perCpu) {
+            FunctionCpuStats cs;
+            cs.cpu = cpu;
+            for (int64_t d : v)
+                cs.totalNs += d;
+            f.totalNs += cs.totalNs;
+            durations.insert(durations.end(), v.begin(), v.end());
+            cs.duration = Distribution::of(v);
+            f.cpus.push_back(cs);
+        }
+        f.duration = Distribution::of(durations);
+        const size_t n = std::min(kLongestCallsShown, a.calls.size());
+        std::partial_sort(a.calls.begin(), a.calls.begin() + static_cast<long>(n), a.calls.end(),
+                          [](const FunctionCall &x, const FunctionCall &y) {
+                              return x.durationNs != y.durationNs ? x.durationNs > y.durationNs
+                                     : x.cpu != y.cpu             ? x.cpu < y.cpu
+                                                                  : x.at < y.at;
+                          });
+        f.longest.assign(a.calls.begin(), a.calls.begin() + static_cast<long>(n));
+        r.functions.push_back(std::move(f));
+    }
+    return r;
+}
+
+void appendFunctionReportText(std::string &out, const FunctionReport &r)
+{
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "\nfunctions (function_graph, %" PRIu64 " calls%s):\n", r.calls,
+                  r.timed ? "" : ", no timestamps: a call's place is the file line of its return");
+    out += buf;
+    if (r.functions.empty()) {
+        out += "  none of the timer functions is in the trace (--functions NAME,... names others)\n";
+    }
+    for (const FunctionStats &f : r.functions) {
+        if (!f.duration.count) {
+            std::snprintf(buf, sizeof buf, "  %-26s not in the trace\n", f.name.c_str());
+            out += buf;
+            continue;
+        }
+        auto line = [&](const std::string &label, const Distribution &d, int64_t total) {
+            std::snprintf(buf, sizeof buf,
+                          "  %-26s %6" PRIu64 " call%s  p50 %s  p99 %s  max %s µs  total %s µs\n",
+                          label.c_str(), d.count, d.count == 1 ? " " : "s", usText(d.p50).c_str(),
+                          usText(d.p99).c_str(), usText(d.max).c_str(), usText(total).c_str());
+            out += buf;
+        };
+        line(f.name, f.duration, f.totalNs);
+        for (const FunctionCpuStats &c : f.cpus)
+            line("  CPU " + std::to_string(c.cpu), c.duration, c.totalNs);
+        for (size_t k = 0; k < f.longest.size(); ++k)
+            out += std::string(k ? "             " : "    longest: ") + usText(f.longest[k].durationNs) +
+                   " µs " + place(f.longest[k]) + "\n";
+    }
+    if (r.timerCalls) {
+        std::snprintf(buf, sizeof buf,
+                      "  TIMER softirq from run_timer_softirq: %" PRIu64 " of %" PRIu64
+                      " calls at least %s µs",
+                      r.timerLong, r.timerCalls, usText(kCatchupMinNs).c_str());
+        out += buf;
+        if (r.callbacksTraced)
+            out += "; " + std::to_string(r.timerCatchups) + " catch-up" + (r.timerCatchups == 1 ? "" : "s") +
+                   " (at least " + std::to_string(kCatchupUnexplainedPct) + " % outside call_timer_fn)\n";
+        else
+            out += "; the timer callbacks (call_timer_fn) are not traced, so a catch-up cannot be told from "
+                   "a slow callback\n";
+    }
+}
+
+void functionReportJson(JsonWriter &j, const FunctionReport &r)
+{
+    auto dist = [&](const char *key, const Distribution &d) {
+        j.beginObject(key).value("count", d.count).value("min", d.min).value("p50", d.p50);
+        j.value("p90", d.p90).value("p99", d.p99).value("max", d.max).endObject();
+    };
+    j.beginObject("functions").value("calls", r.calls).value("timed", r.timed);
+    j.beginArray("list");
+    for (const FunctionStats &f : r.functions) {
+        j.beginObject().value("name", f.name).value("requested", f.requested);
+        dist("duration_ns", f.duration);
+        j.value("total_ns", f.totalNs);
+        j.beginArray("cpus");
+        for (const FunctionCpuStats &c : f.cpus) {
+            j.beginObject().value("cpu", c.cpu);
+            dist("duration_ns", c.duration);
+            j.value("total_ns", c.totalNs).endObject();
+        }
+        j.endArray();
+        j.beginArray("longest");
+        for (const FunctionCall &c : f.longest) {
+            j.beginObject().value("cpu", c.cpu).value("duration_ns", c.durationNs);
+            j.value(c.timed ? "ts_ns" : "line", c.at).value("depth", c.depth).value("in_irq", c.inIrq);
+            j.endObject();
+        }
+        j.endArray().endObject();
+    }
+    j.endArray();
+    j.beginObject("timer_softirq").value("calls", r.timerCalls).value("long", r.timerLong);
+    j.value("callbacks_traced", r.callbacksTraced);
+    if (r.callbacksTraced)
+        j.value("catchups", r.timerCatchups);
+    else
+        j.null("catchups");
+    j.endObject().endObject();
+}
+
+} // namespace tickscope

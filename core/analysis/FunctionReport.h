@@ -1,0 +1,77 @@
+// Durations of function_graph calls for `report`: the timer functions (and any the user names), per
+// CPU count and p50/p99/max, the longest calls with their place; and the TIMER softirq catch-up verdict
+// from run_timer_softirq calls, for traces that have them instead of the softirq tracepoints.
+//
+// Catch-up from calls, the thresholds of the tracepoint rule: a run_timer_softirq call at least
+// kCatchupMinNs long of which at least kCatchupUnexplainedPct % is not spent in call_timer_fn (the timer
+// callbacks) is a catch-up (the wheel walking missed jiffies after a tickless idle). The callbacks'
+// time is the call_timer_fn calls nested in it. When the trace has no call_timer_fn call at all (the
+// graph was filtered to run_timer_softirq, as in most pastes) a long call is counted, not judged: a
+// catch-up and a slow callback look the same from outside.
+#pragma once
+
+#include "TickReport.h"
+#include "model/Trace.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tickscope {
+
+// Reported whenever the trace has them.
+constexpr std::array<std::string_view, 8> kTimerFunctions{
+    "run_timer_softirq", "__run_timers",      "hrtimer_interrupt",         "__hrtimer_run_queues",
+    "tick_sched_timer",  "tick_nohz_handler", "tick_nohz_highres_handler", "tick_handle_periodic"};
+constexpr size_t kLongestCallsShown = 5;
+
+struct FunctionCall
+{
+    int cpu = 0;
+    int64_t at = 0; // entry time in ns when timed, else the file line that closed the call
+    bool timed = false;
+    int64_t durationNs = 0;
+    int depth = 0;
+    bool inIrq = false;
+};
+
+struct FunctionCpuStats
+{
+    int cpu = 0;
+    Distribution duration;
+    int64_t totalNs = 0;
+};
+
+struct FunctionStats
+{
+    std::string name;
+    bool requested = false; // named with --functions (listed even without calls)
+    Distribution duration;
+    int64_t totalNs = 0;
+    std::vector<FunctionCpuStats> cpus; // CPUs with calls
+    std::vector<FunctionCall> longest;  // at most kLongestCallsShown, longest first
+};
+
+struct FunctionReport
+{
+    uint64_t calls = 0; // every function's calls in the window, on the CPUs reported
+    bool timed = false; // the calls have timestamps (else places are file lines)
+    std::vector<FunctionStats> functions;
+    // run_timer_softirq calls: at least kCatchupMinNs long, the catch-ups among them, whether the
+    // callbacks (call_timer_fn) are traced at all.
+    uint64_t timerCalls = 0, timerLong = 0, timerCatchups = 0;
+    bool callbacksTraced = false;
+};
+
+// `names`: the functions the user asked for, besides kTimerFunctions. `cpus` empty: every CPU. Timed
+// calls count when they start in [from, to]; calls without timestamps always count.
+FunctionReport makeFunctionReport(const Trace &trace, const std::vector<std::string> &names,
+                                  const std::vector<int> &cpus, int64_t from, int64_t to);
+
+void appendFunctionReportText(std::string &out, const FunctionReport &r);
+class JsonWriter;
+void functionReportJson(JsonWriter &j, const FunctionReport &r);
+
+} // namespace tickscope

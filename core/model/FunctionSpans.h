@@ -1,0 +1,57 @@
+// Function calls from the function_graph tracer: one span per call that returned inside the trace, per
+// CPU, beside the events. 24 bytes a span (a call is two ring-buffer records, entry and return: 12 bytes
+// a record). Names are ids in the trace's StringPool.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace tickscope {
+
+struct FunctionSpan
+{
+    enum Flag : uint8_t
+    {
+        Timed = 0x01, // `at` is the entry time in ns; else the text has no timestamps and `at` is the
+                      // file line that closed the call (a paste of `trace` without funcgraph-abstime)
+        InIrq = 0x02, // called between the tracer's "==========>" and "<==========" (interrupt context)
+        NameFromTail = 0x04, // the entry is not in the trace: the name comes from "} /* name */"
+    };
+    int64_t at = 0;
+    int64_t durationNs = 0;
+    uint32_t name = 0;
+    uint16_t depth = 0; // 0 = the outermost call the tracer shows
+    uint8_t flags = 0;
+    uint8_t reserved = 0;
+
+    bool timed() const { return flags & Timed; }
+    int64_t start() const { return at; }            // only when timed()
+    int64_t end() const { return at + durationNs; } // only when timed()
+};
+static_assert(sizeof(FunctionSpan) == 24);
+
+class FunctionSpans
+{
+public:
+    // Per CPU, in the order the calls returned.
+    std::vector<std::vector<FunctionSpan>> cpus;
+
+    size_t size() const
+    {
+        size_t n = 0;
+        for (const auto &c : cpus)
+            n += c.size();
+        return n;
+    }
+    bool empty() const { return size() == 0; }
+    size_t memoryBytes() const
+    {
+        size_t n = cpus.capacity() * sizeof(cpus[0]);
+        for (const auto &c : cpus)
+            n += c.capacity() * sizeof(FunctionSpan);
+        return n;
+    }
+};
+
+} // namespace tickscope

@@ -1,0 +1,361 @@
+// function_graph text: single lines in each printed form, and whole files (tracefs `trace` pastes with
+// and without timestamps, trace-cmd report of a function_graph recording) to spans, damaged ones with
+// warnings.
+#include "TestUtil.h"
+#include "TextTestUtil.h"
+
+#include "analysis/FunctionReport.h"
+#include "import/FuncGraphText.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+using namespace tickscope;
+using namespace tickscope::texttest;
+namespace fg = tickscope::funcgraph;
+
+namespace {
+
+std::unique_ptr<Trace> load(const std::string &name, const std::string &text)
+{
+    auto traces = importText(writeFile(name, text), LoadOptions{});
+    EXPECT_EQ(traces.size(), 1u);
+    return std::move(traces.front());
+}
+
+std::string name(const Trace &t, const FunctionSpan &s)
+{
+    return std::string(t.strings.str(s.name));
+}
+
+std::vector<FunctionSpan> named(const Trace &t, int cpu, const std::string &fn)
+{
+    std::vector<FunctionSpan> out;
+    for (const FunctionSpan &s : t.functions.cpus.at(static_cast<size_t>(cpu)))
+        if (name(t, s) == fn) out.push_back(s);
+    return out;
+}
+
+bool warns(const Trace &t, const std::string &what)
+{
+    return std::any_of(t.warnings.begin(), t.warnings.end(),
+                       [&](const std::string &w) { return w.find(what) != std::string::npos; });
+}
+
+} // namespace
+
+TEST(FuncGraphLine, DurationsWithEveryOverheadMarker)
+{
+    EXPECT_EQ(fg::parseDuration("0.902 us"), 902);
+    EXPECT_EQ(fg::parseDuration("+ 48.572 us"), 48572);
+    EXPECT_EQ(fg::parseDuration("! 461.167 us"), 461167);
+    EXPECT_EQ(fg::parseDuration("# 1234.567 us"), 1234567);
+    EXPECT_EQ(fg::parseDuration("* 12345.67 us"), 12345670);
+    EXPECT_EQ(fg::parseDuration("@ 123456.7 us"), 123456700);
+    EXPECT_EQ(fg::parseDuration("$ 1234567 us"), 1234567000);
+    EXPECT_EQ(fg::parseDuration("   "), -1);
+    EXPECT_EQ(fg::parseDuration("461.167"), -2); // no unit
+    EXPECT_EQ(fg::parseDuration("bash-12"), -2);
+}
+
+TEST(FuncGraphLine, TheDefaultColumns)
+{
+    fg::Line l = fg::parseLine("  10) ! 461.167 us  |  run_timer_softirq();");
+    EXPECT_EQ(l.kind, fg::LineKind::Leaf);
+    EXPECT_EQ(l.cpu, 10);
+    EXPECT_EQ(l.durationNs, 461167);
+    EXPECT_EQ(l.name, "run_timer_softirq");
+    EXPECT_EQ(l.depth, 0);
+    EXPECT_EQ(l.ts, INT64_MIN);
+
+    l = fg::parseLine(" 0)               |    hrtimer_interrupt() {");
+    EXPECT_EQ(l.kind, fg::LineKind::Entry);
+    EXPECT_EQ(l.depth, 1);
+    EXPECT_EQ(l.durationNs, -1);
+    EXPECT_EQ(l.name, "hrtimer_interrupt");
+
+    l = fg::parseLine(" 0) + 12.345 us   |    }");
+    EXPECT_EQ(l.kind, fg::LineKind::Exit);
+    EXPECT_EQ(l.depth, 1);
+    EXPECT_EQ(l.durationNs, 12345);
+    EXPECT_TRUE(l.name.empty());
+}
+
+TEST(FuncGraphLine, AbstimeProcLatencyTailAndRetval)
+{
+    fg::Line l = fg::parseLine(" 3715.395001 |   1)   bash-1234    |   0.118 us    |      getname();");
+    EXPECT_EQ(l.kind, fg::LineKind::Leaf);
+    EXPECT_EQ(l.ts, 3715395001000);
+    EXPECT_EQ(l.cpu, 1);
+    EXPECT_EQ(l.depth, 2);
+    EXPECT_EQ(l.name, "getname");
+
+    l = fg::parseLine(" 1)  <idle>-0    |  d..1  | ! 101.002 us  |  } /* tick_sched_timer */");
+    EXPECT_EQ(l.kind, fg::LineKind::Exit);
+    EXPECT_EQ(l.name, "tick_sched_timer");
+    EXPECT_EQ(l.durationNs, 101002);
+
+    l = fg::parseLine(" 2)   1.500 us    |  } /* __run_timers = 0x0 */");
+    EXPECT_EQ(l.kind, fg::LineKind::Exit);
+    EXPECT_EQ(l.name, "__run_timers");
+
+    l = fg::parseLine(" 2)   0.300 us    |    ktime_get(); /* = 0x3a5f */");
+    EXPECT_EQ(l.kind, fg::LineKind::Leaf);
+    EXPECT_EQ(l.name, "ktime_get");
+    EXPECT_EQ(l.durationNs, 300);
+}
+
+TEST(FuncGraphLine, MarkersSwitchesAndComments)
+{
+    EXPECT_EQ(fg::parseLine(" 0)   ==========> |").kind, fg::LineKind::IrqEnter);
+    EXPECT_EQ(fg::parseLine(" 0)   <========== |").kind, fg::LineKind::IrqExit);
+    EXPECT_EQ(fg::parseLine(" ------------------------------------------").kind, fg::LineKind::Other);
+    EXPECT_EQ(fg::parseLine(" 1)    <idle>-0    =>   bash-1234   ").kind, fg::LineKind::Other);
+    EXPECT_EQ(fg::parseLine(" 0)               |  /* hello from trace_printk */").kind, fg::LineKind::Other);
+    EXPECT_EQ(fg::parseLine("The long latency is caused by the execution of run_timer_softirq.").kind,
+              fg::LineKind::None);
+    EXPECT_EQ(fg::parseLine("  10) ! 461.167").kind, fg::LineKind::None); // cut inside the duration
+    const fg::Line noUnit = fg::parseLine("  10) ! 461.167  |  run_timer_softirq();");
+    EXPECT_EQ(noUnit.kind, fg::LineKind::Leaf);
+    EXPECT_TRUE(noUnit.badDuration);
+}
+
+TEST(FuncGraphLine, TraceCmdReportBodies)
+{
+    fg::Line l = fg::parseBody("       0.118 us   |    getname();", false, 5000);
+    EXPECT_EQ(l.kind, fg::LineKind::Leaf);
+    EXPECT_EQ(l.ts, 5000);
+    EXPECT_EQ(l.durationNs, 118);
+    EXPECT_EQ(l.depth, 1);
+    l = fg::parseBody("|  do_sys_open() {", false, 5000);
+    EXPECT_EQ(l.kind, fg::LineKind::Entry);
+    EXPECT_EQ(l.depth, 0);
+    l = fg::parseBody("1.234 us   |  }", true, 6234);
+    EXPECT_EQ(l.kind, fg::LineKind::Exit);
+    EXPECT_EQ(l.durationNs, 1234);
+    // Without trace-cmd's plugin: the kernel's print format, calltime and rettime in hex.
+    l = fg::parseBody("--> run_timer_softirq (1)", false, 100);
+    EXPECT_EQ(l.kind, fg::LineKind::Entry);
+    EXPECT_EQ(l.depth, 1);
+    EXPECT_EQ(l.name, "run_timer_softirq");
+    l = fg::parseBody("<-- run_timer_softirq (1) (start: 1000  end: 1100) over: 0", true, 200);
+    EXPECT_EQ(l.kind, fg::LineKind::Exit);
+    EXPECT_EQ(l.durationNs, 0x100);
+}
+
+TEST(FuncGraphImport, TheSeed002ExcerptGivesItsRunTimerSoftirqCalls)
+{
+    auto traces = importText(dataFile("text/seed002-run-timer-softirq.txt"), LoadOptions{});
+    ASSERT_EQ(traces.size(), 1u);
+    const Trace &t = *traces.front();
+    EXPECT_EQ(t.meta.format, "function_graph text");
+    EXPECT_EQ(t.eventCount(), 0u);
+    EXPECT_TRUE(t.warnings.empty()) << t.warnings.front();
+    ASSERT_EQ(t.cpuCount(), 14);
+    EXPECT_EQ(t.functions.size(), 6u);
+    auto maxOf = [](const std::vector<FunctionSpan> &v) {
+        int64_t m = 0;
+        for (const FunctionSpan &s : v)
+            m = std::max(m, s.durationNs);
+        return m;
+    };
+    const auto c10 = named(t, 10, "run_timer_softirq"), c12 = named(t, 12, "run_timer_softirq"),
+               c13 = named(t, 13, "run_timer_softirq");
+    ASSERT_EQ(c10.size(), 3u);
+    EXPECT_EQ(maxOf(c10), 461167);
+    ASSERT_EQ(c12.size(), 2u);
+    EXPECT_EQ(maxOf(c12), 566923);
+    ASSERT_EQ(c13.size(), 1u);
+    EXPECT_EQ(c13[0].durationNs, 902);
+    EXPECT_FALSE(c13[0].timed());
+    EXPECT_EQ(c13[0].at, 1); // its place: the first line
+}
+
+TEST(FuncGraphImport, NestedCallsWithTimestampsAndAnInterrupt)
+{
+    const std::string text = "# tracer: function_graph\n"
+                             "#\n"
+                             "#     TIME        CPU  DURATION                  FUNCTION CALLS\n"
+                             "#      |          |     |   |                     |   |   |   |\n"
+                             "  100.000010 |   0)               |  do_idle() {\n"
+                             "  100.000011 |   0)   0.500 us    |    tick_nohz_idle_enter();\n"
+                             "  100.000020 |   0)   ==========> |\n"
+                             "  100.000020 |   0)               |    hrtimer_interrupt() {\n"
+                             "  100.000021 |   0)               |      __hrtimer_run_queues() {\n"
+                             "  100.000022 |   0)   3.000 us    |        tick_sched_timer();\n"
+                             "  100.000026 |   0)   5.000 us    |      }\n"
+                             "  100.000027 |   0) + 10.000 us   |    }\n"
+                             "  100.000030 |   0)   <========== |\n"
+                             "  100.000100 |   0) + 90.000 us   |  } /* do_idle */\n"
+                             "  100.000200 |   1)   2.000 us    |  run_timer_softirq();\n";
+    const auto t = load("nested.txt", text);
+    EXPECT_TRUE(t->warnings.empty()) << t->warnings.front();
+    ASSERT_EQ(t->cpuCount(), 2);
+    const auto &c0 = t->functions.cpus[0];
+    ASSERT_EQ(c0.size(), 5u);
+    // in the order they returned
+    EXPECT_EQ(name(*t, c0[0]), "tick_nohz_idle_enter");
+    EXPECT_EQ(name(*t, c0[1]), "tick_sched_timer");
+    EXPECT_EQ(name(*t, c0[2]), "__hrtimer_run_queues");
+    EXPECT_EQ(name(*t, c0[3]), "hrtimer_interrupt");
+    EXPECT_EQ(name(*t, c0[4]), "do_idle");
+    EXPECT_EQ(c0[3].start(), 100000020000);
+    EXPECT_EQ(c0[3].durationNs, 10000);
+    EXPECT_EQ(c0[3].depth, 1);
+    EXPECT_EQ(c0[1].depth, 3);
+    EXPECT_TRUE(c0[1].flags & FunctionSpan::InIrq);
+    EXPECT_TRUE(c0[3].flags & FunctionSpan::InIrq);
+    EXPECT_FALSE(c0[4].flags & FunctionSpan::InIrq);
+    EXPECT_EQ(c0[4].start(), 100000010000);
+    EXPECT_EQ(c0[4].durationNs, 90000);
+    ASSERT_EQ(t->functions.cpus[1].size(), 1u);
+    EXPECT_EQ(t->functions.cpus[1][0].start(), 100000200000);
+}
+
+TEST(FuncGraphImport, TraceCmdReportOfAFunctionGraphRecording)
+{
+    const std::string text =
+        "cpus=2\n"
+        "          <idle>-0     [001]   512.000100: funcgraph_entry:                   |  "
+        "run_timer_softirq() {\n"
+        "          <idle>-0     [001]   512.000101: funcgraph_entry:                   |    __run_timers() "
+        "{\n"
+        "          <idle>-0     [001]   512.000102: funcgraph_entry:      + 20.000 us   |      "
+        "call_timer_fn();\n"
+        "          <idle>-0     [001]   512.000400: funcgraph_exit:       ! 299.000 us  |    }\n"
+        "          <idle>-0     [001]   512.000401: funcgraph_exit:       ! 301.000 us  |  }\n";
+    const auto t = load("tc-report.txt", text);
+    EXPECT_EQ(t->meta.format, "trace-cmd report text");
+    EXPECT_TRUE(t->warnings.empty()) << t->warnings.front();
+    const auto rts = named(*t, 1, "run_timer_softirq");
+    ASSERT_EQ(rts.size(), 1u);
+    EXPECT_EQ(rts[0].start(), 512000100000);
+    EXPECT_EQ(rts[0].durationNs, 301000);
+    const auto runTimers = named(*t, 1, "__run_timers");
+    ASSERT_EQ(runTimers.size(), 1u);
+    EXPECT_EQ(runTimers[0].depth, 1);
+    EXPECT_EQ(named(*t, 1, "call_timer_fn").at(0).durationNs, 20000);
+}
+
+TEST(FuncGraphImport, DamagedPastesGiveWarningsNotCrashes)
+{
+    const std::string text = "  0)               |  outer() {\n"         // never returns
+                             "  0)               |    inner() {\n"       // abandoned by the next line
+                             "  0)   1.000 us    |  sibling();\n"        // depth 0: inner and outer left open
+                             "  1)   2.000 us    |    }\n"               // a return with no call
+                             "  1) ! 461.167  |  run_timer_softirq();\n" // no unit
+                             "  2)   3.000 us    |  } /* named_by_tail */\n"
+                             "  2)   4.00"; // cut, no newline
+    const auto t = load("damaged.txt", text);
+    EXPECT_EQ(t->functions.size(), 2u); // sibling, named_by_tail
+    EXPECT_EQ(named(*t, 2, "named_by_tail").at(0).flags & FunctionSpan::NameFromTail,
+              FunctionSpan::NameFromTail);
+    EXPECT_TRUE(warns(*t, "never returned before a shallower call")) << ::testing::PrintToString(t->warnings);
+    EXPECT_TRUE(warns(*t, "whose call is not in the trace")) << ::testing::PrintToString(t->warnings);
+    EXPECT_TRUE(warns(*t, "a duration that is not")) << ::testing::PrintToString(t->warnings);
+    EXPECT_TRUE(warns(*t, "no newline")) << ::testing::PrintToString(t->warnings);
+}
+
+TEST(FuncGraphImport, CallsOpenAtTheEndAreCounted)
+{
+    const auto t = load("open.txt", "  0)               |  outer() {\n  0)   1.000 us    |    leaf();\n");
+    EXPECT_EQ(t->functions.size(), 1u);
+    EXPECT_TRUE(warns(*t, "1 call had not returned when the trace ends"))
+        << ::testing::PrintToString(t->warnings);
+}
+
+// ---- report ---------------------------------------------------------------------------------------------
+
+namespace {
+
+const FunctionStats *stats(const FunctionReport &r, const std::string &fn)
+{
+    for (const FunctionStats &f : r.functions)
+        if (f.name == fn) return &f;
+    return nullptr;
+}
+
+const FunctionCpuStats *onCpu(const FunctionStats &f, int cpu)
+{
+    for (const FunctionCpuStats &c : f.cpus)
+        if (c.cpu == cpu) return &c;
+    return nullptr;
+}
+
+} // namespace
+
+TEST(FunctionReport, TheSeed002ExcerptPerCpu)
+{
+    auto traces = importText(dataFile("text/seed002-run-timer-softirq.txt"), LoadOptions{});
+    const FunctionReport r = makeFunctionReport(*traces.front(), {}, {}, INT64_MIN, INT64_MAX);
+    EXPECT_EQ(r.calls, 6u);
+    EXPECT_FALSE(r.timed);
+    const FunctionStats *f = stats(r, "run_timer_softirq");
+    ASSERT_TRUE(f);
+    ASSERT_EQ(f->cpus.size(), 3u);
+    EXPECT_EQ(onCpu(*f, 10)->duration.count, 3u);
+    EXPECT_EQ(onCpu(*f, 10)->duration.max, 461167);
+    EXPECT_EQ(onCpu(*f, 10)->duration.p50, 130498);
+    EXPECT_EQ(onCpu(*f, 12)->duration.max, 566923);
+    EXPECT_EQ(onCpu(*f, 13)->duration.max, 902);
+    ASSERT_FALSE(f->longest.empty());
+    EXPECT_EQ(f->longest[0].cpu, 12);
+    EXPECT_EQ(f->longest[0].at, 4); // the fourth line of the paste
+    EXPECT_EQ(r.timerLong, 3u);     // 461, 567 and 130 µs; 48.6 µs is below 50 µs
+    EXPECT_FALSE(r.callbacksTraced);
+    EXPECT_EQ(r.timerCatchups, 0u);
+    // Only the functions present are listed, unless named.
+    EXPECT_EQ(r.functions.size(), 1u);
+    const FunctionReport named =
+        makeFunctionReport(*traces.front(), {"__run_timers"}, {12}, INT64_MIN, INT64_MAX);
+    ASSERT_TRUE(stats(named, "__run_timers"));
+    EXPECT_TRUE(stats(named, "__run_timers")->requested);
+    EXPECT_EQ(stats(named, "__run_timers")->duration.count, 0u);
+    EXPECT_EQ(stats(named, "run_timer_softirq")->duration.count, 2u); // CPU 12 only
+}
+
+TEST(FunctionReport, CatchupOnlyWhenTheTimeIsNotInTheCallbacks)
+{
+    const std::string text = "  10.000100 |   1)               |  run_timer_softirq() {\n"
+                             "  10.000101 |   1)               |    __run_timers() {\n"
+                             "  10.000102 |   1) + 20.000 us   |      call_timer_fn();\n"
+                             "  10.000400 |   1) ! 299.000 us  |    }\n"
+                             "  10.000401 |   1) ! 301.000 us  |  }\n"
+                             "  11.000100 |   1)               |  run_timer_softirq() {\n"
+                             "  11.000101 |   1)               |    __run_timers() {\n"
+                             "  11.000102 |   1) ! 280.000 us  |      call_timer_fn();\n"
+                             "  11.000399 |   1) ! 298.000 us  |    }\n"
+                             "  11.000400 |   1) ! 300.000 us  |  }\n"
+                             "  12.000100 |   1) + 40.000 us   |  run_timer_softirq();\n";
+    const auto t = load("catchup.txt", text);
+    FunctionReport r = makeFunctionReport(*t, {}, {}, INT64_MIN, INT64_MAX);
+    EXPECT_TRUE(r.timed);
+    EXPECT_TRUE(r.callbacksTraced);
+    EXPECT_EQ(r.timerCalls, 3u);
+    EXPECT_EQ(r.timerLong, 2u);
+    EXPECT_EQ(r.timerCatchups, 1u); // 281 of 301 µs outside the callback; the other spent 280 of 300 in it
+    ASSERT_TRUE(stats(r, "__run_timers"));
+    EXPECT_EQ(stats(r, "__run_timers")->longest.at(0).at, 10000101000);
+    // The window: only the second second.
+    r = makeFunctionReport(*t, {}, {}, 10'500'000'000, 11'500'000'000);
+    EXPECT_EQ(r.timerCalls, 1u);
+    EXPECT_EQ(r.timerCatchups, 0u);
+}
+
+TEST(FunctionReport, TheCliReportsAPasteAndRefusesABadName)
+{
+    const std::string file = dataFile("text/seed002-run-timer-softirq.txt");
+    auto r = test::cli("report " + file);
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("CPU 12                        2 calls  p50 7.564  p99 566.923  max 566.923 µs"),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("call_timer_fn) are not traced"), std::string::npos) << r.out;
+    r = test::cli("report " + file + " --json --functions run_timer_softirq,__run_timers");
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("\"name\": \"__run_timers\""), std::string::npos) << r.out;
+    r = test::cli("report " + file + " --functions 'a b'");
+    EXPECT_EQ(r.exitCode, 2); // a usage error
+    EXPECT_NE(r.err.find("--functions: 'a b' is not a function name"), std::string::npos) << r.err;
+}
