@@ -373,6 +373,11 @@ void MainWindow::onLoaded(const QString &path,
             tr(" · nohz_full: %1 (%2)")
                 .arg(full.empty() ? tr("none") : QString::fromStdString(formatCpuList(full)),
                      QString::fromStdString(std::string(nohzFullSourceName(doc_.analysis->nohzFullSource)))));
+        if (const size_t calls = t.functions.size())
+            status_->setText(status_->text() +
+                             tr(" · %1 function_graph calls (their durations: tickscope-cli report FILE; "
+                                "not drawn yet)")
+                                 .arg(static_cast<qulonglong>(calls)));
         QStringList why;
         for (size_t c = 0; c < doc_.analysis->nohzFullWhy.size(); ++c)
             if (!doc_.analysis->nohzFullWhy[c].empty())

@@ -49,7 +49,9 @@ inline void loadAndAnalyse(const uint8_t *data, size_t size, bool recordApi)
     try {
         for (const auto &trace : loadAll(file.path(), options)) {
             const TickAnalysis analysis = TickAnalysis::run(*trace, AnalysisOptions{});
-            (void)TickReport::make(*trace, analysis, ReportOptions{});
+            const TickReport report = TickReport::make(*trace, analysis, ReportOptions{});
+            (void)formatReportText(report);
+            (void)formatReportJson(report);
             (void)TimelineIndex::build(*trace, analysis, 1);
         }
     } catch (const LoadError &e) {

@@ -51,6 +51,27 @@ int main(int argc, char **argv)
     }
     write(out / "fuzz_text" / "trace.txt", head(data / "host-trace.txt", 120));
     write(out / "fuzz_text" / "trace-pipe.txt", head(data / "host-trace-pipe.txt", 120));
+    write(out / "fuzz_text" / "funcgraph-paste.txt", head(data / "text/seed002-run-timer-softirq.txt", 120));
+    write(out / "fuzz_text" / "funcgraph-abstime.txt",
+          "# tracer: function_graph\n"
+          "  10.000100 |   1)  <idle>-0    |               |  run_timer_softirq() {\n"
+          "  10.000101 |   1)  <idle>-0    |               |    __run_timers() {\n"
+          "  10.000102 |   1)  <idle>-0    | + 20.000 us   |      call_timer_fn(); /* = 0x0 */\n"
+          "  10.000200 |   1)  <idle>-0    |   ==========> |\n"
+          "  10.000201 |   1)  <idle>-0    |   0.500 us    |      hrtimer_interrupt();\n"
+          "  10.000210 |   1)  <idle>-0    |   <========== |\n"
+          "  10.000400 |   1)  <idle>-0    | ! 299.000 us  |    } /* __run_timers */\n"
+          " ------------------------------------------\n"
+          "  1)    <idle>-0    =>   bash-1234   \n"
+          "  10.000401 |   1)  <idle>-0    | ! 301.000 us  |  }\n");
+    write(out / "fuzz_text" / "funcgraph-report.txt",
+          "cpus=2\n"
+          "  <idle>-0 [001] 512.000100: funcgraph_entry:                   |  run_timer_softirq() {\n"
+          "  <idle>-0 [001] 512.000102: funcgraph_entry:      + 20.000 us   |    call_timer_fn();\n"
+          "  <idle>-0 [001] 512.000401: funcgraph_exit:       ! 301.000 us  |  }\n"
+          "  <idle>-0 [000] 512.000500: funcgraph_entry:       --> tick_sched_timer (1)\n"
+          "  <idle>-0 [000] 512.000510: funcgraph_exit:        <-- tick_sched_timer (1) (start: 1000  end: "
+          "1100) over: 0\n");
     for (const auto &p : tickscope::sim::presets()) {
         write(out / "fuzz_scenario" / std::string(p.name), std::string(p.json) + "\n--\nduration_ms=20\n");
     }
