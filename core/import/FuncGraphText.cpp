@@ -355,4 +355,58 @@ void CpuBuilder::add(const Line &l, size_t lineNo, StringPool &strings, std::vec
          static_cast<uint8_t>(FunctionSpan::NameFromTail | (timed ? FunctionSpan::Timed : 0) | irq));
 }
 
+void spansFromRecords(Trace &trace)
+{
+    int entryType = -1, exitType = -1;
+    for (size_t k = 0; k < trace.types().size(); ++k) {
+        if (trace.types()[k].kind == EventKind::FuncgraphEntry) entryType = static_cast<int>(k);
+        if (trace.types()[k].kind == EventKind::FuncgraphExit) exitType = static_cast<int>(k);
+    }
+    if (exitType < 0 || !trace.functions.empty()) return;
+    constexpr uint8_t kHardirq = 0x08; // TRACE_FLAG_HARDIRQ in common_flags
+    struct Open
+    {
+        uint32_t func;
+        int32_t depth;
+        int64_t ts;
+    };
+    size_t open = 0;
+    trace.functions.cpus.assign(static_cast<size_t>(trace.cpuCount()), {});
+    for (int c = 0; c < trace.cpuCount(); ++c) {
+        const CpuEvents &ev = trace.cpu(c);
+        std::vector<FunctionSpan> &out = trace.functions.cpus[static_cast<size_t>(c)];
+        std::vector<Open> stack;
+        for (size_t i = 0; i < ev.size(); ++i) {
+            const int type = ev.type(i);
+            if (type == entryType) {
+                const auto p = ev.payload<FuncgraphEntryP>(i);
+                while (!stack.empty() && stack.back().depth >= p.depth)
+                    stack.pop_back();
+                stack.push_back({p.func, p.depth, ev.ts(i)});
+            } else if (type == exitType) {
+                const auto p = ev.payload<FuncgraphExitP>(i);
+                while (!stack.empty() && stack.back().depth > p.depth)
+                    stack.pop_back();
+                if (p.rettime < p.calltime || p.rettime - p.calltime >= (uint64_t{1} << 62)) continue;
+                FunctionSpan s;
+                s.durationNs = static_cast<int64_t>(p.rettime - p.calltime);
+                s.at = static_cast<int64_t>(p.calltime);
+                if (!stack.empty() && stack.back().depth == p.depth && stack.back().func == p.func) {
+                    s.at = stack.back().ts;
+                    stack.pop_back();
+                }
+                s.name = p.func;
+                s.depth = static_cast<uint16_t>(std::clamp<int32_t>(p.depth, 0, 65535));
+                s.flags = static_cast<uint8_t>(FunctionSpan::Timed |
+                                               ((ev.flags(i) & kHardirq) ? FunctionSpan::InIrq : 0));
+                out.push_back(s);
+            }
+        }
+        open += stack.size();
+    }
+    if (open)
+        trace.warnings.push_back(std::to_string(open) + (open == 1 ? " call" : " calls") +
+                                 " had not returned when the trace ends, left out");
+}
+
 } // namespace tickscope::funcgraph

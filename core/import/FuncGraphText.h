@@ -6,6 +6,7 @@
 
 #include "model/FunctionSpans.h"
 #include "model/StringPool.h"
+#include "model/Trace.h"
 
 #include <cstdint>
 #include <string>
@@ -70,5 +71,11 @@ private:
     std::vector<Open> stack_;
     bool inIrq_ = false;
 };
+
+// A trace.dat's funcgraph_entry / funcgraph_exit records (decoded as events) as spans: one per return
+// record (its calltime and rettime give the duration; the start is its entry record's time when the
+// trace has it, as trace-cmd report prints it, else the calltime); in an interrupt when the return
+// record's irq flags say hardirq. Adds a warning for calls entered and never returned in the trace.
+void spansFromRecords(Trace &trace);
 
 } // namespace tickscope::funcgraph

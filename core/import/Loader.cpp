@@ -1,5 +1,7 @@
 #include "Loader.h"
 
+#include "FuncGraphText.h"
+
 #include "InputFile.h"
 #include "TextImporter.h"
 #include "TraceDatImporter.h"
@@ -18,6 +20,7 @@ std::unique_ptr<Trace> finished(std::unique_ptr<Trace> t)
 {
     for (int c = 0; c < t->cpuCount(); ++c)
         t->cpu(c).finishLoading();
+    funcgraph::spansFromRecords(*t); // a trace.dat's function_graph records (text ones are spans already)
     return t;
 }
 std::vector<std::unique_ptr<Trace>> finished(std::vector<std::unique_ptr<Trace>> v)

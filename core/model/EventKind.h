@@ -46,7 +46,9 @@ enum class EventKind : uint8_t
     SysExit,
     Print,
     IpiSendCpu,
-    Count // the built-in kinds; kinds::add() numbers kinds added at run time from here
+    FuncgraphEntry, // the function_graph tracer's records (ftrace system): a call entered
+    FuncgraphExit,  // and returned (calltime and rettime in the trace clock)
+    Count           // the built-in kinds; kinds::add() numbers kinds added at run time from here
 };
 
 // Maps "system", "name" to the kind (an empty system: any). Unknown events map to Generic.
@@ -63,7 +65,8 @@ struct HrtimerStartP
     uint32_t function;
     int64_t expires;
     int64_t softexpires;
-    uint8_t mode;    // enum hrtimer_mode bits (ABS=0, REL=1, PINNED=2, SOFT=4, HARD=8); kModeUnknown when not traced
+    uint8_t
+        mode; // enum hrtimer_mode bits (ABS=0, REL=1, PINNED=2, SOFT=4, HARD=8); kModeUnknown when not traced
     int8_t wasArmed; // -1 when the kernel has no was_armed field
 };
 struct HrtimerExpireEntryP
@@ -177,13 +180,27 @@ struct IpiSendCpuP
     uint32_t callsite;
     uint32_t callback;
 };
+struct FuncgraphEntryP
+{
+    uint32_t func; // symbol id
+    int32_t depth;
+};
+struct FuncgraphExitP
+{
+    uint32_t func;
+    int32_t depth;
+    uint64_t calltime; // ns, trace clock
+    uint64_t rettime;
+    uint32_t overrun;
+};
 #pragma pack(pop)
 
 // Payload size in bytes of each kind; the arena layout depends on it.
 uint8_t payloadSize(EventKind k);
 
 // tick_stop dependency bits (include/linux/tick.h, enum tick_dep_bits).
-enum class TickDependency : uint32_t {
+enum class TickDependency : uint32_t
+{
     None = 0,
     PosixTimer = 1u << 0,
     PerfEvents = 1u << 1,
@@ -192,7 +209,7 @@ enum class TickDependency : uint32_t {
     Rcu = 1u << 4,
     RcuExp = 1u << 5,
 };
-std::string_view tickDependencyName(uint32_t mask); // first set bit's name, "NONE" for 0
+std::string_view tickDependencyName(uint32_t mask);     // first set bit's name, "NONE" for 0
 uint32_t tickDependencyFromName(std::string_view name); // 0 and ok=false when unknown
 bool isTickDependencyName(std::string_view name);
 

@@ -260,6 +260,18 @@ constexpr FieldSpec kIpiSendCpuF[] = {
     symbol("callsite", TS_AT(IpiSendCpuP, callsite)),
     symbol("callback", TS_AT(IpiSendCpuP, callback)),
 };
+// The text importer reads these records' printed forms as calls (FuncGraphText), not through the fields.
+constexpr FieldSpec kFuncgraphEntryF[] = {
+    symbol("func", TS_AT(FuncgraphEntryP, func)),
+    value("depth", TS_AT(FuncgraphEntryP, depth)),
+};
+constexpr FieldSpec kFuncgraphExitF[] = {
+    symbol("func", TS_AT(FuncgraphExitP, func)),
+    value("depth", TS_AT(FuncgraphExitP, depth)),
+    value("calltime", TS_AT(FuncgraphExitP, calltime)),
+    value("rettime", TS_AT(FuncgraphExitP, rettime)),
+    value("overrun", TS_AT(FuncgraphExitP, overrun)).orElse(0),
+};
 // clang-format on
 
 template <class T> constexpr uint8_t size()
@@ -310,6 +322,8 @@ const KindSpec kBuiltin[] = {
     Kind{K::SysExit, "raw_syscalls", "sys_exit", size<SyscallP>(), kSyscallF}.textBy(syscallText).printBy(syscallPrint),
     Kind{K::Print, "ftrace", "print", size<TextP>(), kPrintF}.textBy(printText).shownAs("tracing_mark_write"),
     {K::IpiSendCpu, "ipi", "ipi_send_cpu", size<IpiSendCpuP>(), kIpiSendCpuF},
+    {K::FuncgraphEntry, "ftrace", "funcgraph_entry", size<FuncgraphEntryP>(), kFuncgraphEntryF},
+    {K::FuncgraphExit, "ftrace", "funcgraph_exit", size<FuncgraphExitP>(), kFuncgraphExitF},
 };
 // clang-format on
 static_assert(std::size(kBuiltin) == static_cast<size_t>(EventKind::Count), "one entry per built-in kind");
