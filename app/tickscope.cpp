@@ -104,7 +104,8 @@ int main(int argc, char **argv)
     parser.addOption(view);
     const QCommandLineOption dock(QStringLiteral("dock"),
                                   QStringLiteral("Show and raise a panel: events, summary, histograms, "
-                                                 "findings, difference or what-if (for screenshots)."),
+                                                 "functions, findings, difference or what-if (for "
+                                                 "screenshots)."),
                                   QStringLiteral("NAME"));
     parser.addOption(dock);
     parser.process(app);
@@ -149,13 +150,15 @@ int main(int argc, char **argv)
                          : name == QLatin1String("summary")    ? w.panels()->summaryDock()
                          : name == QLatin1String("findings")   ? w.panels()->findingsDock()
                          : name == QLatin1String("histograms") ? w.panels()->histogramDock()
+                         : name == QLatin1String("functions")  ? w.panels()->functionsDock()
                          : name == QLatin1String("difference") ? w.panels()->differenceDock()
                          : name == QLatin1String("what-if")    ? w.panels()->simulatorDock()
                                                                : nullptr;
         if (!d) {
             std::fprintf(
                 stderr,
-                "tickscope: --dock: expected events, summary, findings, histograms, difference or what-if\n");
+                "tickscope: --dock: expected events, summary, findings, histograms, functions, difference or "
+                "what-if\n");
             return 2;
         }
         onShown([d] {

@@ -375,8 +375,7 @@ void MainWindow::onLoaded(const QString &path,
                      QString::fromStdString(std::string(nohzFullSourceName(doc_.analysis->nohzFullSource)))));
         if (const size_t calls = t.functions.size())
             status_->setText(status_->text() +
-                             tr(" · %1 function_graph calls (their durations: tickscope-cli report FILE; "
-                                "not drawn yet)")
+                             tr(" · %1 function_graph calls (the Functions panel; not on the timeline yet)")
                                  .arg(static_cast<qulonglong>(calls)));
         QStringList why;
         for (size_t c = 0; c < doc_.analysis->nohzFullWhy.size(); ++c)

@@ -3,6 +3,7 @@
 #include "DifferencePanel.h"
 #include "EventTable.h"
 #include "FindingsPanel.h"
+#include "FunctionsPanel.h"
 #include "HistogramPanel.h"
 #include "SimulatorPanel.h"
 #include "SummaryPanel.h"
@@ -31,7 +32,8 @@ QDockWidget *dock(QMainWindow *window, const QString &title, const QString &name
 PanelDocks::PanelDocks(QMainWindow *window, ViewState *state)
     : QObject(window), table_(new EventTable(state)), summary_(new SummaryPanel(state)),
       histograms_(new HistogramPanel(state)), difference_(new DifferencePanel(state)),
-      simulator_(new SimulatorPanel), findings_(new FindingsPanel(state))
+      simulator_(new SimulatorPanel), findings_(new FindingsPanel(state)),
+      functions_(new FunctionsPanel(state))
 {
     eventDock_ = dock(window, tr("Events"), QStringLiteral("eventsDock"), table_, Qt::BottomDockWidgetArea);
     summaryDock_ =
@@ -44,6 +46,10 @@ PanelDocks::PanelDocks(QMainWindow *window, ViewState *state)
                           Qt::RightDockWidgetArea);
     findingsDock_ =
         dock(window, tr("Findings"), QStringLiteral("findingsDock"), findings_, Qt::RightDockWidgetArea);
+    functionsDock_ =
+        dock(window, tr("Functions"), QStringLiteral("functionsDock"), functions_, Qt::RightDockWidgetArea);
+    window->tabifyDockWidget(histogramDock_, functionsDock_);
+    functionsDock_->hide();
     window->tabifyDockWidget(summaryDock_, findingsDock_);
     window->tabifyDockWidget(summaryDock_, differenceDock_);
     window->tabifyDockWidget(summaryDock_, simulatorDock_);
@@ -64,12 +70,17 @@ void PanelDocks::setDocument(const Document &doc)
     histograms_->setDocument(doc);
     difference_->setDocument(doc);
     findings_->setDocument(doc);
+    functions_->setDocument(doc);
+    // The calls' view comes forward with a trace that has them (for a paste it is the only view).
+    const bool calls = doc.valid() && !doc.trace->functions.empty();
+    functionsDock_->setVisible(calls);
+    if (calls) functionsDock_->raise();
 }
 
 void PanelDocks::addViewActions(QMenu *menu) const
 {
-    for (QDockWidget *d :
-         {eventDock_, summaryDock_, findingsDock_, histogramDock_, differenceDock_, simulatorDock_})
+    for (QDockWidget *d : {eventDock_, summaryDock_, findingsDock_, histogramDock_, functionsDock_,
+                           differenceDock_, simulatorDock_})
         menu->addAction(d->toggleViewAction());
 }
 

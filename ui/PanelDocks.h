@@ -1,7 +1,7 @@
 // The panels around the timeline as dock widgets of a main window: the event table (bottom), the
-// per-CPU summary, the findings, the histograms, in the compare view the difference panel, and the what-if
-// simulator (right). The main window creates one, hands it each new Document, and resets its ViewState; the
-// panels do the rest through the ViewState.
+// per-CPU summary, the findings, the histograms, the function_graph calls (when the trace has them), in the
+// compare view the difference panel, and the what-if simulator (right). The main window creates one, hands it
+// each new Document, and resets its ViewState; the panels do the rest through the ViewState.
 #pragma once
 
 #include "Document.h"
@@ -17,6 +17,7 @@ namespace tickscope {
 class DifferencePanel;
 class EventTable;
 class FindingsPanel;
+class FunctionsPanel;
 class HistogramPanel;
 class SimulatorPanel;
 class SummaryPanel;
@@ -38,12 +39,14 @@ public:
     DifferencePanel *difference() const { return difference_; }
     SimulatorPanel *simulator() const { return simulator_; }
     FindingsPanel *findings() const { return findings_; }
+    FunctionsPanel *functions() const { return functions_; }
     QDockWidget *eventDock() const { return eventDock_; }
     QDockWidget *summaryDock() const { return summaryDock_; }
     QDockWidget *histogramDock() const { return histogramDock_; }
     QDockWidget *differenceDock() const { return differenceDock_; }
     QDockWidget *simulatorDock() const { return simulatorDock_; }
     QDockWidget *findingsDock() const { return findingsDock_; }
+    QDockWidget *functionsDock() const { return functionsDock_; }
 
 private:
     EventTable *table_;
@@ -52,8 +55,9 @@ private:
     DifferencePanel *difference_;
     SimulatorPanel *simulator_;
     FindingsPanel *findings_;
+    FunctionsPanel *functions_;
     QDockWidget *eventDock_, *summaryDock_, *histogramDock_, *differenceDock_, *simulatorDock_,
-        *findingsDock_;
+        *findingsDock_, *functionsDock_;
 };
 
 } // namespace tickscope

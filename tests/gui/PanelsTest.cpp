@@ -4,6 +4,7 @@
 #include "EventTable.h"
 #include "EventTableModel.h"
 #include "FindingsPanel.h"
+#include "FunctionsPanel.h"
 #include "HistogramPanel.h"
 #include "PanelDocks.h"
 #include "SummaryPanel.h"
@@ -473,6 +474,34 @@ private slots:
             QCOMPARE(f->list()->topLevelItem(i)->text(1), QStringLiteral("0"));
     }
 
+    // A paste of function_graph output (no events, no timestamps): the Functions panel is its view.
+    void functionsPanelShowsTheCallsPerCpu()
+    {
+        Window w("text/seed002-run-timer-softirq.txt");
+        FunctionsPanel *f = w.docks.functions();
+        QVERIFY(w.docks.functionsDock()->isVisible());
+        QTRY_COMPARE_WITH_TIMEOUT(f->table()->topLevelItemCount(), 1, 10000);
+        const QTreeWidgetItem *fn = f->table()->topLevelItem(0);
+        QCOMPARE(fn->text(0), QStringLiteral("run_timer_softirq"));
+        QCOMPARE(fn->text(1), QStringLiteral("6"));
+        QCOMPARE(fn->text(4), QStringLiteral("566.923"));
+        QCOMPARE(fn->childCount(), 3);
+        QCOMPARE(fn->child(0)->text(0), QStringLiteral("CPU 10"));
+        QCOMPARE(fn->child(0)->text(1), QStringLiteral("3"));
+        QCOMPARE(fn->child(0)->text(4), QStringLiteral("461.167"));
+        QCOMPARE(fn->child(2)->text(4), QStringLiteral("0.902"));
+        QVERIFY2(f->verdict()->text().contains(QStringLiteral("3 of 6 calls")),
+                 qPrintable(f->verdict()->text()));
+        QTRY_COMPARE(HistogramPanel::plottedSamples(f->plot()), uint64_t{6});
+        // the CPUs shown
+        w.state.setCpus({12});
+        QTRY_COMPARE(f->table()->topLevelItem(0)->text(1), QStringLiteral("2"));
+        QTRY_COMPARE(HistogramPanel::plottedSamples(f->plot()), uint64_t{2});
+        // a trace without calls puts the panel away
+        w.docks.setDocument(load("nohzfull-poll.dat"));
+        QVERIFY(!w.docks.functionsDock()->isVisible());
+    }
+
     void docksAreOnTheWindow()
     {
         Window w("nohzfull-nopoll.dat");
@@ -486,7 +515,8 @@ private slots:
         // the View menu hides and shows a dock
         QMenu view;
         w.docks.addViewActions(&view);
-        QCOMPARE(view.actions().size(), 6); // events, summary, findings, histograms, difference, what-if
+        // events, summary, findings, histograms, functions, difference, what-if
+        QCOMPARE(view.actions().size(), 7);
         view.actions().at(1)->trigger();
         QVERIFY(!w.docks.summaryDock()->isVisible());
         view.actions().at(1)->trigger();

@@ -1,0 +1,214 @@
+#include "FunctionsPanel.h"
+
+#include "ViewState.h"
+
+#include "analysis/FunctionReport.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSignalBlocker>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+#include <qcustomplot.h>
+
+#include <algorithm>
+#include <climits>
+
+namespace tickscope {
+
+namespace {
+
+QString us(int64_t ns)
+{
+    return QString::number(static_cast<double>(ns) / 1e3, 'f', 3);
+}
+
+} // namespace
+
+FunctionsPanel::FunctionsPanel(ViewState *state, QWidget *parent)
+    : QWidget(parent), state_(state), table_(new QTreeWidget(this)), verdict_(new QLabel(this)),
+      function_(new QComboBox(this)), plot_(new QCustomPlot(this))
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    table_->setHeaderLabels(
+        {tr("Function / CPU"), tr("Calls"), tr("p50 µs"), tr("p99 µs"), tr("Max µs"), tr("Total µs")});
+    table_->setUniformRowHeights(true);
+    table_->header()->setStretchLastSection(false);
+    table_->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table_->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    table_->setToolTip(tr("function_graph calls over the whole trace on the CPUs shown: the timer functions "
+                          "present (tickscope-cli report --functions NAME,... lists others)"));
+    layout->addWidget(table_, 1);
+    verdict_->setWordWrap(true);
+    layout->addWidget(verdict_);
+    auto *row = new QHBoxLayout;
+    row->addWidget(new QLabel(tr("Durations of"), this));
+    row->addWidget(function_, 1);
+    layout->addLayout(row);
+    plot_->setMinimumSize(200, 150);
+    plot_->addGraph();
+    plot_->graph(0)->setLineStyle(QCPGraph::lsStepLeft);
+    plot_->graph(0)->setPen(QPen(QColor(0x00, 0x72, 0xb2)));
+    plot_->graph(0)->setBrush(QColor(0x00, 0x72, 0xb2, 110));
+    plot_->xAxis->setLabel(tr("duration (µs)"));
+    plot_->yAxis->setLabel(tr("count"));
+    for (QCPAxis *a : {plot_->xAxis, plot_->yAxis}) {
+        a->setScaleType(QCPAxis::stLogarithmic);
+        a->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+        a->ticker()->setTickCount(3);
+    }
+    plot_->plotLayout()->insertRow(0);
+    plot_->plotLayout()->addElement(0, 0, new QCPTextElement(plot_, QString(), QFont(font().family(), 9)));
+    layout->addWidget(plot_, 1);
+    connect(function_, &QComboBox::currentIndexChanged, this, [this] { computeHistogram(); });
+    connect(state_, &ViewState::cpusChanged, this, [this] { compute(); });
+}
+
+void FunctionsPanel::setDocument(const Document &doc)
+{
+    doc_ = doc;
+    report_.reset();
+    fill();
+    compute();
+}
+
+void FunctionsPanel::compute()
+{
+    if (!doc_.valid() || doc_.trace->functions.empty()) return;
+    const uint64_t gen = ++generation_;
+    std::vector<int> cpus = state_->cpus();
+    std::sort(cpus.begin(), cpus.end());
+    runInBackground(
+        this,
+        [trace = doc_.trace, cpus] {
+            return std::make_shared<const FunctionReport>(
+                makeFunctionReport(*trace, {}, cpus, INT64_MIN, INT64_MAX));
+        },
+        [this, gen](std::shared_ptr<const FunctionReport> r) {
+            if (gen != generation_) return;
+            report_ = std::move(r);
+            fill();
+            emit updated();
+        });
+}
+
+void FunctionsPanel::fill()
+{
+    const QString chosen = function_->currentText();
+    table_->clear();
+    {
+        const QSignalBlocker block(function_);
+        function_->clear();
+    }
+    verdict_->clear();
+    if (!report_) {
+        computeHistogram();
+        return;
+    }
+    const FunctionReport &r = *report_;
+    auto row = [&](QTreeWidgetItem *item, const QString &label, const Distribution &d, int64_t total) {
+        item->setText(0, label);
+        item->setText(1, QString::number(d.count));
+        item->setText(2, us(d.p50));
+        item->setText(3, us(d.p99));
+        item->setText(4, us(d.max));
+        item->setText(5, us(total));
+        for (int c = 1; c < 6; ++c)
+            item->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);
+    };
+    for (const FunctionStats &f : r.functions) {
+        auto *item = new QTreeWidgetItem(table_);
+        row(item, QString::fromStdString(f.name), f.duration, f.totalNs);
+        QStringList longest;
+        for (const FunctionCall &c : f.longest)
+            longest << tr("%1 µs on CPU %2 %3")
+                           .arg(us(c.durationNs))
+                           .arg(c.cpu)
+                           .arg(c.timed ? tr("at %1 s").arg(static_cast<double>(c.at) / 1e9, 0, 'f', 6)
+                                        : tr("line %1").arg(c.at));
+        item->setToolTip(0, tr("Longest calls:\n%1").arg(longest.join(QLatin1Char('\n'))));
+        for (const FunctionCpuStats &c : f.cpus)
+            row(new QTreeWidgetItem(item), tr("CPU %1").arg(c.cpu), c.duration, c.totalNs);
+        item->setExpanded(true);
+        const QSignalBlocker block(function_);
+        function_->addItem(QString::fromStdString(f.name));
+    }
+    if (r.timerCalls) {
+        QString v = tr("TIMER softirq from run_timer_softirq: %1 of %2 calls at least %3 µs")
+                        .arg(r.timerLong)
+                        .arg(r.timerCalls)
+                        .arg(us(kCatchupMinNs));
+        v += r.callbacksTraced ? tr("; %1 catch-ups (at least %2 % outside call_timer_fn)")
+                                     .arg(r.timerCatchups)
+                                     .arg(kCatchupUnexplainedPct)
+                               : tr("; the timer callbacks (call_timer_fn) are not traced, so a catch-up "
+                                    "cannot be told from a slow callback");
+        verdict_->setText(v);
+    } else if (!r.timed) {
+        verdict_->setText(
+            tr("No timestamps (funcgraph-abstime off): the calls have no place on the timeline."));
+    }
+    if (const int k = function_->findText(chosen); k >= 0) {
+        const QSignalBlocker block(function_);
+        function_->setCurrentIndex(k);
+    }
+    computeHistogram();
+}
+
+void FunctionsPanel::computeHistogram()
+{
+    const uint64_t gen = ++histogramGeneration_;
+    const QString name = function_->currentText();
+    if (!doc_.valid() || name.isEmpty()) {
+        plot_->graph(0)->data()->clear();
+        qobject_cast<QCPTextElement *>(plot_->plotLayout()->element(0, 0))
+            ->setText(tr("no function_graph calls"));
+        plot_->replot();
+        return;
+    }
+    std::vector<int> cpus = state_->cpus();
+    std::sort(cpus.begin(), cpus.end());
+    runInBackground(
+        this,
+        [trace = doc_.trace, cpus, fn = name.toStdString()] {
+            std::vector<int32_t> v;
+            const uint32_t id = trace->strings.find(fn);
+            for (int c : cpus) {
+                if (!id || static_cast<size_t>(c) >= trace->functions.cpus.size()) continue;
+                for (const FunctionSpan &s : trace->functions.cpus[static_cast<size_t>(c)])
+                    if (s.name == id)
+                        v.push_back(static_cast<int32_t>(std::min<int64_t>(s.durationNs, INT32_MAX)));
+            }
+            return HistogramPanel::bin(std::move(v), true);
+        },
+        [this, gen, name](HistogramPanel::Bins b) {
+            if (gen != histogramGeneration_) return;
+            QVector<double> x, y;
+            for (size_t k = 0; k < b.counts.size(); ++k) {
+                x << b.edges[k];
+                y << b.counts[k];
+            }
+            if (!b.counts.empty()) {
+                x << b.edges.back();
+                y << 0;
+                plot_->xAxis->setRange(b.edges.front(), b.edges.back());
+                plot_->yAxis->setRange(
+                    0.8, std::max(1.0, *std::max_element(b.counts.begin(), b.counts.end())) * 2);
+            }
+            plot_->graph(0)->setData(x, y, true);
+            qobject_cast<QCPTextElement *>(plot_->plotLayout()->element(0, 0))
+                ->setText(tr("%1\n%2 calls · p50 %3 · p99 %4 · max %5 µs")
+                              .arg(name)
+                              .arg(b.samples)
+                              .arg(b.p50, 0, 'f', 1)
+                              .arg(b.p99, 0, 'f', 1)
+                              .arg(b.max, 0, 'f', 1));
+            plot_->replot();
+            emit updated();
+        });
+}
+
+} // namespace tickscope
