@@ -186,19 +186,12 @@ void FunctionsPanel::computeHistogram()
         },
         [this, gen, name](HistogramPanel::Bins b) {
             if (gen != histogramGeneration_) return;
-            QVector<double> x, y;
-            for (size_t k = 0; k < b.counts.size(); ++k) {
-                x << b.edges[k];
-                y << b.counts[k];
-            }
+            HistogramPanel::setSteps(plot_->graph(0), b);
             if (!b.counts.empty()) {
-                x << b.edges.back();
-                y << 0;
                 plot_->xAxis->setRange(b.edges.front(), b.edges.back());
                 plot_->yAxis->setRange(
                     0.8, std::max(1.0, *std::max_element(b.counts.begin(), b.counts.end())) * 2);
             }
-            plot_->graph(0)->setData(x, y, true);
             qobject_cast<QCPTextElement *>(plot_->plotLayout()->element(0, 0))
                 ->setText(tr("%1\n%2 calls · p50 %3 · p99 %4 · max %5 µs")
                               .arg(name)

@@ -211,20 +211,8 @@ void HistogramPanel::compute()
 void HistogramPanel::plot(QCustomPlot *p, const Bins &a, const Bins *other, const QString &what)
 {
     const bool log = log_->isChecked();
-    auto steps = [](QCPGraph *g, const Bins &b) {
-        QVector<double> x, y;
-        for (size_t k = 0; k < b.counts.size(); ++k) {
-            x << b.edges[k];
-            y << b.counts[k];
-        }
-        if (!b.counts.empty()) { // closes the last step
-            x << b.edges.back();
-            y << 0;
-        }
-        g->setData(x, y, true);
-    };
-    steps(p->graph(0), a);
-    steps(p->graph(1), other ? *other : Bins{});
+    setSteps(p->graph(0), a);
+    setSteps(p->graph(1), other ? *other : Bins{});
     const auto &c = state_->comparison();
     p->legend->setVisible(other != nullptr);
     p->graph(0)->setPen(QPen(other ? palette::run(0) : QColor(0x00, 0x72, 0xb2)));
@@ -275,6 +263,20 @@ void HistogramPanel::plot(QCustomPlot *p, const Bins &a, const Bins *other, cons
                                        .arg(a.max, 0, 'f', 1)
                                  : tr("%1\nno samples").arg(what));
     p->replot();
+}
+
+void HistogramPanel::setSteps(QCPGraph *g, const Bins &b)
+{
+    QVector<double> x, y;
+    for (size_t k = 0; k < b.counts.size(); ++k) {
+        x << b.edges[k];
+        y << b.counts[k];
+    }
+    if (!b.counts.empty()) { // closes the last step
+        x << b.edges.back();
+        y << 0;
+    }
+    g->setData(x, y, true);
 }
 
 uint64_t HistogramPanel::plottedSamples(const QCustomPlot *plot)

@@ -19,6 +19,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QCPGraph;
 class QCustomPlot;
 
 namespace tickscope {
@@ -53,6 +54,8 @@ public:
     // rangeAlso: further values the bin edges must cover (the other run's, so that both share the bins).
     static Bins bin(std::vector<int32_t> valuesNs, bool log, int linearBins = 50,
                     const std::vector<int32_t> *rangeAlso = nullptr);
+    // The bins as a closed step line of `g` (lsStepLeft): one point per bin's left edge, then the last edge.
+    static void setSteps(QCPGraph *g, const Bins &b);
 
     // A range or CPU change waits for more before it recomputes (for tests).
     bool debouncing() const { return recompute_.debouncing(); }

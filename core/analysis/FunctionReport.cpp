@@ -178,20 +178,16 @@ void appendFunctionReportText(std::string &out, const FunctionReport &r)
 
 void functionReportJson(JsonWriter &j, const FunctionReport &r)
 {
-    auto dist = [&](const char *key, const Distribution &d) {
-        j.beginObject(key).value("count", d.count).value("min", d.min).value("p50", d.p50);
-        j.value("p90", d.p90).value("p99", d.p99).value("max", d.max).endObject();
-    };
     j.beginObject("functions").value("calls", r.calls).value("timed", r.timed);
     j.beginArray("list");
     for (const FunctionStats &f : r.functions) {
         j.beginObject().value("name", f.name).value("requested", f.requested);
-        dist("duration_ns", f.duration);
+        distributionJson(j, "duration_ns", f.duration);
         j.value("total_ns", f.totalNs);
         j.beginArray("cpus");
         for (const FunctionCpuStats &c : f.cpus) {
             j.beginObject().value("cpu", c.cpu);
-            dist("duration_ns", c.duration);
+            distributionJson(j, "duration_ns", c.duration);
             j.value("total_ns", c.totalNs).endObject();
         }
         j.endArray();

@@ -71,7 +71,6 @@ FunctionReport makeFunctionReport(const Trace &trace, const std::vector<std::str
                                   const std::vector<int> &cpus, int64_t from, int64_t to);
 
 void appendFunctionReportText(std::string &out, const FunctionReport &r);
-class JsonWriter;
 void functionReportJson(JsonWriter &j, const FunctionReport &r);
 
 } // namespace tickscope

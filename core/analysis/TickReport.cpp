@@ -229,13 +229,13 @@ void appendExpiryClasses(std::string &out, const WakeupReport &w)
     out += "\n";
 }
 
+} // namespace
+
 void distributionJson(JsonWriter &j, const char *key, const Distribution &d)
 {
     j.beginObject(key).value("count", d.count).value("min", d.min).value("p50", d.p50).value("p90", d.p90);
     j.value("p99", d.p99).value("max", d.max).endObject();
 }
-
-} // namespace
 
 template <class T> Distribution distributionOf(std::vector<T> &v)
 {

@@ -52,6 +52,10 @@ struct Distribution
     static Distribution of(std::vector<int32_t> &values);
 };
 
+class JsonWriter;
+// {"count", "min", "p50", "p90", "p99", "max"} under `key`.
+void distributionJson(JsonWriter &j, const char *key, const Distribution &d);
+
 constexpr size_t kHistogramBuckets = 32; // log2 buckets: [0] <= 1 ns, [k] in (2^(k-1), 2^k] ns, last: above
 // The log2 bucket of a duration, unbounded: 0 for v <= 1 ns, else ceil(log2 v) (exact, integer).
 inline int log2Bucket(int64_t v)
