@@ -48,7 +48,7 @@ FunctionsPanel::FunctionsPanel(ViewState *state, QWidget *parent)
     row->addWidget(new QLabel(tr("Durations of"), this));
     row->addWidget(function_, 1);
     layout->addLayout(row);
-    plot_->setMinimumSize(200, 150);
+    plot_->setMinimumSize(200, 100);
     plot_->addGraph();
     plot_->graph(0)->setLineStyle(QCPGraph::lsStepLeft);
     plot_->graph(0)->setPen(QPen(QColor(0x00, 0x72, 0xb2)));

@@ -48,9 +48,9 @@ PanelDocks::PanelDocks(QMainWindow *window, ViewState *state)
         dock(window, tr("Findings"), QStringLiteral("findingsDock"), findings_, Qt::RightDockWidgetArea);
     functionsDock_ =
         dock(window, tr("Functions"), QStringLiteral("functionsDock"), functions_, Qt::RightDockWidgetArea);
-    window->tabifyDockWidget(histogramDock_, functionsDock_);
-    functionsDock_->hide();
     window->tabifyDockWidget(summaryDock_, findingsDock_);
+    window->tabifyDockWidget(summaryDock_, functionsDock_);
+    functionsDock_->hide();
     window->tabifyDockWidget(summaryDock_, differenceDock_);
     window->tabifyDockWidget(summaryDock_, simulatorDock_);
     differenceDock_->hide();
