@@ -59,7 +59,7 @@ void TimelinePlot::rebuild()
     lanes_.clear();
     if (doc_.valid()) {
         const Comparison *cmp = comparison();
-        origin_ = cmp ? cmp->zeroA : doc_.trace->firstTs();
+        origin_ = cmp ? cmp->zeroA : doc_.trace->eventCount() ? doc_.trace->firstTs() : 0;
         std::vector<LaneSummaries::Source> sources;
         auto addLane = [&](const Document &d, int cpu, int run, int64_t origin, bool groupEnd, int groupCpu) {
             CpuLanePlottable::Spec spec{

@@ -8,6 +8,10 @@ ViewState::ViewState(QObject *parent) : QObject(parent) {}
 
 void ViewState::reset(int64_t first, int64_t last, int cpuCount)
 {
+    if (first > last) { // no events (a function_graph paste): an empty span at 0
+        first = 0;
+        last = 0;
+    }
     docStart_ = boundsStart_ = first;
     docEnd_ = boundsEnd_ = std::max(last, first + kMinSpan);
     const bool hadComparison = comparison_ != nullptr;
