@@ -22,7 +22,7 @@ namespace {
 
 QString us(int64_t ns)
 {
-    return QString::number(static_cast<double>(ns) / 1e3, 'f', 3);
+    return QString::fromStdString(usText(ns));
 }
 
 } // namespace
@@ -98,17 +98,19 @@ void FunctionsPanel::compute()
 void FunctionsPanel::fill()
 {
     const QString chosen = function_->currentText();
-    table_->clear();
     {
-        const QSignalBlocker block(function_);
+        const QSignalBlocker block(function_); // the histogram follows once, at the end
+        table_->clear();
         function_->clear();
+        verdict_->clear();
+        if (report_) fillTable(*report_);
+        if (const int k = function_->findText(chosen); k >= 0) function_->setCurrentIndex(k);
     }
-    verdict_->clear();
-    if (!report_) {
-        computeHistogram();
-        return;
-    }
-    const FunctionReport &r = *report_;
+    computeHistogram();
+}
+
+void FunctionsPanel::fillTable(const FunctionReport &r)
+{
     auto row = [&](QTreeWidgetItem *item, const QString &label, const Distribution &d, int64_t total) {
         item->setText(0, label);
         item->setText(1, QString::number(d.count));
@@ -124,38 +126,18 @@ void FunctionsPanel::fill()
         row(item, QString::fromStdString(f.name), f.duration, f.totalNs);
         QStringList longest;
         for (const FunctionCall &c : f.longest)
-            longest << tr("%1 µs on CPU %2 %3")
-                           .arg(us(c.durationNs))
-                           .arg(c.cpu)
-                           .arg(c.timed ? tr("at %1 s").arg(static_cast<double>(c.at) / 1e9, 0, 'f', 6)
-                                        : tr("line %1").arg(c.at));
+            longest << QString::fromStdString(usText(c.durationNs) + " µs " + callPlaceText(c));
         item->setToolTip(0, tr("Longest calls:\n%1").arg(longest.join(QLatin1Char('\n'))));
         for (const FunctionCpuStats &c : f.cpus)
             row(new QTreeWidgetItem(item), tr("CPU %1").arg(c.cpu), c.duration, c.totalNs);
         item->setExpanded(true);
-        const QSignalBlocker block(function_);
         function_->addItem(QString::fromStdString(f.name));
     }
-    if (r.timerCalls) {
-        QString v = tr("TIMER softirq from run_timer_softirq: %1 of %2 calls at least %3 µs")
-                        .arg(r.timerLong)
-                        .arg(r.timerCalls)
-                        .arg(us(kCatchupMinNs));
-        v += r.callbacksTraced ? tr("; %1 catch-ups (at least %2 % outside call_timer_fn)")
-                                     .arg(r.timerCatchups)
-                                     .arg(kCatchupUnexplainedPct)
-                               : tr("; the timer callbacks (call_timer_fn) are not traced, so a catch-up "
-                                    "cannot be told from a slow callback");
-        verdict_->setText(v);
-    } else if (!r.timed) {
+    if (r.timerCalls)
+        verdict_->setText(QString::fromStdString(timerVerdictText(r)));
+    else if (!r.timed)
         verdict_->setText(
             tr("No timestamps (funcgraph-abstime off): the calls have no place on the timeline."));
-    }
-    if (const int k = function_->findText(chosen); k >= 0) {
-        const QSignalBlocker block(function_);
-        function_->setCurrentIndex(k);
-    }
-    computeHistogram();
 }
 
 void FunctionsPanel::computeHistogram()

@@ -42,6 +42,7 @@ signals:
 private:
     void compute();
     void fill();
+    void fillTable(const FunctionReport &r);
     void computeHistogram();
 
     ViewState *state_;

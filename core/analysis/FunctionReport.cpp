@@ -10,7 +10,6 @@
 #include <map>
 
 namespace tickscope {
-namespace {
 
 std::string usText(int64_t ns)
 {
@@ -19,13 +18,15 @@ std::string usText(int64_t ns)
     return buf;
 }
 
-std::string place(const FunctionCall &c)
+std::string callPlaceText(const FunctionCall &c)
 {
     std::string s = "CPU " + std::to_string(c.cpu) +
                     (c.timed ? " at " + formatSeconds(c.at) + " s" : " line " + std::to_string(c.at));
     if (c.inIrq) s += " (in an interrupt)";
     return s;
 }
+
+namespace {
 
 // The nested call_timer_fn time of spans[k] (its descendants come right before it, deeper).
 int64_t callbackNs(const std::vector<FunctionSpan> &spans, size_t k, uint32_t callTimerFn)
@@ -159,21 +160,21 @@ void appendFunctionReportText(std::string &out, const FunctionReport &r)
             line("  CPU " + std::to_string(c.cpu), c.duration, c.totalNs);
         for (size_t k = 0; k < f.longest.size(); ++k)
             out += std::string(k ? "             " : "    longest: ") + usText(f.longest[k].durationNs) +
-                   " µs " + place(f.longest[k]) + "\n";
+                   " µs " + callPlaceText(f.longest[k]) + "\n";
     }
-    if (r.timerCalls) {
-        std::snprintf(buf, sizeof buf,
-                      "  TIMER softirq from run_timer_softirq: %" PRIu64 " of %" PRIu64
-                      " calls at least %s µs",
-                      r.timerLong, r.timerCalls, usText(kCatchupMinNs).c_str());
-        out += buf;
-        if (r.callbacksTraced)
-            out += "; " + std::to_string(r.timerCatchups) + " catch-up" + (r.timerCatchups == 1 ? "" : "s") +
-                   " (at least " + std::to_string(kCatchupUnexplainedPct) + " % outside call_timer_fn)\n";
-        else
-            out += "; the timer callbacks (call_timer_fn) are not traced, so a catch-up cannot be told from "
-                   "a slow callback\n";
-    }
+    if (r.timerCalls) out += "  " + timerVerdictText(r) + "\n";
+}
+
+std::string timerVerdictText(const FunctionReport &r)
+{
+    if (!r.timerCalls) return {};
+    std::string v = "TIMER softirq from run_timer_softirq: " + std::to_string(r.timerLong) + " of " +
+                    std::to_string(r.timerCalls) + " calls at least " + usText(kCatchupMinNs) + " µs";
+    if (r.callbacksTraced)
+        return v + "; " + std::to_string(r.timerCatchups) + " catch-up" + (r.timerCatchups == 1 ? "" : "s") +
+               " (at least " + std::to_string(kCatchupUnexplainedPct) + " % outside call_timer_fn)";
+    return v + "; the timer callbacks (call_timer_fn) are not traced, so a catch-up cannot be told from a "
+               "slow callback";
 }
 
 void functionReportJson(JsonWriter &j, const FunctionReport &r)

@@ -71,6 +71,13 @@ FunctionReport makeFunctionReport(const Trace &trace, const std::vector<std::str
                                   const std::vector<int> &cpus, int64_t from, int64_t to);
 
 void appendFunctionReportText(std::string &out, const FunctionReport &r);
+// "461.167": a duration in µs to the tracer's precision (ns).
+std::string usText(int64_t ns);
+// "CPU 12 at 1.234567 s" or, without timestamps, "CPU 12 line 4"; "(in an interrupt)" when it was.
+std::string callPlaceText(const FunctionCall &c);
+// One line on the run_timer_softirq calls: how many were long, the catch-ups among them or why they are
+// not judged; empty when the trace has none.
+std::string timerVerdictText(const FunctionReport &r);
 void functionReportJson(JsonWriter &j, const FunctionReport &r);
 
 } // namespace tickscope

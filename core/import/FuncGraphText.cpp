@@ -1,6 +1,7 @@
 #include "FuncGraphText.h"
 
 #include "TextLineParser.h"
+#include "model/FieldText.h"
 
 #include <algorithm>
 #include <charconv>
@@ -9,23 +10,19 @@ namespace tickscope::funcgraph {
 namespace {
 
 constexpr int64_t kNoTs = INT64_MIN;
+// What the tracer puts before a duration to flag it: > 10 us, > 100 us, > 1 ms, > 10 ms, > 100 ms, > 1 s.
+constexpr std::string_view kOverheadMarkers = "+!#*@$";
 
-bool isDigit(char c)
-{
-    return c >= '0' && c <= '9';
-}
+using scan::isDigit;
+using scan::ltrim;
 
-std::string_view trimLeft(std::string_view s)
-{
-    const size_t k = s.find_first_not_of(" \t");
-    return k == std::string_view::npos ? std::string_view{} : s.substr(k);
-}
-
+// Both ends; a pasted line may end in '\r'.
 std::string_view trim(std::string_view s)
 {
-    s = trimLeft(s);
-    const size_t k = s.find_last_not_of(" \t\r");
-    return k == std::string_view::npos ? std::string_view{} : s.substr(0, k + 1);
+    s = scan::rtrim(ltrim(s));
+    while (!s.empty() && s.back() == '\r')
+        s = scan::rtrim(s.substr(0, s.size() - 1));
+    return s;
 }
 
 bool isNameChar(char c)
@@ -64,7 +61,7 @@ void parseFunction(std::string_view rest, bool afterBar, Line &out)
         out.kind = LineKind::Exit;
         std::string_view tail = trim(f.substr(1));
         if (tail.starts_with("/*")) { // funcgraph-tail "/* func */", with funcgraph-retval "/* func = 0x0 */"
-            tail = trimLeft(tail.substr(2));
+            tail = ltrim(tail.substr(2));
             size_t k = 0;
             while (k < tail.size() && isNameChar(tail[k]))
                 ++k;
@@ -106,7 +103,7 @@ int64_t parseDuration(std::string_view field)
 {
     std::string_view f = trim(field);
     if (f.empty()) return -1;
-    if (std::string_view("+!#*@$").find(f[0]) != std::string_view::npos) f = trimLeft(f.substr(1));
+    if (kOverheadMarkers.find(f[0]) != std::string_view::npos) f = ltrim(f.substr(1));
     size_t k = 0;
     while (k < f.size() && isDigit(f[k]))
         ++k;
@@ -154,12 +151,12 @@ Line parseLine(std::string_view line)
         size_t k = 0;
         while (k < s.size() && (isDigit(s[k]) || s[k] == '.'))
             ++k;
-        const std::string_view rest = trimLeft(s.substr(k));
+        const std::string_view rest = ltrim(s.substr(k));
         if (k > 0 && !rest.empty() && rest[0] == '|' && s.substr(0, k).find('.') != std::string_view::npos) {
             int64_t ns = 0;
             if (!text::parseTimestamp(s.substr(0, k), ns)) return out;
             out.ts = ns;
-            s = trimLeft(rest.substr(1));
+            s = ltrim(rest.substr(1));
         }
     }
     // funcgraph-cpu: "10)"
@@ -205,7 +202,7 @@ Line parseLine(std::string_view line)
         }
         // A number in the duration column's place without a unit we know: a damaged or edited line.
         if (columns && !f.empty() &&
-            (isDigit(f[0]) || std::string_view("+!#*@$").find(f[0]) != std::string_view::npos)) {
+            (isDigit(f[0]) || kOverheadMarkers.find(f[0]) != std::string_view::npos)) {
             parseFunction(rest, true, out);
             if (out.kind == LineKind::Leaf || out.kind == LineKind::Exit) out.badDuration = true;
             return out;
@@ -222,13 +219,13 @@ Line parseBody(std::string_view body, bool exitRecord, int64_t ts)
     // Without trace-cmd's plugin: the kernel's own print format.
     if (b.starts_with("-->") || b.starts_with("<--")) {
         const bool exit = b[0] == '<';
-        b = trimLeft(b.substr(3));
+        b = ltrim(b.substr(3));
         size_t k = 0;
         while (k < b.size() && isNameChar(b[k]))
             ++k;
         if (k == 0) return Line{};
         out.name = b.substr(0, k);
-        b = trimLeft(b.substr(k));
+        b = ltrim(b.substr(k));
         if (b.starts_with("(")) {
             int depth = -1;
             const auto r = std::from_chars(b.data() + 1, b.data() + b.size(), depth);
@@ -239,8 +236,8 @@ Line parseBody(std::string_view body, bool exitRecord, int64_t ts)
             const size_t st = b.find("start:"), en = b.find("end:");
             if (st != std::string_view::npos && en != std::string_view::npos) {
                 bool ok1 = false, ok2 = false;
-                const uint64_t calltime = parseHex(trimLeft(b.substr(st + 6)), ok1);
-                const uint64_t rettime = parseHex(trimLeft(b.substr(en + 4)), ok2);
+                const uint64_t calltime = parseHex(ltrim(b.substr(st + 6)), ok1);
+                const uint64_t rettime = parseHex(ltrim(b.substr(en + 4)), ok2);
                 if (ok1 && ok2 && rettime >= calltime && rettime - calltime < (uint64_t{1} << 62))
                     out.durationNs = static_cast<int64_t>(rettime - calltime);
                 else
@@ -376,15 +373,15 @@ void spansFromRecords(Trace &trace)
         const CpuEvents &ev = trace.cpu(c);
         std::vector<FunctionSpan> &out = trace.functions.cpus[static_cast<size_t>(c)];
         std::vector<Open> stack;
-        for (size_t i = 0; i < ev.size(); ++i) {
-            const int type = ev.type(i);
+        for (CpuEvents::Cursor e(ev, 0); e.valid(); e.next()) {
+            const int type = ev.type(e.index());
             if (type == entryType) {
-                const auto p = ev.payload<FuncgraphEntryP>(i);
+                const auto p = e.payload<FuncgraphEntryP>();
                 while (!stack.empty() && stack.back().depth >= p.depth)
                     stack.pop_back();
-                stack.push_back({p.func, p.depth, ev.ts(i)});
+                stack.push_back({p.func, p.depth, e.ts()});
             } else if (type == exitType) {
-                const auto p = ev.payload<FuncgraphExitP>(i);
+                const auto p = e.payload<FuncgraphExitP>();
                 while (!stack.empty() && stack.back().depth > p.depth)
                     stack.pop_back();
                 if (p.rettime < p.calltime || p.rettime - p.calltime >= (uint64_t{1} << 62)) continue;
@@ -398,7 +395,7 @@ void spansFromRecords(Trace &trace)
                 s.name = p.func;
                 s.depth = static_cast<uint16_t>(std::clamp<int32_t>(p.depth, 0, 65535));
                 s.flags = static_cast<uint8_t>(FunctionSpan::Timed |
-                                               ((ev.flags(i) & kHardirq) ? FunctionSpan::InIrq : 0));
+                                               ((ev.flags(e.index()) & kHardirq) ? FunctionSpan::InIrq : 0));
                 out.push_back(s);
             }
         }
