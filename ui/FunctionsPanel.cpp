@@ -83,9 +83,9 @@ void FunctionsPanel::compute()
     std::sort(cpus.begin(), cpus.end());
     runInBackground(
         this,
-        [trace = doc_.trace, cpus] {
+        [trace = doc_.trace, analysis = doc_.analysis, cpus] {
             return std::make_shared<const FunctionReport>(
-                makeFunctionReport(*trace, {}, cpus, INT64_MIN, INT64_MAX));
+                makeFunctionReport(*trace, analysis.get(), {}, cpus, INT64_MIN, INT64_MAX));
         },
         [this, gen](std::shared_ptr<const FunctionReport> r) {
             if (gen != generation_) return;

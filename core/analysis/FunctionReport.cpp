@@ -26,7 +26,51 @@ std::string callPlaceText(const FunctionCall &c)
     return s;
 }
 
+CallContext callContextAt(const Trace &trace, const TickAnalysis &analysis, int cpu, int64_t t)
+{
+    CallContext c;
+    if (cpu < 0 || cpu >= trace.cpuCount() || static_cast<size_t>(cpu) >= analysis.cpus.size()) return c;
+    const CpuEvents &ev = trace.cpu(cpu);
+    // Only inside the CPU's events: before the first or after the last nothing is known.
+    if (ev.empty() || t < ev.ts(0) || t > ev.ts(ev.size() - 1)) return c;
+    const size_t i = ev.lowerBound(t + 1) - 1; // the last event at or before t
+    const CpuAnalysis &a = analysis.cpus[static_cast<size_t>(cpu)];
+    c.known = true;
+    c.task = StateCode::taskState(a.task.codeAt(i));
+    c.irq = StateCode::irqState(a.irq.codeAt(i));
+    const auto &changes = a.tickLane.changes();
+    auto it = std::upper_bound(changes.begin(), changes.end(), i,
+                               [](size_t x, const TickLaneChange &ch) { return x < ch.index; });
+    if (it != changes.begin()) c.tick = std::prev(it)->state;
+    return c;
+}
+
+std::string callContextText(const CallContext &c)
+{
+    if (!c.known) return {};
+    std::string s = c.tick == TickState::Stopped   ? "tick stopped"
+                    : c.tick == TickState::Running ? "tick running"
+                                                   : "tick state unknown";
+    s += " · ";
+    s += taskStateName(c.task);
+    if (c.irq != IrqState::None) s += std::string(" + ") + std::string(irqStateName(c.irq));
+    return s;
+}
+
 namespace {
+
+// The TIMER softirq (by its tracepoints) running at t on the CPU; null when none.
+const TimerSoftirq *timerSoftirqAt(const CpuEvents &ev, const CpuAnalysis &a, int64_t t)
+{
+    const auto &q = a.timers.timerSoftirqs;
+    // the last softirq entered at or before t
+    auto it = std::upper_bound(q.begin(), q.end(), t,
+                               [&](int64_t x, const TimerSoftirq &s) { return x < ev.ts(s.entry); });
+    if (it == q.begin()) return nullptr;
+    const TimerSoftirq &s = *std::prev(it);
+    if (s.durationNs < 0 || t > ev.ts(s.exit)) return nullptr;
+    return &s;
+}
 
 // The nested call_timer_fn time of spans[k] (its descendants come right before it, deeper).
 int64_t callbackNs(const std::vector<FunctionSpan> &spans, size_t k, uint32_t callTimerFn)
@@ -46,8 +90,9 @@ int64_t callbackNs(const std::vector<FunctionSpan> &spans, size_t k, uint32_t ca
 
 } // namespace
 
-FunctionReport makeFunctionReport(const Trace &trace, const std::vector<std::string> &names,
-                                  const std::vector<int> &cpus, int64_t from, int64_t to)
+FunctionReport makeFunctionReport(const Trace &trace, const TickAnalysis *analysis,
+                                  const std::vector<std::string> &names, const std::vector<int> &cpus,
+                                  int64_t from, int64_t to)
 {
     FunctionReport r;
     // The functions to report, by pool id: the timer ones present, then the requested ones in order.
@@ -71,8 +116,18 @@ FunctionReport makeFunctionReport(const Trace &trace, const std::vector<std::str
     {
         std::map<int, std::vector<int64_t>> perCpu;
         std::vector<FunctionCall> calls;
+        uint64_t tickStopped = 0, tickRunning = 0;
     };
     std::vector<Acc> acc(wanted.size());
+    // run_timer_softirq calls joined to a TIMER softirq; the calls' verdict is settled at the end (it
+    // depends on whether call_timer_fn is traced anywhere).
+    struct Joined
+    {
+        FunctionCall call;
+        int64_t softirqNs, callbackNs;
+        bool softirqCatchup, longCall, callCatchup;
+    };
+    std::vector<Joined> joined;
     const auto &all = trace.functions.cpus;
     for (size_t c = 0; c < all.size(); ++c) {
         const int cpu = static_cast<int>(c);
@@ -84,24 +139,45 @@ FunctionReport makeFunctionReport(const Trace &trace, const std::vector<std::str
             ++r.calls;
             r.timed = r.timed || s.timed();
             if (callTimerFn && s.name == callTimerFn) r.callbacksTraced = true;
+            const FunctionCall call{cpu,          s.at,    s.timed(),
+                                    s.durationNs, s.depth, (s.flags & FunctionSpan::InIrq) != 0};
             if (runTimerSoftirq && s.name == runTimerSoftirq) {
                 ++r.timerCalls;
-                if (s.durationNs >= kCatchupMinNs) {
-                    ++r.timerLong;
-                    const int64_t unexplained = s.durationNs - callbackNs(spans, k, callTimerFn);
-                    if (callTimerFn && unexplained * 100 >= s.durationNs * kCatchupUnexplainedPct)
-                        ++r.timerCatchups;
+                const bool longCall = s.durationNs >= kCatchupMinNs;
+                const int64_t callbacks = callbackNs(spans, k, callTimerFn);
+                const bool catchup =
+                    longCall && callTimerFn &&
+                    (s.durationNs - callbacks) * 100 >= s.durationNs * kCatchupUnexplainedPct;
+                r.timerLong += longCall;
+                r.timerCatchups += catchup;
+                if (analysis && s.timed() && c < analysis->cpus.size() && cpu < trace.cpuCount()) {
+                    if (const TimerSoftirq *q = timerSoftirqAt(trace.cpu(cpu), analysis->cpus[c], s.start()))
+                        joined.push_back({call, q->durationNs, callbacks, q->catchup, longCall, catchup});
                 }
             }
             const auto it = byId.find(s.name);
             if (it == byId.end()) continue;
             Acc &a = acc[it->second];
             a.perCpu[cpu].push_back(s.durationNs);
-            a.calls.push_back(
-                {cpu, s.at, s.timed(), s.durationNs, s.depth, (s.flags & FunctionSpan::InIrq) != 0});
+            a.calls.push_back(call);
+            if (analysis && s.timed()) {
+                const CallContext cc = callContextAt(trace, *analysis, cpu, s.start());
+                a.tickStopped += cc.tick == TickState::Stopped;
+                a.tickRunning += cc.tick == TickState::Running;
+            }
         }
     }
     if (!r.callbacksTraced) r.timerCatchups = 0; // not judged: see the header
+    for (const Joined &j : joined) {
+        const bool byCalls = r.callbacksTraced ? j.callCatchup : j.longCall;
+        ++r.join.calls;
+        r.join.softirqCatchups += j.softirqCatchup;
+        r.join.callCatchups += byCalls;
+        if (byCalls == j.softirqCatchup) continue;
+        ++r.join.differing;
+        if (r.join.differences.size() < kLongestCallsShown)
+            r.join.differences.push_back({j.call, j.softirqNs, j.callbackNs, j.softirqCatchup});
+    }
     for (size_t k = 0; k < wanted.size(); ++k) {
         Acc &a = acc[k];
         if (a.calls.empty() && !wanted[k].second) continue;
@@ -128,6 +204,8 @@ FunctionReport makeFunctionReport(const Trace &trace, const std::vector<std::str
                                                                   : x.at < y.at;
                           });
         f.longest.assign(a.calls.begin(), a.calls.begin() + static_cast<long>(n));
+        f.tickStopped = a.tickStopped;
+        f.tickRunning = a.tickRunning;
         r.functions.push_back(std::move(f));
     }
     return r;
@@ -161,8 +239,14 @@ void appendFunctionReportText(std::string &out, const FunctionReport &r)
         for (size_t k = 0; k < f.longest.size(); ++k)
             out += std::string(k ? "             " : "    longest: ") + usText(f.longest[k].durationNs) +
                    " µs " + callPlaceText(f.longest[k]) + "\n";
+        if (f.tickStopped + f.tickRunning)
+            out += "    tick at entry: " + std::to_string(f.tickStopped) + " stopped, " +
+                   std::to_string(f.tickRunning) + " running, " +
+                   std::to_string(f.duration.count - f.tickStopped - f.tickRunning) + " unknown\n";
     }
     if (r.timerCalls) out += "  " + timerVerdictText(r) + "\n";
+    for (const std::string &line : timerJoinText(r))
+        out += "  " + line + "\n";
 }
 
 std::string timerVerdictText(const FunctionReport &r)
@@ -177,6 +261,34 @@ std::string timerVerdictText(const FunctionReport &r)
                "slow callback";
 }
 
+std::vector<std::string> timerJoinText(const FunctionReport &r)
+{
+    const TimerJoin &j = r.join;
+    if (!j.calls) return {};
+    const std::string calls = r.callbacksTraced ? " catch-ups" : " long calls";
+    std::vector<std::string> lines{
+        "beside the TIMER softirq tracepoints: " + std::to_string(j.calls) + " of " +
+        std::to_string(r.timerCalls) + " calls ran in one; " + std::to_string(j.softirqCatchups) +
+        " catch-ups by the softirqs, " + std::to_string(j.callCatchups) + calls + " by the calls" +
+        (j.differing ? "; they differ on " + std::to_string(j.differing) + ":" : "")};
+    for (const TimerJoin::Difference &d : j.differences) {
+        std::string why;
+        if (d.softirqCatchup && d.call.durationNs < kCatchupMinNs)
+            why = "the call is below " + usText(kCatchupMinNs) +
+                  " µs (the softirq's own overhead makes up the rest)";
+        else if (d.softirqCatchup)
+            why = "the callbacks took " + usText(d.callbackNs) + " µs of the call";
+        else if (r.callbacksTraced)
+            why = "the softirq rule did not count it (its timers' callbacks or jiffies explain it)";
+        else
+            why = "a long call; the softirq rule did not count it";
+        lines.push_back("  " + callPlaceText(d.call) + ": softirq " + usText(d.softirqNs) + " µs, call " +
+                        usText(d.call.durationNs) + " µs, " +
+                        (d.softirqCatchup ? "catch-up by the softirq only: " : "by the call only: ") + why);
+    }
+    return lines;
+}
+
 void functionReportJson(JsonWriter &j, const FunctionReport &r)
 {
     j.beginObject("functions").value("calls", r.calls).value("timed", r.timed);
@@ -184,7 +296,8 @@ void functionReportJson(JsonWriter &j, const FunctionReport &r)
     for (const FunctionStats &f : r.functions) {
         j.beginObject().value("name", f.name).value("requested", f.requested);
         distributionJson(j, "duration_ns", f.duration);
-        j.value("total_ns", f.totalNs);
+        j.value("total_ns", f.totalNs).value("tick_stopped_at_entry", f.tickStopped);
+        j.value("tick_running_at_entry", f.tickRunning);
         j.beginArray("cpus");
         for (const FunctionCpuStats &c : f.cpus) {
             j.beginObject().value("cpu", c.cpu);
@@ -207,6 +320,15 @@ void functionReportJson(JsonWriter &j, const FunctionReport &r)
         j.value("catchups", r.timerCatchups);
     else
         j.null("catchups");
+    j.beginObject("softirq_tracepoints").value("joined_calls", r.join.calls);
+    j.value("softirq_catchups", r.join.softirqCatchups).value("call_verdicts", r.join.callCatchups);
+    j.value("differing", r.join.differing).beginArray("differences");
+    for (const TimerJoin::Difference &d : r.join.differences) {
+        j.beginObject().value("cpu", d.call.cpu).value("ts_ns", d.call.at);
+        j.value("call_ns", d.call.durationNs).value("softirq_ns", d.softirqNs);
+        j.value("callback_ns", d.callbackNs).value("softirq_catchup", d.softirqCatchup).endObject();
+    }
+    j.endArray().endObject();
     j.endObject().endObject();
 }
 

@@ -1,5 +1,7 @@
 #include "ReportMail.h"
 
+#include "FunctionReport.h"
+
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
@@ -42,6 +44,7 @@ std::string kernel(const std::string &uname)
 
 std::string windowText(const TickReport &r)
 {
+    if (!r.events && r.functions && !r.functions->timed) return "all of it (no timestamps)";
     const std::string span =
         fmt("%.6f..%.6f s", static_cast<double>(r.from) / 1e9, static_cast<double>(r.to) / 1e9);
     if (r.windowSource == "markers") return "between the print markers, " + span;
@@ -174,15 +177,49 @@ std::string mailSafe(std::string text)
     return out;
 }
 
+std::string mailFunctions(const FunctionReport &f)
+{
+    std::string out;
+    for (const FunctionStats &s : f.functions) {
+        if (!s.duration.count) continue;
+        const std::string where = s.longest.empty()   ? std::string()
+                                  : s.cpus.size() > 1 ? fmt(" (CPU %d)", s.longest.front().cpu)
+                                                      : std::string();
+        out += mailFigureLine(
+            s.name, fmt("%" PRIu64 " call%s, p50 ", s.duration.count, s.duration.count == 1 ? "" : "s") +
+                        us(s.duration.p50) + ", p99 " + us(s.duration.p99) + ", max " + us(s.duration.max) +
+                        " us" + where);
+    }
+    if (f.timerCalls) {
+        const std::string lng =
+            fmt("%" PRIu64 " of %" PRIu64 " run_timer_softirq >= ", f.timerLong, f.timerCalls) +
+            us(kCatchupMinNs) + " us";
+        out += mailFigureLine("catch-ups from calls", f.callbacksTraced
+                                                          ? fmt("%" PRIu64 " (", f.timerCatchups) + lng + ")"
+                                                          : "not judged (call_timer_fn not traced), " + lng);
+    }
+    if (f.join.calls)
+        out += mailFigureLine("catch-ups from softirqs",
+                              fmt("%" PRIu64 " (the same %" PRIu64 " softirqs; %" PRIu64 " differ%s)",
+                                  f.join.softirqCatchups, f.join.calls, f.join.differing,
+                                  f.join.differing == 1 ? "s" : ""));
+    if (out.empty()) return out;
+    return fmt("Functions (function_graph, %" PRIu64 " calls%s)\n", f.calls,
+               f.timed ? "" : ", no timestamps") +
+           out;
+}
+
 std::string formatReportMail(const TickReport &r, bool allCpus, const std::string &tool)
 {
     std::string out;
-    for (size_t i : mailCpus(r, allCpus)) {
+    // A function_graph paste has no tracepoints: no tick figures to quote, only its calls.
+    for (size_t i : r.events || !r.functions ? mailCpus(r, allCpus) : std::vector<size_t>{}) {
         const CpuReport &c = r.cpus[i];
         out += mailCpuTitle(c) + "\n";
         for (const auto &[label, value] : mailFigures(r, c, mailRtLines(c)))
             out += mailFigureLine(label, value);
     }
+    if (r.functions) out += mailFunctions(*r.functions);
     out += mailMeasured("Measured", tool, r, {});
     return mailSafe(out);
 }

@@ -1,7 +1,8 @@
 // The few lines of a tick report a cover letter or a review quotes: plain ASCII, at most 72 columns,
 // per CPU the ticks in user space against the wakeups, ticks while polling, spurious ticks, the share
 // of time with the tick stopped, failed tick stops, the worst TIMER softirq and the catch-ups, wakeup
-// latency p99/max; then how it was measured. `report --format mail`, `compare --format mail`.
+// latency p99/max; the function_graph calls' durations and catch-up verdicts when the trace has them;
+// then how it was measured. `report --format mail`, `compare --format mail`.
 #pragma once
 
 #include "TickReport.h"
@@ -40,5 +41,8 @@ std::string mailFigureLine(const std::string &label, const std::string &value);
 std::string mailSafe(std::string text);
 
 std::string formatReportMail(const TickReport &r, bool allCpus, const std::string &tool);
+// Its function_graph block: the durations of the functions with calls, the catch-up verdicts; empty when
+// no function has calls.
+std::string mailFunctions(const FunctionReport &f);
 
 } // namespace tickscope

@@ -24,7 +24,7 @@ std::optional<AlignedZeros> alignRuns(const Trace &a, const TickAnalysis &aa, co
                                       const TickAnalysis &ba, std::optional<Alignment> align,
                                       std::string &why)
 {
-    const int64_t startA = a.eventCount() ? a.firstTs() : 0, startB = b.eventCount() ? b.firstTs() : 0;
+    const int64_t startA = a.startTs(), startB = b.startTs();
     const auto markerA = firstMarker(a, aa), markerB = firstMarker(b, ba);
     if (!align) align = Alignment{markerA && markerB ? AlignBy::Marker : AlignBy::Start, 0};
     switch (align->by) {

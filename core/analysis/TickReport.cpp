@@ -324,7 +324,7 @@ TickReport TickReport::make(const Trace &trace, const TickAnalysis &analysis, co
     r.findings = findFindings(trace, analysis, r, FindingOptions{options.lateWakeupNs});
     if (!trace.functions.empty() || !options.functions.empty())
         r.functions = std::make_shared<const FunctionReport>(
-            makeFunctionReport(trace, options.functions, options.cpus, options.from, options.to));
+            makeFunctionReport(trace, &analysis, options.functions, options.cpus, options.from, options.to));
     return r;
 }
 

@@ -21,6 +21,7 @@ std::unique_ptr<Trace> finished(std::unique_ptr<Trace> t)
     for (int c = 0; c < t->cpuCount(); ++c)
         t->cpu(c).finishLoading();
     funcgraph::spansFromRecords(*t); // a trace.dat's function_graph records (text ones are spans already)
+    t->functions.finish();
     return t;
 }
 std::vector<std::unique_ptr<Trace>> finished(std::vector<std::unique_ptr<Trace>> v)

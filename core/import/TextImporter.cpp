@@ -338,6 +338,11 @@ void TextImport::noteComm(Instance &in, int64_t ts, int32_t pid, std::string_vie
 void TextImport::onGraph(Instance &in, const funcgraph::Line &g, std::string_view line)
 {
     int c = g.cpu;
+    if (c < 0 && g.kind == funcgraph::LineKind::Other) { // a context-switch banner's dashes: nothing to count
+        ++in.graphLines;
+        sawEvent_ = true;
+        return;
+    }
     if (c < 0) {
         c = 0;
         ++in.graphNoCpu;

@@ -3,6 +3,7 @@
 // a record). Names are ids in the trace's StringPool.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -36,6 +37,21 @@ class FunctionSpans
 public:
     // Per CPU, in the order the calls returned.
     std::vector<std::vector<FunctionSpan>> cpus;
+    // The first entry and the last return of the timed calls; set by finish() (after loading), INT64_MAX
+    // and INT64_MIN when there are none.
+    int64_t firstTs = INT64_MAX, lastTs = INT64_MIN;
+
+    void finish()
+    {
+        firstTs = INT64_MAX;
+        lastTs = INT64_MIN;
+        for (const auto &c : cpus)
+            for (const FunctionSpan &s : c)
+                if (s.timed()) {
+                    firstTs = std::min(firstTs, s.start());
+                    lastTs = std::max(lastTs, s.end());
+                }
+    }
 
     size_t size() const
     {
@@ -45,6 +61,7 @@ public:
         return n;
     }
     bool empty() const { return size() == 0; }
+    bool timed() const { return firstTs <= lastTs; } // some calls have timestamps (after finish())
     size_t memoryBytes() const
     {
         size_t n = cpus.capacity() * sizeof(cpus[0]);

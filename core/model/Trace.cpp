@@ -77,6 +77,18 @@ int64_t Trace::lastTs() const
     return t;
 }
 
+int64_t Trace::startTs() const
+{
+    const int64_t t = std::min(firstTs(), functions.firstTs);
+    return t == INT64_MAX ? 0 : t;
+}
+
+int64_t Trace::endTs() const
+{
+    const int64_t t = std::max(lastTs(), functions.lastTs);
+    return t == INT64_MIN ? 0 : t;
+}
+
 size_t Trace::memoryBytes() const
 {
     size_t n = strings.memoryBytes() + tasks.memoryBytes() + functions.memoryBytes();

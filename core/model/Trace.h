@@ -75,6 +75,10 @@ public:
     size_t lostRangeCount() const;
     int64_t firstTs() const; // INT64_MAX when empty
     int64_t lastTs() const;  // INT64_MIN when empty
+    // The time the views show: from the first event or function call to the last (an event, or a call's
+    // return); 0 and 0 when the trace has neither (a function_graph paste without timestamps).
+    int64_t startTs() const;
+    int64_t endTs() const;
     size_t memoryBytes() const;
 
 private:

@@ -72,6 +72,8 @@ struct ColumnSummary
     uint32_t failedStops = 0;
     uint32_t dependencies = 0; // OR of their tick dependency masks
     bool lost = false;         // a lost-event range overlaps the column
+    // function row: the longest function_graph call overlapping the column (-1: none)
+    int64_t worstCallNs = -1;
 
     // The slot with the most time (ties: the lower slot), or -1 when the column holds no time.
     static int dominant(const StatePrefix::Times &t, int slots);

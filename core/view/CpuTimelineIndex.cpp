@@ -23,8 +23,11 @@ TickClass CpuTimelineIndex::tickClass(const TickRecord &t)
     }
 }
 
-void CpuTimelineIndex::build(const CpuEvents &events, const CpuAnalysis &a)
+void CpuTimelineIndex::build(const CpuEvents &events, const CpuAnalysis &a,
+                             const std::vector<FunctionSpan> *spans)
 {
+    static const std::vector<FunctionSpan> kNone;
+    functions_.build(spans ? *spans : kNone);
     events_ = &events;
     analysis_ = &a;
     sample_.clear();
@@ -200,10 +203,15 @@ void CpuTimelineIndex::summarize(int64_t start, int64_t end, int columns, Column
 {
     if (columns <= 0) return;
     std::fill(out, out + columns, ColumnSummary{});
-    if (!events_ || events_->empty() || end <= start) return;
-    const CpuAnalysis &a = *analysis_;
+    if (end <= start) return;
     const int64_t span = end - start;
     auto boundary = [&](int j) { return start + span * j / columns; };
+    if (!functions_.empty()) {
+        for (int j = 0; j < columns; ++j)
+            out[j].worstCallNs = functions_.worst(boundary(j), boundary(j + 1));
+    }
+    if (!events_ || events_->empty()) return;
+    const CpuAnalysis &a = *analysis_;
 
     struct Edge
     {
@@ -247,7 +255,11 @@ void CpuTimelineIndex::summarize(int64_t start, int64_t end, int columns, Column
         c.failedStops = static_cast<uint32_t>(hi.fail - lo.fail);
         c.dependencies = dependencies_.query(lo.fail, hi.fail);
         c.lost = overlaps(lost_, t0, t1);
-        if (t1 <= spanFrom || t0 > spanTo) c = ColumnSummary{};
+        if (t1 <= spanFrom || t0 > spanTo) {
+            const int64_t worstCall = c.worstCallNs;
+            c = ColumnSummary{};
+            c.worstCallNs = worstCall;
+        }
         std::swap(lo, hi);
     }
 }
@@ -260,7 +272,7 @@ size_t CpuTimelineIndex::bytes() const
                4 +
            tickTs_.capacity() * 8 + tickCum_.capacity() * 24 + tickClass_.bytes() + blockLateness_.bytes() +
            dependencies_.bytes() + (spuriousPrefix_.capacity() + softPrefix_.capacity()) * 4 +
-           (catchups_.capacity() + lost_.capacity()) * sizeof(TimeSpan);
+           (catchups_.capacity() + lost_.capacity()) * sizeof(TimeSpan) + functions_.bytes();
 }
 
 } // namespace tickscope

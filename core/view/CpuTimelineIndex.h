@@ -7,6 +7,7 @@
 #pragma once
 
 #include "ColumnSummary.h"
+#include "FunctionLane.h"
 #include "RangeTree.h"
 #include "StatePrefix.h"
 
@@ -27,7 +28,9 @@ struct TimeSpan
 class CpuTimelineIndex
 {
 public:
-    void build(const CpuEvents &events, const CpuAnalysis &analysis);
+    // spans: the CPU's function_graph calls (null: none); they must outlive the index.
+    void build(const CpuEvents &events, const CpuAnalysis &analysis,
+               const std::vector<FunctionSpan> *spans = nullptr);
 
     // Column j covers [start + (end - start) * j / columns, start + (end - start) * (j + 1) / columns).
     // Columns wholly outside [spanFrom, spanTo] (the trace's span) stay empty: a range may reach beyond
@@ -35,6 +38,7 @@ public:
     void summarize(int64_t start, int64_t end, int columns, ColumnSummary *out, int64_t spanFrom = INT64_MIN,
                    int64_t spanTo = INT64_MAX) const;
 
+    const FunctionLane &functions() const { return functions_; }
     const std::vector<TimeSpan> &catchups() const { return catchups_; } // catch-up TIMER softirqs
     const std::vector<TimeSpan> &lost() const { return lost_; }         // lost-event ranges, by time
     static TickClass tickClass(const TickRecord &t);
@@ -75,6 +79,7 @@ private:
     std::vector<uint32_t> spuriousPrefix_; // spurious ticks before each tick
     std::vector<uint32_t> softPrefix_;     // soft expiries before each wakeup (empty: none on the CPU)
     std::vector<TimeSpan> catchups_, lost_;
+    FunctionLane functions_;
 };
 
 } // namespace tickscope

@@ -18,7 +18,8 @@ TimelineIndex TimelineIndex::build(const Trace &trace, const TickAnalysis &analy
     x.cpus_.resize(static_cast<size_t>(n));
     parallelFor(static_cast<size_t>(n), std::min(defaultThreads(threads), std::max(n, 1)), [&](size_t c) {
         throwIfCancelled(cancel);
-        x.cpus_[c].build(trace.cpu(static_cast<int>(c)), analysis.cpus[c]);
+        x.cpus_[c].build(trace.cpu(static_cast<int>(c)), analysis.cpus[c],
+                         c < trace.functions.cpus.size() ? &trace.functions.cpus[c] : nullptr);
     });
     throwIfCancelled(cancel);
     x.findTickPeriod();

@@ -47,7 +47,7 @@ public:
     // One ColumnSummary per column of [start, end) for CPU `cpu` (see CpuTimelineIndex::summarize).
     void summarize(int cpu, int64_t start, int64_t end, int columns, ColumnSummary *out) const
     {
-        cpus_[cpu].summarize(start, end, columns, out, trace_->firstTs(), trace_->lastTs());
+        cpus_[cpu].summarize(start, end, columns, out, trace_->startTs(), trace_->endTs());
     }
 
     // The nearest target strictly after t (forward) or strictly before it, on the given CPUs.

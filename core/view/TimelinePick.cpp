@@ -1,5 +1,6 @@
 #include "TimelinePick.h"
 
+#include "analysis/FunctionReport.h"
 #include "analysis/HrtimerPairing.h"
 #include "analysis/StateCode.h"
 #include "analysis/TickReport.h"
@@ -31,7 +32,7 @@ std::string describeEvent(const TimelineIndex &index, int cpu, size_t event)
     const CpuEvents &ev = tr.cpu(cpu);
     const int32_t pid = ev.pid(event);
     const std::string comm = taskComm(tr, cpu, event);
-    std::string s = formatRelativeTime(ev.ts(event) - tr.firstTs()) + "  CPU " + std::to_string(cpu) + "  " +
+    std::string s = formatRelativeTime(ev.ts(event) - tr.startTs()) + "  CPU " + std::to_string(cpu) + "  " +
                     tr.types()[ev.type(event)].name + "  " + (comm.empty() ? std::string("<...>") : comm) +
                     "-" + std::to_string(pid);
     const std::string fields = formatEventFields(tr, cpu, event);
@@ -98,10 +99,32 @@ std::string ns(int32_t v)
 
 } // namespace
 
+namespace {
+// The function row: the deepest call running at t (or the nearest), with the tick analysis at its entry.
+// Not an event: `found` stays false.
+TimelinePickResult pickCall(const TimelineIndex &index, int cpu, int64_t t, int64_t tol)
+{
+    TimelinePickResult r;
+    const FunctionLane &fl = index.cpu(cpu).functions();
+    const int64_t k = fl.pick(t, tol);
+    if (k < 0) return r;
+    const FunctionSpan &c = fl.call(static_cast<size_t>(k));
+    const Trace &trace = index.trace();
+    r.cpu = cpu;
+    r.text = formatRelativeTime(c.start() - trace.startTs()) + "  CPU " + std::to_string(cpu) + "  " +
+             std::string(trace.strings.str(c.name)) + "()  " + usText(c.durationNs) + " µs, depth " +
+             std::to_string(c.depth) + ((c.flags & FunctionSpan::InIrq) ? ", in an interrupt" : "");
+    const std::string context = callContextText(callContextAt(trace, index.analysis(), cpu, c.start()));
+    if (!context.empty()) r.text += "\nat entry: " + context;
+    return r;
+}
+} // namespace
+
 TimelinePickResult pickEvent(const TimelineIndex &index, int cpu, TimelineRow row, int64_t t, int64_t tol)
 {
     TimelinePickResult r;
     if (cpu < 0 || cpu >= index.cpuCount()) return r;
+    if (row == TimelineRow::Function) return pickCall(index, cpu, t, tol);
     const CpuEvents &ev = index.trace().cpu(cpu);
     if (ev.empty()) return r;
     const CpuAnalysis &a = index.analysis().cpus[cpu];
@@ -152,7 +175,7 @@ TimelinePickResult pickEvent(const TimelineIndex &index, int cpu, TimelineRow ro
         if (i == 0 || row != TimelineRow::State) return r;
         const uint8_t task = a.task.codeAt(i - 1), irq = a.irq.codeAt(i - 1);
         r.cpu = cpu;
-        r.text = formatRelativeTime(t - index.trace().firstTs()) + "  CPU " + std::to_string(cpu) + "  " +
+        r.text = formatRelativeTime(t - index.trace().startTs()) + "  CPU " + std::to_string(cpu) + "  " +
                  std::string(taskSlotName(static_cast<TaskSlot>(taskSlotOf(task))));
         if (StateCode::irqState(irq) != IrqState::None)
             r.text += " + " + std::string(irqSlotName(static_cast<IrqSlot>(irqSlotOf(irq))));

@@ -14,6 +14,7 @@ enum class TimelineRow
     State,
     Tick,
     Event,
+    Function, // function_graph calls
 };
 
 struct TimelinePickResult

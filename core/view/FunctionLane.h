@@ -1,0 +1,42 @@
+// The function_graph calls of one CPU for the timeline: the calls with timestamps ordered by entry time,
+// the longest duration over any range of them (a range tree) and, before each call, the one of the calls
+// so far that returns last. A pixel column's worst call is then the longest call entered in it or the
+// call still running at its start (calls on one CPU nest, so the one returning last is the outermost,
+// the longest of those running); found in O(log calls) per column.
+#pragma once
+
+#include "RangeTree.h"
+
+#include "model/FunctionSpans.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace tickscope {
+
+class FunctionLane
+{
+public:
+    void build(const std::vector<FunctionSpan> &spans); // the timed ones; the vector must outlive this
+    bool empty() const { return order_.empty(); }
+    size_t size() const { return order_.size(); }
+    const FunctionSpan &call(size_t k) const { return (*spans_)[order_[k]]; } // k-th by entry time
+
+    // The longest duration of the calls overlapping [t0, t1); -1 when none does.
+    int64_t worst(int64_t t0, int64_t t1) const;
+    // The calls overlapping [from, to) in entry order, appended to `out` (indices for call()); false when
+    // there are more than `limit` of them (then `out` holds the first `limit` found).
+    bool overlapping(int64_t from, int64_t to, size_t limit, std::vector<uint32_t> &out) const;
+    // The deepest call running at t, else the call nearest to t within `tolerance` ns; -1 when none.
+    int64_t pick(int64_t t, int64_t tolerance) const;
+    size_t bytes() const;
+
+private:
+    const std::vector<FunctionSpan> *spans_ = nullptr;
+    std::vector<uint32_t> order_;   // indices into *spans_, by entry time
+    std::vector<int64_t> starts_;   // their entry times
+    std::vector<uint32_t> lastEnd_; // k -> the call among order_[0..k] that returns last (a k' <= k)
+    RangeTree<int64_t, MaxOp> durations_;
+};
+
+} // namespace tickscope
