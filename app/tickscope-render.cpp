@@ -146,7 +146,7 @@ int run(const std::vector<std::string> &args)
     TimelinePlot plot(&state);
     plot.resize(o.size);
     plot.setDocument(a);
-    state.reset(a.trace->firstTs(), a.trace->lastTs(), a.trace->cpuCount());
+    state.reset(a.trace->startTs(), a.trace->endTs(), a.trace->cpuCount());
     std::shared_ptr<Comparison> cmp;
     if (!compare.empty()) {
         cmp = std::make_shared<Comparison>();

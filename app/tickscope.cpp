@@ -166,6 +166,7 @@ int main(int argc, char **argv)
             d->raise();
         });
     }
+    w.setNonInteractive(parser.isSet(shot) || parser.isSet(drawn));
     if (parser.isSet(shot)) {
         const QString png = parser.value(shot);
         auto save = [&w, png] {

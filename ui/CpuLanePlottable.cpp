@@ -30,8 +30,8 @@ CpuLanePlottable::CpuLanePlottable(QCPAxis *keyAxis, QCPAxis *valueAxis, Spec sp
 QCPRange CpuLanePlottable::getKeyRange(bool &foundRange, QCP::SignDomain) const
 {
     foundRange = true;
-    return {static_cast<double>(spec_.index->trace().firstTs() - spec_.origin),
-            static_cast<double>(spec_.index->trace().lastTs() - spec_.origin)};
+    return {static_cast<double>(spec_.index->trace().startTs() - spec_.origin),
+            static_cast<double>(spec_.index->trace().endTs() - spec_.origin)};
 }
 
 QCPRange CpuLanePlottable::getValueRange(bool &foundRange, QCP::SignDomain, const QCPRange &) const
@@ -88,6 +88,7 @@ void CpuLanePlottable::draw(QCPPainter *p)
         drawTickRow(p, geometry_->rowRect(spec_.cpu, LaneRow::Tick, spec_.run));
         drawEventRow(p, geometry_->rowRect(spec_.cpu, LaneRow::Event, spec_.run));
         drawWakeupArrows(p, geometry_->rowRect(spec_.cpu, LaneRow::Event, spec_.run));
+        drawFunctionRow(p, geometry_->rowRect(spec_.cpu, LaneRow::Function, spec_.run));
     }
     drawLost(p, {left_, lane->top, w, lane->height});
     p->restore();
@@ -300,6 +301,67 @@ void CpuLanePlottable::drawEventRow(QCPPainter *p, const QRect &row)
     }
 }
 
+// Function row (function_graph calls with timestamps): zoomed in, where the calls in view are at most one
+// per 3 px, each call is a box from its entry to its return, stacked by depth (the outermost on top; depths
+// that do not fit share the last level), coloured by its duration, its name inside where it fits; zoomed
+// out, each column shows its longest call as a mark coloured and sized by that duration (a short call is
+// a low mark, a 200 us one full height).
+void CpuLanePlottable::drawFunctionRow(QCPPainter *p, const QRect &row)
+{
+    callsDrawn_ = -1;
+    if (row.isEmpty()) return;
+    p->fillRect(QRect(row.left(), row.bottom(), row.width(), 1), QColor(0xE0, 0xE0, 0xE0)); // its baseline
+    const FunctionLane &fl = spec_.index->cpu(spec_.cpu).functions();
+    const int n = static_cast<int>(columns_.size());
+    if (fl.empty() || n == 0 || colNs_ <= 0) return;
+    calls_.clear();
+    if (fl.overlapping(from_, to_, columns_.size() / 3, calls_)) {
+        int maxDepth = 0;
+        for (uint32_t k : calls_)
+            maxDepth = std::max<int>(maxDepth, fl.call(k).depth);
+        const int levelH = std::max(4, (row.height() - 1) / (maxDepth + 1));
+        const int levels = std::max(1, (row.height() - 1) / levelH);
+        QFont f = p->font();
+        f.setPixelSize(std::min(kLabelPixels, levelH - 2));
+        p->setFont(f);
+        const QFontMetrics fm(f);
+        const Trace &trace = spec_.index->trace();
+        for (uint32_t k : calls_) {
+            const FunctionSpan &c = fl.call(k);
+            const int x0 = std::max(left_ - 1, static_cast<int>(std::lround(xOfAbs(c.start()))));
+            const int x1 =
+                std::max(x0 + 1, std::min(left_ + n + 1, static_cast<int>(std::lround(xOfAbs(c.end())))));
+            const QRect box(x0, row.top() + std::min<int>(c.depth, levels - 1) * levelH, x1 - x0, levelH - 1);
+            const QColor colour = palette::call(c.durationNs);
+            p->fillRect(box, colour);
+            if (levelH >= 9 && box.width() > 24) {
+                const QString name = fm.elidedText(QString::fromUtf8(trace.strings.str(c.name)),
+                                                   Qt::ElideRight, box.width() - 4);
+                if (name.size() > 1) {
+                    p->setPen(palette::callStep(c.durationNs) >= 2 ? Qt::white : Qt::black);
+                    p->drawText(box.adjusted(2, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft, name);
+                    p->setPen(Qt::NoPen);
+                }
+            }
+        }
+        callsDrawn_ = static_cast<int>(calls_.size());
+        return;
+    }
+    const int area = row.height() - 2;
+    segs_.assign(static_cast<size_t>(n) * 4, Seg{});
+    for (int j = 0; j < n; ++j) {
+        const int64_t worst = columns_[j].worstCallNs;
+        if (worst < 0) continue;
+        const int step = palette::callStep(worst);
+        const int h = std::max(3, area * (step + 1) / 4);
+        segs_[static_cast<size_t>(j) * 4 + static_cast<size_t>(step)] = {static_cast<int16_t>(area - h),
+                                                                         static_cast<int16_t>(h)};
+    }
+    constexpr int64_t kStepFloor[4] = {0, 10'000, 50'000, 200'000};
+    for (size_t s = 0; s < 4; ++s)
+        fillSegs(p, row.top() + 1, segs_.data() + s, 4, palette::call(kStepFloor[s]));
+}
+
 double CpuLanePlottable::xOfAbs(int64_t t) const
 {
     return left_ + (static_cast<double>(t - spec_.origin) - rangeLower_) / colNs_;
@@ -429,6 +491,9 @@ void CpuLanePlottable::drawLabel(QCPPainter *p, const LaneGeometry::Lane &lane)
                 spec_.nohzFull ? QStringLiteral("nohz_full") : QStringLiteral("housekeeping"));
     p->drawText(x, lane.top + geometry_->stateRow + 12, QStringLiteral("tick"));
     p->drawText(x, lane.top + geometry_->stateRow + geometry_->tickRow + 12, QStringLiteral("timers"));
+    if (lane.functions)
+        p->drawText(x, lane.top + geometry_->stateRow + geometry_->tickRow + geometry_->eventRow + 12,
+                    QStringLiteral("functions"));
 }
 
 } // namespace tickscope

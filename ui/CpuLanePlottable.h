@@ -40,6 +40,7 @@ public:
     // Zoomed in: the names written into the state row and the wakeup arrows of the last draw (for tests).
     const QStringList &taskNamesDrawn() const { return namesDrawn_; }
     int arrowsDrawn() const { return arrowsDrawn_; }
+    int callsDrawn() const { return callsDrawn_; } // zoomed in: the function row's boxes (-1: columns)
     // A task's identity colour: stable for its name across runs and traces.
     static QColor taskColour(const std::string &comm);
 
@@ -57,6 +58,7 @@ private:
     void drawStateRow(QCPPainter *p, const QRect &row, bool collapsed);
     void drawTickRow(QCPPainter *p, const QRect &row);
     void drawEventRow(QCPPainter *p, const QRect &row);
+    void drawFunctionRow(QCPPainter *p, const QRect &row);
     void drawLost(QCPPainter *p, const QRect &lane);
     void drawTaskNames(QCPPainter *p, const QRect &row);
     void drawWakeupArrows(QCPPainter *p, const QRect &row);
@@ -84,6 +86,8 @@ private:
     int64_t from_ = 0, to_ = 0;              // and the visible range in the run's absolute time
     QStringList namesDrawn_;
     int arrowsDrawn_ = 0;
+    int callsDrawn_ = -1;
+    std::vector<uint32_t> calls_; // scratch: the function row's calls in view
 };
 
 } // namespace tickscope

@@ -23,6 +23,12 @@ struct Document
     std::shared_ptr<const TimelineIndex> timeline; // the LOD index over trace + analysis (core/view)
 
     bool valid() const { return trace && analysis && timeline; }
+    // Nothing to put on a time axis: a function_graph paste without timestamps (funcgraph-abstime off)
+    // and no events. The window shows the calls' table and histogram in the timeline's place.
+    bool callsOnly() const
+    {
+        return valid() && trace->eventCount() == 0 && !trace->functions.empty() && !trace->functions.timed();
+    }
 };
 
 // A second run shown against the document in the compare view (A = the document, before; B = this, after):

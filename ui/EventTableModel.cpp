@@ -140,7 +140,7 @@ EventPos EventTableModel::eventAt(int row) const
 
 QString EventTableModel::relativeTime(int64_t ts) const
 {
-    const int64_t rel = ts - doc_.trace->firstTs();
+    const int64_t rel = ts - doc_.trace->startTs();
     const int64_t a = rel < 0 ? -rel : rel;
     return QStringLiteral("%1%2.%3")
         .arg(rel < 0 ? QStringLiteral("-") : QString())

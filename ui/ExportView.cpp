@@ -41,7 +41,8 @@ Bands bands(const ExportOptions &o)
 {
     Bands b;
     b.title = o.title.isEmpty() ? 0 : kTitleH;
-    b.legend = o.legend ? layoutLegend(nullptr, smallFont(11), o.size.width(), {}, Qt::black) : 0;
+    b.legend =
+        o.legend ? layoutLegend(nullptr, smallFont(11), o.size.width(), {}, Qt::black, o.functions) : 0;
     b.summary = o.summary.isEmpty() ? 0 : static_cast<int>(o.summary.size()) * kSummaryLine + 8;
     b.footer = o.footer.isEmpty() ? 0 : kFooterH;
     b.plot = o.size.height() - b.title - b.legend - b.summary - b.footer;
@@ -66,7 +67,7 @@ void paint(QCPPainter &p, TimelinePlot *plot, const ExportOptions &o)
     p.restore();
     y += b.plot;
     if (b.legend) {
-        layoutLegend(&p, smallFont(11), w, QPoint(0, y), Qt::black);
+        layoutLegend(&p, smallFont(11), w, QPoint(0, y), Qt::black, o.functions);
         y += b.legend;
     }
     if (b.summary) {

@@ -23,8 +23,9 @@ struct ExportOptions
     double scale = 1;       // PNG: image pixels per logical pixel
     QString title;          // empty: no title line
     bool legend = true;
-    QStringList summary; // monospace lines below the legend (empty: none)
-    QString footer;      // empty: none
+    bool functions = false; // the legend lists the function row's colours
+    QStringList summary;    // monospace lines below the legend (empty: none)
+    QString footer;         // empty: none
 };
 
 // The title line of a view: the run (or both runs), the kernel, the window on the time axis in seconds.

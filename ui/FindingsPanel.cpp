@@ -93,7 +93,7 @@ void FindingsPanel::fill()
 {
     list_->clear();
     if (findings_) {
-        const int64_t first = doc_.valid() ? doc_.trace->firstTs() : 0;
+        const int64_t first = doc_.valid() ? doc_.trace->startTs() : 0;
         for (size_t i = 0; i < findings_->size(); ++i) {
             const Finding &f = (*findings_)[i];
             auto *item = new QTreeWidgetItem(list_);

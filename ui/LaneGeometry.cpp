@@ -9,32 +9,34 @@ void LaneGeometry::layout(const std::vector<int> &cpus, const std::vector<bool> 
 {
     std::vector<Lane> l;
     for (int cpu : cpus)
-        l.push_back(
-            {cpu, cpu >= 0 && cpu < static_cast<int>(collapsed.size()) && collapsed[cpu], 0, true, 0, 0});
+        l.push_back({cpu, cpu >= 0 && cpu < static_cast<int>(collapsed.size()) && collapsed[cpu], 0, true, 0,
+                     0, false});
     layout(std::move(l), top, scroll, available);
 }
 
 void LaneGeometry::layout(std::vector<Lane> in, int top, int scroll, int available)
 {
-    int natural = 0, full = 0, gaps = 0;
+    auto rows = [](const Lane &l) {
+        return kStateRow + kTickRow + kEventRow + (l.functions ? kFunctionRow : 0);
+    };
+    int natural = 0, grown = 0;
     for (const Lane &l : in) {
-        natural += (l.collapsed ? kCollapsed : kStateRow + kTickRow + kEventRow) + (l.groupEnd ? kGap : 2);
-        full += l.collapsed ? 0 : 1;
-        gaps += !l.collapsed && l.groupEnd ? 1 : 0;
+        natural += (l.collapsed ? kCollapsed : rows(l)) + (l.groupEnd ? kGap : 2);
+        if (!l.collapsed) grown += rows(l) + (l.groupEnd ? kGap : 0);
     }
     double scale = 1.0;
-    if (full && natural < available)
-        scale = std::min(kMaxScale, 1.0 + static_cast<double>(available - natural) /
-                                              (full * (kStateRow + kTickRow + kEventRow) + gaps * kGap));
+    if (grown && natural < available)
+        scale = std::min(kMaxScale, 1.0 + static_cast<double>(available - natural) / grown);
     stateRow = static_cast<int>(kStateRow * scale);
     tickRow = static_cast<int>(kTickRow * scale);
     eventRow = static_cast<int>(kEventRow * scale);
+    functionRow = static_cast<int>(kFunctionRow * scale);
     gap = static_cast<int>(kGap * scale);
     lanes = std::move(in);
     int y = 0;
     for (Lane &l : lanes) {
         l.top = top + y - scroll;
-        l.height = l.collapsed ? kCollapsed : stateRow + tickRow + eventRow;
+        l.height = l.collapsed ? kCollapsed : stateRow + tickRow + eventRow + (l.functions ? functionRow : 0);
         y += l.height + (l.groupEnd ? gap : 2);
     }
     contentHeight = y;
@@ -60,6 +62,8 @@ QRect LaneGeometry::rowRect(int cpu, LaneRow row, int run) const
         return {left, l->top + stateRow, w, tickRow};
     case LaneRow::Event:
         return {left, l->top + stateRow + tickRow, w, eventRow};
+    case LaneRow::Function:
+        return l->functions ? QRect(left, l->top + stateRow + tickRow + eventRow, w, functionRow) : QRect();
     }
     return {};
 }
@@ -71,9 +75,10 @@ bool LaneGeometry::hit(int y, int &cpu, LaneRow &row, int *run) const
         cpu = l.cpu;
         if (run) *run = l.run;
         const int dy = y - l.top;
-        row = l.collapsed || dy < stateRow ? LaneRow::State
-              : dy < stateRow + tickRow    ? LaneRow::Tick
-                                           : LaneRow::Event;
+        row = l.collapsed || dy < stateRow         ? LaneRow::State
+              : dy < stateRow + tickRow            ? LaneRow::Tick
+              : dy < stateRow + tickRow + eventRow ? LaneRow::Event
+                                                   : LaneRow::Function;
         return true;
     }
     return false;

@@ -1,5 +1,6 @@
 // Where each CPU lane and its rows sit on the timeline, in the plot widget's pixels: a lane is a state
-// row (task band over an IRQ band), a tick row and an event row; a collapsed lane is a thin state row. In
+// row (task band over an IRQ band), a tick row, an event row and, when its trace has function_graph calls
+// with timestamps, a function row; a collapsed lane is a thin state row. In
 // the compare view each CPU has a lane per run (A's, then B's directly below it, as one group).
 #pragma once
 
@@ -14,24 +15,28 @@ enum class LaneRow
     State,
     Tick,
     Event,
+    Function,
 };
 
 struct LaneGeometry
 {
     // Row heights at scale 1; lanes grow up to kMaxScale times when the view has room.
-    static constexpr int kStateRow = 22, kTickRow = 18, kEventRow = 16, kGap = 8, kCollapsed = 8;
+    static constexpr int kStateRow = 22, kTickRow = 18, kEventRow = 16, kFunctionRow = 20, kGap = 8,
+                         kCollapsed = 8;
     static constexpr double kMaxScale = 2.0;
 
     struct Lane
     {
         int cpu;
         bool collapsed;
-        int run = 0;          // 0: the document, 1: the compared run
-        bool groupEnd = true; // the last lane of its CPU's group (a gap follows)
-        int top;              // widget y of the lane's first row (after scrolling)
-        int height;           // all its rows
+        int run = 0;            // 0: the document, 1: the compared run
+        bool groupEnd = true;   // the last lane of its CPU's group (a gap follows)
+        int top;                // widget y of the lane's first row (after scrolling)
+        int height;             // all its rows
+        bool functions = false; // it has a function row
     };
-    int stateRow = kStateRow, tickRow = kTickRow, eventRow = kEventRow, gap = kGap;
+    int stateRow = kStateRow, tickRow = kTickRow, eventRow = kEventRow, functionRow = kFunctionRow,
+        gap = kGap;
 
     std::vector<Lane> lanes;
     int left = 0, right = 0; // the data area's x range [left, right)
@@ -41,7 +46,7 @@ struct LaneGeometry
     // pixels of height when the lanes need less.
     void layout(const std::vector<int> &cpus, const std::vector<bool> &collapsed, int top, int scroll,
                 int available);
-    // The same for lanes given as (cpu, run, collapsed, groupEnd); top and height are filled in.
+    // The same for lanes given as (cpu, collapsed, run, groupEnd, functions); top and height are filled in.
     void layout(std::vector<Lane> lanes, int top, int scroll, int available);
 
     const Lane *laneOf(int cpu, int run = 0) const;

@@ -15,6 +15,14 @@ LegendBar::LegendBar(QWidget *parent) : QWidget(parent)
     setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
 }
 
+void LegendBar::setFunctions(bool on)
+{
+    if (on == functions_) return;
+    functions_ = on;
+    setFixedHeight(layoutHeight(width(), nullptr));
+    update();
+}
+
 static void drawGlyph(QPainter *p, const QRect &box, palette::Glyph g, const QColor &c)
 {
     using G = palette::Glyph;
@@ -65,13 +73,13 @@ static void drawGlyph(QPainter *p, const QRect &box, palette::Glyph g, const QCo
 
 // The entries flow left to right, each row's group behind its name in bold; a group whose name and first
 // entry do not fit on the line starts the next one.
-int layoutLegend(QPainter *p, const QFont &font, int width, QPoint origin, const QColor &text)
+int layoutLegend(QPainter *p, const QFont &font, int width, QPoint origin, const QColor &text, bool functions)
 {
     QFont bold = font;
     bold.setBold(true);
     const QFontMetrics fm(font), fmBold(bold);
     int x = kPad, y = 2;
-    const std::vector<palette::LegendEntry> entries = palette::legend();
+    const std::vector<palette::LegendEntry> entries = palette::legend(functions);
     for (size_t i = 0; i < entries.size(); ++i) {
         const palette::LegendEntry &e = entries[i];
         const int w = kSwatch + 4 + fm.horizontalAdvance(e.label) + 12;
@@ -107,7 +115,7 @@ int layoutLegend(QPainter *p, const QFont &font, int width, QPoint origin, const
 
 int LegendBar::layoutHeight(int width, QPainter *p) const
 {
-    return layoutLegend(p, font(), width, QPoint(0, 0), palette().color(QPalette::WindowText));
+    return layoutLegend(p, font(), width, QPoint(0, 0), palette().color(QPalette::WindowText), functions_);
 }
 
 int LegendBar::heightForWidth(int w) const

@@ -11,8 +11,9 @@ class QPainter;
 namespace tickscope {
 
 // Lays the legend out in `width` pixels from `origin` with `font` and returns its height; paints it when p is
-// set (the bar below the timeline and exported images share it).
-int layoutLegend(QPainter *p, const QFont &font, int width, QPoint origin, const QColor &text);
+// set (the bar below the timeline and exported images share it). functions: with the function row's entries.
+int layoutLegend(QPainter *p, const QFont &font, int width, QPoint origin, const QColor &text,
+                 bool functions = false);
 
 class LegendBar : public QWidget
 {
@@ -22,6 +23,7 @@ public:
     QSize sizeHint() const override;
     bool hasHeightForWidth() const override { return true; }
     int heightForWidth(int w) const override;
+    void setFunctions(bool on); // the timeline has a function row
 
 protected:
     void paintEvent(QPaintEvent *e) override;
@@ -29,6 +31,7 @@ protected:
 
 private:
     int layoutHeight(int width, QPainter *p) const; // draws when p is set
+    bool functions_ = false;
 };
 
 } // namespace tickscope

@@ -4,6 +4,7 @@
 
 #include "DifferencePanel.h"
 #include "FindingsPanel.h"
+#include "FunctionsPanel.h"
 #include "SimulatorPanel.h"
 
 #include "SummaryPanel.h"
@@ -42,6 +43,8 @@
 #include <QStatusBar>
 #include <QVBoxLayout>
 
+#include <cstdio>
+
 namespace tickscope {
 
 namespace {
@@ -60,6 +63,10 @@ MainWindow::MainWindow(QWidget *parent)
     layout->setContentsMargins(4, 4, 4, 4);
     timeline_ = new TimelineView(state_, central);
     layout->addWidget(timeline_, 1);
+    callsView_ = new FunctionsPanel(state_, central);
+    callsView_->setObjectName(QStringLiteral("callsView"));
+    layout->addWidget(callsView_, 1);
+    callsView_->hide();
     summary_ = new QPlainTextEdit(this);
     summary_->setReadOnly(true);
     summary_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
@@ -285,7 +292,7 @@ double MainWindow::progressValue() const
 void MainWindow::showMarkers()
 {
     const auto a = state_->markerA(), b = state_->markerB();
-    const int64_t origin = doc_.valid() ? doc_.trace->firstTs() : 0;
+    const int64_t origin = doc_.valid() ? doc_.trace->startTs() : 0;
     // seconds to the microsecond (the axis' own format rounds to its tick step)
     auto at = [origin](int64_t t) {
         return QStringLiteral("%1 s").arg(static_cast<double>(t - origin) / 1e9, 0, 'f', 6);
@@ -344,7 +351,10 @@ void MainWindow::onLoaded(const QString &path,
     runA_ = path;
     timeline_->setDocument(doc_);
     panels_->setDocument(doc_);
-    state_->reset(doc_.trace->firstTs(), doc_.trace->lastTs(), doc_.trace->cpuCount());
+    timeline_->setVisible(!doc_.callsOnly());
+    callsView_->setVisible(doc_.callsOnly());
+    callsView_->setDocument(doc_.callsOnly() ? doc_ : Document{});
+    state_->reset(doc_.trace->startTs(), doc_.trace->endTs(), doc_.trace->cpuCount());
     timeline_->plot()->setFocus();
     loadSeconds_ = secs;
     statsStale_ = true; // written when the statistics dock is shown (it counts every event by type)
@@ -355,7 +365,7 @@ void MainWindow::onLoaded(const QString &path,
     if (!traces_->empty()) {
         const TraceMeta &m = traces_->front()->meta;
         const Trace &t = *traces_->front();
-        const double span = fig.events ? static_cast<double>(t.lastTs() - t.firstTs()) / 1e9 : 0.0;
+        const double span = static_cast<double>(t.endTs() - t.startTs()) / 1e9;
         status_->setText(
             tr("%1 · kernel %2 · %3 CPUs · %4 s · %5 events · %6 lost ranges · loaded and analysed in %7 s")
                 .arg(doc_.title,
@@ -374,9 +384,10 @@ void MainWindow::onLoaded(const QString &path,
                 .arg(full.empty() ? tr("none") : QString::fromStdString(formatCpuList(full)),
                      QString::fromStdString(std::string(nohzFullSourceName(doc_.analysis->nohzFullSource)))));
         if (const size_t calls = t.functions.size())
-            status_->setText(status_->text() +
-                             tr(" · %1 function_graph calls (the Functions panel; not on the timeline yet)")
-                                 .arg(static_cast<qulonglong>(calls)));
+            status_->setText(status_->text() + (t.functions.timed()
+                                                    ? tr(" · %1 function_graph calls")
+                                                    : tr(" · %1 function_graph calls without timestamps"))
+                                                   .arg(static_cast<qulonglong>(calls)));
         QStringList why;
         for (size_t c = 0; c < doc_.analysis->nohzFullWhy.size(); ++c)
             if (!doc_.analysis->nohzFullWhy[c].empty())
@@ -387,6 +398,11 @@ void MainWindow::onLoaded(const QString &path,
     setWindowTitle(QStringLiteral("tickscope — %1").arg(doc_.title));
     if (QFileInfo(path).isFile()) addRecent(path); // not a simulated scenario
     for (const auto &t : *traces_) {
+        if (nonInteractive_) {
+            for (const std::string &w : t->warnings)
+                std::fprintf(stderr, "tickscope: warning: %s: %s\n", qPrintable(path), w.c_str());
+            continue;
+        }
         if (!t->warnings.empty()) {
             QMessageBox::warning(
                 this, tr("Trace loaded with warnings"),

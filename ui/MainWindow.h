@@ -28,6 +28,7 @@ class QFrame;
 namespace tickscope {
 class Trace;
 class TraceLoader;
+class FunctionsPanel;
 class TimelineView;
 class PanelDocks;
 class ViewState;
@@ -74,10 +75,14 @@ public:
     const Document &document() const { return doc_; }
     ViewState *viewState() const { return state_; }
     TimelineView *timeline() const { return timeline_; }
+    FunctionsPanel *callsView() const { return callsView_; } // in the timeline's place for callsOnly()
     PanelDocks *panels() const { return panels_; }
     // Edit -> Copy Summary: the summary panel's report (the visible range) in the mail form of
     // `report --format mail`; empty while it is being computed.
     QString summaryMail() const;
+    // --screenshot and benchmarks: a trace's load warnings go to stderr, one line each, instead of a
+    // dialog that would wait for a click.
+    void setNonInteractive(bool on) { nonInteractive_ = on; }
 
 signals:
     void traceShown(QString path);
@@ -143,6 +148,8 @@ private:
     QMenu *recentMenu_;
     std::shared_ptr<std::vector<std::shared_ptr<const Trace>>> traces_;
     Document doc_;
+    bool nonInteractive_ = false;
+    FunctionsPanel *callsView_ = nullptr;
 };
 
 } // namespace tickscope

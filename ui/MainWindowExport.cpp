@@ -47,9 +47,9 @@ QStringList MainWindow::renderArgs(QSize size, bool summary) const
         a << QStringLiteral("--compare") << runB_;
         if (c->how != QLatin1String("marker") && c->how != QLatin1String("start")) {
             // any other alignment as render's --align OFFSET: A's zero at its start, B's moved alike
-            const int64_t off = (c->zeroB - c->b.trace->firstTs()) - (c->zeroA - doc_.trace->firstTs());
+            const int64_t off = (c->zeroB - c->b.trace->startTs()) - (c->zeroA - doc_.trace->startTs());
             a << QStringLiteral("--align") << secondsText(off);
-            zero = doc_.trace->firstTs();
+            zero = doc_.trace->startTs();
         } else {
             a << QStringLiteral("--align") << c->how;
         }
@@ -70,6 +70,7 @@ ExportOptions MainWindow::exportOptions(QSize size, double scale, bool summary) 
     ExportOptions o;
     o.size = size;
     o.scale = scale;
+    o.functions = doc_.valid() && doc_.trace->functions.timed();
     const int64_t zero = timeline_->plot()->origin();
     const auto &c = state_->comparison();
     o.title = exportTitle(doc_, c && c->valid() ? c.get() : nullptr,

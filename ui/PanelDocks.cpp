@@ -71,8 +71,9 @@ void PanelDocks::setDocument(const Document &doc)
     difference_->setDocument(doc);
     findings_->setDocument(doc);
     functions_->setDocument(doc);
-    // The calls' view comes forward with a trace that has them (for a paste it is the only view).
-    const bool calls = doc.valid() && !doc.trace->functions.empty();
+    // The calls' view comes forward with a trace that has them (a paste without timestamps has its own
+    // in the timeline's place).
+    const bool calls = doc.valid() && !doc.trace->functions.empty() && !doc.callsOnly();
     functionsDock_->setVisible(calls);
     if (calls) functionsDock_->raise();
 }

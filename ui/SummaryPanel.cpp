@@ -185,7 +185,7 @@ void SummaryPanel::compute()
 
 void SummaryPanel::show(const TickReport &r)
 {
-    const int64_t first = doc_.trace->firstTs();
+    const int64_t first = doc_.trace->startTs();
     window_->setText(tr("%1 .. %2 s (%3 s)%4")
                          .arg(seconds(r.from - first), seconds(r.to - first), seconds(r.to - r.from))
                          .arg(whole_->isChecked() ? tr(", the whole trace") : tr(", the visible range")));

@@ -15,6 +15,9 @@ const QColor kReddishPurple(0xCC, 0x79, 0xA7);
 // lightness so that they keep their order without hue vision.
 const QColor kLate[4] = {QColor(0x9E, 0xCA, 0xE1), QColor(0x42, 0x92, 0xC6), QColor(0x08, 0x51, 0x9C),
                          QColor(0x08, 0x1D, 0x58)};
+// Call durations: four steps of ColorBrewer's sequential "Purples", the same way.
+const QColor kCall[4] = {QColor(0xCB, 0xC9, 0xE2), QColor(0x9E, 0x9A, 0xC8), QColor(0x6A, 0x51, 0xA3),
+                         QColor(0x3F, 0x00, 0x7D)};
 } // namespace
 
 QColor task(TaskSlot s)
@@ -85,6 +88,16 @@ QColor lateness(int32_t ns)
     return s < 0 ? QColor(0xA8, 0x9F, 0x91) : kLate[s]; // unknown: a warm grey
 }
 
+int callStep(int64_t ns)
+{
+    // The 50 us step is the catch-up rule's threshold for a long TIMER softirq.
+    return ns < 10'000 ? 0 : ns < 50'000 ? 1 : ns < 200'000 ? 2 : 3;
+}
+QColor call(int64_t ns)
+{
+    return kCall[callStep(ns)];
+}
+
 QColor catchup()
 {
     return kReddishPurple;
@@ -141,6 +154,8 @@ QString legendRowName(LegendRow r)
         return QStringLiteral("tick");
     case LegendRow::Timers:
         return QStringLiteral("timers");
+    case LegendRow::Functions:
+        return QStringLiteral("functions");
     default:
         return QString();
     }
@@ -151,11 +166,11 @@ LegendRow paintedRow(LegendRow r)
     return r == LegendRow::Interrupts ? LegendRow::State : r;
 }
 
-std::vector<LegendEntry> legend()
+std::vector<LegendEntry> legend(bool functions)
 {
     using R = LegendRow;
     using G = Glyph;
-    return {
+    std::vector<LegendEntry> all{
         {R::State, G::Box, task(TaskSlot::User), QStringLiteral("user")},
         {R::State, G::Box, task(TaskSlot::Kernel), QStringLiteral("kernel")},
         {R::State, G::Box, task(TaskSlot::IdleTask), QStringLiteral("idle task")},
@@ -182,6 +197,16 @@ std::vector<LegendEntry> legend()
         {R::Timers, G::Arrow, wakeupArrow(), QStringLiteral("wakeup → switch-in (zoomed in)")},
         {R::Lane, G::Hatch, lost(), QStringLiteral("lost events")},
     };
+    if (functions) {
+        const std::vector<LegendEntry> calls{
+            {R::Functions, G::Box, call(0), QStringLiteral("call <10µs")},
+            {R::Functions, G::Box, call(20'000), QStringLiteral("<50µs")},
+            {R::Functions, G::Box, call(100'000), QStringLiteral("<200µs")},
+            {R::Functions, G::Box, call(300'000), QStringLiteral("≥200µs")},
+        };
+        all.insert(all.end() - 1, calls.begin(), calls.end());
+    }
+    return all;
 }
 
 } // namespace tickscope::palette

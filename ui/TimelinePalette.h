@@ -23,6 +23,8 @@ QColor tickStopped();
 QColor failedStop();
 QColor lateness(int32_t ns);  // timers row: an hrtimer wakeup's lateness (INT32_MIN: unknown)
 int latenessStep(int32_t ns); // 0..3 for the four classes below 10, 50, 200 us and above; -1 unknown
+QColor call(int64_t ns);      // function row: a function_graph call by its duration
+int callStep(int64_t ns);     // 0..3 for the four classes below 10, 50, 200 us and above
 QColor catchup();             // timers row: catch-up TIMER softirq span
 QColor timerSoftirq();        // timers row: a TIMER softirq (the state row's TIMER softirq colour)
 QColor softExpiry();          // timers row: columns with hrtimer wakeups run in softirq context
@@ -53,6 +55,7 @@ enum class LegendRow
     Interrupts, // the state row's lower band
     Tick,
     Timers,
+    Functions,
     Lane, // over the whole lane
 };
 struct LegendEntry
@@ -62,7 +65,8 @@ struct LegendEntry
     QColor colour;
     QString label;
 };
-std::vector<LegendEntry> legend(); // every mark the timeline draws, with its meaning, grouped by row
+// Every mark the timeline draws, with its meaning, grouped by row; the function row's only with `functions`.
+std::vector<LegendEntry> legend(bool functions = false);
 QString legendRowName(LegendRow r);
 // The row a legend row's colours are painted in (Interrupts share the state row).
 LegendRow paintedRow(LegendRow r);

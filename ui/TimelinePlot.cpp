@@ -59,7 +59,7 @@ void TimelinePlot::rebuild()
     lanes_.clear();
     if (doc_.valid()) {
         const Comparison *cmp = comparison();
-        origin_ = cmp ? cmp->zeroA : doc_.trace->eventCount() ? doc_.trace->firstTs() : 0;
+        origin_ = cmp ? cmp->zeroA : doc_.trace->startTs();
         std::vector<LaneSummaries::Source> sources;
         auto addLane = [&](const Document &d, int cpu, int run, int64_t origin, bool groupEnd, int groupCpu) {
             CpuLanePlottable::Spec spec{
@@ -71,7 +71,7 @@ void TimelinePlot::rebuild()
             }
             new CpuLanePlottable(xAxis2, yAxis, std::move(spec), &geometry_, &summaries_);
             sources.push_back({d.timeline.get(), cpu, origin});
-            lanes_.push_back({cpu, collapsed(groupCpu), run, groupEnd, 0, 0});
+            lanes_.push_back({cpu, collapsed(groupCpu), run, groupEnd, 0, 0, d.trace->functions.timed()});
         };
         for (int cpu : state_->cpus()) {
             if (cpu < 0 || cpu >= doc_.timeline->cpuCount()) continue;

@@ -150,6 +150,7 @@ void TimelineView::fillNavigateMenu(QMenu *menu)
 void TimelineView::setDocument(const Document &doc)
 {
     doc_ = doc;
+    legend_->setFunctions(doc_.valid() && doc_.trace->functions.timed());
     plot_->setDocument(doc);
 }
 

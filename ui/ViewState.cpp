@@ -8,7 +8,7 @@ ViewState::ViewState(QObject *parent) : QObject(parent) {}
 
 void ViewState::reset(int64_t first, int64_t last, int cpuCount)
 {
-    if (first > last) { // no events (a function_graph paste): an empty span at 0
+    if (first > last) { // nothing timed
         first = 0;
         last = 0;
     }
@@ -105,8 +105,8 @@ void ViewState::setComparison(std::shared_ptr<const Comparison> c, bool keepRang
     boundsEnd_ = docEnd_;
     if (comparison_ && comparison_->valid()) {
         const Trace &b = *comparison_->b.trace;
-        boundsStart_ = std::min(boundsStart_, b.firstTs() - comparison_->shift());
-        boundsEnd_ = std::max(boundsEnd_, b.lastTs() - comparison_->shift());
+        boundsStart_ = std::min(boundsStart_, b.startTs() - comparison_->shift());
+        boundsEnd_ = std::max(boundsEnd_, b.endTs() - comparison_->shift());
     }
     if (keepRange) {
         const Range r = clamp(start_, end_);

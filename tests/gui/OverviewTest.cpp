@@ -2,10 +2,13 @@
 // bar of nohzfull-poll.dat's CPU 1 stays visible beside its spurious ticks; the 100 µs sleeps of seed 000's
 // CPU 3 show among its 10 ms of work; soft hrtimer expiries (PREEMPT_RT) are marked; no two legend entries of
 // one row share a colour, also as a protanope or deuteranope sees them; lane labels are readable and the
-// window works at 1024×700.
+// window works at 1024×700; function_graph calls get a row of their own, or for a paste without
+// timestamps the calls' table in the timeline's place.
 #include "CpuLanePlottable.h"
+#include "FunctionsPanel.h"
 #include "GuiTestUtil.h"
 #include "MainWindow.h"
+#include "PanelDocks.h"
 #include "TimelinePalette.h"
 #include "TimelinePlot.h"
 #include "TimelineView.h"
@@ -14,6 +17,7 @@
 #include <QDockWidget>
 #include <QSignalSpy>
 #include <QTest>
+#include <QTreeWidget>
 
 #include <cmath>
 
@@ -221,6 +225,78 @@ private slots:
         w.timeline()->render();
         QVERIFY(lane(1)->taskNamesDrawn().isEmpty());
         QCOMPARE(lane(1)->arrowsDrawn(), 0);
+    }
+
+    // A function_graph recording (trace.dat from the kernel lab): each lane gets a function row. At
+    // whole-trace zoom it marks the columns with calls in the duration colours (run_timer_softirq's 968 µs
+    // call among them); zoomed in on that call it is a box with the calls nested in it stacked below, and the
+    // pointer over it names it, with the tick state at its entry. A trace without calls has no such row.
+    void functionRowShowsTheCalls()
+    {
+        MainWindow w;
+        w.resize(1600, 900);
+        w.show();
+        QVERIFY(openFile(w, QStringLiteral("fgraph-timers.dat")));
+        const Document &doc = w.document();
+        TimelinePlot *plot = w.timeline()->plot();
+        const QImage img = w.timeline()->render();
+        const QRect row = plot->geometry().rowRect(1, LaneRow::Function);
+        QVERIFY(!row.isEmpty());
+        int marked = 0;
+        for (int64_t ns : {0, 20'000, 100'000, 300'000})
+            marked += columnsWith(img, row, palette::call(ns));
+        QVERIFY2(marked >= 100, qPrintable(QStringLiteral("%1 columns with calls").arg(marked)));
+        QVERIFY(columnsWith(img, row, palette::call(300'000)) >= 1); // the 968 µs call
+        // the calls do not bleed into the timers row above
+        const QRect timers = plot->geometry().rowRect(1, LaneRow::Event);
+        QCOMPARE(test::countColour(img, timers, palette::call(300'000)), 0);
+
+        const int64_t at = 12'512'839'000; // run_timer_softirq, 968.344 µs, on CPU 1 (trace-cmd report)
+        w.viewState()->setRange(at - 100'000, at + 1'100'000);
+        const QImage zoomed = w.timeline()->render();
+        const CpuLanePlottable *lane = nullptr;
+        for (int i = 0; i < plot->plottableCount(); ++i)
+            if (auto *l = dynamic_cast<CpuLanePlottable *>(plot->plottable(i)); l && l->cpu() == 1) lane = l;
+        QVERIFY(lane);
+        QVERIFY2(lane->callsDrawn() >= 3, qPrintable(QString::number(lane->callsDrawn())));
+        // the long call spans most of the view in the top level of the row
+        const int x0 = static_cast<int>(std::lround(plot->xOf(at))),
+                  x1 = static_cast<int>(std::lround(plot->xOf(at + 968'344)));
+        const QRect top(x0 + 2, row.top() + 1, x1 - x0 - 4, 2);
+        QVERIFY2(test::countColour(zoomed, top, palette::call(300'000)) >= top.width(),
+                 qPrintable(QStringLiteral("%1 of %2")
+                                .arg(test::countColour(zoomed, top, palette::call(300'000)))
+                                .arg(top.width())));
+        const TimelinePickResult pick =
+            pickEvent(*doc.timeline, 1, TimelineRow::Function, at + 10'000, 1'000);
+        QVERIFY2(pick.text.find("run_timer_softirq()  968.344 µs, depth 0") != std::string::npos,
+                 pick.text.c_str());
+        QVERIFY2(pick.text.find("at entry: tick stopped") != std::string::npos, pick.text.c_str());
+        // deeper in it, the deepest call there
+        const TimelinePickResult inner =
+            pickEvent(*doc.timeline, 1, TimelineRow::Function, at + 500'000, 1'000);
+        QVERIFY2(inner.text.find("depth 0") == std::string::npos, inner.text.c_str());
+
+        QVERIFY(openFile(w, QStringLiteral("nohzfull-poll.dat")));
+        QVERIFY(plot->geometry().rowRect(1, LaneRow::Function).isEmpty());
+    }
+
+    // A function_graph paste without timestamps: no time axis to draw, so the calls' table and histogram
+    // take the timeline's place; the next trace with events brings the timeline back.
+    void pasteWithoutTimestampsShowsTheCalls()
+    {
+        MainWindow w;
+        w.resize(1200, 800);
+        w.show();
+        QVERIFY(openFile(w, QStringLiteral("text/seed002-run-timer-softirq.txt")));
+        QVERIFY(!w.timeline()->isVisible());
+        QVERIFY(w.callsView()->isVisible());
+        QTRY_COMPARE_WITH_TIMEOUT(w.callsView()->table()->topLevelItemCount(), 1, 10000);
+        QCOMPARE(w.callsView()->table()->topLevelItem(0)->text(4), QStringLiteral("566.923"));
+        QVERIFY(!w.panels()->functionsDock()->isVisible());
+        QVERIFY(openFile(w, QStringLiteral("fgraph-timers.dat")));
+        QVERIFY(w.timeline()->isVisible());
+        QVERIFY(!w.callsView()->isVisible());
     }
 
     // At 1024×700 with the docks shown, every lane of a 2-CPU trace fits without scrolling, the timers

@@ -479,7 +479,8 @@ private slots:
     {
         Window w("text/seed002-run-timer-softirq.txt");
         FunctionsPanel *f = w.docks.functions();
-        QVERIFY(w.docks.functionsDock()->isVisible());
+        // a paste without timestamps: the main window shows the calls in the timeline's place instead
+        QVERIFY(!w.docks.functionsDock()->isVisible());
         QTRY_COMPARE_WITH_TIMEOUT(f->table()->topLevelItemCount(), 1, 10000);
         const QTreeWidgetItem *fn = f->table()->topLevelItem(0);
         QCOMPARE(fn->text(0), QStringLiteral("run_timer_softirq"));
@@ -497,6 +498,9 @@ private slots:
         w.state.setCpus({12});
         QTRY_COMPARE(f->table()->topLevelItem(0)->text(1), QStringLiteral("2"));
         QTRY_COMPARE(HistogramPanel::plottedSamples(f->plot()), uint64_t{2});
+        // a recording with timestamps brings it forward
+        w.docks.setDocument(load("fgraph-timers.dat"));
+        QVERIFY(w.docks.functionsDock()->isVisible());
         // a trace without calls puts the panel away
         w.docks.setDocument(load("nohzfull-poll.dat"));
         QVERIFY(!w.docks.functionsDock()->isVisible());
