@@ -48,7 +48,7 @@ FunctionsPanel::FunctionsPanel(ViewState *state, QWidget *parent)
     row->addWidget(new QLabel(tr("Durations of"), this));
     row->addWidget(function_, 1);
     layout->addLayout(row);
-    plot_->setMinimumSize(200, 100);
+    plot_->setMinimumSize(200, 140);
     plot_->addGraph();
     plot_->graph(0)->setLineStyle(QCPGraph::lsStepLeft);
     plot_->graph(0)->setPen(QPen(QColor(0x00, 0x72, 0xb2)));
@@ -127,15 +127,37 @@ void FunctionsPanel::fillTable(const FunctionReport &r)
         QStringList longest;
         for (const FunctionCall &c : f.longest)
             longest << QString::fromStdString(usText(c.durationNs) + " µs " + callPlaceText(c));
-        item->setToolTip(0, tr("Longest calls:\n%1").arg(longest.join(QLatin1Char('\n'))));
+        QString tip = tr("Longest calls:\n%1").arg(longest.join(QLatin1Char('\n')));
+        if (f.tickStopped + f.tickRunning)
+            tip += tr("\nTick at entry: %1 stopped, %2 running")
+                       .arg(static_cast<qulonglong>(f.tickStopped))
+                       .arg(static_cast<qulonglong>(f.tickRunning));
+        item->setToolTip(0, tip);
         for (const FunctionCpuStats &c : f.cpus)
             row(new QTreeWidgetItem(item), tr("CPU %1").arg(c.cpu), c.duration, c.totalNs);
         item->setExpanded(true);
         function_->addItem(QString::fromStdString(f.name));
     }
-    if (r.timerCalls)
-        verdict_->setText(QString::fromStdString(timerVerdictText(r)));
-    else if (!r.timed)
+    verdict_->setToolTip(QString());
+    if (r.timerCalls) {
+        // Beside the softirq tracepoints: their verdict in the label, the softirqs they differ on in the
+        // tooltip.
+        const std::vector<std::string> join = timerJoinText(r);
+        QString text = QString::fromStdString(timerVerdictText(r));
+        if (!join.empty()) {
+            QString first = QString::fromStdString(join.front());
+            if (first.endsWith(QLatin1Char(':'))) {
+                first.chop(1);
+                first += tr(" (the tooltip lists them)");
+            }
+            text += QLatin1Char('\n') + first;
+        }
+        verdict_->setText(text);
+        QStringList tip;
+        for (const std::string &line : join)
+            tip << QString::fromStdString(line).trimmed();
+        verdict_->setToolTip(tip.join(QLatin1Char('\n')));
+    } else if (!r.timed)
         verdict_->setText(
             tr("No timestamps (funcgraph-abstime off): the calls have no place on the timeline."));
 }

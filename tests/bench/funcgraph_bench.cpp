@@ -3,8 +3,9 @@
 // tracefs event text (the lines of tests/data/host-trace.txt, repeated with later timestamps) and N lines
 // of function_graph text (nested timer calls on 4 CPUs, with and without funcgraph-abstime) to temporary
 // files, loads each with the text importer `runs` times and prints the median time per line and the
-// ratio to the event text.
+// ratio to the event text; then what the timeline's function rows cost over those calls.
 #include "import/TextImporter.h"
+#include "view/FunctionLane.h"
 
 #include <algorithm>
 #include <chrono>
@@ -103,6 +104,56 @@ double medianSeconds(const std::string &file, int runs, size_t &units)
     return t[t.size() / 2];
 }
 
+volatile int64_t benchSink; // keeps the timed loop's results alive
+
+// The timeline's function rows over the timed calls: building each CPU's FunctionLane, then what one
+// repaint of a 1500-px-wide view asks of it per lane: the longest call of every column at whole-trace
+// zoom, and the calls of a 1 ms window zoomed in.
+void laneFigures(const std::string &file, int runs)
+{
+    auto traces = importText(file, LoadOptions{});
+    Trace &t = *traces.front();
+    t.functions.finish();
+    const auto t0 = std::chrono::steady_clock::now();
+    std::vector<FunctionLane> lanes(t.functions.cpus.size());
+    for (size_t c = 0; c < lanes.size(); ++c)
+        lanes[c].build(t.functions.cpus[c]);
+    const double build = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    constexpr int kColumns = 1500;
+    const int64_t from = t.functions.firstTs, to = t.functions.lastTs;
+    std::vector<double> whole, window;
+    int64_t sink = 0;
+    size_t inWindow = 0;
+    for (int r = 0; r < std::max(runs, 5) * 20; ++r) {
+        auto a = std::chrono::steady_clock::now();
+        for (const FunctionLane &l : lanes)
+            for (int j = 0; j < kColumns; ++j)
+                sink += l.worst(from + (to - from) * j / kColumns, from + (to - from) * (j + 1) / kColumns);
+        auto b = std::chrono::steady_clock::now();
+        whole.push_back(std::chrono::duration<double>(b - a).count());
+        const int64_t w0 = from + (to - from) / 2;
+        std::vector<uint32_t> calls;
+        for (const FunctionLane &l : lanes)
+            l.overlapping(w0, w0 + 1'000'000, kColumns / 3, calls);
+        window.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - b).count());
+        inWindow = calls.size();
+    }
+    std::sort(whole.begin(), whole.end());
+    std::sort(window.begin(), window.end());
+    std::printf("function rows: %zu timed calls on %zu CPUs, lanes built in %.3f s (%zu bytes/call)\n",
+                t.functions.size(), lanes.size(), build, [&] {
+                    size_t b = 0;
+                    for (const FunctionLane &l : lanes)
+                        b += l.bytes();
+                    return b / std::max<size_t>(1, t.functions.size());
+                }());
+    std::printf("  whole trace, %d columns x %zu lanes: median %.3f ms (%.0f ns/column)\n", kColumns,
+                lanes.size(), whole[whole.size() / 2] * 1e3,
+                whole[whole.size() / 2] * 1e9 / (kColumns * lanes.size()));
+    std::printf("  a 1 ms window: %zu calls in median %.3f ms\n", inWindow, window[window.size() / 2] * 1e3);
+    benchSink = sink;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -135,6 +186,7 @@ int main(int argc, char **argv)
     row("event text (host-trace.txt lines)", events, te, ev, "events");
     row("function_graph, funcgraph-abstime", graph, tg, calls, "calls");
     row("function_graph, no timestamps (paste form)", paste, tp, pasted, "calls");
+    laneFigures(graph, runs);
     fs::remove_all(dir);
     return 0;
 }
