@@ -142,6 +142,7 @@ int run(const std::vector<std::string> &args)
     }
 
     const Document a = open(in, seed);
+    o.functions = a.trace->functions.timed(); // the legend lists the function row's colours
     ViewState state;
     TimelinePlot plot(&state);
     plot.resize(o.size);

@@ -206,10 +206,8 @@ void CpuTimelineIndex::summarize(int64_t start, int64_t end, int columns, Column
     if (end <= start) return;
     const int64_t span = end - start;
     auto boundary = [&](int j) { return start + span * j / columns; };
-    if (!functions_.empty()) {
-        for (int j = 0; j < columns; ++j)
-            out[j].worstCallNs = functions_.worst(boundary(j), boundary(j + 1));
-    }
+    if (!functions_.empty())
+        functions_.worstPerColumn(start, end, columns, [&](int j, int64_t w) { out[j].worstCallNs = w; });
     if (!events_ || events_->empty()) return;
     const CpuAnalysis &a = *analysis_;
 

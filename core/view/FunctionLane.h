@@ -9,6 +9,7 @@
 
 #include "model/FunctionSpans.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -24,6 +25,9 @@ public:
 
     // The longest duration of the calls overlapping [t0, t1); -1 when none does.
     int64_t worst(int64_t t0, int64_t t1) const;
+    // worst() of each column j of [start, end) in `columns` columns (boundary j at start + (end - start) *
+    // j / columns), each boundary searched once, forward from the previous one.
+    template <class Out> void worstPerColumn(int64_t start, int64_t end, int columns, Out &&out) const;
     // The calls overlapping [from, to) in entry order, appended to `out` (indices for call()); false when
     // there are more than `limit` of them (then `out` holds the first `limit` found).
     bool overlapping(int64_t from, int64_t to, size_t limit, std::vector<uint32_t> &out) const;
@@ -38,5 +42,36 @@ private:
     std::vector<uint32_t> lastEnd_; // k -> the call among order_[0..k] that returns last (a k' <= k)
     RangeTree<int64_t, MaxOp> durations_;
 };
+
+template <class Out>
+void FunctionLane::worstPerColumn(int64_t start, int64_t end, int columns, Out &&out) const
+{
+    size_t lo = 0;
+    auto after = [&](size_t from, int64_t t) { // the first call entered at or after t, from `from` on
+        size_t step = 1, hi = from;
+        while (hi < starts_.size() && starts_[hi] < t) { // gallop, then search the last stride
+            from = hi + 1;
+            hi += step;
+            step *= 2;
+        }
+        hi = std::min(hi, starts_.size());
+        return static_cast<size_t>(std::lower_bound(starts_.begin() + static_cast<long>(from),
+                                                    starts_.begin() + static_cast<long>(hi), t) -
+                                   starts_.begin());
+    };
+    lo = after(0, start);
+    for (int j = 0; j < columns; ++j) {
+        const int64_t t0 = start + (end - start) * j / columns,
+                      t1 = start + (end - start) * (j + 1) / columns;
+        const size_t hi = after(lo, t1);
+        int64_t m = durations_.query(lo, hi);
+        if (lo > 0) {
+            const FunctionSpan &c = call(lastEnd_[lo - 1]);
+            if (c.end() > t0) m = std::max(m, c.durationNs);
+        }
+        out(j, m);
+        lo = hi;
+    }
+}
 
 } // namespace tickscope

@@ -614,3 +614,24 @@ TEST(FunctionReport, TheMailQuotesTheCalls)
     for (size_t b = 0, e; (e = m.find('\n', b)) != std::string::npos; b = e + 1)
         EXPECT_LE(e - b, kMailColumns) << m.substr(b, e - b);
 }
+
+// The per-column pass (what a repaint asks) equals worst() column by column, on a recording.
+TEST(FunctionLane, PerColumnPassEqualsOneColumnAtATime)
+{
+    auto t = loadAll(dataFile("fgraph-timers.dat"), LoadOptions{});
+    const Trace &tr = *t.front();
+    for (size_t c = 0; c < tr.functions.cpus.size(); ++c) {
+        FunctionLane lane;
+        lane.build(tr.functions.cpus[c]);
+        for (int columns : {1, 7, 1500, 200000}) {
+            const int64_t s = tr.startTs() - 1000, e = tr.endTs() + 1000;
+            int checked = 0;
+            lane.worstPerColumn(s, e, columns, [&](int j, int64_t w) {
+                ASSERT_EQ(w, lane.worst(s + (e - s) * j / columns, s + (e - s) * (j + 1) / columns))
+                    << "CPU " << c << " column " << j << " of " << columns;
+                ++checked;
+            });
+            EXPECT_EQ(checked, columns);
+        }
+    }
+}
