@@ -85,6 +85,7 @@ void TimelinePlot::rebuild()
         overlay_->setGridVisible(grid_);
     }
     relayout(size());
+    setScroll(scroll_); // the scroll range follows the new lanes
     syncRange();
     replot(rpQueuedReplot);
 }

@@ -1,5 +1,7 @@
 #include "TimelineView.h"
 
+#include "BackgroundJob.h"
+#include "CpuStrip.h"
 #include "LegendBar.h"
 #include "TimelinePlot.h"
 #include "ViewState.h"
@@ -28,13 +30,16 @@ TimelineView::TimelineView(ViewState *state, QWidget *parent) : QWidget(parent),
     plot_ = new TimelinePlot(state, this);
     scroll_ = new QScrollBar(Qt::Vertical, this);
     scroll_->setRange(0, 0);
+    strip_ = new CpuStrip(plot_, this);
     row->addWidget(plot_, 1);
+    row->addWidget(strip_);
     row->addWidget(scroll_);
     layout->addLayout(row, 1);
     legend_ = new LegendBar(this);
     layout->addWidget(legend_);
     connect(scroll_, &QScrollBar::valueChanged, plot_, &TimelinePlot::setScroll);
     connect(plot_, &TimelinePlot::scrollChanged, this, [this](int y, int max) {
+        strip_->setVisible(max > 0); // only when the lanes do not fit: then it shows them all
         scroll_->setRange(0, max);
         scroll_->setPageStep(plot_->dataHeight());
         scroll_->setValue(y);
@@ -67,6 +72,21 @@ TimelineView::TimelineView(ViewState *state, QWidget *parent) : QWidget(parent),
         plot_->setTaskColours(on);
     });
     viewActions_ << taskColours;
+    laneMenuActions_ = static_cast<int>(viewActions_.size());
+    add(viewActions_, tr("Collapse All CPUs"), QKeySequence(), [this] { collapseAll(true); });
+    add(viewActions_, tr("Expand All CPUs"), QKeySequence(), [this] { collapseAll(false); });
+    add(viewActions_, tr("Expand CPUs with Findings"), QKeySequence(), [this] { expandCpusWithFindings(); });
+    auto *sort = new QMenu(tr("Sort CPUs By"), this);
+    const std::pair<QString, CpuOrder> orders[] = {
+        {tr("CPU Number"), CpuOrder::Number},
+        {tr("Spurious Ticks"), CpuOrder::SpuriousTicks},
+        {tr("TIMER Catch-ups"), CpuOrder::Catchups},
+        {tr("Least Time with the Tick Stopped"), CpuOrder::TickStopped},
+        {tr("Worst Wakeup Latency"), CpuOrder::WakeupLatency},
+        {tr("Group: Housekeeping, then nohz_full"), CpuOrder::Group}};
+    for (const auto &[name, order] : orders)
+        sort->addAction(name, this, [this, order = order] { sortCpus(order); });
+    viewActions_ << sort->menuAction();
     add(viewActions_, tr("Show CPUs…"), QKeySequence(), [this] { chooseCpus(); });
     add(viewActions_, tr("Show All CPUs"), QKeySequence(), [this] {
         std::vector<int> all;
@@ -152,6 +172,80 @@ void TimelineView::setDocument(const Document &doc)
     doc_ = doc;
     legend_->setFunctions(doc_.valid() && doc_.trace->functions.timed());
     plot_->setDocument(doc);
+    cpuReport_.reset();
+    strip_->setReport(nullptr);
+    const uint64_t gen = ++reportGeneration_;
+    if (!doc_.valid()) return;
+    runInBackground(
+        this,
+        [trace = doc_.trace, analysis = doc_.analysis] {
+            return std::make_shared<const TickReport>(TickReport::make(*trace, *analysis, ReportOptions{}));
+        },
+        [this, gen](std::shared_ptr<const TickReport> r) {
+            if (gen != reportGeneration_) return;
+            cpuReport_ = std::move(r);
+            strip_->setReport(cpuReport_);
+            emit cpuReportReady();
+        });
+}
+
+bool TimelineView::sortCpus(CpuOrder order)
+{
+    if (!cpuReport_) return false;
+    std::vector<const CpuReport *> by;
+    for (const CpuReport &c : cpuReport_->cpus)
+        if (c.cpu >= 0 && c.cpu < static_cast<int>(doc_.trace->cpuCount())) by.push_back(&c);
+    auto stoppedShare = [](const CpuReport *c) {
+        return c->laneKnownNs > 0
+                   ? static_cast<double>(c->tickStoppedNs) / static_cast<double>(c->laneKnownNs)
+                   : 0.0;
+    };
+    auto worstLatency = [](const CpuReport *c) {
+        return c->wakeup.latency.count ? c->wakeup.latency.max : -1;
+    };
+    // Worst first; ties keep the CPU order.
+    std::stable_sort(by.begin(), by.end(), [&](const CpuReport *a, const CpuReport *b) {
+        switch (order) {
+        case CpuOrder::SpuriousTicks:
+            return a->ticks.spurious > b->ticks.spurious;
+        case CpuOrder::Catchups:
+            return a->timerSoftirq.catchup > b->timerSoftirq.catchup;
+        case CpuOrder::TickStopped:
+            return stoppedShare(a) < stoppedShare(b);
+        case CpuOrder::WakeupLatency:
+            return worstLatency(a) > worstLatency(b);
+        case CpuOrder::Group:
+            return !a->nohzFull && b->nohzFull;
+        case CpuOrder::Number:
+            break;
+        }
+        return false;
+    });
+    // The CPUs shown stay the ones shown, in the new order.
+    const std::vector<int> shown = state_->cpus();
+    std::vector<int> cpus;
+    for (const CpuReport *c : by)
+        if (std::find(shown.begin(), shown.end(), c->cpu) != shown.end()) cpus.push_back(c->cpu);
+    if (order == CpuOrder::Number) std::sort(cpus.begin(), cpus.end());
+    showCpus(cpus);
+    return true;
+}
+
+void TimelineView::collapseAll(bool collapsed)
+{
+    for (int cpu : state_->cpus())
+        plot_->setCollapsed(cpu, collapsed);
+}
+
+void TimelineView::expandCpusWithFindings()
+{
+    if (!findings_) return;
+    std::vector<bool> with(doc_.valid() ? static_cast<size_t>(doc_.trace->cpuCount()) : 0, false);
+    for (const Finding &f : *findings_)
+        if (f.cpu >= 0 && static_cast<size_t>(f.cpu) < with.size()) with[static_cast<size_t>(f.cpu)] = true;
+    for (int cpu : state_->cpus())
+        plot_->setCollapsed(cpu, cpu < 0 || static_cast<size_t>(cpu) >= with.size() ||
+                                     !with[static_cast<size_t>(cpu)]);
 }
 
 QWidget *TimelineView::legend() const
@@ -301,7 +395,7 @@ void TimelineView::laneMenu(int cpu, QPoint globalPos)
         menu.addAction(tr("Move Down"), this, [this, cpu] { moveCpu(cpu, +1); });
         menu.addSeparator();
     }
-    menu.addActions(viewActions_.mid(viewActions_.size() - 3));
+    menu.addActions(viewActions_.mid(laneMenuActions_));
     menu.exec(globalPos);
 }
 

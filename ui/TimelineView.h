@@ -1,6 +1,7 @@
-// The timeline: the plot of the CPU swimlanes (TimelinePlot), a vertical scroll bar, the legend, and the
-// navigation actions (zoom undo/redo, jumps to the next spurious tick / catch-up softirq / late wakeup,
-// markers, CPU lanes). Everything goes through the shared ViewState.
+// The timeline: the plot of the CPU swimlanes (TimelinePlot), the CPU overview strip (CpuStrip, from a
+// whole-trace report computed in the background), a vertical scroll bar, the legend, and the navigation
+// actions (zoom undo/redo, jumps to the next spurious tick / catch-up softirq / late wakeup, markers, CPU
+// lanes: which, in what order, collapsed). Everything goes through the shared ViewState.
 #pragma once
 
 #include "Document.h"
@@ -18,7 +19,9 @@ class QMenu;
 class QScrollBar;
 
 namespace tickscope {
+class CpuStrip;
 class LegendBar;
+struct TickReport;
 class TimelinePlot;
 class ViewState;
 
@@ -65,7 +68,26 @@ public:
     void showCpus(std::vector<int> cpus);
     void moveCpu(int cpu, int delta);
 
+    // Many CPUs: the order of the lanes by a figure of the whole-trace report (worst first), collapsing,
+    // and the overview strip beside the lanes.
+    enum class CpuOrder
+    {
+        Number,
+        SpuriousTicks,
+        Catchups,
+        TickStopped, // the least time with the tick stopped first
+        WakeupLatency,
+        Group, // housekeeping CPUs, then nohz_full ones
+    };
+    bool sortCpus(CpuOrder order); // false until the report is computed
+    void collapseAll(bool collapsed);
+    void expandCpusWithFindings(); // and collapses the others (nothing until the findings are in)
+    CpuStrip *strip() const { return strip_; }
+    std::shared_ptr<const TickReport> cpuReport() const { return cpuReport_; }
+
 signals:
+    void cpuReportReady(); // the whole-trace report behind the strip and the sorting
+
     void latencyThresholdChanged(int64_t ns); // the findings follow it
 
 private:
@@ -80,6 +102,10 @@ private:
     TimelinePlot *plot_;
     QScrollBar *scroll_;
     LegendBar *legend_;
+    CpuStrip *strip_;
+    std::shared_ptr<const TickReport> cpuReport_;
+    uint64_t reportGeneration_ = 0;
+    int laneMenuActions_ = 0; // viewActions_ from here on are in the lanes' context menu too
     int64_t latencyThresholdNs_ = 100'000;
     SpuriousClass spuriousClass_ = SpuriousClass::All;
     QList<QAction *> spuriousClassActions_;

@@ -2,9 +2,12 @@
 // bar of nohzfull-poll.dat's CPU 1 stays visible beside its spurious ticks; the 100 µs sleeps of seed 000's
 // CPU 3 show among its 10 ms of work; soft hrtimer expiries (PREEMPT_RT) are marked; no two legend entries of
 // one row share a colour, also as a protanope or deuteranope sees them; lane labels are readable and the
-// window works at 1024×700; function_graph calls get a row of their own, or for a paste without
-// timestamps the calls' table in the timeline's place.
+// window works at 1024×700; with 40 CPUs the overview strip lights the CPUs with catch-ups, scrolls to a
+// clicked CPU, and the lanes sort and collapse; function_graph calls get a row of their own, or for a paste
+// without timestamps the calls' table in the timeline's place.
 #include "CpuLanePlottable.h"
+#include "CpuStrip.h"
+#include "FindingsPanel.h"
 #include "FunctionsPanel.h"
 #include "GuiTestUtil.h"
 #include "MainWindow.h"
@@ -297,6 +300,67 @@ private slots:
         QVERIFY(openFile(w, QStringLiteral("fgraph-timers.dat")));
         QVERIFY(w.timeline()->isVisible());
         QVERIFY(!w.callsView()->isVisible());
+    }
+
+    // Many CPUs (the 40-CPU seed 002 simulation, catch-ups on CPUs 10-13): the strip has a row per lane
+    // in the lanes' order, squeezed into its height; its catch-up cells are lit on those CPUs only; a click
+    // on a row scrolls that CPU's lane into view; sorting by catch-ups puts CPUs 10-13 first (by the
+    // report's counts), by number restores the order; collapse all, then expand the CPUs with findings.
+    void manyCpusStripSortAndCollapse()
+    {
+        MainWindow w;
+        w.resize(1400, 800);
+        w.show();
+        for (QDockWidget *d : w.findChildren<QDockWidget *>())
+            d->hide();
+        QSignalSpy shown(&w, &MainWindow::traceShown);
+        w.openScenario(QStringLiteral("seed002-legacy-wheel"));
+        QVERIFY(shown.wait(60000));
+        TimelineView *tv = w.timeline();
+        QTRY_VERIFY_WITH_TIMEOUT(tv->strip()->hasReport(), 20000);
+        TimelinePlot *plot = tv->plot();
+        QVERIFY(plot->contentHeight() > plot->dataHeight()); // 40 lanes do not fit: the strip is a minimap
+        const auto rows = tv->strip()->rows();
+        QCOMPARE(rows.size(), size_t{40});
+        for (size_t i = 1; i < rows.size(); ++i) {
+            QCOMPARE(rows[i].cpu, static_cast<int>(i));
+            QVERIFY(rows[i].y0 >= rows[i - 1].y1 - 1);
+        }
+        QVERIFY(rows.back().y1 <= tv->strip()->height());
+        // the catch-up cells (the second column) are lit on CPUs 10-13 only
+        const QImage img = tv->strip()->grab().toImage();
+        for (const auto &r : rows) {
+            const QColor c = img.pixelColor(2 + CpuStrip::kCell + 3, (r.y0 + r.y1) / 2);
+            const bool lit = c != tv->strip()->palette().color(QPalette::Base);
+            QCOMPARE(lit, r.cpu >= 10 && r.cpu <= 13);
+        }
+        // a click on CPU 30's row brings its lane into view
+        const auto &r30 = rows[30];
+        QVERIFY(!plot->geometry().laneOf(30) || plot->geometry().laneOf(30)->top > plot->height());
+        QTest::mouseClick(tv->strip(), Qt::LeftButton, {}, QPoint(10, (r30.y0 + r30.y1) / 2));
+        const LaneGeometry::Lane *l30 = plot->geometry().laneOf(30);
+        QVERIFY(l30);
+        QVERIFY2(l30->top >= TimelinePlot::kTopMargin && l30->top < plot->height() / 2,
+                 qPrintable(QString::number(l30->top)));
+        // sorting
+        QVERIFY(tv->sortCpus(TimelineView::CpuOrder::Catchups));
+        std::vector<int> first(w.viewState()->cpus().begin(), w.viewState()->cpus().begin() + 4);
+        std::sort(first.begin(), first.end());
+        QCOMPARE(first, (std::vector<int>{10, 11, 12, 13}));
+        QCOMPARE(tv->strip()->rows().front().cpu, w.viewState()->cpus().front());
+        QVERIFY(tv->sortCpus(TimelineView::CpuOrder::Number));
+        QCOMPARE(w.viewState()->cpus().front(), 0);
+        QCOMPARE(w.viewState()->cpus().back(), 39);
+        // collapsing
+        tv->collapseAll(true);
+        for (int c = 0; c < 40; ++c)
+            QVERIFY(plot->collapsed(c));
+        QVERIFY(plot->contentHeight() <= plot->dataHeight()); // 40 thin lanes fit
+        QTRY_VERIFY_WITH_TIMEOUT(w.panels()->findings()->findings() != nullptr, 20000);
+        tv->setFindings(w.panels()->findings()->findings());
+        tv->expandCpusWithFindings();
+        for (int c = 0; c < 40; ++c)
+            QCOMPARE(plot->collapsed(c), !(c >= 10 && c <= 13));
     }
 
     // At 1024×700 with the docks shown, every lane of a 2-CPU trace fits without scrolling, the timers
