@@ -37,6 +37,15 @@ bool openFile(MainWindow &w, const QString &name)
     return shown.wait(30000);
 }
 
+bool openScenario(MainWindow &w, const QString &name)
+{
+    for (QDockWidget *d : w.findChildren<QDockWidget *>())
+        d->hide();
+    QSignalSpy shown(&w, &MainWindow::traceShown);
+    w.openScenario(name);
+    return shown.wait(60000);
+}
+
 // Columns of `r` holding at least one pixel of `c`.
 int columnsWith(const QImage &img, const QRect &r, const QColor &c)
 {
@@ -146,11 +155,7 @@ private slots:
         MainWindow w;
         w.resize(1600, 900);
         w.show();
-        for (QDockWidget *d : w.findChildren<QDockWidget *>())
-            d->hide();
-        QSignalSpy shown(&w, &MainWindow::traceShown);
-        w.openScenario(QStringLiteral("seed000-nohzfull-poll"));
-        QVERIFY(shown.wait(60000));
+        QVERIFY(openScenario(w, QStringLiteral("seed000-nohzfull-poll")));
         TimelinePlot *plot = w.timeline()->plot();
         const QImage img = w.timeline()->render();
         QRect state = plot->geometry().rowRect(3, LaneRow::State);
@@ -311,11 +316,7 @@ private slots:
         MainWindow w;
         w.resize(1400, 800);
         w.show();
-        for (QDockWidget *d : w.findChildren<QDockWidget *>())
-            d->hide();
-        QSignalSpy shown(&w, &MainWindow::traceShown);
-        w.openScenario(QStringLiteral("seed002-legacy-wheel"));
-        QVERIFY(shown.wait(60000));
+        QVERIFY(openScenario(w, QStringLiteral("seed002-legacy-wheel")));
         TimelineView *tv = w.timeline();
         QTRY_VERIFY_WITH_TIMEOUT(tv->strip()->hasReport(), 20000);
         TimelinePlot *plot = tv->plot();
