@@ -95,6 +95,10 @@ void TimelinePlot::relayout(QSize size)
     geometry_.left = kLeftMargin;
     geometry_.right = size.width() - kRightMargin;
     geometry_.layout(lanes_, kTopMargin + 4, scroll_, size.height() - kTopMargin - kBottomMargin - 8);
+    std::vector<bool> visible; // the slots are the lanes' order
+    for (const LaneGeometry::Lane &l : geometry_.lanes)
+        visible.push_back(l.top + l.height > kTopMargin && l.top < size.height() - kBottomMargin);
+    summaries_.setVisible(std::move(visible));
 }
 
 const Comparison *TimelinePlot::comparison() const

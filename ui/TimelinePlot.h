@@ -39,6 +39,7 @@ public:
     // The same into any painter (an image, SVG, PDF), the plot laid out for `size` and put back after.
     void paintTo(QCPPainter *painter, QSize size);
     const LaneGeometry &geometry() const { return geometry_; }
+    const LaneSummaries &summaries() const { return summaries_; }
     LaneGeometry geometryFor(QSize size); // the lanes as a picture of that size lays them out
     // The same paint path into a file: PDF through QCustomPlot's vector export, else a raster image by
     // the file's suffix (PNG, JPG, BMP). False when the file cannot be written.

@@ -328,6 +328,16 @@ private slots:
             QVERIFY(rows[i].y0 >= rows[i - 1].y1 - 1);
         }
         QVERIFY(rows.back().y1 <= tv->strip()->height());
+        // a repaint summarizes the lanes on screen, not all 40
+        w.viewState()->setRange(w.viewState()->rangeStart() + 1000, w.viewState()->rangeEnd() - 1000);
+        tv->render();
+        int onScreen = 0;
+        for (const LaneGeometry::Lane &l : plot->geometry().lanes)
+            onScreen += l.top + l.height > TimelinePlot::kTopMargin && l.top < plot->height();
+        QVERIFY2(onScreen < 20 && plot->summaries().computedLanes() <= static_cast<size_t>(onScreen),
+                 qPrintable(QStringLiteral("%1 lanes summarized, %2 on screen")
+                                .arg(plot->summaries().computedLanes())
+                                .arg(onScreen)));
         // the catch-up cells (the second column) are lit on CPUs 10-13 only
         const QImage img = tv->strip()->grab().toImage();
         for (const auto &r : rows) {
