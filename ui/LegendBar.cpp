@@ -19,7 +19,7 @@ void LegendBar::setFunctions(bool on)
 {
     if (on == functions_) return;
     functions_ = on;
-    setFixedHeight(layoutHeight(width(), nullptr));
+    setFixedHeight(layoutHeight(width() > 0 ? width() : 800, nullptr)); // resizeEvent refines it
     update();
 }
 

@@ -31,6 +31,7 @@ TimelineView::TimelineView(ViewState *state, QWidget *parent) : QWidget(parent),
     scroll_ = new QScrollBar(Qt::Vertical, this);
     scroll_->setRange(0, 0);
     strip_ = new CpuStrip(plot_, this);
+    strip_->hide(); // until the lanes do not fit
     row->addWidget(plot_, 1);
     row->addWidget(strip_);
     row->addWidget(scroll_);
