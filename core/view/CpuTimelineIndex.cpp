@@ -24,8 +24,9 @@ TickClass CpuTimelineIndex::tickClass(const TickRecord &t)
 }
 
 void CpuTimelineIndex::build(const CpuEvents &events, const CpuAnalysis &a,
-                             const std::vector<FunctionSpan> *spans)
+                             const std::vector<FunctionSpan> *spans, int64_t end)
 {
+    end_ = events.empty() ? end : std::max(end, events.ts(events.size() - 1));
     static const std::vector<FunctionSpan> kNone;
     functions_.build(spans ? *spans : kNone);
     events_ = &events;
@@ -40,8 +41,8 @@ void CpuTimelineIndex::build(const CpuEvents &events, const CpuAnalysis &a,
     wakeStarts_.build(a.timers.wakeups.data(), a.timers.wakeups.size(), events.size());
     failStarts_.build(a.failedStops.data(), a.failedStops.size(), events.size());
     softStarts_.build(a.timers.timerSoftirqs.data(), a.timers.timerSoftirqs.size(), events.size());
-    task_.build(a.task, events, taskSlotOf);
-    irq_.build(a.irq, events, irqSlotOf);
+    task_.build(a.task, events, taskSlotOf, end_);
+    irq_.build(a.irq, events, irqSlotOf, end_);
 
     tickTs_.clear();
     tickCum_.clear();
@@ -182,7 +183,7 @@ void CpuTimelineIndex::tickStateAt(int64_t t, std::array<int64_t, 3> &out) const
 {
     out.fill(0);
     if (tickTs_.empty()) return;
-    t = std::clamp(t, tickTs_.front(), events_->ts(events_->size() - 1));
+    t = std::clamp(t, tickTs_.front(), std::max(tickTs_.front(), end_));
     // The last change at or before t.
     const size_t k =
         static_cast<size_t>(std::upper_bound(tickTs_.begin(), tickTs_.end(), t) - tickTs_.begin()) - 1;

@@ -29,8 +29,9 @@ class CpuTimelineIndex
 {
 public:
     // spans: the CPU's function_graph calls (null: none); they must outlive the index.
+    // end: the trace's end; a CPU's last states (task, IRQ, tick) last until then.
     void build(const CpuEvents &events, const CpuAnalysis &analysis,
-               const std::vector<FunctionSpan> *spans = nullptr);
+               const std::vector<FunctionSpan> *spans = nullptr, int64_t end = INT64_MIN);
 
     // Column j covers [start + (end - start) * j / columns, start + (end - start) * (j + 1) / columns).
     // Columns wholly outside [spanFrom, spanTo] (the trace's span) stay empty: a range may reach beyond
@@ -63,6 +64,7 @@ private:
 
     const CpuEvents *events_ = nullptr;
     const CpuAnalysis *analysis_ = nullptr;
+    int64_t end_ = INT64_MIN; // the trace's end (at least the CPU's last event)
     StatePrefix task_, irq_;
     static constexpr unsigned kSampleShift = 6;
     std::vector<int64_t> sample_;  // ts of every 64th event

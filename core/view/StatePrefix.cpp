@@ -5,13 +5,14 @@
 
 namespace tickscope {
 
-void StatePrefix::build(const ChangeLane &lane, const CpuEvents &events, SlotFn slot)
+void StatePrefix::build(const ChangeLane &lane, const CpuEvents &events, SlotFn slot, int64_t end)
 {
     lane_ = &lane;
     events_ = &events;
     slot_ = slot;
     checkpoints_.clear();
     if (events.empty()) return;
+    end_ = std::max(end, events.ts(events.size() - 1));
     const size_t blocks = (events.size() + 63) / 64;
     checkpoints_.reserve(blocks);
     Times cum{};
@@ -37,7 +38,7 @@ void StatePrefix::atIndex(int64_t t, size_t i, Times &out, size_t &changes) cons
     out.fill(0);
     changes = 0;
     if (!events_ || events_->empty() || i == 0) return; // events before i have ts < t
-    t = std::min(t, events_->ts(events_->size() - 1));  // no state after the CPU's last event
+    t = std::min(t, end_);                              // no state after the trace's end
     const size_t last = i - 1;                          // the last event before t
     const size_t b = last / 64;
     const Checkpoint &cp = checkpoints_[b];

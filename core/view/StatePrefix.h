@@ -23,10 +23,12 @@ public:
     using Times = std::array<int64_t, kSlots>;
     using SlotFn = uint8_t (*)(uint8_t code); // lane code -> slot (< kSlots); code 0 before the first change
 
-    void build(const ChangeLane &lane, const CpuEvents &events, SlotFn slot);
+    // end: where the last state stops: the trace's end (a CPU idle to the end has no event after it
+    // went idle); at least the CPU's last event.
+    void build(const ChangeLane &lane, const CpuEvents &events, SlotFn slot, int64_t end = INT64_MIN);
 
     // Time spent in each slot from the CPU's first event to t (no time before the first event or after
-    // the last), and how many changes happened at events before t.
+    // `end`), and how many changes happened at events before t.
     void at(int64_t t, Times &out, size_t &changes) const
     {
         atIndex(t, events_ ? events_->lowerBound(t) : 0, out, changes);
@@ -46,6 +48,7 @@ private:
     const ChangeLane *lane_ = nullptr;
     const CpuEvents *events_ = nullptr;
     SlotFn slot_ = nullptr;
+    int64_t end_ = INT64_MIN;
     std::vector<Checkpoint> checkpoints_;
 };
 

@@ -19,7 +19,7 @@ TimelineIndex TimelineIndex::build(const Trace &trace, const TickAnalysis &analy
     parallelFor(static_cast<size_t>(n), std::min(defaultThreads(threads), std::max(n, 1)), [&](size_t c) {
         throwIfCancelled(cancel);
         x.cpus_[c].build(trace.cpu(static_cast<int>(c)), analysis.cpus[c],
-                         c < trace.functions.cpus.size() ? &trace.functions.cpus[c] : nullptr);
+                         c < trace.functions.cpus.size() ? &trace.functions.cpus[c] : nullptr, trace.endTs());
     });
     throwIfCancelled(cancel);
     x.findTickPeriod();

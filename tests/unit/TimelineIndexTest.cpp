@@ -54,15 +54,18 @@ std::vector<ColumnSummary> directWalk(const Fixture &f, int cpu, int64_t start, 
             if (hi > lo) field(out[j]) += hi - lo;
         }
     };
-    for (size_t i = 0; i + 1 < ev.size(); ++i) {
+    // A CPU's last states last until the trace's end (a CPU idle to the end has no event after it).
+    const int64_t traceEnd = f.trace->endTs();
+    for (size_t i = 0; i < ev.size(); ++i) {
         const uint8_t ts = taskSlotOf(a.task.codeAt(i)), is = irqSlotOf(a.irq.codeAt(i));
-        spread(ev.ts(i), ev.ts(i + 1), [ts](ColumnSummary &c) -> int64_t & { return c.task[ts]; });
-        spread(ev.ts(i), ev.ts(i + 1), [is](ColumnSummary &c) -> int64_t & { return c.irq[is]; });
+        const int64_t next = i + 1 < ev.size() ? ev.ts(i + 1) : traceEnd;
+        spread(ev.ts(i), next, [ts](ColumnSummary &c) -> int64_t & { return c.task[ts]; });
+        spread(ev.ts(i), next, [is](ColumnSummary &c) -> int64_t & { return c.irq[is]; });
     }
     const auto &tl = a.tickLane.changes();
     for (size_t k = 0; k < tl.size(); ++k) {
         const int64_t t0 = ev.ts(tl[k].index);
-        const int64_t t1 = k + 1 < tl.size() ? ev.ts(tl[k + 1].index) : ev.ts(ev.size() - 1);
+        const int64_t t1 = k + 1 < tl.size() ? ev.ts(tl[k + 1].index) : traceEnd;
         const int s = static_cast<int>(tl[k].state);
         spread(t0, t1, [s](ColumnSummary &c) -> int64_t & { return c.tickState[s]; });
     }
