@@ -120,10 +120,7 @@ void CpuStrip::paintEvent(QPaintEvent *)
         q.setAlpha(alphaOf(c->timerSoftirq.catchup, maxCatchups_));
         cell(1, q);
         QColor t = palette::tickStopped();
-        const double share = c->laneKnownNs > 0
-                                 ? static_cast<double>(c->tickStoppedNs) / static_cast<double>(c->laneKnownNs)
-                                 : 0;
-        t.setAlpha(static_cast<int>(std::lround(255 * std::clamp(share, 0.0, 1.0))));
+        t.setAlpha(static_cast<int>(std::lround(255 * std::clamp(c->tickStoppedShare(), 0.0, 1.0))));
         cell(2, t);
         if (c->wakeup.latency.count)
             cell(3, palette::lateness(
@@ -155,9 +152,7 @@ bool CpuStrip::event(QEvent *e)
         const int cpu = cpuAt(h->pos().y());
         const CpuReport *c = figures(cpu);
         if (!c) return QWidget::event(e);
-        const double share = c->laneKnownNs > 0 ? 100.0 * static_cast<double>(c->tickStoppedNs) /
-                                                      static_cast<double>(c->laneKnownNs)
-                                                : 0;
+        const double share = 100.0 * c->tickStoppedShare();
         QToolTip::showText(h->globalPos(),
                            tr("CPU %1%2: %3 spurious ticks, %4 TIMER catch-ups, tick stopped %5 %, worst "
                               "wakeup latency %6")

@@ -196,11 +196,6 @@ bool TimelineView::sortCpus(CpuOrder order)
     std::vector<const CpuReport *> by;
     for (const CpuReport &c : cpuReport_->cpus)
         if (c.cpu >= 0 && c.cpu < static_cast<int>(doc_.trace->cpuCount())) by.push_back(&c);
-    auto stoppedShare = [](const CpuReport *c) {
-        return c->laneKnownNs > 0
-                   ? static_cast<double>(c->tickStoppedNs) / static_cast<double>(c->laneKnownNs)
-                   : 0.0;
-    };
     auto worstLatency = [](const CpuReport *c) {
         return c->wakeup.latency.count ? c->wakeup.latency.max : -1;
     };
@@ -212,7 +207,7 @@ bool TimelineView::sortCpus(CpuOrder order)
         case CpuOrder::Catchups:
             return a->timerSoftirq.catchup > b->timerSoftirq.catchup;
         case CpuOrder::TickStopped:
-            return stoppedShare(a) < stoppedShare(b);
+            return a->tickStoppedShare() < b->tickStoppedShare();
         case CpuOrder::WakeupLatency:
             return worstLatency(a) > worstLatency(b);
         case CpuOrder::Group:

@@ -125,6 +125,11 @@ struct CpuReport
     TimerSoftirqReport timerSoftirq;
     std::vector<LongSoftirqReport> longSoftirqs; // the longest (any vector), at most kLongSoftirqsShown
     WakeupReport wakeup;
+    // The share (0..1) of the time the tick lane is known during which the tick was stopped.
+    double tickStoppedShare() const
+    {
+        return laneKnownNs > 0 ? static_cast<double>(tickStoppedNs) / static_cast<double>(laneKnownNs) : 0.0;
+    }
     Distribution tickLateness;  // the tick hrtimer: now - expires
     Distribution otherLateness; // every other hrtimer: now - expires
 };

@@ -30,15 +30,8 @@ void FunctionLane::build(const std::vector<FunctionSpan> &spans)
 
 int64_t FunctionLane::worst(int64_t t0, int64_t t1) const
 {
-    const size_t lo =
-        static_cast<size_t>(std::lower_bound(starts_.begin(), starts_.end(), t0) - starts_.begin());
-    const size_t hi = static_cast<size_t>(
-        std::lower_bound(starts_.begin() + static_cast<long>(lo), starts_.end(), t1) - starts_.begin());
-    int64_t m = durations_.query(lo, hi);
-    if (lo > 0) {
-        const FunctionSpan &c = call(lastEnd_[lo - 1]);
-        if (c.end() > t0) m = std::max(m, c.durationNs);
-    }
+    int64_t m = -1;
+    worstPerColumn(t0, t1, 1, [&](int, int64_t w) { m = w; });
     return m;
 }
 
