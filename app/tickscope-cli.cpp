@@ -12,6 +12,7 @@
 #include "stats/TraceStats.h"
 #include "tickscope_version.h"
 #include "util/ProcessStats.h"
+#include "write/TraceDatWriter.h"
 
 #include <algorithm>
 #include <cctype>
@@ -49,7 +50,8 @@ constexpr const char *kUsage =
     "  simulate PRESET[:VARIANT]|FILE.json[:VARIANT] [--set KEY=VALUE ...] [--seed N] [--out FILE]\n"
     "           [--json] [--whole]\n"
     "      simulates the scenario and prints the report of the simulated trace (over its print\n"
-    "      markers unless --whole) with the ground truth; --out writes the trace as ftrace text\n"
+    "      markers unless --whole) with the ground truth; --out writes the trace: FILE.dat as\n"
+    "      trace.dat (trace-cmd and KernelShark open it), any other name as ftrace text\n"
     "  simulate --list\n"
     "      the presets and their variants\n"
     "  compare A B [--seed N] [--json | --format text|json|mail]\n"
@@ -338,7 +340,18 @@ int cmdSimulate(const std::vector<std::string> &args)
     }
     sim::SimResult result;
     const sim::Analysed a = sim::simulateAndAnalyse(s, seed, result, !whole);
-    if (!out.empty()) sim::writeFtraceText(*result.trace, out);
+    if (!out.empty()) {
+        if (out.size() > 4 && out.compare(out.size() - 4, 4, ".dat") == 0) {
+            MachineFacts facts;
+            facts.kernelRelease = result.trace->meta.kernelRelease;
+            facts.cmdline = result.trace->meta.kernelCmdline;
+            facts.hz = s.kernel.hz;
+            facts.onlineCpus = "0-" + std::to_string(s.kernel.cpus - 1);
+            writeTraceDat(*result.trace, out, &facts);
+        } else {
+            sim::writeFtraceText(*result.trace, out);
+        }
+    }
     const std::string text = json ? sim::formatSimJson(a) : sim::formatSimText(a);
     std::fwrite(text.data(), 1, text.size(), stdout);
     return 0;

@@ -169,6 +169,7 @@ DatLayout readV6(const uint8_t *data, uint64_t size, Reader &r, DatLayout l)
             if (id == kOptUname) l.uname = cString(data + start, len);
             if (id == kOptTraceClock) l.traceClock = cString(data + start, len);
             if (id == kOptVersion) l.writer = cString(data + start, len);
+            if (id == kOptMachineFacts) l.machine = cString(data + start, len);
             if (id == kOptBuffer) {
                 const auto off = r.get<uint64_t>();
                 instances.emplace_back(off, r.str());

@@ -65,6 +65,7 @@ struct DatLayout
     std::string uname;               // UNAME option
     std::string traceClock;          // TRACECLOCK option ("[local] global ...")
     std::string writer;              // VERSION option (the trace-cmd that wrote the file)
+    std::string machine;             // tickscope's machine facts option (MachineFacts text)
     int cpuCount = 0;                // CPUCOUNT option (v7) or the header count (v6)
     bool complete = false;           // header page and formats were read
     bool recovered = false; // v7 cut before its CPU table: the top-level CPUs were found by walking the data

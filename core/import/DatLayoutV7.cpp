@@ -49,6 +49,7 @@ bool parseOptions(const uint8_t *d, uint64_t size, bool big, DatLayout &out, uin
         }
         noteText(out, id, d + start, len);
         if (id == kOptUname) out.uname = cString(d + start, len);
+        if (id == kOptMachineFacts) out.machine = cString(d + start, len);
         if (id == kOptTraceClock) out.traceClock = cString(d + start, len);
         if (id == kOptVersion) out.writer = cString(d + start, len);
         if (id == kOptCpuCount && len >= 4) {

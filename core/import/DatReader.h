@@ -85,6 +85,8 @@ constexpr uint16_t kOptDone = 0, kOptDate = 1, kOptBuffer = 3, kOptTraceClock = 
                    kOptTimeShift = 12, kOptGuest = 13, kOptTsc2Nsec = 14, kOptHeaderInfo = 16,
                    kOptFtraceEvents = 17, kOptEventFormats = 18, kOptKallsyms = 19, kOptPrintk = 20,
                    kOptCmdlines = 21, kOptBufferText = 22;
+// tickscope's own (model/MachineFacts.h); trace-cmd and KernelShark skip ids they do not know.
+constexpr uint16_t kOptMachineFacts = 0x7473; // "ts"
 
 // v7, read in DatLayoutV7.cpp.
 DatLayout readV7(const uint8_t *data, uint64_t size, Reader &r, DatLayout l);

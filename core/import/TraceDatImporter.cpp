@@ -9,6 +9,7 @@
 #include "InputChecks.h"
 #include "InputFile.h"
 #include "PageDecoder.h"
+#include "model/MachineFacts.h"
 #include "RecordDecoder.h"
 
 #include <algorithm>
@@ -180,6 +181,19 @@ void checkAllPages(const std::string &path, uint64_t fileSize, const DatLayout &
     }
 }
 
+// The facts a tickscope capture stored: the kernel command line (nohz_full=, isolcpus=) comes from them.
+std::vector<std::unique_ptr<Trace>> withMachineFacts(std::vector<std::unique_ptr<Trace>> traces, const DatLayout &l)
+{
+    if (l.machine.empty()) return traces;
+    const MachineFacts facts = MachineFacts::parse(l.machine);
+    for (auto &t : traces) {
+        t->meta.machine = l.machine;
+        if (!facts.cmdline.empty()) t->meta.kernelCmdline = facts.cmdline;
+        if (t->meta.kernelRelease.empty()) t->meta.kernelRelease = facts.kernelRelease;
+    }
+    return traces;
+}
+
 } // namespace
 DatLayout traceDatLayout(const InputFile &in)
 {
@@ -206,7 +220,7 @@ std::vector<std::unique_ptr<Trace>> importTraceDat(const std::string &path, uint
     if (auto bad = checkFormatTexts(layout.formats))
         throw LoadError(path + ": not a readable trace.dat: " + *bad);
     if (!options.recordApi && !layout.needsLibraryPath)
-        return importOwnPath(path, fileSize, layout, options, requireOne, clock);
+        return withMachineFacts(importOwnPath(path, fileSize, layout, options, requireOne, clock), layout);
     if (auto bad = checkPrintkText(layout.printk))
         throw LoadError(path + ": not a readable trace.dat: " + *bad);
     if (!layout.dataSectionsSound)
@@ -218,7 +232,7 @@ std::vector<std::unique_ptr<Trace>> importTraceDat(const std::string &path, uint
                         ": not a readable trace.dat through libtracecmd: a text option (uname, version, "
                         "clock, buffer name) is not terminated (corrupt file)");
     checkAllPages(path, fileSize, layout, options);
-    return importWithLibtracecmd(path, options, requireOne);
+    return withMachineFacts(importWithLibtracecmd(path, options, requireOne), layout);
 }
 
 } // namespace tickscope

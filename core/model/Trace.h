@@ -37,6 +37,7 @@ struct TraceMeta
     std::string uname;         // as the file stores it (trace-cmd: "Linux host 6.1.0 #1 SMP ...")
     std::string kernelRelease; // e.g. "6.1.0-57-amd64", parsed from uname when present
     std::string kernelCmdline; // when the file carries it
+    std::string machine;       // the machine facts a tickscope capture stored (MachineFacts text), or ""
     uint64_t fileBytes = 0;
 };
 

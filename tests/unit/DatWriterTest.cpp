@@ -1,0 +1,215 @@
+// The trace.dat writer: simulated runs and loaded traces written as trace.dat v6 read back into the same
+// events, fields and tasks; trace-cmd reads them without a warning and counts what `stats` counts; the
+// machine facts travel inside; a failed write leaves nothing under the final name.
+#include "TestUtil.h"
+#include "TextTraceBuilder.h"
+#include "analysis/TickAnalysis.h"
+#include "import/Loader.h"
+#include "model/EventFormat.h"
+#include "sim/Presets.h"
+#include "sim/Scenario.h"
+#include "sim/Simulator.h"
+#include "sim/TextWriter.h"
+#include "write/TraceDatWriter.h"
+
+#include <gtest/gtest.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sys/mount.h>
+#include <unistd.h>
+
+using namespace tickscope;
+using namespace tickscope::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+// Every event of a and b: the same CPU, time, name, task, flags and printed fields.
+void expectSameEvents(const Trace &a, const Trace &b, const std::string &what)
+{
+    ASSERT_EQ(a.cpuCount(), b.cpuCount()) << what;
+    for (int c = 0; c < a.cpuCount(); ++c) {
+        const CpuEvents &x = a.cpu(c);
+        const CpuEvents &y = b.cpu(c);
+        ASSERT_EQ(x.size(), y.size()) << what << " CPU " << c;
+        for (size_t i = 0; i < x.size(); ++i) {
+            const std::string at = what + " CPU " + std::to_string(c) + " event " + std::to_string(i);
+            ASSERT_EQ(x.ts(i), y.ts(i)) << at;
+            ASSERT_EQ(a.types()[x.type(i)].name, b.types()[y.type(i)].name) << at;
+            ASSERT_EQ(x.pid(i), y.pid(i)) << at;
+            ASSERT_EQ(x.flags(i), y.flags(i)) << at;
+            ASSERT_EQ(x.preempt(i), y.preempt(i)) << at;
+            ASSERT_EQ(formatEventFields(a, c, i), formatEventFields(b, c, i)) << at;
+            ASSERT_EQ(taskComm(a, c, i), taskComm(b, c, i)) << at;
+        }
+    }
+}
+
+std::vector<std::string> presetSpecs()
+{
+    std::vector<std::string> out;
+    for (const auto &p : sim::presets())
+        out.emplace_back(p.name);
+    return out;
+}
+
+} // namespace
+
+// Every preset, shortened: its trace.dat and its ftrace text load into the same events; trace-cmd reads the
+// trace.dat without a word on stderr and counts per event name and CPU what the model holds; KernelShark's
+// loader (libkshark, what the kernelshark GUI calls to open a file) loads every event.
+TEST(DatWriter, EveryPresetsTraceDatEqualsItsTextOutput)
+{
+    const fs::path dir = tempDir();
+    const auto specs = presetSpecs();
+    ASSERT_GE(specs.size(), 3u);
+    std::string kernelShark;
+    for (const std::string &spec : specs) {
+        sim::Scenario s = sim::loadScenario(spec);
+        sim::applySetting(s, "duration_ms", "600");
+        const sim::SimResult r = sim::simulate(s, 1);
+        const std::string dat = (dir / (spec + ".dat")).string();
+        const std::string txt = (dir / (spec + ".txt")).string();
+        const DatWriteStats st = writeTraceDat(*r.trace, dat);
+        sim::writeFtraceText(*r.trace, txt);
+        EXPECT_EQ(st.events, r.trace->eventCount()) << spec;
+        const auto fromDat = loadTrace(dat);
+        const auto fromTxt = loadTrace(txt);
+        EXPECT_EQ(fromDat->meta.format.rfind("trace.dat v6", 0), 0u) << fromDat->meta.format;
+        EXPECT_TRUE(fromDat->warnings.empty()) << spec << ": " << fromDat->warnings.front();
+        expectSameEvents(*fromTxt, *fromDat, spec);
+        expectSameEvents(*r.trace, *fromDat, spec + " (simulated)");
+        EXPECT_EQ(fromDat->meta.kernelCmdline, r.trace->meta.kernelCmdline) << spec;
+        if (haveTraceCmd()) {
+            const auto rep = run("trace-cmd report '" + dat + "' > /dev/null");
+            EXPECT_EQ(rep.exitCode, 0) << spec;
+            EXPECT_EQ(rep.err, "") << spec << ": trace-cmd warned";
+            const auto counts = countReport(dat);
+            const auto model = countModel({fromDat.get()});
+            EXPECT_EQ(counts.byName, model.byName) << spec;
+            EXPECT_EQ(counts.byCpu, model.byCpu) << spec;
+        }
+        const auto ks = run(std::string("'") + TICKSCOPE_KSHARK_CHECK + "' '" + dat + "'");
+        if (ks.exitCode == 2) {
+            kernelShark = "libkshark (KernelShark) is not installed: KernelShark's loader was not tried";
+        } else {
+            EXPECT_EQ(ks.exitCode, 0) << spec << ": " << ks.err;
+            EXPECT_EQ(ks.out, "entries " + std::to_string(r.trace->eventCount()) + "\n") << spec;
+        }
+    }
+    fs::remove_all(dir);
+    if (!haveTraceCmd()) GTEST_SKIP() << "trace-cmd is not installed: its counts were not compared";
+    if (!kernelShark.empty()) GTEST_SKIP() << kernelShark;
+}
+
+// The command line (nohz_full=) stored in the file is what the analysis uses: nohz_full_source metadata.
+TEST(DatWriter, MachineFactsTravelInsideTheFile)
+{
+    const fs::path dir = tempDir();
+    sim::Scenario s = sim::loadScenario("seed000-nohzfull-poll");
+    sim::applySetting(s, "duration_ms", "300");
+    const sim::SimResult r = sim::simulate(s, 1);
+    MachineFacts f;
+    f.kernelRelease = "6.1.0-test";
+    f.cmdline = "BOOT_IMAGE=/vmlinuz quiet nohz_full=1-3 isolcpus=2";
+    f.hz = 250;
+    f.onlineCpus = "0-3";
+    f.cpuidleDriver = "intel_idle";
+    f.idleStates = "POLL:0,C1:2,C6:170";
+    const std::string dat = (dir / "facts.dat").string();
+    writeTraceDat(*r.trace, dat, &f);
+    const auto t = loadTrace(dat);
+    EXPECT_EQ(t->meta.kernelCmdline, f.cmdline);
+    const MachineFacts back = MachineFacts::parse(t->meta.machine);
+    EXPECT_EQ(back.serialize(), f.serialize());
+    EXPECT_EQ(back.hz, 250);
+    const TickAnalysis a = TickAnalysis::run(*t);
+    EXPECT_EQ(a.nohzFullSource, NohzFullSource::Metadata);
+    const auto out = cli("report --json '" + dat + "'");
+    EXPECT_NE(out.out.find("\"nohz_full_source\": \"metadata\""), std::string::npos)
+        << out.out.substr(0, 400);
+    fs::remove_all(dir);
+}
+
+// Long gaps (time-extend records), records longer than 112 bytes (a length word), an event kind the
+// table does not know (its text kept as a string field trace-cmd prints), and the libtracecmd reader:
+// all read back the same.
+TEST(DatWriter, GapsLongRecordsAndUnknownEventsRoundTrip)
+{
+    struct B : TextTraceBuilder<B>
+    {
+    };
+    B b;
+    const std::string longText(300, 'x');
+    b.ev(0, 1.0, "sh-10", "tracing_mark_write: short")
+        .ev(0, 1.5, "sh-10", "tracing_mark_write: " + longText) // 0.5 s later: beyond 2^27 ns
+        .ev(1, 1.25, "cat-11",
+            "workqueue_execute_start: work struct 00000000c0ffee00: function vmstat_update")
+        .ev(1, 9.75, "cat-11", "sched_waking: comm=sh pid=10 prio=120 target_cpu=000")
+        .ev(0, 9.7500001, "<idle>-0", "local_timer_entry: vector=236");
+    const auto t = b.load();
+    const fs::path dir = tempDir();
+    const std::string dat = (dir / "gaps.dat").string();
+    writeTraceDat(*t, dat);
+    for (const bool recordApi : {false, true}) {
+        LoadOptions o;
+        o.recordApi = recordApi;
+        const auto back = loadTrace(dat, o);
+        ASSERT_EQ(back->eventCount(), 5u) << recordApi;
+        for (int c = 0; c < 2; ++c) {
+            for (size_t i = 0; i < t->cpu(c).size(); ++i) {
+                EXPECT_EQ(back->cpu(c).ts(i), t->cpu(c).ts(i)) << recordApi;
+                const std::string name = t->types()[t->cpu(c).type(i)].name;
+                if (name == "workqueue_execute_start") continue; // a generic event: its text, checked below
+                EXPECT_EQ(formatEventFields(*back, c, i), formatEventFields(*t, c, i)) << recordApi;
+            }
+        }
+        const auto &first = back->cpu(0);
+        EXPECT_EQ(formatEventFields(*back, 0, 1), longText);
+        // a generic event keeps its name (the model keeps no fields of trace.dat events it does not know)
+        EXPECT_EQ(back->types()[back->cpu(1).type(0)].name, "workqueue_execute_start");
+        EXPECT_EQ(first.pid(1), 10);
+    }
+    if (haveTraceCmd()) {
+        const auto rep = run("trace-cmd report '" + dat + "'");
+        EXPECT_EQ(rep.err, "");
+        EXPECT_NE(rep.out.find(longText), std::string::npos);
+        EXPECT_NE(rep.out.find("work struct 00000000c0ffee00: function vmstat_update"), std::string::npos)
+            << rep.out;
+    }
+    fs::remove_all(dir);
+}
+
+// An unwritable place or a full disk: one line naming the path, and no file under the final name.
+TEST(DatWriter, AFailedWriteLeavesNothingBehind)
+{
+    sim::Scenario s = sim::loadScenario("seed000-nohzfull-poll");
+    sim::applySetting(s, "duration_ms", "300");
+    const sim::SimResult r = sim::simulate(s, 1);
+    try {
+        writeTraceDat(*r.trace, "/nonexistent-dir/x.dat");
+        FAIL() << "no error";
+    } catch (const LoadError &e) {
+        EXPECT_EQ(std::string(e.what()).rfind("/nonexistent-dir/x.dat: ", 0), 0u) << e.what();
+        EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos);
+    }
+    if (::geteuid() != 0) GTEST_SKIP() << "needs root to mount a small tmpfs for the disk-full case";
+    const fs::path dir = tempDir();
+    const fs::path mnt = dir / "small";
+    fs::create_directories(mnt);
+    ASSERT_EQ(::mount("tmpfs", mnt.c_str(), "tmpfs", 0, "size=64k"), 0) << std::strerror(errno);
+    const std::string dat = (mnt / "full.dat").string();
+    try {
+        writeTraceDat(*r.trace, dat);
+        ADD_FAILURE() << "a 64 KiB file system held the whole trace";
+    } catch (const LoadError &e) {
+        EXPECT_EQ(std::string(e.what()).rfind(dat + ": write failed: No space left on device", 0), 0u)
+            << e.what();
+    }
+    EXPECT_TRUE(fs::is_empty(mnt)) << "a partial file was left behind";
+    ::umount(mnt.c_str());
+    fs::remove_all(dir);
+}
