@@ -1,4 +1,5 @@
 // tickscope-cli: the command-line face of core. Exit 0 on success; on failure one line on stderr and 1.
+#include "CaptureCommand.h"
 #include "analysis/CpuList.h"
 #include "analysis/ReportMail.h"
 #include "analysis/RunAlignment.h"
@@ -61,6 +62,17 @@ constexpr const char *kUsage =
     "      Each run over its own print markers by default; --window: seconds after each run's time\n"
     "      zero, which --align sets: its first print marker (the default when both runs have one),\n"
     "      its start, or OFFSET (seconds, may be negative) after its start for B\n"
+    "  capture --out FILE.dat [--duration S] [--cpus LIST] [--events LIST] [--filter EVENT:EXPR]\n"
+    "          [--buffer-kb N] [--report] [-- COMMAND ARGS...]\n"
+    "      records this machine (root; tracefs mounted) into a private tracefs instance,\n"
+    "      tickscope-PID, and saves a trace.dat with the machine's facts (kernel command line,\n"
+    "      HZ, cpuidle, online CPUs). Events: the tick analysis's set (those this kernel has;\n"
+    "      the missing ones are named with what they cost), or LIST (system/event or system,\n"
+    "      comma-separated). It runs for S seconds, until COMMAND exits (started after the\n"
+    "      recording), or until Ctrl-C/SIGTERM; either way the file is saved and the instance\n"
+    "      removed. Nothing else in tracefs changes. --report: the report of the saved file\n"
+    "  capture --cleanup\n"
+    "      removes tracefs instances left by captures that were killed (SIGKILL), and only those\n"
     "  render FILE|SCENARIO --out OUT.png|.svg|.pdf [--compare B [--align start|marker|OFFSET]]\n"
     "         [--window A:B | --markers] [--cpus LIST] [--size WxH] [--scale N] [--title TEXT]\n"
     "         [--no-legend] [--summary] [--seed N]\n"
@@ -510,6 +522,15 @@ int main(int argc, char **argv)
         if (cmd == "report") return cmdReport(args);
         if (cmd == "simulate") return cmdSimulate(args);
         if (cmd == "compare") return cmdCompare(args);
+        if (cmd == "capture") {
+            CaptureHooks hooks;
+            hooks.usage = [](const std::string &m) {
+                std::fprintf(stderr, "tickscope-cli: %s\n", m.c_str());
+                return 2;
+            };
+            hooks.report = [](const std::string &file) { return cmdReport({file}); };
+            return runCapture(args, hooks);
+        }
         throw UsageError{"unknown command '" + cmd + "' (try --help)"};
     } catch (const UsageError &e) {
         std::fprintf(stderr, "tickscope-cli: %s\n", e.message.c_str());

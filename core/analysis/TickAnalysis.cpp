@@ -1,4 +1,5 @@
 #include "TickAnalysis.h"
+#include "model/MachineFacts.h"
 
 #include "util/Cancel.h"
 
@@ -167,6 +168,17 @@ void TickAnalysis::decideNohzFull(const Trace &trace, const AnalysisOptions &opt
         nohzFullSource = NohzFullSource::Metadata;
         mark(*list, "nohz_full= on the kernel command line");
         return;
+    }
+    // A capture recorded the kernel's own list (sysfs), which is also right when it is empty.
+    if (!trace.meta.machine.empty()) {
+        const MachineFacts facts = MachineFacts::parse(trace.meta.machine);
+        const auto list = facts.nohzFull.empty() ? std::optional<std::vector<int>>(std::vector<int>{})
+                                                  : parseCpuList(facts.nohzFull);
+        if (facts.nohzFullKnown && list) {
+            nohzFullSource = NohzFullSource::Metadata;
+            mark(*list, "the kernel's nohz_full CPU list, recorded by the capture");
+            return;
+        }
     }
     nohzFullSource = NohzFullSource::Inferred;
     for (size_t c = 0; c < n; ++c) {

@@ -61,6 +61,8 @@ std::string MachineFacts::serialize() const
     kv("cmdline", cmdline);
     if (hz > 0) kv("hz", std::to_string(hz));
     kv("online", onlineCpus);
+    if (nohzFullKnown) s += "nohz_full=" + nohzFull + "\n"; // written even when empty: "none"
+    kv("isolated", isolated);
     kv("cpuidle_driver", cpuidleDriver);
     kv("idle_states", idleStates);
     return s;
@@ -85,6 +87,10 @@ MachineFacts MachineFacts::parse(std::string_view text)
             std::from_chars(v.data(), v.data() + v.size(), m.hz);
         else if (k == "online")
             m.onlineCpus = v;
+        else if (k == "nohz_full")
+            m.nohzFullKnown = true, m.nohzFull = v;
+        else if (k == "isolated")
+            m.isolated = v;
         else if (k == "cpuidle_driver")
             m.cpuidleDriver = v;
         else if (k == "idle_states")
@@ -101,6 +107,17 @@ MachineFacts MachineFacts::ofThisMachine()
     m.cmdline = firstLine("/proc/cmdline");
     m.hz = configHz(m.kernelRelease);
     m.onlineCpus = firstLine("/sys/devices/system/cpu/online");
+    // nohz_full: "(null)" or an empty line when the kernel has no nohz_full CPUs, and no file at all when
+    // it is built without CONFIG_NO_HZ_FULL (then none can be); `isolated` (3.14+) tells a kernel that
+    // lacks the file for that reason from one too old to have either.
+    if (std::ifstream nf("/sys/devices/system/cpu/nohz_full"); nf) {
+        m.nohzFullKnown = true;
+        std::getline(nf, m.nohzFull);
+        if (m.nohzFull == "(null)" || m.nohzFull == " ") m.nohzFull.clear();
+    } else if (std::ifstream("/sys/devices/system/cpu/isolated")) {
+        m.nohzFullKnown = true;
+    }
+    m.isolated = firstLine("/sys/devices/system/cpu/isolated");
     m.cpuidleDriver = firstLine("/sys/devices/system/cpu/cpuidle/current_driver");
     if (m.cpuidleDriver == "none") m.cpuidleDriver.clear();
     namespace fs = std::filesystem;

@@ -17,6 +17,9 @@ struct MachineFacts
     std::string cmdline;       // /proc/cmdline
     int hz = 0;                // CONFIG_HZ, 0 when the kernel config was not readable
     std::string onlineCpus;    // /sys/devices/system/cpu/online ("0-3")
+    bool nohzFullKnown = false; // the kernel said which CPUs are nohz_full (/sys/devices/system/cpu/nohz_full)
+    std::string nohzFull;       // that list, "" for none
+    std::string isolated;       // /sys/devices/system/cpu/isolated (isolcpus=), "" for none
     std::string cpuidleDriver; // /sys/devices/system/cpu/cpuidle/current_driver, "" when none
     std::string idleStates;    // CPU 0's cpuidle states: "name:exit_latency_us" separated by ','
 

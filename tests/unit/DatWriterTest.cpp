@@ -119,6 +119,9 @@ TEST(DatWriter, MachineFactsTravelInsideTheFile)
     f.onlineCpus = "0-3";
     f.cpuidleDriver = "intel_idle";
     f.idleStates = "POLL:0,C1:2,C6:170";
+    f.nohzFullKnown = true;
+    f.nohzFull = "1-3";
+    f.isolated = "2";
     const std::string dat = (dir / "facts.dat").string();
     writeTraceDat(*r.trace, dat, &f);
     const auto t = loadTrace(dat);
@@ -126,8 +129,20 @@ TEST(DatWriter, MachineFactsTravelInsideTheFile)
     const MachineFacts back = MachineFacts::parse(t->meta.machine);
     EXPECT_EQ(back.serialize(), f.serialize());
     EXPECT_EQ(back.hz, 250);
+    EXPECT_TRUE(back.nohzFullKnown);
+    EXPECT_EQ(back.nohzFull, "1-3");
+    EXPECT_EQ(back.isolated, "2");
     const TickAnalysis a = TickAnalysis::run(*t);
     EXPECT_EQ(a.nohzFullSource, NohzFullSource::Metadata);
+    // a kernel without nohz_full CPUs says so too (an empty list): still metadata, none marked
+    MachineFacts none = f;
+    none.cmdline = "BOOT_IMAGE=/vmlinuz quiet";
+    none.nohzFull.clear();
+    const std::string datNone = (dir / "none.dat").string();
+    writeTraceDat(*r.trace, datNone, &none);
+    const TickAnalysis b = TickAnalysis::run(*loadTrace(datNone));
+    EXPECT_EQ(b.nohzFullSource, NohzFullSource::Metadata);
+    EXPECT_EQ(std::count(b.nohzFull.begin(), b.nohzFull.end(), true), 0);
     const auto out = cli("report --json '" + dat + "'");
     EXPECT_NE(out.out.find("\"nohz_full_source\": \"metadata\""), std::string::npos)
         << out.out.substr(0, 400);

@@ -1,0 +1,182 @@
+// `tickscope-cli capture`: records this machine into a private tracefs instance and saves a trace.dat.
+#include "CaptureCommand.h"
+
+#include "analysis/CpuList.h"
+#include "capture/Capture.h"
+#include "import/Loader.h"
+
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+namespace tickscope {
+
+namespace {
+
+std::atomic<int> gSignal{0};
+
+void onSignal(int sig)
+{
+    gSignal.store(sig);
+}
+
+std::vector<std::string> splitList(const std::string &s)
+{
+    std::vector<std::string> out;
+    size_t p = 0;
+    while (p <= s.size()) {
+        const size_t c = s.find(',', p);
+        const std::string part = s.substr(p, c == std::string::npos ? std::string::npos : c - p);
+        if (!part.empty()) out.push_back(part);
+        if (c == std::string::npos) break;
+        p = c + 1;
+    }
+    return out;
+}
+
+} // namespace
+
+int runCapture(const std::vector<std::string> &args, const CaptureHooks &hooks)
+{
+    CaptureOptions opt;
+    double duration = 0;
+    std::string out;
+    bool report = false;
+    std::vector<std::string> command;
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string &a = args[i];
+        const bool v = i + 1 < args.size();
+        if (a == "--") {
+            command.assign(args.begin() + static_cast<long>(i) + 1, args.end());
+            break;
+        } else if (a == "--cleanup") {
+            const auto removed = removeStaleInstances();
+            for (const auto &n : removed)
+                std::printf("removed the stale tracefs instance %s\n", n.c_str());
+            if (removed.empty()) std::printf("no stale tickscope instance\n");
+            return 0;
+        } else if (a == "--duration" && v) {
+            char *end = nullptr;
+            duration = std::strtod(args[++i].c_str(), &end);
+            if (!end || *end || !(duration > 0) || duration > 86400)
+                return hooks.usage("capture: --duration: expected seconds (0 < S <= 86400), got '" + args[i] +
+                                   "'");
+        } else if (a == "--cpus" && v) {
+            auto cpus = parseCpuList(args[++i]);
+            if (!cpus)
+                return hooks.usage("capture: --cpus: expected a CPU list like 0-3,8, got '" + args[i] + "'");
+            opt.cpus = *cpus;
+        } else if (a == "--events" && v) {
+            opt.events = splitList(args[++i]);
+        } else if (a == "--filter" && v) {
+            opt.filters.push_back(args[++i]);
+        } else if (a == "--buffer-kb" && v) {
+            const std::string &t = args[++i];
+            char *end = nullptr;
+            const long kb = std::strtol(t.c_str(), &end, 10);
+            if (!end || *end || kb < 64 || kb > (1L << 22))
+                return hooks.usage("capture: --buffer-kb: expected 64 to 4194304, got '" + t + "'");
+            opt.bufferKb = static_cast<int>(kb);
+        } else if (a == "--out" && v) {
+            out = args[++i];
+        } else if (a == "--report") {
+            report = true;
+        } else {
+            return hooks.usage("capture: unknown option " + a + (v ? "" : " (or its value is missing)"));
+        }
+    }
+    if (out.empty()) return hooks.usage("capture: --out FILE.dat is required");
+    if (out.size() < 5 || out.compare(out.size() - 4, 4, ".dat") != 0)
+        return hooks.usage("capture: --out: the file is written as trace.dat: name it FILE.dat");
+    // Neither a duration nor a command: until SIGINT or SIGTERM (Ctrl-C). Either signal ends a capture
+    // normally: the pages are saved and the instance removed.
+    try {
+        Capture cap(opt);
+        for (const auto &m : cap.missing())
+            std::fprintf(stderr, "tickscope-cli: note: this kernel has no %s: %s\n", m.event.c_str(),
+                         m.cost.c_str());
+        struct sigaction sa
+        {
+        };
+        sa.sa_handler = onSignal;
+        sigemptyset(&sa.sa_mask);
+        struct sigaction oldInt
+        {
+        }, oldTerm{};
+        sigaction(SIGINT, &sa, &oldInt);
+        sigaction(SIGTERM, &sa, &oldTerm);
+        cap.start();
+        const auto t0 = std::chrono::steady_clock::now();
+        pid_t child = -1;
+        int childStatus = 0;
+        if (!command.empty()) {
+            child = ::fork();
+            if (child == 0) {
+                ::signal(SIGINT, SIG_DFL);
+                ::signal(SIGTERM, SIG_DFL);
+                std::vector<char *> argv;
+                for (auto &c : command)
+                    argv.push_back(const_cast<char *>(c.c_str()));
+                argv.push_back(nullptr);
+                ::execvp(argv[0], argv.data());
+                std::fprintf(stderr, "tickscope-cli: capture: cannot run %s: %s\n", argv[0],
+                             std::strerror(errno));
+                ::_exit(127);
+            }
+        }
+        std::fprintf(stderr, "tickscope-cli: recording %zu events on %zu CPUs into instance %s%s\n",
+                     cap.enabled().size(), cap.cpus().size(), cap.instanceName().c_str(),
+                     duration > 0      ? ""
+                     : command.empty() ? " until Ctrl-C"
+                                       : " until the command exits");
+        for (;;) {
+            if (gSignal.load()) break;
+            if (child > 0) {
+                const pid_t w = ::waitpid(child, &childStatus, WNOHANG);
+                if (w == child) {
+                    child = -1;
+                    break;
+                }
+            }
+            if (duration > 0 &&
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() >= duration)
+                break;
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+        cap.stop();
+        if (child > 0) { // the duration ended first: the command is stopped
+            ::kill(child, SIGTERM);
+            ::waitpid(child, &childStatus, 0);
+        }
+        sigaction(SIGINT, &oldInt, nullptr);
+        sigaction(SIGTERM, &oldTerm, nullptr);
+        uint64_t events = 0, lost = 0;
+        for (size_t k = 0; k < cap.cpus().size(); ++k) {
+            events += cap.live(k).events.load();
+            lost += cap.live(k).lostPages.load();
+        }
+        cap.save(out);
+        std::fprintf(stderr, "tickscope-cli: %llu events on %zu CPUs in %.2f s%s -> %s\n",
+                     static_cast<unsigned long long>(events), cap.cpus().size(),
+                     std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
+                     lost ? (", " + std::to_string(lost) + " pages with lost events before them").c_str()
+                          : "",
+                     out.c_str());
+        gSignal.store(0);
+        if (report) return hooks.report(out);
+        return 0;
+    } catch (const CaptureError &e) {
+        std::fprintf(stderr, "tickscope-cli: capture: %s\n", e.what());
+        return 1;
+    }
+}
+
+} // namespace tickscope

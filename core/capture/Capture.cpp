@@ -1,0 +1,528 @@
+#include "Capture.h"
+
+#include "import/Loader.h"
+#include "write/DatFileWriter.h"
+
+#include "TracefsApi.h"
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <dirent.h>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <signal.h>
+#include <sstream>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <thread>
+#include <unistd.h>
+
+namespace tickscope {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::string_view kPrefix = "tickscope-";
+
+std::string readText(const std::string &path)
+{
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+bool writeText(const std::string &path, const std::string &text, int *err = nullptr)
+{
+    FILE *f = std::fopen(path.c_str(), "w");
+    if (!f) {
+        if (err) *err = errno;
+        return false;
+    }
+    const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+    int e = ok ? 0 : errno;
+    if (std::fclose(f) != 0 && !e) e = errno;
+    if (err) *err = e;
+    return ok && e == 0;
+}
+
+// "timer/hrtimer_start", "timer:hrtimer_start", "timer" -> system, event ("" = the whole system)
+std::pair<std::string, std::string> splitEvent(const std::string &spec)
+{
+    const size_t sep = spec.find_first_of("/:");
+    if (sep == std::string::npos) return {spec, ""};
+    std::string ev = spec.substr(sep + 1);
+    if (ev == "*") ev.clear();
+    return {spec.substr(0, sep), ev};
+}
+
+struct Cost
+{
+    std::string_view event, cost;
+};
+// What the analysis loses without each event of the default set.
+constexpr Cost kCosts[] = {
+    {"timer/hrtimer_expire_entry", "no hrtimer expiries: ticks and timer wakeups are not seen"},
+    {"timer/hrtimer_start", "no hrtimer arming: expiry lateness and re-arms are not measured"},
+    {"timer/tick_stop", "no tick_stop: failed tick stops and their dependencies are not seen"},
+    {"timer/timer_expire_entry", "no timer-wheel expiries: TIMER softirq work is not attributed"},
+    {"timer/timer_base_idle", "no timer_base_idle: the wheel's idle state is inferred"},
+    {"irq_vectors/local_timer_entry",
+     "no local_timer_entry: the tick interrupt is inferred from hrtimer expiries"},
+    {"context_tracking/user_enter",
+     "no context_tracking: user/kernel mode inferred from syscalls and switches"},
+    {"context_tracking/user_exit",
+     "no context_tracking: user/kernel mode inferred from syscalls and switches"},
+    {"raw_syscalls/sys_enter",
+     "no syscall events: user/kernel mode inferred from context tracking or switches"},
+    {"power/cpu_idle", "no cpu_idle: idle is inferred from the idle task running"},
+    {"sched/sched_waking", "no sched_waking: wakeup latency starts at sched_wakeup"},
+    {"ipi/ipi_send_cpu", "no ipi_send_cpu: remote kicks of nohz_full CPUs are not attributed"},
+    {"sched/sched_wake_idle_without_ipi",
+     "no sched_wake_idle_without_ipi: polling wakeups are not told apart"},
+};
+
+std::string costOf(const std::string &event)
+{
+    for (const Cost &c : kCosts)
+        if (c.event == event) return std::string(c.cost);
+    return "not used by the analysis's main figures";
+}
+
+std::vector<int> parseCpuRanges(const std::string &text)
+{
+    std::vector<int> out;
+    std::stringstream s(text);
+    std::string part;
+    while (std::getline(s, part, ',')) {
+        if (part.empty()) continue;
+        const size_t dash = part.find('-');
+        const int a = std::atoi(part.c_str());
+        const int b = dash == std::string::npos ? a : std::atoi(part.c_str() + dash + 1);
+        for (int c = a; c <= b && c >= 0; ++c)
+            out.push_back(c);
+    }
+    return out;
+}
+
+// tracing_cpumask: comma-separated 32-bit hex groups, most significant first.
+std::string cpuMask(const std::vector<int> &cpus)
+{
+    const int top = cpus.empty() ? 0 : *std::max_element(cpus.begin(), cpus.end());
+    std::vector<uint32_t> words(static_cast<size_t>(top / 32 + 1), 0);
+    for (int c : cpus)
+        words[static_cast<size_t>(c / 32)] |= 1u << (c % 32);
+    std::string out;
+    for (size_t k = words.size(); k-- > 0;) {
+        char buf[16];
+        std::snprintf(buf, sizeof buf, "%08x", words[k]);
+        if (!out.empty()) out += ',';
+        out += buf;
+    }
+    return out;
+}
+
+int eventId(const std::string &tracing, const std::string &event)
+{
+    const std::string t = readText(tracing + "/events/" + event + "/id");
+    return t.empty() ? -1 : std::atoi(t.c_str());
+}
+
+} // namespace
+
+const std::vector<std::string> &tickEvents()
+{
+    static const std::vector<std::string> k = {
+        "timer/hrtimer_start",
+        "timer/hrtimer_cancel",
+        "timer/hrtimer_expire_entry",
+        "timer/hrtimer_expire_exit",
+        "timer/timer_start",
+        "timer/timer_expire_entry",
+        "timer/timer_expire_exit",
+        "timer/timer_cancel",
+        "timer/tick_stop",
+        "timer/timer_base_idle",
+        "sched/sched_switch",
+        "sched/sched_wakeup",
+        "sched/sched_waking",
+        "sched/sched_wakeup_new",
+        "sched/sched_migrate_task",
+        "sched/sched_wake_idle_without_ipi",
+        "power/cpu_idle",
+        "irq/softirq_entry",
+        "irq/softirq_exit",
+        "irq/softirq_raise",
+        "irq/irq_handler_entry",
+        "irq/irq_handler_exit",
+        "irq_vectors/local_timer_entry",
+        "irq_vectors/local_timer_exit",
+        "irq_vectors/reschedule_entry",
+        "irq_vectors/reschedule_exit",
+        "irq_vectors/irq_work_entry",
+        "irq_vectors/irq_work_exit",
+        "context_tracking/user_enter",
+        "context_tracking/user_exit",
+        "raw_syscalls/sys_enter",
+        "raw_syscalls/sys_exit",
+        "ipi/ipi_send_cpu",
+    };
+    return k;
+}
+
+std::string tracefsMount()
+{
+    std::ifstream in("/proc/mounts");
+    std::string dev, dir, type, rest;
+    std::string debugfs;
+    while (in >> dev >> dir >> type && std::getline(in, rest)) {
+        if (type == "tracefs") return dir;
+        if (type == "debugfs" && debugfs.empty()) debugfs = dir;
+    }
+    std::error_code ec;
+    if (!debugfs.empty() && fs::exists(debugfs + "/tracing/events", ec)) return debugfs + "/tracing";
+    return {};
+}
+
+std::vector<std::string> removeStaleInstances()
+{
+    std::vector<std::string> removed;
+    const std::string tracing = tracefsMount();
+    if (tracing.empty()) return removed;
+    const std::string dir = tracing + "/instances";
+    DIR *d = ::opendir(dir.c_str());
+    if (!d) return removed;
+    std::vector<std::string> names;
+    while (dirent *e = ::readdir(d))
+        names.emplace_back(e->d_name);
+    ::closedir(d);
+    for (const std::string &n : names) {
+        if (n.rfind(kPrefix, 0) != 0) continue;
+        const std::string pidText = n.substr(kPrefix.size());
+        if (pidText.empty() || pidText.find_first_not_of("0123456789") != std::string::npos) continue;
+        const long pid = std::atol(pidText.c_str());
+        if (pid <= 0 || (::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM)) continue; // alive
+        writeText(dir + "/" + n + "/tracing_on", "0");
+        if (::rmdir((dir + "/" + n).c_str()) == 0) removed.push_back(n);
+    }
+    return removed;
+}
+
+struct Capture::Reader
+{
+    int cpu = 0;
+    CpuLive *live = nullptr;
+    FILE *store = nullptr; // the pages read so far (an unlinked temporary file)
+    uint64_t bytes = 0;
+    tracefs_cpu *tcpu = nullptr;
+    std::thread thread;
+    std::atomic<bool> stop{false};
+    std::string error;
+    int tickType = -1, hrtimerType = -1, wakeupType = -1;
+
+    ~Reader()
+    {
+        if (tcpu) tracefs_cpu_close(tcpu);
+        if (store) std::fclose(store);
+    }
+
+    // Counts the page's records for the live view (the saved file is decoded by the importer).
+    void count(const uint8_t *page, size_t size)
+    {
+        if (size < 16) return;
+        uint64_t ts, commit;
+        std::memcpy(&ts, page, 8);
+        std::memcpy(&commit, page + 8, 8);
+        if (commit & (uint64_t{1} << 31)) live->lostPages.fetch_add(1, std::memory_order_relaxed);
+        const size_t used = std::min<size_t>(commit & 0xfffff, size - 16);
+        const uint8_t *p = page + 16, *end = p + used;
+        uint64_t events = 0, ticks = 0, hrtimers = 0, wakeups = 0;
+        while (p + 4 <= end) {
+            uint32_t h;
+            std::memcpy(&h, p, 4);
+            const uint32_t typeLen = h & 31;
+            const uint8_t *data = p + 4;
+            size_t rec;
+            if (typeLen == 0) {
+                if (data + 4 > end) break;
+                uint32_t len;
+                std::memcpy(&len, data, 4);
+                if (len < 4) break;
+                data += 4;
+                rec = 4 + len;
+            } else if (typeLen <= 28) {
+                rec = 4 + 4 * typeLen;
+            } else if (typeLen == 29) {
+                if (data + 4 > end) break;
+                uint32_t len;
+                std::memcpy(&len, data, 4);
+                if ((h >> 5) == 0) break; // the rest of the page is empty
+                rec = 4 + len;
+                p += rec;
+                continue;
+            } else {
+                p += 8; // time extend / absolute stamp
+                continue;
+            }
+            if (p + rec > end || rec < 6) break;
+            uint16_t type;
+            std::memcpy(&type, data, 2);
+            ++events;
+            ticks += type == tickType;
+            hrtimers += type == hrtimerType;
+            wakeups += type == wakeupType;
+            p += rec;
+        }
+        live->events.fetch_add(events, std::memory_order_relaxed);
+        live->ticks.fetch_add(tickType >= 0 ? ticks : hrtimers, std::memory_order_relaxed);
+        live->wakeups.fetch_add(wakeups, std::memory_order_relaxed);
+        live->pages.fetch_add(1, std::memory_order_relaxed);
+        live->lastTs.store(static_cast<int64_t>(ts), std::memory_order_relaxed);
+    }
+
+    void keep(const uint8_t *buf, int n, size_t pageSize)
+    {
+        if (n <= 0) return;
+        // every read is one page; pad a short one to the page size, as the file stores pages
+        std::vector<uint8_t> page(buf, buf + n);
+        page.resize(std::max<size_t>(pageSize, static_cast<size_t>(n)), 0);
+        if (std::fwrite(page.data(), 1, page.size(), store) != page.size() && error.empty())
+            error = std::string("cannot keep the recorded pages: ") + std::strerror(errno);
+        bytes += page.size();
+        count(page.data(), page.size());
+    }
+
+    void run(size_t pageSize)
+    {
+        std::vector<uint8_t> buf(pageSize);
+        while (!stop.load(std::memory_order_acquire)) {
+            const int n = tracefs_cpu_buffered_read(tcpu, buf.data(), true);
+            if (n > 0) {
+                keep(buf.data(), n, pageSize);
+                continue;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+        // tracing is off: drain what is left, partly filled pages included
+        for (int guard = 0; guard < 1 << 20; ++guard) {
+            const int n = tracefs_cpu_buffered_read(tcpu, buf.data(), true);
+            if (n <= 0) break;
+            keep(buf.data(), n, pageSize);
+        }
+        for (int guard = 0; guard < 1 << 20; ++guard) {
+            const int n = tracefs_cpu_flush(tcpu, buf.data());
+            if (n <= 0) break;
+            keep(buf.data(), n, pageSize);
+        }
+    }
+};
+
+Capture::Capture(CaptureOptions options) : opt_(std::move(options))
+{
+    tracing_ = tracefsMount();
+    if (tracing_.empty())
+        throw CaptureError("tracefs is not mounted: mount it with 'sudo mount -t tracefs nodev "
+                           "/sys/kernel/tracing' and try again");
+    if (::access((tracing_ + "/instances").c_str(), W_OK) != 0)
+        throw CaptureError("capture needs root (it creates a private tracefs instance in " + tracing_ +
+                           "/instances): run it with sudo");
+    removeStaleInstances();
+    name_ = std::string(kPrefix) + std::to_string(::getpid());
+    const std::string dir = tracing_ + "/instances/" + name_;
+    if (::mkdir(dir.c_str(), 0755) != 0)
+        throw CaptureError("cannot create the tracefs instance " + dir + ": " + std::strerror(errno));
+    inst_ = tracefs_instance_alloc(tracing_.c_str(), name_.c_str());
+    if (!inst_) {
+        ::rmdir(dir.c_str());
+        throw CaptureError("cannot open the tracefs instance " + dir);
+    }
+    try {
+        tracefs_trace_off(inst_); // a new instance records from birth: nothing until start()
+        if (opt_.bufferKb <= 0) throw CaptureError("the buffer size must be positive");
+        if (tracefs_instance_set_buffer_size(inst_, static_cast<size_t>(opt_.bufferKb), -1) < 0)
+            throw CaptureError("the kernel refused a buffer of " + std::to_string(opt_.bufferKb) +
+                               " KiB per CPU: " + std::strerror(errno));
+        const std::vector<int> online = parseCpuRanges(readText("/sys/devices/system/cpu/online"));
+        cpus_ = opt_.cpus.empty() ? online : opt_.cpus;
+        for (int c : cpus_)
+            if (std::find(online.begin(), online.end(), c) == online.end())
+                throw CaptureError("CPU " + std::to_string(c) + " is not online (online: " +
+                                   readText("/sys/devices/system/cpu/online").substr(0, 64) + ")");
+        std::sort(cpus_.begin(), cpus_.end());
+        cpus_.erase(std::unique(cpus_.begin(), cpus_.end()), cpus_.end());
+        if (!opt_.cpus.empty()) {
+            int e = 0;
+            if (!writeText(dir + "/tracing_cpumask", cpuMask(cpus_), &e))
+                throw CaptureError("cannot select CPUs: " + std::string(std::strerror(e)));
+        }
+        const bool defaults = opt_.events.empty();
+        const std::vector<std::string> &wanted = defaults ? tickEvents() : opt_.events;
+        for (const std::string &spec : wanted) {
+            auto [sys, ev] = splitEvent(spec);
+            const std::string path = tracing_ + "/events/" + sys + (ev.empty() ? "" : "/" + ev);
+            std::error_code ec;
+            if (sys.empty() || sys.find("..") != std::string::npos || !fs::exists(path, ec)) {
+                if (defaults) {
+                    missing_.push_back({spec, costOf(spec)});
+                    continue;
+                }
+                throw CaptureError("this kernel has no event '" + spec + "' (" + tracing_ +
+                                   "/available_events lists those it has)");
+            }
+            if (tracefs_event_enable(inst_, sys.c_str(), ev.empty() ? nullptr : ev.c_str()) < 0)
+                throw CaptureError("cannot enable " + spec + ": " + std::strerror(errno));
+            if (ev.empty()) {
+                for (const auto &e : fs::directory_iterator(path, ec))
+                    if (e.is_directory()) enabled_.push_back(sys + "/" + e.path().filename().string());
+            } else {
+                enabled_.push_back(sys + "/" + ev);
+            }
+        }
+        for (const std::string &f : opt_.filters) {
+            const size_t colon = f.find(':', f.find('/') == std::string::npos ? 0 : f.find('/'));
+            if (colon == std::string::npos)
+                throw CaptureError(
+                    "a filter is written EVENT:FILTER (sched/sched_switch:prev_pid==0), got '" + f + "'");
+            const auto [sys, ev] = splitEvent(f.substr(0, colon));
+            const std::string expr = f.substr(colon + 1);
+            const std::string file = dir + "/events/" + sys + "/" + ev + "/filter";
+            int e = 0;
+            if (ev.empty() || !writeText(file, expr, &e))
+                throw CaptureError("the kernel rejects the filter '" + expr + "' for " + sys + "/" + ev +
+                                   (e ? std::string(": ") + std::strerror(e) : std::string()) + " (see " +
+                                   tracing_ + "/error_log)");
+        }
+        tickType_ = eventId(tracing_, "irq_vectors/local_timer_entry");
+        hrtimerType_ = eventId(tracing_, "timer/hrtimer_expire_entry");
+        wakeupType_ = eventId(tracing_, "sched/sched_wakeup");
+        pageSize_ = static_cast<int>(::sysconf(_SC_PAGESIZE));
+        facts_ = MachineFacts::ofThisMachine();
+    } catch (...) {
+        cleanup();
+        throw;
+    }
+    for (size_t k = 0; k < cpus_.size(); ++k)
+        live_.push_back(std::make_unique<CpuLive>());
+}
+
+Capture::~Capture()
+{
+    stop();
+    cleanup();
+}
+
+void Capture::cleanup() noexcept
+{
+    if (!inst_) return;
+    tracefs_trace_off(inst_);
+    readers_.clear();
+    tracefs_instance_destroy(inst_); // removes the instance directory
+    tracefs_instance_free(inst_);
+    inst_ = nullptr;
+    ::rmdir((tracing_ + "/instances/" + name_).c_str()); // in case destroy left it
+}
+
+void Capture::start()
+{
+    if (running_ || !inst_) return;
+    for (size_t k = 0; k < cpus_.size(); ++k) {
+        auto r = std::make_unique<Reader>();
+        r->cpu = cpus_[k];
+        r->live = live_[k].get();
+        r->tickType = tickType_;
+        r->hrtimerType = hrtimerType_;
+        r->wakeupType = wakeupType_;
+        r->store = std::tmpfile();
+        r->tcpu = tracefs_cpu_open(inst_, cpus_[k], true);
+        if (!r->store || !r->tcpu)
+            throw CaptureError("cannot read CPU " + std::to_string(cpus_[k]) +
+                               "'s ring buffer: " + std::strerror(errno));
+        readers_.push_back(std::move(r));
+    }
+    if (tracefs_trace_on(inst_) < 0)
+        throw CaptureError(std::string("cannot start tracing: ") + std::strerror(errno));
+    running_ = true;
+    const auto pageSize = static_cast<size_t>(pageSize_);
+    for (auto &r : readers_)
+        r->thread = std::thread([p = r.get(), pageSize] { p->run(pageSize); });
+}
+
+void Capture::stop()
+{
+    if (!running_) return;
+    tracefs_trace_off(inst_);
+    for (auto &r : readers_)
+        r->stop.store(true, std::memory_order_release);
+    for (auto &r : readers_)
+        if (r->thread.joinable()) r->thread.join();
+    running_ = false;
+}
+
+uint64_t Capture::bytes() const
+{
+    uint64_t b = 0;
+    for (const auto &l : live_)
+        b += l->pages.load(std::memory_order_relaxed) * static_cast<uint64_t>(pageSize_);
+    return b;
+}
+
+void Capture::save(const std::string &path) const
+{
+    for (const auto &r : readers_)
+        if (!r->error.empty()) throw LoadError(path + ": " + r->error);
+    DatMetadata m;
+    m.pageSize = static_cast<uint32_t>(pageSize_);
+    m.headerPage = readText(tracing_ + "/events/header_page");
+    m.headerEvent = readText(tracing_ + "/events/header_event");
+    std::error_code ec;
+    std::vector<std::string> ftrace;
+    for (const auto &e : fs::directory_iterator(tracing_ + "/events/ftrace", ec))
+        if (e.is_directory()) ftrace.push_back(e.path().string() + "/format");
+    std::sort(ftrace.begin(), ftrace.end());
+    for (const auto &f : ftrace) {
+        std::string t = readText(f);
+        if (!t.empty()) m.ftraceFormats.push_back(std::move(t));
+    }
+    std::vector<std::string> events = enabled_;
+    std::sort(events.begin(), events.end());
+    for (const std::string &e : events) {
+        const auto [sys, ev] = splitEvent(e);
+        if (sys == "ftrace") continue;
+        std::string t = readText(tracing_ + "/events/" + e + "/format");
+        if (t.empty()) continue;
+        if (m.systems.empty() || m.systems.back().first != sys) m.systems.push_back({sys, {}});
+        m.systems.back().second.push_back(std::move(t));
+    }
+    m.kallsyms = readText("/proc/kallsyms");
+    m.printk = readText(tracing_ + "/printk_formats");
+    m.cmdlines = readText(tracing_ + "/saved_cmdlines");
+    m.cpuCount =
+        std::max(static_cast<int>(::sysconf(_SC_NPROCESSORS_CONF)), cpus_.empty() ? 1 : cpus_.back() + 1);
+    utsname u{};
+    if (::uname(&u) == 0)
+        m.uname = std::string(u.sysname) + " " + u.nodename + " " + u.release + " " + u.version;
+    m.traceClock = readText(tracing_ + "/instances/" + name_ + "/trace_clock");
+    while (!m.traceClock.empty() && m.traceClock.back() == '\n')
+        m.traceClock.pop_back();
+    m.machine = facts_.serialize();
+    DatFileWriter out(path, m);
+    std::vector<uint8_t> buf(1 << 20);
+    for (const auto &r : readers_) {
+        if (r->bytes == 0) continue;
+        out.beginCpu(r->cpu);
+        std::rewind(r->store);
+        uint64_t left = r->bytes;
+        while (left > 0) {
+            const size_t n = std::fread(buf.data(), 1, std::min<uint64_t>(left, buf.size()), r->store);
+            if (n == 0) throw LoadError(path + ": cannot read back the recorded pages");
+            out.write(buf.data(), n);
+            left -= n;
+        }
+        std::fseek(r->store, 0, SEEK_END);
+    }
+    out.finish();
+}
+
+} // namespace tickscope

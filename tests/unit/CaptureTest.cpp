@@ -1,0 +1,181 @@
+// Live capture on this machine's real kernel: tickscope-cli capture records into a private tracefs
+// instance and saves a trace.dat that trace-cmd and tickscope count alike; nothing else in tracefs
+// changes, on a normal end, on SIGINT/SIGTERM, and a SIGKILLed capture's instance is removed by the next
+// `capture --cleanup` (and only it). Needs root and tracefs (mounted here when it is not, and unmounted
+// again); skips with a message otherwise.
+#include "TestUtil.h"
+#include "analysis/TickAnalysis.h"
+#include "import/Loader.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+using namespace tickscope;
+using namespace tickscope::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kT = "/sys/kernel/tracing";
+
+std::string cliPath()
+{
+    return TICKSCOPE_CLI;
+}
+
+// What a capture must leave as it was: the top level's settings and the instances.
+std::string tracefsState()
+{
+    std::string s;
+    for (const char *f : {"tracing_on", "current_tracer", "set_event", "buffer_size_kb", "trace_clock",
+                          "tracing_cpumask", "events/sched/sched_switch/enable"}) {
+        std::ifstream in(kT + "/" + f);
+        s += std::string(f) + ": " + std::string(std::istreambuf_iterator<char>(in), {}) + "\n";
+    }
+    s += "instances:" + run("ls " + kT + "/instances").out;
+    return s;
+}
+
+class Capture : public ::testing::Test
+{
+protected:
+    void SetUp() override
+    {
+        if (::geteuid() != 0) GTEST_SKIP() << "needs root: capture creates a tracefs instance";
+        if (!fs::exists(kT)) GTEST_SKIP() << kT << " does not exist (no tracefs in this kernel)";
+        if (!fs::exists(kT + "/events")) {
+            if (run("mount -t tracefs nodev " + kT).exitCode != 0)
+                GTEST_SKIP() << "tracefs cannot be mounted";
+            mounted_ = true;
+        }
+        dir_ = tempDir();
+    }
+    void TearDown() override
+    {
+        if (!dir_.empty()) fs::remove_all(dir_);
+        if (mounted_) run("umount " + kT);
+    }
+    std::string path(const std::string &name) const { return (dir_ / name).string(); }
+
+    bool mounted_ = false;
+    fs::path dir_;
+};
+
+} // namespace
+
+// 2 s of stress-ng --nanosleep and cyclictest: events on every CPU, trace-cmd's counts equal the model's,
+// the machine facts make nohz_full_source "metadata", tracefs unchanged.
+TEST_F(Capture, RealKernelLoadWithTraceCmdCountsAndLeavesTracefsAsFound)
+{
+    const std::string before = tracefsState();
+    const std::string dat = path("live.dat");
+    const bool tools = run("command -v stress-ng && command -v cyclictest").exitCode == 0;
+    const std::string load =
+        tools ? "sh -c 'stress-ng --nanosleep 2 --timeout 2 -q & cyclictest -q -D 2 -i 500 "
+                "-t 2 -m > /dev/null; wait'"
+              : "sh -c 'i=0; while [ $i -lt 400 ]; do sleep 0.005; i=$((i+1)); done'";
+    const auto r = run("'" + cliPath() + "' capture --duration 2 --out '" + dat + "' -- " + load);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(tracefsState(), before) << "tracefs was not left as found";
+    ASSERT_TRUE(fs::exists(dat));
+    const auto t = loadTrace(dat);
+    const int online = static_cast<int>(::sysconf(_SC_NPROCESSORS_ONLN));
+    int withEvents = 0;
+    for (int c = 0; c < t->cpuCount(); ++c)
+        withEvents += !t->cpu(c).empty();
+    EXPECT_EQ(withEvents, online) << "events arrived on " << withEvents << " of " << online << " CPUs";
+    EXPECT_GT(t->eventCount(), 1000u);
+    EXPECT_FALSE(t->meta.machine.empty());
+    EXPECT_EQ(TickAnalysis::run(*t).nohzFullSource, NohzFullSource::Metadata);
+    if (haveTraceCmd()) {
+        const auto counts = countReport(dat);
+        const auto model = countModel({t.get()});
+        EXPECT_EQ(counts.byName, model.byName);
+        EXPECT_EQ(counts.byCpu, model.byCpu);
+        EXPECT_EQ(run("trace-cmd report '" + dat + "' > /dev/null").err, "");
+    }
+    if (!tools) GTEST_SKIP() << "stress-ng or cyclictest missing: recorded a sleep loop instead";
+}
+
+// SIGINT and SIGTERM end a capture normally: the file is saved and tracefs is as before.
+TEST_F(Capture, SigintAndSigtermSaveAndCleanUp)
+{
+    const std::string before = tracefsState();
+    for (const char *sig : {"INT", "TERM"}) {
+        const std::string dat = path(std::string("sig-") + sig + ".dat");
+        const auto r = run("'" + cliPath() + "' capture --out '" + dat + "' & p=$!; sleep 1; kill -" + sig +
+                           " $p; wait $p");
+        EXPECT_EQ(r.exitCode, 0) << sig << ": " << r.err;
+        EXPECT_TRUE(fs::exists(dat)) << sig;
+        EXPECT_EQ(tracefsState(), before) << "after SIG" << sig;
+        EXPECT_GT(loadTrace(dat)->eventCount(), 0u) << sig;
+    }
+}
+
+// SIGKILL leaves the instance (nothing can run then) and no file under the final name; `capture
+// --cleanup` removes that instance and only it: a live process's instance and a foreign one stay.
+TEST_F(Capture, CleanupRemovesOnlyTheKilledCapturesInstance)
+{
+    const std::string dat = path("killed.dat");
+    const auto r = run("'" + cliPath() + "' capture --out '" + dat +
+                       "' 2>/dev/null & p=$!; sleep 1; kill -KILL $p; "
+                       "wait $p; echo $p");
+    const std::string pid = r.out.substr(0, r.out.find('\n'));
+    ASSERT_FALSE(pid.empty());
+    EXPECT_TRUE(fs::exists(kT + "/instances/tickscope-" + pid)) << "the killed capture's instance";
+    EXPECT_FALSE(fs::exists(dat));
+    const std::string live = kT + "/instances/tickscope-1"; // pid 1 is alive
+    const std::string foreign = kT + "/instances/tickscope_test_other";
+    ASSERT_EQ(run("mkdir " + live + " " + foreign).exitCode, 0);
+    const auto c = run("'" + cliPath() + "' capture --cleanup");
+    EXPECT_EQ(c.exitCode, 0) << c.err;
+    EXPECT_EQ(c.out, "removed the stale tracefs instance tickscope-" + pid + "\n");
+    EXPECT_FALSE(fs::exists(kT + "/instances/tickscope-" + pid));
+    EXPECT_TRUE(fs::exists(live));
+    EXPECT_TRUE(fs::exists(foreign));
+    run("rmdir " + live + " " + foreign);
+}
+
+// Another tracer using the top-level buffer keeps recording while a capture runs, with its settings.
+TEST_F(Capture, TopLevelTracerIsUndisturbed)
+{
+    const std::string enable = kT + "/events/sched/sched_switch/enable";
+    std::ifstream in(enable);
+    const std::string was(std::istreambuf_iterator<char>(in), {});
+    ASSERT_EQ(run("echo 1 > " + enable).exitCode, 0);
+    const std::string before = tracefsState();
+    const auto r = run("'" + cliPath() + "' capture --duration 1 --out '" + path("a.dat") + "' -- sleep 0.5");
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(tracefsState(), before);
+    // the top level still records: switches appear in its buffer after the capture ended
+    run("sleep 0.05; sleep 0.05");
+    const auto top = run("grep -c sched_switch " + kT + "/trace");
+    EXPECT_GT(std::atoi(top.out.c_str()), 0);
+    run("echo " + std::string(was.empty() ? "0" : was.substr(0, 1)) + " > " + enable);
+}
+
+// One line saying what to do: not root, tracefs not mounted, an unknown event, a rejected filter; no file.
+TEST_F(Capture, ErrorsSayWhatToDoAndLeaveNoFile)
+{
+    const std::string before = tracefsState();
+    const std::string dat = path("never.dat");
+    auto expectOneLine = [&](const std::string &cmd, const std::string &needle) {
+        const auto r = run(cmd);
+        EXPECT_EQ(r.exitCode, 1) << cmd << "\n" << r.err;
+        EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
+        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+        EXPECT_FALSE(fs::exists(dat)) << cmd;
+    };
+    const std::string cli = "'" + cliPath() + "' capture --duration 0.2 --out '" + dat + "'";
+    expectOneLine(cli + " --events sched/no_such_event", "this kernel has no event 'sched/no_such_event'");
+    expectOneLine(cli + " --events sched/sched_switch --filter 'sched/sched_switch:no_such_field == 1'",
+                  "the kernel rejects the filter 'no_such_field == 1' for sched/sched_switch");
+    if (run("command -v setpriv").exitCode == 0)
+        expectOneLine("setpriv --reuid 65534 --regid 65534 --clear-groups " + cli, "capture needs root");
+    if (run("command -v unshare").exitCode == 0)
+        expectOneLine("unshare -m sh -c 'umount " + kT + " && exec " + cli + "'", "tracefs is not mounted");
+    EXPECT_EQ(tracefsState(), before);
+}
