@@ -2,6 +2,7 @@
 // (each a trace or a scenario); without FILE it compares the simulated seed000-nohzfull-poll baseline
 // with its p1p2 variant (the patch series' effect).
 #include "BackgroundJob.h"
+#include "CaptureDialog.h"
 #include "MainWindow.h"
 #include "PanelDocks.h"
 #include "TimelinePlot.h"
@@ -17,6 +18,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDockWidget>
+#include <QPointer>
 #include <QTimer>
 
 #ifdef __GLIBC__
@@ -31,8 +33,9 @@
 namespace {
 
 // The trace files a plain command line opens (`tickscope [--quit-when-drawn] [--view A:B] [--screenshot PNG]
-// [--dock NAME] FILE`, or `--compare A B`), read before the QApplication exists so that their loads start
-// first; empty for anything else (Qt's own options, help, a scenario), which then loads the usual way.
+// [--dock NAME] [--dialog NAME] FILE`, or `--compare A B`), read before the QApplication exists so that their
+// loads start first; empty for anything else (Qt's own options, help, a scenario), which then loads the usual
+// way.
 std::vector<std::string> earlyFiles(int argc, char **argv)
 {
     std::vector<std::string> files;
@@ -45,7 +48,7 @@ std::vector<std::string> earlyFiles(int argc, char **argv)
             continue;
         }
         if (std::strcmp(a, "--view") == 0 || std::strcmp(a, "--screenshot") == 0 ||
-            std::strcmp(a, "--dock") == 0) {
+            std::strcmp(a, "--dock") == 0 || std::strcmp(a, "--dialog") == 0) {
             ++i; // its value
             continue;
         }
@@ -108,6 +111,13 @@ int main(int argc, char **argv)
                                                  "screenshots)."),
                                   QStringLiteral("NAME"));
     parser.addOption(dock);
+    const QCommandLineOption dialog(
+        QStringLiteral("dialog"),
+        QStringLiteral(
+            "Open File -> Capture once FILE is shown: 'capture', or 'capture-recording' to start "
+            "recording too (root); --screenshot then takes the dialog (1.5 s into the recording)."),
+        QStringLiteral("NAME"));
+    parser.addOption(dialog);
     parser.process(app);
 
     tickscope::MainWindow w;
@@ -166,12 +176,32 @@ int main(int argc, char **argv)
             d->raise();
         });
     }
+    QPointer<QWidget> shotTarget = &w; // what --screenshot takes
+    int shotDelayMs = 0;
+    if (parser.isSet(dialog)) {
+        const QString name = parser.value(dialog);
+        if (name != QLatin1String("capture") && name != QLatin1String("capture-recording")) {
+            std::fprintf(stderr, "tickscope: --dialog: expected capture or capture-recording\n");
+            return 2;
+        }
+        const bool record = name == QLatin1String("capture-recording");
+        shotDelayMs = record ? 1500 : 300;
+        onShown([&w, &shotTarget, record] {
+            auto *d = new tickscope::CaptureDialog(&w);
+            d->setAttribute(Qt::WA_DeleteOnClose);
+            shotTarget = d;
+            d->show();
+            if (record && !d->startCapture()) QApplication::exit(1);
+        });
+    }
     w.setNonInteractive(parser.isSet(shot) || parser.isSet(drawn));
     if (parser.isSet(shot)) {
         const QString png = parser.value(shot);
-        auto save = [&w, png] {
-            const bool ok = w.grab().save(png);
-            QApplication::exit(ok ? 0 : 1);
+        auto save = [&shotTarget, png, shotDelayMs] {
+            QTimer::singleShot(shotDelayMs, qApp, [&shotTarget, png] {
+                const bool ok = shotTarget && shotTarget->grab().save(png);
+                QApplication::exit(ok ? 0 : 1);
+            });
         };
         // After the panels' background jobs (summary, difference, histograms) have delivered: no job on
         // the pool for two polls in a row, 20 s at most.

@@ -129,6 +129,12 @@ MainWindow::MainWindow(QWidget *parent)
     compare->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     compare->setToolTip(tr("Open a second trace as B (after) against the open one as A (before)"));
     file->addAction(tr("Compare With &Simulation…"), this, &MainWindow::compareScenarioDialog);
+    file->addAction(tr("Ca&pture…"), this, &MainWindow::captureDialog)
+        ->setToolTip(tr("Record this machine's kernel (root) into a private tracefs instance and open it"));
+    saveAs_ = file->addAction(tr("Save As &Trace.dat…"), this, &MainWindow::saveAsDialog);
+    saveAs_->setToolTip(tr("The open trace as a trace.dat that trace-cmd and KernelShark read (a capture or "
+                           "a trace.dat is copied as it is; a simulation or a text trace is written)"));
+    saveAs_->setEnabled(false);
     file->addAction(tr("&Export View…"), this, &MainWindow::exportDialog)
         ->setToolTip(tr("The timeline as PNG, SVG or PDF with its title, legend and the command that "
                         "renders it again"));
@@ -348,6 +354,7 @@ void MainWindow::onLoaded(const QString &path,
     setBusy(false);
     traces_ = std::move(traces);
     doc_ = doc;
+    saveAs_->setEnabled(doc_.valid());
     runA_ = path;
     timeline_->setDocument(doc_);
     panels_->setDocument(doc_);

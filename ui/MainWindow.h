@@ -22,6 +22,7 @@ class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
 class QMenu;
+class QAction;
 class QDockWidget;
 class QFrame;
 
@@ -80,6 +81,9 @@ public:
     // Edit -> Copy Summary: the summary panel's report (the visible range) in the mail form of
     // `report --format mail`; empty while it is being computed.
     QString summaryMail() const;
+    // File -> Save As Trace.dat: a document loaded from a trace.dat is copied as it is (a capture's pages as
+    // the kernel wrote them); a simulation or text trace is written by core/write. "" or the error.
+    QString saveTraceDat(const QString &path);
     // --screenshot and benchmarks: a trace's load warnings go to stderr, one line each, instead of a
     // dialog that would wait for a click.
     void setNonInteractive(bool on) { nonInteractive_ = on; }
@@ -102,6 +106,8 @@ private:
     void open(const QString &run); // a trace file, or a scenario to simulate
     void onLoadedB(const QString &run, const Document &doc);
     void exportDialog();
+    void captureDialog();
+    void saveAsDialog();
     void copyImage();
     void showComparison(const Document &b);
     void updateBusy();
@@ -146,6 +152,7 @@ private:
     QString statusA_;     // the status text of the document alone
     QString runA_, runB_; // the runs as opened: a path or a scenario
     QMenu *recentMenu_;
+    QAction *saveAs_ = nullptr;
     std::shared_ptr<std::vector<std::shared_ptr<const Trace>>> traces_;
     Document doc_;
     bool nonInteractive_ = false;

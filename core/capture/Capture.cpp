@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <mutex>
 #include <signal.h>
 #include <sstream>
@@ -130,6 +131,41 @@ int eventId(const std::string &tracing, const std::string &event)
     return t.empty() ? -1 : std::atoi(t.c_str());
 }
 
+// A field's offset in an event's format ("field:void * function;\toffset:8;..."), -1 when absent.
+int fieldOffset(const std::string &tracing, const std::string &event, const std::string &field)
+{
+    std::istringstream in(readText(tracing + "/events/" + event + "/format"));
+    std::string line;
+    while (std::getline(in, line)) {
+        const size_t semi = line.find(';');
+        const size_t at = line.find("offset:");
+        if (semi == std::string::npos || at == std::string::npos) continue;
+        const std::string decl = line.substr(0, semi);
+        const size_t name = decl.find_last_of(" *");
+        if (name != std::string::npos && decl.substr(name + 1) == field)
+            return std::atoi(line.c_str() + at + 7);
+    }
+    return -1;
+}
+
+// The addresses /proc/kallsyms gives these functions (root sees real ones; others see zeros, skipped).
+std::vector<uint64_t> kernelAddresses(std::initializer_list<std::string_view> names)
+{
+    std::vector<uint64_t> out;
+    std::ifstream in("/proc/kallsyms");
+    std::string addr, type, name;
+    while (in >> addr >> type >> name) {
+        if (in.peek() != '\n') in.ignore(1 << 10, '\n'); // a module column
+        for (std::string_view n : names) {
+            if (name == n) {
+                const uint64_t a = std::strtoull(addr.c_str(), nullptr, 16);
+                if (a) out.push_back(a);
+            }
+        }
+    }
+    return out;
+}
+
 } // namespace
 
 const std::vector<std::string> &tickEvents()
@@ -220,7 +256,9 @@ struct Capture::Reader
     std::thread thread;
     std::atomic<bool> stop{false};
     std::string error;
-    int tickType = -1, hrtimerType = -1, wakeupType = -1;
+    int timerIrqType = -1, hrtimerType = -1, wakeupType = -1;
+    int functionAt = -1;           // hrtimer_expire_entry's function field, from its format
+    std::vector<uint64_t> tickFns; // the tick handler's addresses (tick_nohz_handler, tick_sched_timer)
 
     ~Reader()
     {
@@ -238,7 +276,7 @@ struct Capture::Reader
         if (commit & (uint64_t{1} << 31)) live->lostPages.fetch_add(1, std::memory_order_relaxed);
         const size_t used = std::min<size_t>(commit & 0xfffff, size - 16);
         const uint8_t *p = page + 16, *end = p + used;
-        uint64_t events = 0, ticks = 0, hrtimers = 0, wakeups = 0;
+        uint64_t events = 0, ticks = 0, timerIrqs = 0, wakeups = 0;
         while (p + 4 <= end) {
             uint32_t h;
             std::memcpy(&h, p, 4);
@@ -270,13 +308,18 @@ struct Capture::Reader
             uint16_t type;
             std::memcpy(&type, data, 2);
             ++events;
-            ticks += type == tickType;
-            hrtimers += type == hrtimerType;
+            timerIrqs += type == timerIrqType;
+            if (type == hrtimerType && functionAt >= 0 && data + functionAt + 8 <= p + rec) {
+                uint64_t fn;
+                std::memcpy(&fn, data + functionAt, 8);
+                ticks += std::find(tickFns.begin(), tickFns.end(), fn) != tickFns.end();
+            }
             wakeups += type == wakeupType;
             p += rec;
         }
         live->events.fetch_add(events, std::memory_order_relaxed);
-        live->ticks.fetch_add(tickType >= 0 ? ticks : hrtimers, std::memory_order_relaxed);
+        live->ticks.fetch_add(ticks, std::memory_order_relaxed);
+        live->timerIrqs.fetch_add(timerIrqs, std::memory_order_relaxed);
         live->wakeups.fetch_add(wakeups, std::memory_order_relaxed);
         live->pages.fetch_add(1, std::memory_order_relaxed);
         live->lastTs.store(static_cast<int64_t>(ts), std::memory_order_relaxed);
@@ -394,8 +437,10 @@ Capture::Capture(CaptureOptions options) : opt_(std::move(options))
                                    (e ? std::string(": ") + std::strerror(e) : std::string()) + " (see " +
                                    tracing_ + "/error_log)");
         }
-        tickType_ = eventId(tracing_, "irq_vectors/local_timer_entry");
+        timerIrqType_ = eventId(tracing_, "irq_vectors/local_timer_entry");
         hrtimerType_ = eventId(tracing_, "timer/hrtimer_expire_entry");
+        functionAt_ = fieldOffset(tracing_, "timer/hrtimer_expire_entry", "function");
+        tickFns_ = kernelAddresses({"tick_nohz_handler", "tick_sched_timer"});
         wakeupType_ = eventId(tracing_, "sched/sched_wakeup");
         pageSize_ = static_cast<int>(::sysconf(_SC_PAGESIZE));
         facts_ = MachineFacts::ofThisMachine();
@@ -431,8 +476,10 @@ void Capture::start()
         auto r = std::make_unique<Reader>();
         r->cpu = cpus_[k];
         r->live = live_[k].get();
-        r->tickType = tickType_;
+        r->timerIrqType = timerIrqType_;
         r->hrtimerType = hrtimerType_;
+        r->functionAt = functionAt_;
+        r->tickFns = tickFns_;
         r->wakeupType = wakeupType_;
         r->store = std::tmpfile();
         r->tcpu = tracefs_cpu_open(inst_, cpus_[k], true);

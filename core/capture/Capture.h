@@ -56,7 +56,8 @@ struct CpuLive
 {
     std::atomic<uint64_t> pages{0};
     std::atomic<uint64_t> events{0};
-    std::atomic<uint64_t> ticks{0};     // local_timer_entry, or hrtimer_expire_entry where there is none
+    std::atomic<uint64_t> ticks{0}; // expiries of the tick's hrtimer (tick_nohz_handler, tick_sched_timer)
+    std::atomic<uint64_t> timerIrqs{0}; // local_timer_entry: every local timer interrupt, ticks or not
     std::atomic<uint64_t> wakeups{0};   // sched_wakeup
     std::atomic<uint64_t> lostPages{0}; // pages the kernel flagged: events were overwritten before them
     std::atomic<int64_t> lastTs{0};
@@ -103,7 +104,8 @@ private:
     std::vector<std::unique_ptr<Reader>> readers_;
     MachineFacts facts_;
     int pageSize_ = 4096;
-    int tickType_ = -1, hrtimerType_ = -1, wakeupType_ = -1;
+    int timerIrqType_ = -1, hrtimerType_ = -1, wakeupType_ = -1, functionAt_ = -1;
+    std::vector<uint64_t> tickFns_;
     bool running_ = false;
 };
 
