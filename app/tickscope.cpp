@@ -180,17 +180,21 @@ int main(int argc, char **argv)
     int shotDelayMs = 0;
     if (parser.isSet(dialog)) {
         const QString name = parser.value(dialog);
-        if (name != QLatin1String("capture") && name != QLatin1String("capture-recording")) {
-            std::fprintf(stderr, "tickscope: --dialog: expected capture or capture-recording\n");
+        if (name != QLatin1String("capture") && name != QLatin1String("capture-recording") &&
+            name != QLatin1String("capture-live")) {
+            std::fprintf(stderr,
+                         "tickscope: --dialog: expected capture, capture-recording or capture-live\n");
             return 2;
         }
-        const bool record = name == QLatin1String("capture-recording");
-        shotDelayMs = record ? 1500 : 300;
-        onShown([&w, &shotTarget, record] {
-            auto *d = new tickscope::CaptureDialog(&w);
-            d->setAttribute(Qt::WA_DeleteOnClose);
-            shotTarget = d;
-            d->show();
+        const bool record = name != QLatin1String("capture");
+        const bool window = name == QLatin1String("capture-live"); // the window's live view, not the dialog
+        shotDelayMs = record ? 2000 : 300;
+        auto opened = std::make_shared<bool>(false);
+        onShown([&w, &shotTarget, record, window, opened] {
+            if (*opened) return; // the live view's documents are shown too
+            *opened = true;
+            tickscope::CaptureDialog *d = w.captureDialog();
+            if (!window) shotTarget = d;
             if (record && !d->startCapture()) QApplication::exit(1);
         });
     }

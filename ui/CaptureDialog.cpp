@@ -1,15 +1,18 @@
 #include "CaptureDialog.h"
 
+#include "BackgroundJob.h"
 #include "analysis/CpuList.h"
 #include "capture/Capture.h"
 #include "import/Loader.h"
 
 #include <QCheckBox>
 #include <QCloseEvent>
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -23,6 +26,8 @@
 #include <QTableWidget>
 #include <QTimer>
 #include <QVBoxLayout>
+
+#include <cstdio>
 
 namespace tickscope {
 
@@ -115,7 +120,8 @@ CaptureDialog::~CaptureDialog()
         process_->kill();
         process_->waitForFinished(2000);
     }
-    capture_.reset(); // stops the readers and removes the instance
+    capture_.reset(); // stops the readers and removes the instance (once a running snapshot is done)
+    if (!livePath_.isEmpty()) QFile::remove(livePath_);
 }
 
 bool CaptureDialog::recording() const
@@ -151,7 +157,7 @@ bool CaptureDialog::startCapture()
     }
     o.bufferKb = bufferKb_->value();
     try {
-        capture_ = std::make_unique<Capture>(o);
+        capture_ = std::make_shared<Capture>(o);
         capture_->start();
     } catch (const std::exception &e) {
         capture_.reset();
@@ -202,9 +208,46 @@ bool CaptureDialog::startCapture()
     return true;
 }
 
+void CaptureDialog::requestSnapshot()
+{
+    if (liveBusy_ || !recording()) return;
+    liveBusy_ = true;
+    if (livePath_.isEmpty())
+        livePath_ = QDir::temp().filePath(
+            QStringLiteral("tickscope-live-%1.dat").arg(QCoreApplication::applicationPid()));
+    runInBackground(
+        this,
+        [cap = capture_, path = livePath_.toStdString()]() -> QString {
+            QString error;
+            try {
+                cap->snapshot(path, kLiveBytesPerCpu);
+            } catch (const std::exception &e) {
+                error = QString::fromStdString(e.what());
+            }
+            if (cap.use_count() == 1) { // the dialog is gone: nobody will show or remove the snapshot
+                std::remove(path.c_str());
+                return QStringLiteral("closed");
+            }
+            return error;
+        },
+        [this](QString error) {
+            if (!error.isEmpty() || !recording()) {
+                liveBusy_ = false;
+                return;
+            }
+            emit liveSnapshot(livePath_);
+        });
+}
+
+void CaptureDialog::liveDone()
+{
+    liveBusy_ = false;
+}
+
 void CaptureDialog::refresh()
 {
     if (!capture_) return;
+    requestSnapshot();
     for (int r = 0; r < table_->rowCount(); ++r) {
         const CpuLive &l = capture_->live(static_cast<size_t>(r));
         table_->item(r, 1)->setText(QString::number(l.events.load(std::memory_order_relaxed)));

@@ -7,6 +7,7 @@
 
 #include <QDialog>
 
+#include <cstdint>
 #include <memory>
 
 class QCheckBox;
@@ -39,8 +40,15 @@ public:
     int liveRows() const;
     QString liveCell(int row, int column) const;
 
+    // The live view: while recording, a snapshot of each CPU's newest pages is written in the background
+    // and handed over (liveSnapshot) at most four times a second, the next only after liveDone() says the
+    // window has shown (or failed to show) the previous one.
+    void liveDone();
+    static constexpr uint64_t kLiveBytesPerCpu = 2u << 20;
+
 signals:
     void captured(QString path);
+    void liveSnapshot(QString path);
 
 protected:
     void closeEvent(QCloseEvent *e) override;
@@ -58,7 +66,10 @@ private:
     QTableWidget *table_;
     QTimer *timer_;
     QProcess *process_ = nullptr;
-    std::unique_ptr<Capture> capture_;
+    void requestSnapshot();
+    std::shared_ptr<Capture> capture_; // shared with a snapshot job still running
+    bool liveBusy_ = false;
+    QString livePath_;
     qint64 startedMs_ = 0;
     QString out_;
 };

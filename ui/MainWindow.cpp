@@ -1,5 +1,7 @@
 #include "MainWindow.h"
 
+#include "CaptureDialog.h"
+
 #include "PanelDocks.h"
 
 #include "DifferencePanel.h"
@@ -329,6 +331,7 @@ void MainWindow::openDialog()
 
 void MainWindow::openFile(const QString &path)
 {
+    live_ = false;
     // A new document ends any comparison, and a B still loading for the old one.
     dropB();
     QSettings().setValue(QStringLiteral("lastDir"), QFileInfo(path).absolutePath());
@@ -340,6 +343,7 @@ void MainWindow::openFile(const QString &path)
 
 void MainWindow::openScenario(const QString &scenario)
 {
+    live_ = false;
     dropB(); // a new document ends any comparison, and a B still loading for the old one
     setBusy(true);
     progress_->setValue(0);
@@ -357,7 +361,10 @@ void MainWindow::onLoaded(const QString &path,
     saveAs_->setEnabled(doc_.valid());
     runA_ = path;
     timeline_->setDocument(doc_);
-    panels_->setDocument(doc_);
+    // A live snapshot updates the timeline four times a second, the panels (summary, findings, histograms,
+    // events: their work is per document) every two seconds.
+    liveViews_ = live_ ? liveViews_ + 1 : 0;
+    if (!live_ || liveViews_ % 8 == 1) panels_->setDocument(doc_);
     timeline_->setVisible(!doc_.callsOnly());
     callsView_->setVisible(doc_.callsOnly());
     callsView_->setDocument(doc_.callsOnly() ? doc_ : Document{});
@@ -401,11 +408,17 @@ void MainWindow::onLoaded(const QString &path,
                 why << tr("CPU %1: %2").arg(c).arg(QString::fromStdString(doc_.analysis->nohzFullWhy[c]));
         status_->setToolTip(why.join(QLatin1Char('\n')));
     }
+    if (live_) {
+        doc_.title = tr("live capture");
+        status_->setText(
+            tr("Live capture, newest %1 KiB per CPU · ").arg(CaptureDialog::kLiveBytesPerCpu >> 10) +
+            status_->text().section(QStringLiteral(" · "), 1));
+    }
     statusA_ = status_->text();
     setWindowTitle(QStringLiteral("tickscope — %1").arg(doc_.title));
-    if (QFileInfo(path).isFile()) addRecent(path); // not a simulated scenario
+    if (QFileInfo(path).isFile() && !live_) addRecent(path); // not a simulated scenario or a live snapshot
     for (const auto &t : *traces_) {
-        if (nonInteractive_) {
+        if (nonInteractive_ || live_) {
             for (const std::string &w : t->warnings)
                 std::fprintf(stderr, "tickscope: warning: %s: %s\n", qPrintable(path), w.c_str());
             continue;
@@ -449,7 +462,8 @@ void MainWindow::onFailed(const QString &path, const QString &message)
     if (statusA_.isEmpty()) status_->setText(tr("Failed to load %1").arg(QFileInfo(path).fileName()));
     statusBar()->showMessage(tr("Failed to load %1").arg(QFileInfo(path).fileName()), 10000);
     emit loadFailed(message);
-    QMessageBox::critical(this, tr("Cannot open trace"), message);
+    if (!live_)
+        QMessageBox::critical(this, tr("Cannot open trace"), message); // a live snapshot: the next one
 }
 
 void MainWindow::setBusy(bool busy)

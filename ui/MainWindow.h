@@ -23,6 +23,10 @@ class QProgressBar;
 class QPushButton;
 class QMenu;
 class QAction;
+
+namespace tickscope {
+class CaptureDialog;
+}
 class QDockWidget;
 class QFrame;
 
@@ -84,6 +88,12 @@ public:
     // File -> Save As Trace.dat: a document loaded from a trace.dat is copied as it is (a capture's pages as
     // the kernel wrote them); a simulation or text trace is written by core/write. "" or the error.
     QString saveTraceDat(const QString &path);
+    // File -> Capture: the (non-modal) capture dialog, connected to this window's live view.
+    CaptureDialog *captureDialog();
+    // A capture's live snapshot (CaptureDialog): loaded and shown like a file, without a progress bar, a
+    // recent-files entry or a warnings dialog; the status line says it is live.
+    void showLive(const QString &snapshot);
+    bool showingLive() const { return live_; }
     // --screenshot and benchmarks: a trace's load warnings go to stderr, one line each, instead of a
     // dialog that would wait for a click.
     void setNonInteractive(bool on) { nonInteractive_ = on; }
@@ -106,7 +116,6 @@ private:
     void open(const QString &run); // a trace file, or a scenario to simulate
     void onLoadedB(const QString &run, const Document &doc);
     void exportDialog();
-    void captureDialog();
     void saveAsDialog();
     void copyImage();
     void showComparison(const Document &b);
@@ -153,6 +162,8 @@ private:
     QString runA_, runB_; // the runs as opened: a path or a scenario
     QMenu *recentMenu_;
     QAction *saveAs_ = nullptr;
+    bool live_ = false; // the document is a capture's live snapshot
+    int liveViews_ = 0; // live snapshots shown in a row
     std::shared_ptr<std::vector<std::shared_ptr<const Trace>>> traces_;
     Document doc_;
     bool nonInteractive_ = false;

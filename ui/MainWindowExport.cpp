@@ -150,12 +150,25 @@ void MainWindow::copyImage()
 
 namespace tickscope {
 
-void MainWindow::captureDialog()
+CaptureDialog *MainWindow::captureDialog()
 {
     auto *d = new CaptureDialog(this);
     d->setAttribute(Qt::WA_DeleteOnClose);
     connect(d, &CaptureDialog::captured, this, [this](const QString &path) { openFile(path); });
+    connect(d, &CaptureDialog::liveSnapshot, this, &MainWindow::showLive);
+    // the next snapshot once this one is on screen (or could not be)
+    connect(this, &MainWindow::traceShown, d, &CaptureDialog::liveDone);
+    connect(this, &MainWindow::loadFailed, d, &CaptureDialog::liveDone);
     d->show();
+    return d;
+}
+
+void MainWindow::showLive(const QString &snapshot)
+{
+    if (loader_->busy() && !live_) return; // the user's own load comes first
+    dropB();
+    live_ = true;
+    loader_->load(snapshot);
 }
 
 QString MainWindow::saveTraceDat(const QString &path)

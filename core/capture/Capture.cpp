@@ -18,6 +18,7 @@
 #include <sys/utsname.h>
 #include <thread>
 #include <unistd.h>
+#include <unordered_set>
 
 namespace tickscope {
 
@@ -250,8 +251,8 @@ struct Capture::Reader
 {
     int cpu = 0;
     CpuLive *live = nullptr;
-    FILE *store = nullptr; // the pages read so far (an unlinked temporary file)
-    uint64_t bytes = 0;
+    int store = -1;                 // the pages read so far (an unlinked temporary file)
+    std::atomic<uint64_t> bytes{0}; // in store; pages below it are complete (snapshots read them meanwhile)
     tracefs_cpu *tcpu = nullptr;
     std::thread thread;
     std::atomic<bool> stop{false};
@@ -259,11 +260,17 @@ struct Capture::Reader
     int timerIrqType = -1, hrtimerType = -1, wakeupType = -1;
     int functionAt = -1;           // hrtimer_expire_entry's function field, from its format
     std::vector<uint64_t> tickFns; // the tick handler's addresses (tick_nohz_handler, tick_sched_timer)
+    // The timer events' function fields (type id, offset): the functions seen, so that a live snapshot
+    // carries only their kallsyms lines.
+    std::vector<std::pair<int, int>> functionFields;
+    std::unordered_set<uint64_t> functionsSeen; // this thread's
+    mutable std::mutex seenLock;
+    std::vector<uint64_t> seen; // shared with snapshots, under seenLock
 
     ~Reader()
     {
         if (tcpu) tracefs_cpu_close(tcpu);
-        if (store) std::fclose(store);
+        if (store >= 0) ::close(store);
     }
 
     // Counts the page's records for the live view (the saved file is decoded by the importer).
@@ -314,6 +321,15 @@ struct Capture::Reader
                 std::memcpy(&fn, data + functionAt, 8);
                 ticks += std::find(tickFns.begin(), tickFns.end(), fn) != tickFns.end();
             }
+            for (const auto &[ft, off] : functionFields) {
+                if (type != ft || data + off + 8 > p + rec) continue;
+                uint64_t fn;
+                std::memcpy(&fn, data + off, 8);
+                if (functionsSeen.insert(fn).second) {
+                    std::lock_guard<std::mutex> g(seenLock);
+                    seen.push_back(fn);
+                }
+            }
             wakeups += type == wakeupType;
             p += rec;
         }
@@ -331,9 +347,14 @@ struct Capture::Reader
         // every read is one page; pad a short one to the page size, as the file stores pages
         std::vector<uint8_t> page(buf, buf + n);
         page.resize(std::max<size_t>(pageSize, static_cast<size_t>(n)), 0);
-        if (std::fwrite(page.data(), 1, page.size(), store) != page.size() && error.empty())
-            error = std::string("cannot keep the recorded pages: ") + std::strerror(errno);
-        bytes += page.size();
+        const ssize_t w = ::write(store, page.data(), page.size());
+        if (w != static_cast<ssize_t>(page.size())) {
+            if (error.empty())
+                error =
+                    std::string("cannot keep the recorded pages: ") + std::strerror(w < 0 ? errno : ENOSPC);
+            return;
+        }
+        bytes.store(bytes.load(std::memory_order_relaxed) + page.size(), std::memory_order_release);
         count(page.data(), page.size());
     }
 
@@ -441,6 +462,11 @@ Capture::Capture(CaptureOptions options) : opt_(std::move(options))
         hrtimerType_ = eventId(tracing_, "timer/hrtimer_expire_entry");
         functionAt_ = fieldOffset(tracing_, "timer/hrtimer_expire_entry", "function");
         tickFns_ = kernelAddresses({"tick_nohz_handler", "tick_sched_timer"});
+        for (const char *e : {"timer/hrtimer_expire_entry", "timer/hrtimer_start", "timer/timer_expire_entry",
+                              "timer/timer_start"}) {
+            const int id = eventId(tracing_, e), off = fieldOffset(tracing_, e, "function");
+            if (id >= 0 && off >= 0) functionFields_.emplace_back(id, off);
+        }
         wakeupType_ = eventId(tracing_, "sched/sched_wakeup");
         pageSize_ = static_cast<int>(::sysconf(_SC_PAGESIZE));
         facts_ = MachineFacts::ofThisMachine();
@@ -480,14 +506,19 @@ void Capture::start()
         r->hrtimerType = hrtimerType_;
         r->functionAt = functionAt_;
         r->tickFns = tickFns_;
+        r->functionFields = functionFields_;
         r->wakeupType = wakeupType_;
-        r->store = std::tmpfile();
+        if (FILE *f = std::tmpfile()) {
+            r->store = ::dup(fileno(f));
+            std::fclose(f); // the file lives on through the duplicate descriptor, unlinked
+        }
         r->tcpu = tracefs_cpu_open(inst_, cpus_[k], true);
-        if (!r->store || !r->tcpu)
+        if (r->store < 0 || !r->tcpu)
             throw CaptureError("cannot read CPU " + std::to_string(cpus_[k]) +
                                "'s ring buffer: " + std::strerror(errno));
         readers_.push_back(std::move(r));
     }
+    readMetadata(); // once: a snapshot while recording reuses it
     if (tracefs_trace_on(inst_) < 0)
         throw CaptureError(std::string("cannot start tracing: ") + std::strerror(errno));
     running_ = true;
@@ -515,11 +546,9 @@ uint64_t Capture::bytes() const
     return b;
 }
 
-void Capture::save(const std::string &path) const
+void Capture::readMetadata()
 {
-    for (const auto &r : readers_)
-        if (!r->error.empty()) throw LoadError(path + ": " + r->error);
-    DatMetadata m;
+    DatMetadata &m = meta_;
     m.pageSize = static_cast<uint32_t>(pageSize_);
     m.headerPage = readText(tracing_ + "/events/header_page");
     m.headerEvent = readText(tracing_ + "/events/header_event");
@@ -543,8 +572,15 @@ void Capture::save(const std::string &path) const
         m.systems.back().second.push_back(std::move(t));
     }
     m.kallsyms = readText("/proc/kallsyms");
+    // address -> its kallsyms line, for the live snapshots' short symbol lists
+    for (size_t at = 0; at < m.kallsyms.size();) {
+        size_t nl = m.kallsyms.find('\n', at);
+        if (nl == std::string::npos) nl = m.kallsyms.size();
+        const uint64_t addr = std::strtoull(m.kallsyms.c_str() + at, nullptr, 16);
+        if (addr) symbolLines_.emplace(addr, std::make_pair(at, nl + 1 - at));
+        at = nl + 1;
+    }
     m.printk = readText(tracing_ + "/printk_formats");
-    m.cmdlines = readText(tracing_ + "/saved_cmdlines");
     m.cpuCount =
         std::max(static_cast<int>(::sysconf(_SC_NPROCESSORS_CONF)), cpus_.empty() ? 1 : cpus_.back() + 1);
     utsname u{};
@@ -554,20 +590,55 @@ void Capture::save(const std::string &path) const
     while (!m.traceClock.empty() && m.traceClock.back() == '\n')
         m.traceClock.pop_back();
     m.machine = facts_.serialize();
+}
+
+void Capture::save(const std::string &path) const
+{
+    writeFile(path, UINT64_MAX);
+}
+
+void Capture::snapshot(const std::string &path, uint64_t bytesPerCpu) const
+{
+    writeFile(path, bytesPerCpu);
+}
+
+void Capture::writeFile(const std::string &path, uint64_t bytesPerCpu) const
+{
+    for (const auto &r : readers_)
+        if (!r->error.empty()) throw LoadError(path + ": " + r->error);
+    DatMetadata m = meta_;
+    m.cmdlines = readText(tracing_ + "/saved_cmdlines"); // the tasks seen so far
+    if (bytesPerCpu != UINT64_MAX) {
+        // a snapshot: only the functions the timer events named so far (the whole list takes longer to
+        // read than the snapshot's events); the saved file keeps all of /proc/kallsyms
+        std::vector<uint64_t> fns;
+        for (const auto &r : readers_) {
+            std::lock_guard<std::mutex> g(r->seenLock);
+            fns.insert(fns.end(), r->seen.begin(), r->seen.end());
+        }
+        std::sort(fns.begin(), fns.end());
+        fns.erase(std::unique(fns.begin(), fns.end()), fns.end());
+        m.kallsyms.clear();
+        for (uint64_t a : fns)
+            if (auto it = symbolLines_.find(a); it != symbolLines_.end())
+                m.kallsyms.append(meta_.kallsyms, it->second.first, it->second.second);
+    }
     DatFileWriter out(path, m);
     std::vector<uint8_t> buf(1 << 20);
+    const auto page = static_cast<uint64_t>(pageSize_);
     for (const auto &r : readers_) {
-        if (r->bytes == 0) continue;
+        const uint64_t end = r->bytes.load(std::memory_order_acquire);
+        const uint64_t keep = std::min(end, bytesPerCpu / page * page);
+        if (keep == 0) continue;
         out.beginCpu(r->cpu);
-        std::rewind(r->store);
-        uint64_t left = r->bytes;
-        while (left > 0) {
-            const size_t n = std::fread(buf.data(), 1, std::min<uint64_t>(left, buf.size()), r->store);
-            if (n == 0) throw LoadError(path + ": cannot read back the recorded pages");
-            out.write(buf.data(), n);
-            left -= n;
+        uint64_t at = end - keep;
+        while (at < end) {
+            const ssize_t n = ::pread(r->store, buf.data(), std::min<uint64_t>(end - at, buf.size()),
+                                      static_cast<off_t>(at));
+            if (n <= 0) throw LoadError(path + ": cannot read back the recorded pages");
+            out.write(buf.data(), static_cast<size_t>(n));
+            at += static_cast<uint64_t>(n);
         }
-        std::fseek(r->store, 0, SEEK_END);
     }
     out.finish();
 }

@@ -8,12 +8,14 @@
 #pragma once
 
 #include "model/MachineFacts.h"
+#include "write/DatFileWriter.h"
 
 #include <atomic>
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 struct tracefs_instance;
@@ -88,10 +90,15 @@ public:
 
     // Writes the trace.dat (after stop()). Throws LoadError naming the path.
     void save(const std::string &path) const;
+    // While recording: a trace.dat of each CPU's newest pages, at most bytesPerCpu of them (the live view
+    // loads it like any file). Safe to call from another thread than the one that started the capture.
+    void snapshot(const std::string &path, uint64_t bytesPerCpu) const;
 
 private:
     struct Reader;
     void cleanup() noexcept;
+    void readMetadata();
+    void writeFile(const std::string &path, uint64_t bytesPerCpu) const;
 
     CaptureOptions opt_;
     std::string name_;
@@ -103,9 +110,12 @@ private:
     std::vector<std::unique_ptr<CpuLive>> live_;
     std::vector<std::unique_ptr<Reader>> readers_;
     MachineFacts facts_;
+    DatMetadata meta_; // formats, kallsyms, printk formats, uname, clock: read once at start
     int pageSize_ = 4096;
     int timerIrqType_ = -1, hrtimerType_ = -1, wakeupType_ = -1, functionAt_ = -1;
     std::vector<uint64_t> tickFns_;
+    std::vector<std::pair<int, int>> functionFields_;                     // type id, offset
+    std::unordered_map<uint64_t, std::pair<size_t, size_t>> symbolLines_; // address -> kallsyms line
     bool running_ = false;
 };
 

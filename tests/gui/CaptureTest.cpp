@@ -10,6 +10,7 @@
 #include "import/Loader.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QProcess>
 #include <QSignalSpy>
@@ -27,6 +28,13 @@ double threadCpuSeconds()
 {
     rusage u{};
     getrusage(RUSAGE_THREAD, &u);
+    return u.ru_utime.tv_sec + u.ru_stime.tv_sec + (u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+}
+
+double processCpuSeconds()
+{
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
     return u.ru_utime.tv_sec + u.ru_stime.tv_sec + (u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
 }
 
@@ -62,6 +70,11 @@ private slots:
         w.show();
         CaptureDialog d(&w);
         QSignalSpy captured(&d, &CaptureDialog::captured);
+        // as File -> Capture connects them: the live snapshots go to the window
+        QObject::connect(&d, &CaptureDialog::liveSnapshot, &w, &MainWindow::showLive);
+        QObject::connect(&w, &MainWindow::traceShown, &d, &CaptureDialog::liveDone);
+        QObject::connect(&w, &MainWindow::loadFailed, &d, &CaptureDialog::liveDone);
+        QSignalSpy liveShown(&w, &MainWindow::traceShown);
         QVERIFY(d.startCapture());
         QVERIFY(d.recording());
         QCOMPARE(d.liveRows(), static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN)));
@@ -70,19 +83,30 @@ private slots:
         load.start(QStringLiteral("sh"),
                    {QStringLiteral("-c"),
                     QStringLiteral("i=0; while [ $i -lt 300 ]; do sleep 0.003; i=$((i+1)); done")});
-        const double cpu0 = threadCpuSeconds();
+        const double cpu0 = threadCpuSeconds(), process0 = processCpuSeconds();
         QElapsedTimer clock;
         clock.start();
         QTest::qWait(600);
         const qlonglong early = d.liveCell(0, 1).toLongLong() + d.liveCell(d.liveRows() - 1, 1).toLongLong();
         QTest::qWait(900);
         const qlonglong later = d.liveCell(0, 1).toLongLong() + d.liveCell(d.liveRows() - 1, 1).toLongLong();
-        const double guiShare = (threadCpuSeconds() - cpu0) / (clock.elapsed() / 1000.0);
+        const double secs = clock.elapsed() / 1000.0;
+        const double guiShare = (threadCpuSeconds() - cpu0) / secs;
+        const double processShare = (processCpuSeconds() - process0) / secs;
+        const int snapshots = liveShown.count();
+        int64_t liveEnd = 0;
+        if (w.showingLive()) liveEnd = w.document().trace->endTs();
         load.waitForFinished(5000);
         QVERIFY2(later > early && early > 0, qPrintable(QStringLiteral("%1 -> %2").arg(early).arg(later)));
         // the GUI thread's share of one core while recording (the refresh, the event loop, this test)
         QVERIFY2(guiShare < 0.10, qPrintable(QStringLiteral("GUI thread used %1 of a core").arg(guiShare)));
-        qInfo("GUI thread while recording: %.1f %% of one core", guiShare * 100);
+        qInfo("GUI thread while recording: %.1f %% of one core; the whole process (readers, snapshots, live "
+              "loads): %.1f %%; %d live views in %.1f s",
+              guiShare * 100, processShare * 100, snapshots, secs);
+        // the live view: the window shows the newest data, refreshed about four times a second
+        QVERIFY2(snapshots >= 3,
+                 qPrintable(QStringLiteral("%1 live views in %2 s").arg(snapshots).arg(secs)));
+        QVERIFY(liveEnd > 0);
         QSignalSpy shown(&w, &MainWindow::traceShown);
         QObject::connect(&d, &CaptureDialog::captured, &w, [&w](const QString &p) { w.openFile(p); });
         d.stopCapture();
