@@ -179,3 +179,22 @@ TEST_F(Capture, ErrorsSayWhatToDoAndLeaveNoFile)
         expectOneLine("unshare -m sh -c 'umount " + kT + " && exec " + cli + "'", "tracefs is not mounted");
     EXPECT_EQ(tracefsState(), before);
 }
+
+// A buffer too small for the load: the pages the kernel marked after overwritten events become the model's
+// lost ranges, as many as trace-cmd reports dropped-event lines, and the CLI says how many pages had them.
+TEST_F(Capture, OverflowBecomesLostRanges)
+{
+    if (run("command -v stress-ng").exitCode != 0) GTEST_SKIP() << "stress-ng is not installed";
+    const std::string dat = path("lost.dat");
+    const auto r = run("'" + cliPath() + "' capture --duration 1 --buffer-kb 64 --out '" + dat +
+                       "' -- stress-ng --futex 2 --timeout 2 -q");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto t = loadTrace(dat);
+    if (t->lostRangeCount() == 0)
+        GTEST_SKIP() << "the readers kept up with a 64 KiB buffer: nothing to check";
+    EXPECT_NE(r.err.find(std::to_string(t->lostRangeCount()) + " pages with lost events before them"),
+              std::string::npos)
+        << r.err << " vs " << t->lostRangeCount() << " lost ranges";
+    EXPECT_GT(t->lostEventCount(), 0u);
+    if (haveTraceCmd()) EXPECT_EQ(countReport(dat).droppedLines, t->lostRangeCount());
+}
