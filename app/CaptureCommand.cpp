@@ -122,6 +122,7 @@ int runCapture(const std::vector<std::string> &args, const CaptureHooks &hooks)
             if (child == 0) {
                 ::signal(SIGINT, SIG_DFL);
                 ::signal(SIGTERM, SIG_DFL);
+                ::setpgid(0, 0); // its own process group: stopping it stops its children too
                 std::vector<char *> argv;
                 for (auto &c : command)
                     argv.push_back(const_cast<char *>(c.c_str()));
@@ -131,6 +132,7 @@ int runCapture(const std::vector<std::string> &args, const CaptureHooks &hooks)
                              std::strerror(errno));
                 ::_exit(127);
             }
+            if (child > 0) ::setpgid(child, child); // also here: the group exists before any kill(-child)
         }
         std::fprintf(stderr, "tickscope-cli: recording %zu events on %zu CPUs into instance %s%s\n",
                      cap.enabled().size(), cap.cpus().size(), cap.instanceName().c_str(),
@@ -152,18 +154,18 @@ int runCapture(const std::vector<std::string> &args, const CaptureHooks &hooks)
             std::this_thread::sleep_for(std::chrono::milliseconds(20));
         }
         cap.stop();
-        if (child > 0) { // the duration ended first: the command is stopped
-            ::kill(child, SIGTERM);
+        if (child > 0) { // the duration ended first: the command and what it started are stopped
+            ::kill(-child, SIGTERM);
             ::waitpid(child, &childStatus, 0);
         }
-        sigaction(SIGINT, &oldInt, nullptr);
-        sigaction(SIGTERM, &oldTerm, nullptr);
         uint64_t events = 0, lost = 0;
         for (size_t k = 0; k < cap.cpus().size(); ++k) {
             events += cap.live(k).events.load();
             lost += cap.live(k).lostPages.load();
         }
-        cap.save(out);
+        cap.save(out); // a signal meanwhile only sets the flag: the file is completed, not left half-written
+        sigaction(SIGINT, &oldInt, nullptr);
+        sigaction(SIGTERM, &oldTerm, nullptr);
         std::fprintf(stderr, "tickscope-cli: %llu events on %zu CPUs in %.2f s%s -> %s\n",
                      static_cast<unsigned long long>(events), cap.cpus().size(),
                      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),

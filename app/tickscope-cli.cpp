@@ -36,13 +36,14 @@ namespace {
 
 constexpr const char *kUsage =
     "usage: tickscope-cli COMMAND [ARGS]\n"
-    "  stats FILE [--json] [--instance NAME] [--threads N] [--record-api]\n"
+    "  stats FILE [--json] [--instance NAME] [--threads N] [--record-api] [--load-window A:B]\n"
     "      what was loaded: events per CPU and per event name, span, lost events, load time,\n"
     "      peak memory per event. FILE is a trace.dat (v6/v7) or ftrace text (tracefs trace,\n"
     "      trace_pipe, trace-cmd report output). Without --instance every buffer instance\n"
     "      that has events is listed (NAME 'top' selects the top-level buffer).\n"
     "  report FILE [--json | --format text|json|mail] [--instance NAME] [--threads N]\n"
     "         [--nohz-full LIST] [--cpus LIST] [--window A:B | --markers] [--functions NAME,...]\n"
+    "         [--load-window A:B]\n"
     "      the tick analysis per CPU: ticks and what they interrupted, spurious ticks, tick-stopped\n"
     "      time, failed tick stops, TIMER softirqs, hrtimer wakeup lateness and latency; then the\n"
     "      findings, worst first, with their pattern and known cause. With function_graph calls\n"
@@ -84,6 +85,10 @@ constexpr const char *kUsage =
     "      (the nohz_full ones, or --cpus) ticks in userspace/hrtimer wakeups, while polling,\n"
     "      spurious, tick-stopped share, failed stops, worst TIMER softirq, catch-ups, wakeup\n"
     "      latency p99/max; then how it was measured\n"
+    "  --load-window A:B (stats, report): load only seconds A to B after the trace.dat's first event\n"
+    "      (its pages found by their timestamps): for a file whose model would not fit in memory,\n"
+    "      which is refused before loading, with the span that would fit. --window instead analyses\n"
+    "      a span of the whole loaded trace\n"
     "  --help, --version\n"
     "Exit status: 0 done, 1 bad input (one line on stderr names the file and the problem),\n"
     "2 bad command line.\n";
@@ -109,6 +114,8 @@ int parseThreads(const std::string &cmd, const std::string &v)
     return parseWhole(cmd, "--threads", v, 1, kMaxThreads);
 }
 
+void parseLoadWindow(const std::string &cmd, const std::string &text, LoadOptions &opt);
+
 int cmdStats(const std::vector<std::string> &args)
 {
     std::string file;
@@ -123,6 +130,8 @@ int cmdStats(const std::vector<std::string> &args)
             opt.instanceGiven = true;
         } else if (a == "--record-api") {
             opt.recordApi = true;
+        } else if (a == "--load-window" && i + 1 < args.size()) {
+            parseLoadWindow("stats", args[++i], opt);
         } else if (a == "--threads" && i + 1 < args.size()) {
             opt.threads = parseThreads("stats", args[++i]);
         } else if (!a.empty() && a[0] == '-') {
@@ -168,19 +177,29 @@ bool parseSeconds(const std::string &s, double lo, int64_t &v)
 // "A:B" in seconds; either side may be empty (the window stays open there). Throws a usage error saying
 // what is wrong. `lo`: the lowest second allowed (0 for trace time; relative windows may start before
 // their time zero).
-void parseWindow(const std::string &cmd, const std::string &text, double lo, int64_t &from, int64_t &to)
+void parseWindow(const std::string &cmd, const std::string &text, double lo, int64_t &from, int64_t &to,
+                 const std::string &option = "--window")
 {
     const size_t colon = text.find(':');
     if (colon == std::string::npos)
-        throw UsageError{cmd + ": --window: expected A:B in seconds (e.g. 1.5:2), got '" + text + "'"};
+        throw UsageError{cmd + ": " + option + ": expected A:B in seconds (e.g. 1.5:2), got '" + text + "'"};
     const std::string a = text.substr(0, colon), b = text.substr(colon + 1);
     for (const std::string *side : {&a, &b}) {
         if (!parseSeconds(*side, lo, side == &a ? from : to))
-            throw UsageError{cmd + ": --window: '" + *side + "' is not a number of seconds from " +
+            throw UsageError{cmd + ": " + option + ": '" + *side + "' is not a number of seconds from " +
                              std::string(lo < 0 ? "-9e9" : "0") + " to 9e9 (in '" + text + "')"};
     }
     if (!a.empty() && !b.empty() && from >= to)
-        throw UsageError{cmd + ": --window: A must be below B, got '" + text + "'"};
+        throw UsageError{cmd + ": " + option + ": A must be below B, got '" + text + "'"};
+}
+
+// --load-window A:B: only that span of a trace.dat is loaded (seconds after its first event).
+void parseLoadWindow(const std::string &cmd, const std::string &text, LoadOptions &opt)
+{
+    int64_t from = 0, to = 0;
+    parseWindow(cmd, text, 0, from, to, "--load-window");
+    opt.window = std::make_pair(from == INT64_MIN ? 0.0 : static_cast<double>(from) / 1e9,
+                                to == INT64_MAX ? 1e12 : static_cast<double>(to) / 1e9);
 }
 
 enum class Format
@@ -246,6 +265,8 @@ int cmdReport(const std::vector<std::string> &args)
         } else if (a == "--window" && hasValue) {
             window = true;
             parseWindow("report", args[++i], 0, ro.from, ro.to);
+        } else if (a == "--load-window" && hasValue) {
+            parseLoadWindow("report", args[++i], opt);
         } else if (a == "--nohz-full" && hasValue) {
             ao.nohzFullGiven = true;
             ao.nohzFull = list(a, args[++i]);

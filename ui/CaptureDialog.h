@@ -1,6 +1,6 @@
 // File -> Capture: records this machine (core/capture) with the chosen events, CPUs, buffer size,
 // duration (or until Stop) and an optional command; while recording, a table of per-CPU counts (events,
-// ticks, wakeups, pages with lost events before them) refreshes four times a second from the readers'
+// ticks, wakeups, pages with lost events before them) refreshes five times a second from the readers'
 // counters, so the GUI thread only reads numbers. Stop (or the duration, or the command's exit) saves
 // the trace.dat and hands its path over; the window then loads and analyses it like any file.
 #pragma once
@@ -41,7 +41,7 @@ public:
     QString liveCell(int row, int column) const;
 
     // The live view: while recording, a snapshot of each CPU's newest pages is written in the background
-    // and handed over (liveSnapshot) at most four times a second, the next only after liveDone() says the
+    // and handed over (liveSnapshot) at most five times a second, the next only after liveDone() says the
     // window has shown (or failed to show) the previous one.
     void liveDone();
     static constexpr uint64_t kLiveBytesPerCpu = 2u << 20;

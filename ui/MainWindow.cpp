@@ -25,11 +25,15 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QCloseEvent>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QDockWidget>
+#include <QDoubleSpinBox>
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFontDatabase>
+#include <QFormLayout>
 #include <QFrame>
 #include <QGuiApplication>
 #include <QHBoxLayout>
@@ -41,6 +45,7 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QStatusBar>
 #include <QVBoxLayout>
@@ -228,6 +233,7 @@ MainWindow::MainWindow(QWidget *parent)
             [this](double f) { progress_->setValue(static_cast<int>(f * 1000)); });
     connect(loader_, &TraceLoader::loaded, this, &MainWindow::onLoaded);
     connect(loader_, &TraceLoader::failed, this, &MainWindow::onFailed);
+    connect(loader_, &TraceLoader::tooBig, this, &MainWindow::onTooBig);
     connect(loader_, &TraceLoader::cancelled, this, [this] {
         setBusy(false);
         showFacts(); // of what is still shown
@@ -361,8 +367,8 @@ void MainWindow::onLoaded(const QString &path,
     saveAs_->setEnabled(doc_.valid());
     runA_ = path;
     timeline_->setDocument(doc_);
-    // A live snapshot updates the timeline four times a second, the panels (summary, findings, histograms,
-    // events: their work is per document) every two seconds.
+    // A live snapshot updates the timeline four to five times a second, the panels (summary, findings,
+    // histograms, events: their work is per document) every eighth time, about every two seconds.
     liveViews_ = live_ ? liveViews_ + 1 : 0;
     if (!live_ || liveViews_ % 8 == 1) panels_->setDocument(doc_);
     timeline_->setVisible(!doc_.callsOnly());
@@ -464,6 +470,49 @@ void MainWindow::onFailed(const QString &path, const QString &message)
     emit loadFailed(message);
     if (!live_)
         QMessageBox::critical(this, tr("Cannot open trace"), message); // a live snapshot: the next one
+}
+
+void MainWindow::onTooBig(const QString &path, const QString &message, double spanSeconds)
+{
+    if (nonInteractive_ || live_) {
+        onFailed(path, message);
+        return;
+    }
+    setBusy(false);
+    showFacts();
+    // Offer the window that fits (the message names it), as --load-window does on the command line.
+    QDialog d(this);
+    d.setWindowTitle(tr("Trace too big for memory"));
+    auto *form = new QFormLayout(&d);
+    auto *text = new QLabel(message, &d);
+    text->setWordWrap(true);
+    form->addRow(text);
+    auto *from = new QDoubleSpinBox(&d), *to = new QDoubleSpinBox(&d);
+    for (QDoubleSpinBox *b : {from, to}) {
+        b->setRange(0, std::max(0.001, spanSeconds));
+        b->setDecimals(3);
+        b->setSuffix(tr(" s"));
+    }
+    const QRegularExpression fits(QStringLiteral("about ([0-9.]+) s fit"));
+    const auto m = fits.match(message);
+    to->setValue(m.hasMatch() ? m.captured(1).toDouble() : spanSeconds / 10);
+    form->addRow(tr("Load from"), from);
+    form->addRow(tr("to"), to);
+    auto *box = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &d);
+    box->button(QDialogButtonBox::Ok)->setText(tr("Load This Window"));
+    form->addRow(box);
+    connect(box, &QDialogButtonBox::accepted, &d, &QDialog::accept);
+    connect(box, &QDialogButtonBox::rejected, &d, &QDialog::reject);
+    emit loadFailed(message);
+    if (d.exec() != QDialog::Accepted || to->value() <= from->value()) return;
+    live_ = false;
+    setBusy(true);
+    progress_->setValue(0);
+    status_->setText(tr("Loading %1 s to %2 s of %3…")
+                         .arg(from->value(), 0, 'f', 3)
+                         .arg(to->value(), 0, 'f', 3)
+                         .arg(QFileInfo(path).fileName()));
+    loader_->load(path, std::make_pair(from->value(), to->value()));
 }
 
 void MainWindow::setBusy(bool busy)

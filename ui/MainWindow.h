@@ -126,6 +126,7 @@ private:
                   const Document &doc, double secs);
     void showMarkers();
     void onFailed(const QString &path, const QString &message);
+    void onTooBig(const QString &path, const QString &message, double spanSeconds);
     void showFacts(); // the status bar's facts of what is shown (both runs in the compare view)
     void setBusy(bool busy);
     void fillStats();

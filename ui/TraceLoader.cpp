@@ -163,10 +163,11 @@ void TraceLoader::cancel()
     emit cancelled();
 }
 
-void TraceLoader::load(const QString &path)
+void TraceLoader::load(const QString &path, std::optional<std::pair<double, double>> window)
 {
     const std::string file = path.toStdString();
-    if (std::shared_ptr<Prestarted> early = takePrestarted(file)) {
+    std::shared_ptr<Prestarted> early = window ? nullptr : takePrestarted(file);
+    if (early) {
         start(path, QFileInfo(path).fileName(),
               [early](std::atomic<bool> *cancel, std::function<void(double)> progress) {
                   while (early->result.wait_for(std::chrono::milliseconds(20)) != std::future_status::ready) {
@@ -178,8 +179,9 @@ void TraceLoader::load(const QString &path)
         return;
     }
     start(path, QFileInfo(path).fileName(),
-          [file](std::atomic<bool> *cancel, std::function<void(double)> progress) {
+          [file, window](std::atomic<bool> *cancel, std::function<void(double)> progress) {
               LoadOptions opt;
+              opt.window = window;
               opt.cancel = cancel;
               opt.progress = std::move(progress);
               return loadAll(file, opt);
@@ -274,6 +276,14 @@ void TraceLoader::start(const QString &label, const QString &title, Producer pro
             });
         } catch (const LoadCancelled &) {
             // cancel() already told the UI, or a newer load superseded this one.
+        } catch (const TooBigError &e) {
+            const QString msg = QString::fromStdString(e.what());
+            const double span = e.spanSeconds;
+            postToGui(self, [this, gen, label, msg, span] {
+                if (gen != generation_) return;
+                busy_ = false;
+                emit tooBig(label, msg, span);
+            });
         } catch (const Cancelled &) {
         } catch (const std::exception &e) {
             const QString msg = QString::fromStdString(e.what());

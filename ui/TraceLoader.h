@@ -14,8 +14,10 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace tickscope {
@@ -36,7 +38,8 @@ public:
     explicit TraceLoader(QObject *parent = nullptr);
     ~TraceLoader() override;
 
-    void load(const QString &path);
+    // window: only seconds A to B after the first event of a trace.dat (LoadOptions::window).
+    void load(const QString &path, std::optional<std::pair<double, double>> window = std::nullopt);
     // Starts loading `path` at once, on a thread of its own, before the QApplication exists (the GUI's main
     // calls it first): Qt's start-up then overlaps the load. The first load() of the same path adopts it;
     // any other load() cancels it. Reading the file needs no Qt.
@@ -57,6 +60,8 @@ signals:
     void loaded(QString path, std::shared_ptr<std::vector<std::shared_ptr<const tickscope::Trace>>> traces,
                 tickscope::Document document, double seconds);
     void failed(QString path, QString message);
+    // The model would not fit in memory (TooBigError): nothing was allocated; spanSeconds is the file's span.
+    void tooBig(QString path, QString message, double spanSeconds);
     void cancelled();
 
 private:

@@ -571,12 +571,13 @@ void Capture::readMetadata()
         if (m.systems.empty() || m.systems.back().first != sys) m.systems.push_back({sys, {}});
         m.systems.back().second.push_back(std::move(t));
     }
-    m.kallsyms = readText("/proc/kallsyms");
+    kallsyms_ = readText("/proc/kallsyms"); // kept apart: a snapshot copies the rest, not 5+ MB of this
+    const std::string &ks = kallsyms_;
     // address -> its kallsyms line, for the live snapshots' short symbol lists
-    for (size_t at = 0; at < m.kallsyms.size();) {
-        size_t nl = m.kallsyms.find('\n', at);
-        if (nl == std::string::npos) nl = m.kallsyms.size();
-        const uint64_t addr = std::strtoull(m.kallsyms.c_str() + at, nullptr, 16);
+    for (size_t at = 0; at < ks.size();) {
+        size_t nl = ks.find('\n', at);
+        if (nl == std::string::npos) nl = ks.size();
+        const uint64_t addr = std::strtoull(ks.c_str() + at, nullptr, 16);
         if (addr) symbolLines_.emplace(addr, std::make_pair(at, nl + 1 - at));
         at = nl + 1;
     }
@@ -618,10 +619,11 @@ void Capture::writeFile(const std::string &path, uint64_t bytesPerCpu) const
         }
         std::sort(fns.begin(), fns.end());
         fns.erase(std::unique(fns.begin(), fns.end()), fns.end());
-        m.kallsyms.clear();
         for (uint64_t a : fns)
             if (auto it = symbolLines_.find(a); it != symbolLines_.end())
-                m.kallsyms.append(meta_.kallsyms, it->second.first, it->second.second);
+                m.kallsyms.append(kallsyms_, it->second.first, it->second.second);
+    } else {
+        m.kallsyms = kallsyms_;
     }
     DatFileWriter out(path, m);
     std::vector<uint8_t> buf(1 << 20);

@@ -110,7 +110,8 @@ private:
     std::vector<std::unique_ptr<CpuLive>> live_;
     std::vector<std::unique_ptr<Reader>> readers_;
     MachineFacts facts_;
-    DatMetadata meta_; // formats, kallsyms, printk formats, uname, clock: read once at start
+    DatMetadata meta_;     // formats, printk formats, uname, clock: read once at start
+    std::string kallsyms_; // /proc/kallsyms, read at start too
     int pageSize_ = 4096;
     int timerIrqType_ = -1, hrtimerType_ = -1, wakeupType_ = -1, functionAt_ = -1;
     std::vector<uint64_t> tickFns_;

@@ -76,7 +76,12 @@ std::vector<std::unique_ptr<Trace>> loadSources(const std::string &path, const L
     uint64_t fileSize = 0;
     {
         const InputFile in(path, options.streamIdleTimeoutMs);
-        if (detectFormat(in) == FileFormat::Text) return finished(importText(in, options));
+        if (detectFormat(in) == FileFormat::Text) {
+            if (options.window)
+                throw LoadError(path + ": --load-window reads trace.dat files; this is a text trace (load it "
+                                       "whole, or --window A:B for the analysis)");
+            return finished(importText(in, options));
+        }
         layout = traceDatLayout(in);
         fileSize = in.bytes().size();
     }

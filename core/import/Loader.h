@@ -6,8 +6,10 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tickscope {
@@ -20,8 +22,14 @@ struct LoadOptions
     int threads = 0;                           // decode threads; 0 = one per hardware thread
     std::string instance;                      // trace.dat buffer instance; "" = the top-level buffer
     bool instanceGiven = false;                // false: pick the one instance that has events
-    bool recordApi = false; // trace.dat: use libtracecmd's record API (the reference) instead of the page decoder
+    bool recordApi =
+        false; // trace.dat: use libtracecmd's record API (the reference) instead of the page decoder
     int streamIdleTimeoutMs = 10000; // a pipe or pseudo-file that sends nothing this long is given up
+    // trace.dat: load only this span, in seconds after the trace's first event ([from, to]); nullopt: all.
+    std::optional<std::pair<double, double>> window;
+    // The memory the model may take, in bytes; 0: what /proc/meminfo calls available. A trace.dat whose
+    // model would not fit is refused before anything is allocated for it (TooBigError).
+    uint64_t memoryAvailable = 0;
 };
 
 // One clear line for the user; the CLI prints it and exits non-zero, the GUI shows it in a dialog.
@@ -30,13 +38,29 @@ class LoadError : public std::runtime_error
 public:
     using std::runtime_error::runtime_error;
 };
+// The model of the file (or of the chosen window) would not fit in memory: said before allocating it, with
+// what a window of time to load could be.
+class TooBigError : public LoadError
+{
+public:
+    TooBigError(const std::string &message, double spanSeconds, uint64_t needBytes, uint64_t availableBytes)
+        : LoadError(message), spanSeconds(spanSeconds), needBytes(needBytes), availableBytes(availableBytes)
+    {
+    }
+    double spanSeconds; // the file's span, from its first to its last page
+    uint64_t needBytes, availableBytes;
+};
 class LoadCancelled : public LoadError
 {
 public:
     LoadCancelled() : LoadError("loading cancelled") {}
 };
 
-enum class FileFormat { TraceDat, Text };
+enum class FileFormat
+{
+    TraceDat,
+    Text
+};
 
 class InputFile;
 

@@ -5,9 +5,11 @@
 
 #include <algorithm>
 #include <cstring>
-#include <unistd.h>
 #include <memory>
+#include <optional>
 #include <traceevent/event-parse.h>
+#include <unistd.h>
+#include <utility>
 extern "C" { // kbuffer.h has no C++ guard
 #include <traceevent/kbuffer.h>
 }
@@ -24,9 +26,9 @@ struct KbufferDeleter
 class PageWalker
 {
 public:
-    PageWalker(const DatLayout &l, RecordDecoder &dec, CpuEvents &out, int cpu)
-        : kb_(kbuffer_alloc(l.longSize == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
-                            l.bigEndian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE)),
+    PageWalker(const DatLayout &l, RecordDecoder &dec, CpuEvents &out, int cpu, int64_t from, int64_t to)
+        : from_(from), to_(to), kb_(kbuffer_alloc(l.longSize == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
+                                                  l.bigEndian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE)),
           dec_(dec), out_(out), cpu_(cpu)
     {
     }
@@ -42,7 +44,10 @@ public:
         tep_record rec{};
         rec.cpu = cpu_;
         bool first = true;
-        for (void *data = kbuffer_read_event(kb_.get(), &ts); data; data = kbuffer_next_event(kb_.get(), &ts)) {
+        for (void *data = kbuffer_read_event(kb_.get(), &ts); data;
+             data = kbuffer_next_event(kb_.get(), &ts)) {
+            if (static_cast<int64_t>(ts) < from_) continue; // a window: only its events
+            if (static_cast<int64_t>(ts) > to_) break;
             rec.ts = ts;
             rec.data = data;
             rec.size = kbuffer_event_size(kb_.get());
@@ -59,6 +64,7 @@ public:
     }
 
 private:
+    int64_t from_, to_;
     std::unique_ptr<kbuffer, KbufferDeleter> kb_;
     RecordDecoder &dec_;
     CpuEvents &out_;
@@ -83,6 +89,41 @@ bool readAt(int fd, uint64_t off, void *dst, size_t n)
     return true;
 }
 
+// A raw page's timestamp (its first 8 bytes, in the file's byte order); nullopt when unreadable.
+std::optional<int64_t> pageTs(const PageSource &src, uint64_t page)
+{
+    uint8_t b[8];
+    if (!readAt(src.fd, src.cpu.offset + page * src.layout->pageSize, b, 8)) return std::nullopt;
+    uint64_t v;
+    std::memcpy(&v, b, 8);
+    if (src.layout->bigEndian) v = __builtin_bswap64(v);
+    return static_cast<int64_t>(v);
+}
+
+// The pages of a raw CPU data block to read: all of them, or for a window [from, to] the page holding
+// `from` up to the last page starting at or before `to` (pages are in time order within a CPU).
+std::pair<uint64_t, uint64_t> rawPageRange(const PageSource &src)
+{
+    const uint64_t pages = std::min(src.cpu.size, src.fileSize - src.cpu.offset) / src.layout->pageSize;
+    if (src.from == INT64_MIN && src.to == INT64_MAX) return {0, pages};
+    // first page whose timestamp is > t
+    auto upper = [&](int64_t t) {
+        uint64_t lo = 0, hi = pages;
+        while (lo < hi) {
+            const uint64_t mid = lo + (hi - lo) / 2;
+            const auto ts = pageTs(src, mid);
+            if (ts && *ts <= t)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        return lo;
+    };
+    const uint64_t begin = src.from == INT64_MIN ? 0 : std::max<uint64_t>(upper(src.from), 1) - 1;
+    const uint64_t end = src.to == INT64_MAX ? pages : upper(src.to);
+    return {std::min(begin, end), end};
+}
+
 // Hands every page of one CPU's data to onPage, which returns false for a page it cannot use. Pages
 // are read in batches (raw) or chunk by chunk (compressed), into buffers with kPageSlack bytes after
 // the last page. Returns the truncated warning, or "" when all data was read. reserve(events, bytes)
@@ -98,20 +139,21 @@ std::string forEachPage(const PageSource &src, const std::string &truncated, con
     if (c.offset >= src.fileSize) return truncated;
     if (!l.compressed()) {
         const uint64_t avail = std::min(c.size, src.fileSize - c.offset);
-        reserve(avail);
-        const uint64_t pages = avail / ps;
+        const auto [begin, end] = rawPageRange(src);
+        reserve((end - begin) * ps);
         const uint64_t batch = std::max<uint64_t>(1, (1u << 20) / ps);
         std::vector<uint8_t> buf(static_cast<size_t>(batch * ps) + kPageSlack);
-        for (uint64_t i = 0; i < pages; i += batch) {
-            const uint64_t n = std::min(batch, pages - i);
+        for (uint64_t i = begin; i < end; i += batch) {
+            const uint64_t n = std::min(batch, end - i);
             if (!readAt(src.fd, c.offset + i * ps, buf.data(), static_cast<size_t>(n * ps))) return truncated;
             for (uint64_t k = 0; k < n; ++k) {
                 if (!onPage(buf.data() + k * ps)) return truncated;
             }
             checkCancel(options);
-            progress(static_cast<double>(i + n) / static_cast<double>(pages));
+            progress(static_cast<double>(i + n - begin) /
+                     static_cast<double>(std::max<uint64_t>(1, end - begin)));
         }
-        return avail < c.size ? truncated : std::string();
+        return avail < c.size && end == avail / ps ? truncated : std::string();
     }
 
     // <4: chunk count> then per chunk <4: compressed size><4: uncompressed size><data>. The size in the
@@ -166,7 +208,7 @@ std::string decodeCpuPages(const PageSource &src, RecordDecoder &dec, CpuEvents 
 {
     const DatLayout &l = *src.layout;
     dec.beginCpu();
-    PageWalker walker(l, dec, out, static_cast<int>(src.cpu.cpu));
+    PageWalker walker(l, dec, out, static_cast<int>(src.cpu.cpu), src.from, src.to);
     if (!walker.valid()) return "CPU " + std::to_string(src.cpu.cpu) + ": cannot allocate a page reader";
     if (src.oldFormat) walker.setOldFormat();
     return forEachPage(
@@ -176,6 +218,69 @@ std::string decodeCpuPages(const PageSource &src, RecordDecoder &dec, CpuEvents 
             return pageIsSound(page, l.pageSize, l.longSize, l.bigEndian, src.oldFormat) && walker.page(page);
         },
         [&](uint64_t bytes) { out.reserve(bytes / 12 + 64, bytes); });
+}
+
+CpuExtent cpuExtent(const PageSource &src)
+{
+    CpuExtent e;
+    const DatLayout &l = *src.layout;
+    const uint32_t ps = l.pageSize;
+    if (src.cpu.size == 0 || src.cpu.offset >= src.fileSize) return e;
+    if (!l.compressed()) {
+        const uint64_t pages = std::min(src.cpu.size, src.fileSize - src.cpu.offset) / ps;
+        if (pages == 0) return e;
+        const auto first = pageTs(src, 0), last = pageTs(src, pages - 1);
+        if (!first || !last) return e;
+        e.first = *first;
+        e.last = std::max(*first, *last);
+        const auto [begin, end] = rawPageRange(src);
+        e.bytes = (end - begin) * ps;
+        return e;
+    }
+    // compressed: the chunk headers give the plain size; the first and last chunks the times
+    const uint64_t limit = std::min(src.cpu.size + 4, src.fileSize - src.cpu.offset);
+    uint8_t hdr[8];
+    if (limit < 4 || !readAt(src.fd, src.cpu.offset, hdr, 4)) return e;
+    const uint32_t chunks = readU32(hdr, l.bigEndian);
+    uint64_t pos = 4, plainTotal = 0;
+    std::vector<uint8_t> packed, plain;
+    auto chunkTs = [&](uint64_t at, uint32_t cs, uint32_t us, bool lastPage) -> std::optional<int64_t> {
+        if (us < ps || !plausibleInflation(cs, us)) return std::nullopt;
+        packed.resize(cs);
+        plain.resize(us);
+        if (!readAt(src.fd, src.cpu.offset + at + 8, packed.data(), cs) ||
+            !decompressBlock(l.compression, packed.data(), cs, plain.data(), us))
+            return std::nullopt;
+        uint64_t v;
+        std::memcpy(&v, plain.data() + (lastPage ? us - ps : 0), 8);
+        if (l.bigEndian) v = __builtin_bswap64(v);
+        return static_cast<int64_t>(v);
+    };
+    uint64_t lastAt = 0;
+    uint32_t lastCs = 0, lastUs = 0;
+    for (uint32_t k = 0; k < chunks && pos + 8 <= limit; ++k) {
+        if (!readAt(src.fd, src.cpu.offset + pos, hdr, 8)) break;
+        const uint32_t cs = readU32(hdr, l.bigEndian), us = readU32(hdr + 4, l.bigEndian);
+        if (cs > limit - pos - 8) break;
+        if (k == 0)
+            if (auto t = chunkTs(pos, cs, us, false)) e.first = *t;
+        plainTotal += plausibleInflation(cs, us) ? us : 0;
+        lastAt = pos, lastCs = cs, lastUs = us;
+        pos += 8 + uint64_t{cs};
+    }
+    if (e.first == INT64_MAX) return CpuExtent{};
+    const auto t = chunkTs(lastAt, lastCs, lastUs, true);
+    e.last = t ? std::max(*t, e.first) : e.first;
+    e.bytes = plainTotal;
+    if (src.from != INT64_MIN || src.to != INT64_MAX) { // the window's share of the time, of the data
+        const double span = std::max<double>(1, static_cast<double>(e.last - e.first));
+        const double a = static_cast<double>(std::max(src.from, e.first)),
+                     b = static_cast<double>(std::min(src.to, e.last));
+        e.bytes = b < a ? 0
+                        : static_cast<uint64_t>(static_cast<double>(plainTotal) *
+                                                std::min(1.0, (b - a) / span + 0.01));
+    }
+    return e;
 }
 
 std::string checkCpuPages(const PageSource &src, const LoadOptions &options, bool &sound)

@@ -5,6 +5,7 @@
 #include "DatLayout.h"
 #include "Loader.h"
 
+#include <cstdint>
 #include <functional>
 #include <string>
 
@@ -21,8 +22,20 @@ struct PageSource
     uint64_t fileSize = 0;
     const DatLayout *layout = nullptr;
     DatCpuData cpu;
-    bool oldFormat = false; // tep_is_old_format()
+    bool oldFormat = false;                   // tep_is_old_format()
+    int64_t from = INT64_MIN, to = INT64_MAX; // decode only the events in [from, to] (absolute ns)
 };
+
+// What one CPU's data spans and holds, from a few page headers (no events are decoded): the timestamps
+// of its first and last pages, and the bytes of page data in [src.from, src.to] (all of it without a
+// window; pages found by binary search over their timestamps in a raw file, the time's share of the
+// data in a compressed one). first > last when the CPU has no data.
+struct CpuExtent
+{
+    int64_t first = INT64_MAX, last = INT64_MIN;
+    uint64_t bytes = 0;
+};
+CpuExtent cpuExtent(const PageSource &src);
 
 // Appends the CPU's events to out. Returns a warning when the data ends early (truncated/corrupt).
 std::string decodeCpuPages(const PageSource &src, RecordDecoder &dec, CpuEvents &out,

@@ -9,13 +9,16 @@
 #include "InputChecks.h"
 #include "InputFile.h"
 #include "PageDecoder.h"
-#include "model/MachineFacts.h"
 #include "RecordDecoder.h"
+#include "model/MachineFacts.h"
 
 #include <algorithm>
 #include <atomic>
 #include <bit>
 #include <cerrno>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <memory>
@@ -28,8 +31,9 @@ namespace tickscope {
 namespace {
 
 // Every CPU's pages through kbuffer, on all threads; tep is this path's own (formats parsed lazily).
-void decodeWithPages(int fd, uint64_t fileSize, const DatLayout &layout, const DatBuffer &buffer, tep_handle *tep,
-                     bool oldFormat, const NameResolver &names, DecodeState &st, const LoadOptions &options)
+void decodeWithPages(int fd, uint64_t fileSize, const DatLayout &layout, const DatBuffer &buffer,
+                     tep_handle *tep, bool oldFormat, const NameResolver &names, DecodeState &st,
+                     const LoadOptions &options, std::pair<int64_t, int64_t> window)
 {
     const int cpus = st.trace.cpuCount();
     std::vector<const DatCpuData *> work;
@@ -39,13 +43,14 @@ void decodeWithPages(int fd, uint64_t fileSize, const DatLayout &layout, const D
     // Biggest first, taken from a shared queue: balanced whatever the CPUs' sizes.
     std::sort(work.begin(), work.end(), [](const auto *a, const auto *b) { return a->size > b->size; });
     std::atomic<size_t> next{0};
-    const int threads = std::clamp(hardwareThreads(options), 1, std::max<int>(1, static_cast<int>(work.size())));
+    const int threads =
+        std::clamp(hardwareThreads(options), 1, std::max<int>(1, static_cast<int>(work.size())));
     runThreads(threads, [&](int) {
         RecordDecoder dec(tep, names, st.layouts, st.trace);
         for (size_t k = next++; k < work.size(); k = next++) {
             const DatCpuData &c = *work[k];
             const int cpu = static_cast<int>(c.cpu);
-            const PageSource src{fd, fileSize, &layout, c, oldFormat};
+            const PageSource src{fd, fileSize, &layout, c, oldFormat, window.first, window.second};
             st.cpuWarnings[static_cast<size_t>(cpu)] = decodeCpuPages(
                 src, dec, st.trace.cpu(cpu), [&](double f) { st.progress.set(cpu, f); }, options);
             st.progress.set(cpu, 1.0);
@@ -67,29 +72,35 @@ void fillMetaFromLayout(Trace &trace, const std::string &path, const DatLayout &
     m.instance = b.name;
     m.fileVersion = l.version;
     if (l.compressed()) m.compression = l.compression;
-    m.format = "trace.dat v" + std::to_string(l.version) + (m.compression.empty() ? "" : " (" + m.compression + ")");
+    m.format =
+        "trace.dat v" + std::to_string(l.version) + (m.compression.empty() ? "" : " (" + m.compression + ")");
     int cpus = l.cpuCount;
-    for (const auto &c : b.cpus) cpus = std::max(cpus, static_cast<int>(c.cpu) + 1);
+    for (const auto &c : b.cpus)
+        cpus = std::max(cpus, static_cast<int>(c.cpu) + 1);
     m.cpuCount = cpus;
     m.pageSize = static_cast<int>(l.pageSize);
     m.longSize = l.longSize;
     m.traceClock = selectedTraceClock(b.clock.empty() ? l.traceClock : b.clock);
     m.uname = l.uname;
-    while (!m.uname.empty() && (m.uname.back() == '\n' || m.uname.back() == ' ')) m.uname.pop_back();
+    while (!m.uname.empty() && (m.uname.back() == '\n' || m.uname.back() == ' '))
+        m.uname.pop_back();
     m.kernelRelease = kernelReleaseFromUname(m.uname);
     m.fileInstances.push_back("");
     for (const auto &buf : l.buffers) {
         if (!buf.name.empty()) m.fileInstances.push_back(buf.name);
     }
-    struct stat st{};
+    struct stat st
+    {
+    };
     if (::stat(path.c_str(), &st) == 0) m.fileBytes = static_cast<uint64_t>(st.st_size);
 }
 
 void decodeFile(const std::string &path, uint64_t fileSize, const DatLayout &layout, const DatBuffer &buffer,
-                tep_handle *tep, bool oldFormat, const NameResolver &names, DecodeState &st, const LoadOptions &options)
+                tep_handle *tep, bool oldFormat, const NameResolver &names, DecodeState &st,
+                const LoadOptions &options, std::pair<int64_t, int64_t> window)
 {
     const RegularFile file(path);
-    decodeWithPages(file.fd(), fileSize, layout, buffer, tep, oldFormat, names, st, options);
+    decodeWithPages(file.fd(), fileSize, layout, buffer, tep, oldFormat, names, st, options, window);
 }
 
 // A libtraceevent handle for this file's ring-buffer pages: byte order, long and page size, and the
@@ -99,7 +110,8 @@ std::unique_ptr<tep_handle, TepDeleter> pageTep(const std::string &path, const D
     std::unique_ptr<tep_handle, TepDeleter> tep(tep_alloc());
     if (!tep) throw std::bad_alloc();
     tep_set_file_bigendian(tep.get(), layout.bigEndian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
-    tep_set_local_bigendian(tep.get(), std::endian::native == std::endian::big ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+    tep_set_local_bigendian(tep.get(),
+                            std::endian::native == std::endian::big ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
     tep_set_long_size(tep.get(), layout.longSize);
     tep_set_page_size(tep.get(), static_cast<int>(layout.pageSize));
     // The text is only read (libtraceevent's prototype lacks the const).
@@ -109,6 +121,88 @@ std::unique_ptr<tep_handle, TepDeleter> pageTep(const std::string &path, const D
     return tep;
 }
 
+namespace {
+
+// Bytes of memory the model takes per byte of ring-buffer page data, as an estimate made before loading:
+// the largest ratio of `report`'s peak RSS to page bytes measured on large.dat (0.65, v7 zstd, real
+// kernel), a live capture (0.64) and a 128-CPU simulation (1.04: its records are short), with room; plus
+// a fixed part (symbols, formats, threads). Not tuned to any test: the tests give their own limits.
+constexpr double kModelBytesPerDataByte = 1.1;
+constexpr uint64_t kModelFixedBytes = 64u << 20;
+
+uint64_t memAvailable()
+{
+    FILE *f = std::fopen("/proc/meminfo", "r");
+    if (!f) return 0;
+    char line[256];
+    uint64_t kb = 0;
+    while (std::fgets(line, sizeof line, f))
+        if (std::sscanf(line, "MemAvailable: %" SCNu64 " kB", &kb) == 1) break;
+    std::fclose(f);
+    return kb * 1024;
+}
+
+std::string gib(uint64_t bytes)
+{
+    char b[32];
+    std::snprintf(b, sizeof b, "%.1f GiB", static_cast<double>(bytes) / (1u << 30));
+    return b;
+}
+
+// Before anything is allocated for the events: the span of the chosen buffers (first to last page), the
+// absolute ns of a window the options ask for, and whether the model of what would be loaded fits in
+// the memory available; TooBigError when not, naming the span to choose a window in.
+std::pair<int64_t, int64_t> fitInMemory(const std::string &path, uint64_t fileSize, const DatLayout &layout,
+                                        const std::vector<std::string> &names, const LoadOptions &options)
+{
+    const RegularFile file(path);
+    int64_t first = INT64_MAX, last = INT64_MIN;
+    std::vector<const DatCpuData *> cpus;
+    for (const auto &b : layout.buffers)
+        if (std::find(names.begin(), names.end(), b.name) != names.end())
+            for (const auto &c : b.cpus)
+                cpus.push_back(&c);
+    for (const DatCpuData *c : cpus) {
+        const CpuExtent e = cpuExtent(PageSource{file.fd(), fileSize, &layout, *c, false});
+        first = std::min(first, e.first);
+        last = std::max(last, e.last);
+    }
+    std::pair<int64_t, int64_t> window{INT64_MIN, INT64_MAX};
+    if (options.window && first <= last) {
+        const auto at = [&](double s) { return first + static_cast<int64_t>(s * 1e9); };
+        window = {at(options.window->first), at(options.window->second)};
+    }
+    uint64_t bytes = 0;
+    for (const DatCpuData *c : cpus)
+        bytes +=
+            cpuExtent(PageSource{file.fd(), fileSize, &layout, *c, false, window.first, window.second}).bytes;
+    const uint64_t need =
+        static_cast<uint64_t>(static_cast<double>(bytes) * kModelBytesPerDataByte) + kModelFixedBytes;
+    // TICKSCOPE_MEMORY_AVAILABLE (bytes) stands in for /proc/meminfo: to try the too-big path on any file
+    const char *env = std::getenv("TICKSCOPE_MEMORY_AVAILABLE");
+    const uint64_t avail = options.memoryAvailable ? options.memoryAvailable
+                           : env && *env           ? std::strtoull(env, nullptr, 10)
+                                                   : memAvailable();
+    const double span = first <= last ? static_cast<double>(last - first) / 1e9 : 0;
+    if (avail && need > avail) {
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "%.3f", span);
+        const double fits = span * static_cast<double>(avail - std::min(avail, kModelFixedBytes)) /
+                            std::max<double>(1, static_cast<double>(need - kModelFixedBytes));
+        char w[64];
+        std::snprintf(w, sizeof w, "%.1f", std::max(0.1, fits * 0.9));
+        throw TooBigError(path + ": " + (options.window ? "the chosen window" : "the trace") +
+                              " needs about " + gib(need) + " of memory to load, " + gib(avail) +
+                              " are available; load a window of time instead (--load-window A:B, seconds "
+                              "after the start; the file spans " +
+                              buf + " s, about " + w + " s fit)",
+                          span, need, avail);
+    }
+    return window;
+}
+
+} // namespace
+
 // The fast path: nothing of libtracecmd. The layout, header page, event formats (parsed lazily with
 // libtraceevent), symbols and cmdlines all come from the file; pages are decoded on all threads.
 std::vector<std::unique_ptr<Trace>> importOwnPath(const std::string &path, uint64_t fileSize,
@@ -117,6 +211,7 @@ std::vector<std::unique_ptr<Trace>> importOwnPath(const std::string &path, uint6
 {
     const auto tep = pageTep(path, layout);
     const auto names = chooseInstances(path, nullptr, &layout, options, requireOne);
+    const auto window = fitInMemory(path, fileSize, layout, names, options);
     const FileSymbols symbols(std::move(layout.kallsyms), layout.cmdlines);
     clock.mark("symbols");
     std::mutex tepMutex;
@@ -135,7 +230,7 @@ std::vector<std::unique_ptr<Trace>> importOwnPath(const std::string &path, uint6
         trace->setCpuCount(trace->meta.cpuCount);
         const EventLayouts layouts(tep.get(), *trace, layout.formats, tepMutex);
         DecodeState st(*trace, layouts, options);
-        decodeFile(path, fileSize, layout, *buffer, tep.get(), oldFormat, symbols, st, options);
+        decodeFile(path, fileSize, layout, *buffer, tep.get(), oldFormat, symbols, st, options, window);
         trace->meta.format += ", direct page decode";
         clock.mark("decode");
         st.finish();
@@ -147,8 +242,9 @@ std::vector<std::unique_ptr<Trace>> importOwnPath(const std::string &path, uint6
             "buffer's CPUs were found by walking the data, in CPU order; other buffer instances are lost");
     for (const auto &b : layout.buffers) {
         if (b.unreadable && !out.empty())
-            out.front()->warnings.push_back("buffer instance '" + b.name +
-                                            "' lies past the end of the file (truncated); its events are lost");
+            out.front()->warnings.push_back(
+                "buffer instance '" + b.name +
+                "' lies past the end of the file (truncated); its events are lost");
     }
     return out;
 }
@@ -182,7 +278,8 @@ void checkAllPages(const std::string &path, uint64_t fileSize, const DatLayout &
 }
 
 // The facts a tickscope capture stored: the kernel command line (nohz_full=, isolcpus=) comes from them.
-std::vector<std::unique_ptr<Trace>> withMachineFacts(std::vector<std::unique_ptr<Trace>> traces, const DatLayout &l)
+std::vector<std::unique_ptr<Trace>> withMachineFacts(std::vector<std::unique_ptr<Trace>> traces,
+                                                     const DatLayout &l)
 {
     if (l.machine.empty()) return traces;
     const MachineFacts facts = MachineFacts::parse(l.machine);
@@ -232,6 +329,16 @@ std::vector<std::unique_ptr<Trace>> importTraceDat(const std::string &path, uint
                         ": not a readable trace.dat through libtracecmd: a text option (uname, version, "
                         "clock, buffer name) is not terminated (corrupt file)");
     checkAllPages(path, fileSize, layout, options);
+    if (options.window)
+        throw LoadError(path + ": --load-window reads through tickscope's own page decoder; this file " +
+                        (options.recordApi ? std::string("was asked for with --record-api")
+                                           : std::string("has timestamp options that need libtracecmd")));
+    {
+        std::vector<std::string> all;
+        for (const auto &b : layout.buffers)
+            all.push_back(b.name);
+        fitInMemory(path, fileSize, layout, all, options);
+    }
     return withMachineFacts(importWithLibtracecmd(path, options, requireOne), layout);
 }
 

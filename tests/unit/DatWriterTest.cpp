@@ -240,3 +240,73 @@ TEST(DatWriter, AFailedWriteLeavesNothingBehind)
     ::umount(mnt.c_str());
     fs::remove_all(dir);
 }
+
+// --load-window: only the pages of the span are read, and the events loaded are exactly those of the whole
+// trace inside it; a model that would not fit is refused before loading, naming the span and what fits;
+// the fitting window then loads.
+TEST(LoadWindow, LoadsExactlyTheSpanAndRefusesWhatDoesNotFit)
+{
+    const fs::path dir = tempDir();
+    sim::Scenario s = sim::loadScenario("seed003-rt-hrtimer");
+    sim::applySetting(s, "duration_ms", "2000");
+    const sim::SimResult r = sim::simulate(s, 1);
+    const std::string dat = (dir / "win.dat").string();
+    writeTraceDat(*r.trace, dat);
+    const auto whole = loadTrace(dat);
+    int64_t first = INT64_MAX;
+    for (int c = 0; c < whole->cpuCount(); ++c)
+        if (!whole->cpu(c).empty()) first = std::min(first, whole->cpu(c).ts(0));
+    LoadOptions o;
+    o.window = std::make_pair(0.5, 1.25);
+    const auto part = loadTrace(dat, o);
+    const int64_t from = first + 500'000'000, to = first + 1'250'000'000;
+    size_t inside = 0;
+    for (int c = 0; c < whole->cpuCount(); ++c) {
+        const auto [a, b] = whole->cpu(c).indexRange(from, to);
+        ASSERT_EQ(part->cpu(c).size(), b - a) << "CPU " << c;
+        for (size_t i = a; i < b; ++i) {
+            ASSERT_EQ(part->cpu(c).ts(i - a), whole->cpu(c).ts(i));
+            ASSERT_EQ(formatEventFields(*part, c, i - a), formatEventFields(*whole, c, i));
+        }
+        inside += b - a;
+    }
+    EXPECT_GT(inside, 1000u);
+    EXPECT_LT(inside, whole->eventCount() / 2);
+
+    // too big for the memory given: refused with the span and what fits, before loading
+    LoadOptions tight;
+    tight.memoryAvailable = (64u << 20) + whole->eventCount() * 20; // the fixed part and ~half the pages
+    try {
+        loadTrace(dat, tight);
+        FAIL() << "loaded in too little memory";
+    } catch (const TooBigError &e) {
+        const std::string m = e.what();
+        EXPECT_EQ(m.rfind(dat + ": the trace needs about ", 0), 0u) << m;
+        EXPECT_NE(m.find("--load-window A:B"), std::string::npos) << m;
+        EXPECT_NE(m.find("the file spans 2."), std::string::npos) << m;
+        EXPECT_EQ(m.find('\n'), std::string::npos);
+        EXPECT_NEAR(e.spanSeconds, 2.0, 0.1);
+        EXPECT_GT(e.needBytes, e.availableBytes);
+    }
+    tight.window = std::make_pair(0.0, 0.5);
+    EXPECT_GT(loadTrace(dat, tight)->eventCount(), 0u) << "a quarter of the span fits";
+
+    // a text trace has no pages to pick: said, not ignored
+    const std::string txt = (dir / "win.txt").string();
+    sim::writeFtraceText(*r.trace, txt);
+    try {
+        loadTrace(txt, o);
+        FAIL() << "a window on a text trace was ignored";
+    } catch (const LoadError &e) {
+        EXPECT_NE(std::string(e.what()).find("--load-window reads trace.dat files"), std::string::npos)
+            << e.what();
+    }
+    // the CLI: the same counts as the window of the whole
+    const auto st = cli("stats --load-window 0.5:1.25 '" + dat + "'");
+    EXPECT_EQ(st.exitCode, 0) << st.err;
+    EXPECT_NE(st.out.find("events:   " + std::to_string(inside) + "\n"), std::string::npos) << st.out;
+    const auto bad = cli("report --load-window 2:1 '" + dat + "'");
+    EXPECT_EQ(bad.exitCode, 2);
+    EXPECT_EQ(bad.err, "tickscope-cli: report: --load-window: A must be below B, got '2:1'\n");
+    fs::remove_all(dir);
+}
