@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 namespace tickscope::sim {
 namespace {
@@ -226,7 +227,7 @@ std::string remedy(const Scenario &s, const Estimate &e)
     if (!e.top.key.empty()) return "lower it, or spread the interrupts over fewer sources";
     const double timed = e.events - e.irqEvents;
     const double ms =
-        static_cast<double>(s.durationNs) / 1e6 * (kMaxEvents - e.irqEvents) / std::max(timed, 1.0);
+        static_cast<double>(s.durationNs) / 1e6 * (maxEvents() - e.irqEvents) / std::max(timed, 1.0);
     if (ms < 1) return "use fewer CPUs, threads or interrupts";
     char buf[64];
     std::snprintf(buf, sizeof buf, "use duration_ms <= %.0f", std::floor(ms));
@@ -235,18 +236,27 @@ std::string remedy(const Scenario &s, const Estimate &e)
 
 } // namespace
 
+double maxEvents()
+{
+    const char *env = std::getenv("TICKSCOPE_SIM_MAX_EVENTS");
+    if (!env || !*env) return kMaxEvents;
+    char *end = nullptr;
+    const double v = std::strtod(env, &end);
+    return end && *end == 0 && v >= 1e6 && v <= 1e10 ? v : kMaxEvents;
+}
+
 Estimate checkLimits(const Scenario &s)
 {
     validateScenario(s);
     Estimate e = estimate(s);
-    if (e.events <= kMaxEvents) return e;
+    if (e.events <= maxEvents()) return e;
     char gb[32];
     std::snprintf(gb, sizeof gb, "%.1f GB", e.events * kBytesPerEvent / 1e9);
     const std::string key = e.top.key.empty()
                                 ? "duration_ms=" + numberText(static_cast<double>(s.durationNs) / 1e6)
                                 : e.top.key + "=" + e.top.value;
     throw ScenarioError(label(s) + ": " + key + " would make about " + millions(e.events) + " events (" + gb +
-                        "), above the limit of " + millions(kMaxEvents) + " (most from " + e.top.what +
+                        "), above the limit of " + millions(maxEvents()) + " (most from " + e.top.what +
                         "): " + remedy(s, e));
 }
 

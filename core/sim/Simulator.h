@@ -25,6 +25,9 @@ struct SimResult
 // The largest run simulate() accepts, in estimated events (README, simulate): with the analysis that
 // follows, about kBytesPerEvent each, so 1.5 GB at most.
 constexpr double kMaxEvents = 50e6;
+// The limit in force: kMaxEvents, or TICKSCOPE_SIM_MAX_EVENTS when set (for making the big benchmark inputs,
+// tests/bench/make-big-trace.sh; the user takes on the memory it needs, about kBytesPerEvent each).
+double maxEvents();
 // Peak RSS of `tickscope-cli simulate` per event: 29 on seed003-rt-hrtimer run for 20 s and 60 s.
 constexpr double kBytesPerEvent = 30;
 

@@ -196,5 +196,7 @@ TEST_F(Capture, OverflowBecomesLostRanges)
               std::string::npos)
         << r.err << " vs " << t->lostRangeCount() << " lost ranges";
     EXPECT_GT(t->lostEventCount(), 0u);
-    if (haveTraceCmd()) EXPECT_EQ(countReport(dat).droppedLines, t->lostRangeCount());
+    if (haveTraceCmd()) {
+        EXPECT_EQ(countReport(dat).droppedLines, t->lostRangeCount());
+    }
 }
