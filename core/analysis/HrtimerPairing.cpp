@@ -3,7 +3,10 @@
 #include "util/Parallel.h"
 
 #include <algorithm>
+#include <functional>
 #include <limits>
+#include <queue>
+#include <vector>
 
 namespace tickscope {
 
@@ -178,36 +181,33 @@ void pairHrtimers(const Trace &trace, std::vector<CpuAnalysis> &cpus)
             l.softLatenessNs = soft;
         }
     };
-    // Runs: the CPU with the earliest head goes on alone while it stays strictly before every other
-    // CPU's head (CPUs are few and their events come in runs); a tie takes one item (a start first).
-    for (;;) {
-        size_t best = n, second = n;
-        int64_t bestTs = 0, secondTs = 0;
-        bool bestStart = false, secondStart = false;
-        for (size_t c = 0; c < n; ++c) {
-            int64_t ts;
-            bool isStart;
-            if (!head(c, ts, isStart)) continue;
-            const bool before = best == n || ts < bestTs || (ts == bestTs && isStart && !bestStart);
-            if (before) {
-                second = best;
-                secondTs = bestTs;
-                secondStart = bestStart;
-                best = c;
-                bestTs = ts;
-                bestStart = isStart;
-            } else if (second == n || ts < secondTs || (ts == secondTs && isStart && !secondStart)) {
-                second = c;
-                secondTs = ts;
-                secondStart = isStart;
-            }
+    // Merged by (ts, a start before an expiry, lower CPU) through a min-heap of each CPU's next item:
+    // O(log CPUs) per item, where a scan of every CPU's head per item cost O(CPUs) (57 % of `report` on a
+    // 128-CPU trace).
+    struct Head
+    {
+        int64_t ts;
+        uint8_t expiry; // 0: a start (first at the same ts)
+        uint32_t c;
+        bool operator>(const Head &o) const
+        {
+            return ts != o.ts ? ts > o.ts : expiry != o.expiry ? expiry > o.expiry : c > o.c;
         }
-        if (best == n) break;
-        take(best, bestStart);
+    };
+    std::priority_queue<Head, std::vector<Head>, std::greater<>> heap;
+    auto push = [&](size_t c) {
         int64_t ts;
         bool isStart;
-        while (head(best, ts, isStart) && (second == n || ts < secondTs))
-            take(best, isStart);
+        if (head(c, ts, isStart))
+            heap.push({ts, static_cast<uint8_t>(isStart ? 0 : 1), static_cast<uint32_t>(c)});
+    };
+    for (size_t c = 0; c < n; ++c)
+        push(c);
+    while (!heap.empty()) {
+        const Head h = heap.top();
+        heap.pop();
+        take(h.c, h.expiry == 0);
+        push(h.c);
     }
 }
 
