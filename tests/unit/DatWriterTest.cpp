@@ -48,6 +48,14 @@ void expectSameEvents(const Trace &a, const Trace &b, const std::string &what)
     }
 }
 
+// A preset simulated for `ms` milliseconds (seed 1).
+sim::SimResult shortRun(const std::string &spec, const char *ms)
+{
+    sim::Scenario s = sim::loadScenario(spec);
+    sim::applySetting(s, "duration_ms", ms);
+    return sim::simulate(s, 1);
+}
+
 std::vector<std::string> presetSpecs()
 {
     std::vector<std::string> out;
@@ -66,9 +74,7 @@ TEST(DatWriter, EveryPresetsTraceDatEqualsItsTextOutput)
     const auto specs = presetSpecs();
     ASSERT_GE(specs.size(), 3u);
     for (const std::string &spec : specs) {
-        sim::Scenario s = sim::loadScenario(spec);
-        sim::applySetting(s, "duration_ms", "600");
-        const sim::SimResult r = sim::simulate(s, 1);
+        const sim::SimResult r = shortRun(spec, "600");
         const std::string dat = (dir / (spec + ".dat")).string();
         const std::string txt = (dir / (spec + ".txt")).string();
         const DatWriteStats st = writeTraceDat(*r.trace, dat);
@@ -101,9 +107,7 @@ TEST(DatWriter, KernelSharkLoadsEveryPresetsTraceDat)
 {
     const fs::path dir = tempDir();
     for (const std::string &spec : presetSpecs()) {
-        sim::Scenario s = sim::loadScenario(spec);
-        sim::applySetting(s, "duration_ms", "400");
-        const sim::SimResult r = sim::simulate(s, 1);
+        const sim::SimResult r = shortRun(spec, "400");
         const std::string dat = (dir / (spec + ".dat")).string();
         writeTraceDat(*r.trace, dat);
         const auto ks = run(std::string("'") + TICKSCOPE_KSHARK_CHECK + "' '" + dat + "'");
@@ -121,9 +125,7 @@ TEST(DatWriter, KernelSharkLoadsEveryPresetsTraceDat)
 TEST(DatWriter, MachineFactsTravelInsideTheFile)
 {
     const fs::path dir = tempDir();
-    sim::Scenario s = sim::loadScenario("seed000-nohzfull-poll");
-    sim::applySetting(s, "duration_ms", "300");
-    const sim::SimResult r = sim::simulate(s, 1);
+    const sim::SimResult r = shortRun("seed000-nohzfull-poll", "300");
     MachineFacts f;
     f.kernelRelease = "6.1.0-test";
     f.cmdline = "BOOT_IMAGE=/vmlinuz quiet nohz_full=1-3 isolcpus=2";
@@ -213,9 +215,7 @@ TEST(DatWriter, GapsLongRecordsAndUnknownEventsRoundTrip)
 // An unwritable place or a full disk: one line naming the path, and no file under the final name.
 TEST(DatWriter, AFailedWriteLeavesNothingBehind)
 {
-    sim::Scenario s = sim::loadScenario("seed000-nohzfull-poll");
-    sim::applySetting(s, "duration_ms", "300");
-    const sim::SimResult r = sim::simulate(s, 1);
+    const sim::SimResult r = shortRun("seed000-nohzfull-poll", "300");
     try {
         writeTraceDat(*r.trace, "/nonexistent-dir/x.dat");
         FAIL() << "no error";
@@ -247,9 +247,7 @@ TEST(DatWriter, AFailedWriteLeavesNothingBehind)
 TEST(LoadWindow, LoadsExactlyTheSpanAndRefusesWhatDoesNotFit)
 {
     const fs::path dir = tempDir();
-    sim::Scenario s = sim::loadScenario("seed003-rt-hrtimer");
-    sim::applySetting(s, "duration_ms", "2000");
-    const sim::SimResult r = sim::simulate(s, 1);
+    const sim::SimResult r = shortRun("seed003-rt-hrtimer", "2000");
     const std::string dat = (dir / "win.dat").string();
     writeTraceDat(*r.trace, dat);
     const auto whole = loadTrace(dat);
