@@ -3,6 +3,7 @@
 
 #include "analysis/CpuList.h"
 #include "capture/Capture.h"
+#include "capture/Tracefs.h"
 #include "import/Loader.h"
 
 #include <atomic>
@@ -26,20 +27,6 @@ std::atomic<int> gSignal{0};
 void onSignal(int sig)
 {
     gSignal.store(sig);
-}
-
-std::vector<std::string> splitList(const std::string &s)
-{
-    std::vector<std::string> out;
-    size_t p = 0;
-    while (p <= s.size()) {
-        const size_t c = s.find(',', p);
-        const std::string part = s.substr(p, c == std::string::npos ? std::string::npos : c - p);
-        if (!part.empty()) out.push_back(part);
-        if (c == std::string::npos) break;
-        p = c + 1;
-    }
-    return out;
 }
 
 } // namespace
@@ -75,7 +62,7 @@ int runCapture(const std::vector<std::string> &args, const CaptureHooks &hooks)
                 return hooks.usage("capture: --cpus: expected a CPU list like 0-3,8, got '" + args[i] + "'");
             opt.cpus = *cpus;
         } else if (a == "--events" && v) {
-            opt.events = splitList(args[++i]);
+            opt.events = splitCommaList(args[++i]);
         } else if (a == "--filter" && v) {
             opt.filters.push_back(args[++i]);
         } else if (a == "--buffer-kb" && v) {

@@ -3,6 +3,7 @@
 #include "BackgroundJob.h"
 #include "analysis/CpuList.h"
 #include "capture/Capture.h"
+#include "capture/Tracefs.h"
 #include "import/Loader.h"
 
 #include <QCheckBox>
@@ -30,16 +31,6 @@
 #include <cstdio>
 
 namespace tickscope {
-
-namespace {
-std::vector<std::string> splitComma(const QString &s)
-{
-    std::vector<std::string> out;
-    for (const QString &p : s.split(QLatin1Char(','), Qt::SkipEmptyParts))
-        out.push_back(p.trimmed().toStdString());
-    return out;
-}
-} // namespace
 
 CaptureDialog::CaptureDialog(QWidget *parent) : QDialog(parent)
 {
@@ -140,13 +131,13 @@ bool CaptureDialog::startCapture()
     if (recording()) return false;
     CaptureOptions o;
     if (!defaults_->isChecked()) {
-        o.events = splitComma(events_->text());
+        o.events = splitCommaList(events_->text().toStdString());
         if (o.events.empty()) {
             fail(tr("Name the events to record, or record the tick analysis's events."));
             return false;
         }
     }
-    o.filters = splitComma(filters_->text());
+    o.filters = splitCommaList(filters_->text().toStdString());
     if (!cpus_->text().trimmed().isEmpty()) {
         const auto list = parseCpuList(cpus_->text().trimmed().toStdString());
         if (!list) {

@@ -472,49 +472,6 @@ void MainWindow::onFailed(const QString &path, const QString &message)
         QMessageBox::critical(this, tr("Cannot open trace"), message); // a live snapshot: the next one
 }
 
-void MainWindow::onTooBig(const QString &path, const QString &message, double spanSeconds)
-{
-    if (nonInteractive_ || live_) {
-        onFailed(path, message);
-        return;
-    }
-    setBusy(false);
-    showFacts();
-    // Offer the window that fits (the message names it), as --load-window does on the command line.
-    QDialog d(this);
-    d.setWindowTitle(tr("Trace too big for memory"));
-    auto *form = new QFormLayout(&d);
-    auto *text = new QLabel(message, &d);
-    text->setWordWrap(true);
-    form->addRow(text);
-    auto *from = new QDoubleSpinBox(&d), *to = new QDoubleSpinBox(&d);
-    for (QDoubleSpinBox *b : {from, to}) {
-        b->setRange(0, std::max(0.001, spanSeconds));
-        b->setDecimals(3);
-        b->setSuffix(tr(" s"));
-    }
-    const QRegularExpression fits(QStringLiteral("about ([0-9.]+) s fit"));
-    const auto m = fits.match(message);
-    to->setValue(m.hasMatch() ? m.captured(1).toDouble() : spanSeconds / 10);
-    form->addRow(tr("Load from"), from);
-    form->addRow(tr("to"), to);
-    auto *box = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &d);
-    box->button(QDialogButtonBox::Ok)->setText(tr("Load This Window"));
-    form->addRow(box);
-    connect(box, &QDialogButtonBox::accepted, &d, &QDialog::accept);
-    connect(box, &QDialogButtonBox::rejected, &d, &QDialog::reject);
-    emit loadFailed(message);
-    if (d.exec() != QDialog::Accepted || to->value() <= from->value()) return;
-    live_ = false;
-    setBusy(true);
-    progress_->setValue(0);
-    status_->setText(tr("Loading %1 s to %2 s of %3…")
-                         .arg(from->value(), 0, 'f', 3)
-                         .arg(to->value(), 0, 'f', 3)
-                         .arg(QFileInfo(path).fileName()));
-    loader_->load(path, std::make_pair(from->value(), to->value()));
-}
-
 void MainWindow::setBusy(bool busy)
 {
     busyA_ = busy;

@@ -3,8 +3,6 @@
 // same view in the footer.
 #include "MainWindow.h"
 
-#include "CaptureDialog.h"
-
 #include "PanelDocks.h"
 #include "SummaryPanel.h"
 #include "TimelinePlot.h"
@@ -13,7 +11,6 @@
 
 #include "analysis/CpuList.h"
 #include "analysis/ReportMail.h"
-#include "write/TraceDatWriter.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -144,72 +141,6 @@ void MainWindow::copyImage()
     QGuiApplication::clipboard()->setImage(exportImage(timeline_->plot(), exportOptions(size, 1, false)));
     statusBar()->showMessage(tr("Copied the view as an image (%1x%2)").arg(size.width()).arg(size.height()),
                              3000);
-}
-
-} // namespace tickscope
-
-namespace tickscope {
-
-CaptureDialog *MainWindow::captureDialog()
-{
-    auto *d = new CaptureDialog(this);
-    d->setAttribute(Qt::WA_DeleteOnClose);
-    connect(d, &CaptureDialog::captured, this, [this](const QString &path) { openFile(path); });
-    connect(d, &CaptureDialog::liveSnapshot, this, &MainWindow::showLive);
-    // the next snapshot once this one is on screen (or could not be)
-    connect(this, &MainWindow::traceShown, d, &CaptureDialog::liveDone);
-    connect(this, &MainWindow::loadFailed, d, &CaptureDialog::liveDone);
-    d->show();
-    return d;
-}
-
-void MainWindow::showLive(const QString &snapshot)
-{
-    if (loader_->busy() && !live_) return; // the user's own load comes first
-    dropB();
-    live_ = true;
-    loader_->load(snapshot);
-}
-
-QString MainWindow::saveTraceDat(const QString &path)
-{
-    if (!doc_.valid()) return tr("Nothing is open.");
-    const TraceMeta &m = doc_.trace->meta;
-    if (m.fileVersion > 0 && QFileInfo(QString::fromStdString(m.path)).isFile()) {
-        // the file itself, through a temporary name: nothing under the final name unless complete
-        const QString temp = path + QStringLiteral(".part");
-        QFile::remove(temp);
-        if (!QFile::copy(QString::fromStdString(m.path), temp)) {
-            QFile::remove(temp);
-            return tr("%1: cannot write (disk full or no permission)").arg(path);
-        }
-        QFile::remove(path);
-        if (!QFile::rename(temp, path)) {
-            QFile::remove(temp);
-            return tr("%1: cannot rename into place").arg(path);
-        }
-        return {};
-    }
-    try {
-        writeTraceDat(*doc_.trace, path.toStdString());
-    } catch (const std::exception &e) {
-        return QString::fromStdString(e.what());
-    }
-    return {};
-}
-
-void MainWindow::saveAsDialog()
-{
-    if (!doc_.valid()) return;
-    QString path =
-        QFileDialog::getSaveFileName(this, tr("Save as trace.dat"), QString(), tr("trace.dat (*.dat)"));
-    if (path.isEmpty()) return;
-    if (!path.endsWith(QStringLiteral(".dat"))) path += QStringLiteral(".dat");
-    const QString error = saveTraceDat(path);
-    if (!error.isEmpty())
-        QMessageBox::critical(this, tr("Save as trace.dat"), error);
-    else
-        statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
 }
 
 } // namespace tickscope

@@ -173,7 +173,7 @@ void TickAnalysis::decideNohzFull(const Trace &trace, const AnalysisOptions &opt
     if (!trace.meta.machine.empty()) {
         const MachineFacts facts = MachineFacts::parse(trace.meta.machine);
         const auto list = facts.nohzFull.empty() ? std::optional<std::vector<int>>(std::vector<int>{})
-                                                  : parseCpuList(facts.nohzFull);
+                                                 : parseCpuList(facts.nohzFull);
         if (facts.nohzFullKnown && list) {
             nohzFullSource = NohzFullSource::Metadata;
             mark(*list, "the kernel's nohz_full CPU list, recorded by the capture");

@@ -62,7 +62,6 @@ struct CpuLive
     std::atomic<uint64_t> timerIrqs{0}; // local_timer_entry: every local timer interrupt, ticks or not
     std::atomic<uint64_t> wakeups{0};   // sched_wakeup
     std::atomic<uint64_t> lostPages{0}; // pages the kernel flagged: events were overwritten before them
-    std::atomic<int64_t> lastTs{0};
 };
 
 class Capture
@@ -86,7 +85,6 @@ public:
 
     // Live counts (index: position in cpus()).
     const CpuLive &live(size_t k) const { return *live_[k]; }
-    uint64_t bytes() const;
 
     // Writes the trace.dat (after stop()). Throws LoadError naming the path.
     void save(const std::string &path) const;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "DatLayout.h"
+#include "model/MachineFacts.h"
 
 #include <cstdint>
 #include <cstring>
@@ -85,8 +86,7 @@ constexpr uint16_t kOptDone = 0, kOptDate = 1, kOptBuffer = 3, kOptTraceClock = 
                    kOptTimeShift = 12, kOptGuest = 13, kOptTsc2Nsec = 14, kOptHeaderInfo = 16,
                    kOptFtraceEvents = 17, kOptEventFormats = 18, kOptKallsyms = 19, kOptPrintk = 20,
                    kOptCmdlines = 21, kOptBufferText = 22;
-// tickscope's own (model/MachineFacts.h); trace-cmd and KernelShark skip ids they do not know.
-constexpr uint16_t kOptMachineFacts = 0x7473; // "ts"
+constexpr uint16_t kOptMachineFacts = kMachineFactsOption; // tickscope's own (model/MachineFacts.h)
 
 // v7, read in DatLayoutV7.cpp.
 DatLayout readV7(const uint8_t *data, uint64_t size, Reader &r, DatLayout l);

@@ -162,20 +162,24 @@ std::pair<int64_t, int64_t> fitInMemory(const std::string &path, uint64_t fileSi
         if (std::find(names.begin(), names.end(), b.name) != names.end())
             for (const auto &c : b.cpus)
                 cpus.push_back(&c);
+    uint64_t bytes = 0;
     for (const DatCpuData *c : cpus) {
         const CpuExtent e = cpuExtent(PageSource{file.fd(), fileSize, &layout, *c, false});
         first = std::min(first, e.first);
         last = std::max(last, e.last);
+        bytes += e.bytes;
     }
     std::pair<int64_t, int64_t> window{INT64_MIN, INT64_MAX};
     if (options.window && first <= last) {
+        // the window's bytes: a second look, now that the span (and so the window's times) is known
         const auto at = [&](double s) { return first + static_cast<int64_t>(s * 1e9); };
         window = {at(options.window->first), at(options.window->second)};
+        bytes = 0;
+        for (const DatCpuData *c : cpus)
+            bytes +=
+                cpuExtent(PageSource{file.fd(), fileSize, &layout, *c, false, window.first, window.second})
+                    .bytes;
     }
-    uint64_t bytes = 0;
-    for (const DatCpuData *c : cpus)
-        bytes +=
-            cpuExtent(PageSource{file.fd(), fileSize, &layout, *c, false, window.first, window.second}).bytes;
     const uint64_t need =
         static_cast<uint64_t>(static_cast<double>(bytes) * kModelBytesPerDataByte) + kModelFixedBytes;
     // TICKSCOPE_MEMORY_AVAILABLE (bytes) stands in for /proc/meminfo: to try the too-big path on any file

@@ -6,10 +6,15 @@
 // trace's metadata.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
 namespace tickscope {
+
+// The trace.dat option id the facts are stored under ("ts"). trace-cmd and KernelShark skip options they do
+// not know; trace-cmd's own ids stay far below (the last is 22 in trace-cmd 3.1).
+constexpr uint16_t kMachineFactsOption = 0x7473;
 
 struct MachineFacts
 {
@@ -17,9 +22,10 @@ struct MachineFacts
     std::string cmdline;       // /proc/cmdline
     int hz = 0;                // CONFIG_HZ, 0 when the kernel config was not readable
     std::string onlineCpus;    // /sys/devices/system/cpu/online ("0-3")
-    bool nohzFullKnown = false; // the kernel said which CPUs are nohz_full (/sys/devices/system/cpu/nohz_full)
-    std::string nohzFull;       // that list, "" for none
-    std::string isolated;       // /sys/devices/system/cpu/isolated (isolcpus=), "" for none
+    bool nohzFullKnown =
+        false;                 // the kernel said which CPUs are nohz_full (/sys/devices/system/cpu/nohz_full)
+    std::string nohzFull;      // that list, "" for none
+    std::string isolated;      // /sys/devices/system/cpu/isolated (isolcpus=), "" for none
     std::string cpuidleDriver; // /sys/devices/system/cpu/cpuidle/current_driver, "" when none
     std::string idleStates;    // CPU 0's cpuidle states: "name:exit_latency_us" separated by ','
 

@@ -1,5 +1,6 @@
 #include "DatFileWriter.h"
 
+#include "import/DatReader.h"
 #include "import/Loader.h"
 
 #include <cerrno>
@@ -11,7 +12,6 @@ namespace tickscope {
 
 namespace {
 constexpr char kMagic[] = "\x17\x08\x44tracing";
-constexpr uint16_t kOptTraceClock = 4, kOptUname = 5, kOptVersion = 9;
 } // namespace
 
 DatFileWriter::DatFileWriter(std::string path, const DatMetadata &meta)
@@ -71,10 +71,10 @@ DatFileWriter::DatFileWriter(std::string path, const DatMetadata &meta)
         u32(static_cast<uint32_t>(s.size() + 1));
         cstr(s);
     };
-    textOption(kOptUname, meta.uname);
-    textOption(kOptTraceClock, meta.traceClock);
-    textOption(kOptVersion, "tickscope");
-    textOption(kOptMachineFactsId, meta.machine);
+    textOption(dat::kOptUname, meta.uname);
+    textOption(dat::kOptTraceClock, meta.traceClock);
+    textOption(dat::kOptVersion, "tickscope");
+    textOption(dat::kOptMachineFacts, meta.machine);
     u16(0);
     raw("flyrecord", 10);
     tableAt_ = pos_;

@@ -30,13 +30,8 @@ struct DatMetadata
     int cpuCount = 0;
     std::string uname;      // "Linux host 6.1.0 #1 SMP ..." (UNAME option)
     std::string traceClock; // the trace_clock file's text ("[local] global ...")
-    std::string machine;    // tickscope's machine facts (see MachineFacts.h), "" for none
+    std::string machine;    // tickscope's machine facts (MachineFacts::serialize), "" for none
 };
-
-// The option id under which tickscope stores its machine facts (the importer's DatReader.h has the same
-// number). trace-cmd and KernelShark skip options they do not know; trace-cmd's own ids stay far below
-// (the last is 22 in trace-cmd 3.1).
-constexpr uint16_t kOptMachineFactsId = 0x7473; // "ts"
 
 class DatFileWriter
 {

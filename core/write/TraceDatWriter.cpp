@@ -13,9 +13,10 @@
 
 namespace tickscope {
 
-const std::string &headerPageText(uint32_t pageSize)
+const std::string &headerPageText()
 {
-    static const std::string text = [&] {
+    static const std::string text = [] {
+        constexpr uint32_t pageSize = 4096; // DatMetadata's, which the writer keeps
         char buf[512];
         std::snprintf(buf, sizeof buf,
                       "\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"

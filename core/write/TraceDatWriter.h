@@ -23,8 +23,8 @@ struct DatWriteStats
 // the trace's metadata.
 DatWriteStats writeTraceDat(const Trace &trace, const std::string &path, const MachineFacts *facts = nullptr);
 
-// The texts tracefs gives for a 64-bit kernel's events/header_page and events/header_event.
-const std::string &headerPageText(uint32_t pageSize = 4096);
+// The texts tracefs gives for a 64-bit kernel with 4 KiB pages: events/header_page and header_event.
+const std::string &headerPageText();
 const std::string &headerEventText();
 
 } // namespace tickscope
