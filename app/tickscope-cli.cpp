@@ -1,5 +1,6 @@
 // tickscope-cli: the command-line face of core. Exit 0 on success; on failure one line on stderr and 1.
 #include "CaptureCommand.h"
+#include "ReportBatch.h"
 #include "analysis/CpuList.h"
 #include "analysis/ReportMail.h"
 #include "analysis/RunAlignment.h"
@@ -44,11 +45,17 @@ constexpr const char *kUsage =
     "  report FILE [--json | --format text|json|mail] [--instance NAME] [--threads N]\n"
     "         [--nohz-full LIST] [--cpus LIST] [--window A:B | --markers] [--functions NAME,...]\n"
     "         [--load-window A:B]\n"
+    "  report --jsonl FILE... [the options above but --json/--format]\n"
     "      the tick analysis per CPU: ticks and what they interrupted, spurious ticks, tick-stopped\n"
     "      time, failed tick stops, TIMER softirqs, hrtimer wakeup lateness and latency; then the\n"
     "      findings, worst first, with their pattern and known cause. With function_graph calls\n"
     "      in the trace (tracer text, trace-cmd report of a recording): the timer functions'\n"
     "      durations per CPU, and those of the functions --functions names\n"
+    "      --jsonl: one line per FILE, in the order given, of compact JSON with the keys of --json\n"
+    "      (or {\"file\", \"error\"} for a file that failed, which is also said on stderr); the files\n"
+    "      run side by side over the cores (--threads N in all), each weighed against its share of\n"
+    "      the free memory (one too big for it is tried again alone at the end). Exit 1 when any\n"
+    "      file failed\n"
     "  simulate PRESET[:VARIANT]|FILE.json[:VARIANT] [--set KEY=VALUE ...] [--seed N] [--out FILE]\n"
     "           [--json] [--whole]\n"
     "      simulates the scenario and prints the report of the simulated trace (over its print\n"
@@ -241,13 +248,12 @@ std::vector<std::string> parseFunctionNames(const std::string &text)
 
 int cmdReport(const std::vector<std::string> &args)
 {
-    std::string file;
+    std::vector<std::string> files;
     Format format = Format::Text;
-    bool markers = false;
-    bool window = false;
-    LoadOptions opt;
-    AnalysisOptions ao;
-    ReportOptions ro;
+    bool formatGiven = false;
+    bool jsonl = false;
+    ReportRequest rq;
+    int threads = 0;
     auto list = [](const std::string &option, const std::string &text) {
         const auto cpus = parseCpuList(text);
         if (!cpus) throw UsageError{"report: " + option + ": not a CPU list: '" + text + "' (e.g. 1,3-5)"};
@@ -258,64 +264,56 @@ int cmdReport(const std::vector<std::string> &args)
         const bool hasValue = i + 1 < args.size();
         if (a == "--json") {
             format = Format::Json;
+            formatGiven = true;
         } else if (a == "--format" && hasValue) {
             format = parseFormat("report", args[++i]);
+            formatGiven = true;
+        } else if (a == "--jsonl") {
+            jsonl = true;
         } else if (a == "--markers") {
-            markers = true;
+            rq.markers = true;
         } else if (a == "--window" && hasValue) {
-            window = true;
-            parseWindow("report", args[++i], 0, ro.from, ro.to);
+            rq.window = true;
+            parseWindow("report", args[++i], 0, rq.report.from, rq.report.to);
         } else if (a == "--load-window" && hasValue) {
-            parseLoadWindow("report", args[++i], opt);
+            parseLoadWindow("report", args[++i], rq.load);
         } else if (a == "--nohz-full" && hasValue) {
-            ao.nohzFullGiven = true;
-            ao.nohzFull = list(a, args[++i]);
+            rq.analysis.nohzFullGiven = true;
+            rq.analysis.nohzFull = list(a, args[++i]);
         } else if (a == "--cpus" && hasValue) {
-            ro.cpus = list(a, args[++i]);
+            rq.report.cpus = list(a, args[++i]);
         } else if (a == "--functions" && hasValue) {
-            ro.functions = parseFunctionNames(args[++i]);
+            rq.report.functions = parseFunctionNames(args[++i]);
         } else if (a == "--instance" && hasValue) {
-            opt.instance = args[++i] == "top" ? "" : args[i];
-            opt.instanceGiven = true;
+            rq.load.instance = args[++i] == "top" ? "" : args[i];
+            rq.load.instanceGiven = true;
         } else if (a == "--threads" && hasValue) {
-            opt.threads = ao.threads = parseThreads("report", args[++i]);
+            threads = rq.load.threads = rq.analysis.threads = parseThreads("report", args[++i]);
         } else if (!a.empty() && a[0] == '-') {
             throw UsageError{"report: unknown option " + a + (hasValue ? "" : " (or its value is missing)")};
-        } else if (file.empty()) {
-            file = a;
         } else {
-            throw UsageError{"report: one FILE only"};
+            files.push_back(a);
         }
     }
-    if (file.empty()) throw UsageError{"report: FILE missing"};
-    if (markers && window) throw UsageError{"report: --window and --markers exclude each other"};
+    if (files.empty()) throw UsageError{"report: FILE missing"};
+    if (rq.markers && rq.window) throw UsageError{"report: --window and --markers exclude each other"};
+    if (jsonl && formatGiven)
+        throw UsageError{"report: --jsonl writes JSON lines: no --json or --format with it"};
+    if (jsonl) return reportJsonLines(files, rq, threads, stdout);
+    if (files.size() > 1) throw UsageError{"report: one FILE only (--jsonl reports many)"};
 
-    const auto t0 = std::chrono::steady_clock::now();
-    const auto trace = loadTrace(file, opt);
-    const double loadSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    const TickAnalysis analysis = TickAnalysis::run(*trace, ao);
-    if (window) ro.windowSource = "window";
-    if (markers) {
-        const auto span = markerWindow(*trace, analysis);
-        if (!span) throw LoadError(file + ": --markers: the trace has fewer than two ftrace print markers");
-        ro.from = span->first;
-        ro.to = span->second;
-        ro.windowSource = "markers";
+    TickReport report;
+    try {
+        report = reportOf(files[0], rq);
+    } catch (const RequestError &e) {
+        throw UsageError{std::string("report: ") + e.what()};
     }
-    for (int c : ro.cpus) {
-        if (c >= trace->cpuCount())
-            throw UsageError{"report: --cpus: CPU " + std::to_string(c) + " is not in the trace (" +
-                             std::to_string(trace->cpuCount()) + " CPUs)"};
-    }
-    TickReport report = TickReport::make(*trace, analysis, ro);
-    report.loadSeconds = loadSeconds;
     report.peakRssBytes = peakRssBytes();
-    const std::string out = format == Format::Json   ? formatReportJson(report)
-                            : format == Format::Mail ? formatReportMail(report, !ro.cpus.empty(), kTool)
-                                                     : formatReportText(report);
+    const std::string out = format == Format::Json ? formatReportJson(report)
+                            : format == Format::Mail
+                                ? formatReportMail(report, !rq.report.cpus.empty(), kTool)
+                                : formatReportText(report);
     std::fwrite(out.data(), 1, out.size(), stdout);
-    for (const auto &w : trace->warnings)
-        std::fprintf(stderr, "tickscope-cli: warning: %s: %s\n", file.c_str(), w.c_str());
     return 0;
 }
 

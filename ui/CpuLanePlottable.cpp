@@ -487,8 +487,7 @@ void CpuLanePlottable::drawLabel(QCPPainter *p, const LaneGeometry::Lane &lane)
     f.setBold(false);
     f.setPixelSize(kLabelPixels);
     p->setFont(f);
-    p->drawText(x, lane.top + 2 * kLabelPixels + 2,
-                spec_.nohzFull ? QStringLiteral("nohz_full") : QStringLiteral("housekeeping"));
+    p->drawText(x, lane.top + 2 * kLabelPixels + 2, QString::fromLatin1(cpuGroupName(spec_.group).data()));
     p->drawText(x, lane.top + geometry_->stateRow + 12, QStringLiteral("tick"));
     p->drawText(x, lane.top + geometry_->stateRow + geometry_->tickRow + 12, QStringLiteral("timers"));
     if (lane.functions)

@@ -27,7 +27,7 @@ public:
         int run = 0;     // its lane in LaneGeometry: (cpu, run)
         size_t slot = 0; // its columns in LaneSummaries
         int64_t origin;  // the run's absolute ns at the key axis' 0 (its trace start, or its time zero)
-        bool nohzFull = false;
+        CpuGroup group = CpuGroup::Housekeeping; // the label under the CPU name
         QString runTag;           // the compare view's run label ("A", "B"); empty for a single document
         QColor runTint;           // the label's background in the compare view
         bool taskColours = false; // a strip of each task's identity colour (zoomed in)

@@ -9,8 +9,14 @@ void LaneGeometry::layout(const std::vector<int> &cpus, const std::vector<bool> 
 {
     std::vector<Lane> l;
     for (int cpu : cpus)
-        l.push_back({cpu, cpu >= 0 && cpu < static_cast<int>(collapsed.size()) && collapsed[cpu], 0, true, 0,
-                     0, false});
+        l.push_back({cpu,
+                     cpu >= 0 && cpu < static_cast<int>(collapsed.size()) && collapsed[cpu],
+                     0,
+                     true,
+                     0,
+                     0,
+                     false,
+                     {}});
     layout(std::move(l), top, scroll, available);
 }
 
@@ -21,7 +27,8 @@ void LaneGeometry::layout(std::vector<Lane> in, int top, int scroll, int availab
     };
     int natural = 0, grown = 0;
     for (const Lane &l : in) {
-        natural += (l.collapsed ? kCollapsed : rows(l)) + (l.groupEnd ? kGap : 2);
+        natural += (l.collapsed ? kCollapsed : rows(l)) + (l.groupEnd ? kGap : 2) +
+                   (l.header.isEmpty() ? 0 : kHeader);
         if (!l.collapsed) grown += rows(l) + (l.groupEnd ? kGap : 0);
     }
     double scale = 1.0;
@@ -35,6 +42,7 @@ void LaneGeometry::layout(std::vector<Lane> in, int top, int scroll, int availab
     lanes = std::move(in);
     int y = 0;
     for (Lane &l : lanes) {
+        if (!l.header.isEmpty()) y += kHeader;
         l.top = top + y - scroll;
         l.height = l.collapsed ? kCollapsed : stateRow + tickRow + eventRow + (l.functions ? functionRow : 0);
         y += l.height + (l.groupEnd ? gap : 2);

@@ -2,9 +2,12 @@
 // row (task band over an IRQ band), a tick row, an event row and, when its trace has function_graph calls
 // with timestamps, a function row; a collapsed lane is a thin state row. In
 // the compare view each CPU has a lane per run (A's, then B's directly below it, as one group).
+// A lane may carry a group header (housekeeping / isolated / nohz_full) in a strip of kHeader pixels
+// above it.
 #pragma once
 
 #include <QRect>
+#include <QString>
 
 #include <vector>
 
@@ -22,7 +25,7 @@ struct LaneGeometry
 {
     // Row heights at scale 1; lanes grow up to kMaxScale times when the view has room.
     static constexpr int kStateRow = 22, kTickRow = 18, kEventRow = 16, kFunctionRow = 20, kGap = 8,
-                         kCollapsed = 8;
+                         kCollapsed = 8, kHeader = 16;
     static constexpr double kMaxScale = 2.0;
 
     struct Lane
@@ -34,6 +37,7 @@ struct LaneGeometry
         int top;                // widget y of the lane's first row (after scrolling)
         int height;             // all its rows
         bool functions = false; // it has a function row
+        QString header;         // the group header above it ("" for none)
     };
     int stateRow = kStateRow, tickRow = kTickRow, eventRow = kEventRow, functionRow = kFunctionRow,
         gap = kGap;

@@ -56,6 +56,31 @@ void TimelineOverlay::drawGrid(QCPPainter *p, const QRect &data)
     }
 }
 
+void TimelineOverlay::drawGroupHeaders(QCPPainter *p, const QRect &data)
+{
+    // Across the label margin and the data, below the time axis.
+    const QRect area(0, data.top(), data.right() + 1, data.height());
+    p->save();
+    p->setClipRect(area);
+    QFont f = p->font();
+    f.setPixelSize(11);
+    f.setBold(true);
+    p->setFont(f);
+    const QColor ink = mParentPlot->palette().color(QPalette::WindowText);
+    for (const LaneGeometry::Lane &l : geometry_->lanes) {
+        if (l.header.isEmpty()) continue;
+        const int y = l.top - LaneGeometry::kHeader;
+        if (y + LaneGeometry::kHeader < area.top() || y > area.bottom()) continue;
+        QColor band = ink;
+        band.setAlpha(18);
+        p->fillRect(QRect(0, y, area.width(), LaneGeometry::kHeader - 2), band);
+        p->setPen(ink);
+        p->drawText(QRect(6, y, area.width() - 12, LaneGeometry::kHeader - 2),
+                    Qt::AlignLeft | Qt::AlignVCenter, l.header);
+    }
+    p->restore();
+}
+
 void TimelineOverlay::drawMarker(QCPPainter *p, const QRect &data, int64_t t, const QColor &c,
                                  const QString &name)
 {
@@ -73,6 +98,7 @@ void TimelineOverlay::draw(QCPPainter *p)
     const QRect data = mKeyAxis->axisRect()->rect();
     p->save();
     p->setAntialiasing(false);
+    drawGroupHeaders(p, data);
     p->setClipRect(data);
     if (grid_) drawGrid(p, data);
     QFont f = p->font();

@@ -33,6 +33,7 @@ protected:
     void drawLegendIcon(QCPPainter *, const QRectF &) const override {}
 
 private:
+    void drawGroupHeaders(QCPPainter *p, const QRect &data);
     void drawGrid(QCPPainter *p, const QRect &data);
     void drawMarker(QCPPainter *p, const QRect &data, int64_t t, const QColor &c, const QString &name);
 

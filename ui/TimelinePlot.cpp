@@ -1,5 +1,7 @@
 #include "TimelinePlot.h"
 
+#include "analysis/CpuList.h"
+
 #include "CpuLanePlottable.h"
 #include "TimeAxisTicker.h"
 #include "TimelineOverlay.h"
@@ -62,8 +64,8 @@ void TimelinePlot::rebuild()
         origin_ = cmp ? cmp->zeroA : doc_.trace->startTs();
         std::vector<LaneSummaries::Source> sources;
         auto addLane = [&](const Document &d, int cpu, int run, int64_t origin, bool groupEnd, int groupCpu) {
-            CpuLanePlottable::Spec spec{
-                d.timeline.get(), cpu, run, sources.size(), origin, d.analysis->isNohzFull(cpu), {}, {}};
+            CpuLanePlottable::Spec spec{d.timeline.get(),       cpu, run, sources.size(), origin,
+                                        d.analysis->group(cpu), {},  {}};
             spec.taskColours = taskColours_;
             if (cmp) {
                 spec.runTag = run == 0 ? QStringLiteral("A") : QStringLiteral("B");
@@ -71,12 +73,17 @@ void TimelinePlot::rebuild()
             }
             new CpuLanePlottable(xAxis2, yAxis, std::move(spec), &geometry_, &summaries_);
             sources.push_back({d.timeline.get(), cpu, origin});
-            lanes_.push_back({cpu, collapsed(groupCpu), run, groupEnd, 0, 0, d.trace->functions.timed()});
+            lanes_.push_back({cpu, collapsed(groupCpu), run, groupEnd, 0, 0, d.trace->functions.timed(), {}});
         };
-        for (int cpu : state_->cpus()) {
-            if (cpu < 0 || cpu >= doc_.timeline->cpuCount()) continue;
+        std::vector<int> shown;
+        for (int cpu : state_->cpus())
+            if (cpu >= 0 && cpu < doc_.timeline->cpuCount()) shown.push_back(cpu);
+        const std::vector<QString> headers = groupHeaders(shown);
+        for (size_t k = 0; k < shown.size(); ++k) {
+            const int cpu = shown[k];
             const int cpuB = cmp ? cmp->cpuB(cpu) : -1;
             addLane(doc_, cpu, 0, origin_, cpuB < 0, cpu);
+            lanes_[lanes_.size() - 1].header = headers[k];
             if (cpuB >= 0) addLane(cmp->b, cpuB, 1, cmp->zeroB, true, cpu);
         }
         summaries_.setLanes(std::move(sources));
@@ -88,6 +95,41 @@ void TimelinePlot::rebuild()
     setScroll(scroll_); // the scroll range follows the new lanes
     syncRange();
     replot(rpQueuedReplot);
+}
+
+std::vector<QString> TimelinePlot::groupHeaders(const std::vector<int> &cpus) const
+{
+    // Headers only where they read as sections: two groups or more, each in one run of lanes (the CPU
+    // number order of a machine booted with nohz_full=8-127, or the lanes sorted by group); lanes sorted
+    // by a figure mix the groups, and a header per lane would say nothing.
+    std::vector<QString> out(cpus.size());
+    const TickAnalysis &a = *doc_.analysis;
+    std::vector<std::pair<size_t, size_t>> runs; // [first, last] of each run of one group
+    for (size_t k = 0; k < cpus.size(); ++k) {
+        if (k == 0 || a.group(cpus[k]) != a.group(cpus[k - 1]))
+            runs.push_back({k, k});
+        else
+            runs.back().second = k;
+    }
+    std::vector<CpuGroup> seen;
+    for (const auto &r : runs) {
+        const CpuGroup g = a.group(cpus[r.first]);
+        if (std::find(seen.begin(), seen.end(), g) != seen.end()) return out; // a group in two places
+        seen.push_back(g);
+    }
+    if (seen.size() < 2) return out;
+    for (const auto &[first, last] : runs) {
+        std::vector<int> members(cpus.begin() + static_cast<std::ptrdiff_t>(first),
+                                 cpus.begin() + static_cast<std::ptrdiff_t>(last) + 1);
+        std::sort(members.begin(), members.end());
+        const std::string name(cpuGroupName(a.group(cpus[first])));
+        out[first] = QStringLiteral("%1 · %2 %3: %4")
+                         .arg(QString::fromStdString(name))
+                         .arg(members.size())
+                         .arg(members.size() == 1 ? tr("CPU") : tr("CPUs"))
+                         .arg(QString::fromStdString(formatCpuList(members)));
+    }
+    return out;
 }
 
 void TimelinePlot::relayout(QSize size)

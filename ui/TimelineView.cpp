@@ -84,7 +84,7 @@ TimelineView::TimelineView(ViewState *state, QWidget *parent) : QWidget(parent),
         {tr("TIMER Catch-ups"), CpuOrder::Catchups},
         {tr("Least Time with the Tick Stopped"), CpuOrder::TickStopped},
         {tr("Worst Wakeup Latency"), CpuOrder::WakeupLatency},
-        {tr("Group: Housekeeping, then nohz_full"), CpuOrder::Group}};
+        {tr("Group: Housekeeping, Isolated, nohz_full"), CpuOrder::Group}};
     for (const auto &[name, order] : orders)
         sort->addAction(name, this, [this, order = order] { sortCpus(order); });
     viewActions_ << sort->menuAction();
@@ -210,8 +210,8 @@ bool TimelineView::sortCpus(CpuOrder order)
             return a->tickStoppedShare() < b->tickStoppedShare();
         case CpuOrder::WakeupLatency:
             return worstLatency(a) > worstLatency(b);
-        case CpuOrder::Group:
-            return !a->nohzFull && b->nohzFull;
+        case CpuOrder::Group: // housekeeping, isolated, nohz_full (the enum's order)
+            return doc_.analysis->group(a->cpu) < doc_.analysis->group(b->cpu);
         case CpuOrder::Number:
             break;
         }

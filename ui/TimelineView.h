@@ -77,7 +77,7 @@ public:
         Catchups,
         TickStopped, // the least time with the tick stopped first
         WakeupLatency,
-        Group, // housekeeping CPUs, then nohz_full ones
+        Group, // housekeeping CPUs, isolated ones (isolcpus= only), then nohz_full ones
     };
     bool sortCpus(CpuOrder order); // false until the report is computed
     void collapseAll(bool collapsed);

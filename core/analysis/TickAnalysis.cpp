@@ -33,6 +33,36 @@ std::string_view nohzFullSourceName(NohzFullSource s)
     return "inferred";
 }
 
+std::string_view cpuGroupName(CpuGroup g)
+{
+    switch (g) {
+    case CpuGroup::NohzFull:
+        return "nohz_full";
+    case CpuGroup::Isolated:
+        return "isolated";
+    case CpuGroup::Housekeeping:
+        break;
+    }
+    return "housekeeping";
+}
+
+std::optional<std::vector<int>> isolcpusList(std::string_view value)
+{
+    // The flags come first, each followed by a comma; the CPU list is the rest.
+    for (;;) {
+        bool flag = false;
+        for (std::string_view f : {"nohz,", "domain,", "managed_irq,"}) {
+            if (value.substr(0, f.size()) == f) {
+                value.remove_prefix(f.size());
+                flag = true;
+            }
+        }
+        if (!flag) break;
+    }
+    if (value.empty()) return std::vector<int>{};
+    return parseCpuList(std::string(value));
+}
+
 std::string cmdlineValue(std::string_view cmdline, std::string_view key)
 {
     for (size_t p = cmdline.find(key); p != std::string_view::npos; p = cmdline.find(key, p + 1)) {
@@ -88,6 +118,7 @@ TickAnalysis TickAnalysis::run(const Trace &trace, const AnalysisOptions &option
     a.decideFallback(trace);
     a.decidePolling(trace);
     a.decideNohzFull(trace, options);
+    a.decideIsolated(trace);
     a.flagTicks();
     a.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return a;
@@ -194,6 +225,22 @@ void TickAnalysis::decideNohzFull(const Trace &trace, const AnalysisOptions &opt
             nohzFullWhy[c] = why;
         }
     }
+}
+
+void TickAnalysis::decideIsolated(const Trace &trace)
+{
+    isolated.assign(cpus.size(), false);
+    std::optional<std::vector<int>> list;
+    const std::string value = cmdlineValue(trace.meta.kernelCmdline, "isolcpus=");
+    if (!value.empty()) {
+        list = isolcpusList(value);
+    } else if (!trace.meta.machine.empty()) {
+        const MachineFacts facts = MachineFacts::parse(trace.meta.machine);
+        if (!facts.isolated.empty()) list = parseCpuList(facts.isolated);
+    }
+    if (!list) return;
+    for (int c : *list)
+        if (c >= 0 && static_cast<size_t>(c) < isolated.size()) isolated[static_cast<size_t>(c)] = true;
 }
 
 void TickAnalysis::flagTicks()

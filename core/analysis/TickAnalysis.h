@@ -14,6 +14,7 @@
 #pragma once
 
 #include <atomic>
+#include <optional>
 
 #include "CpuAnalysis.h"
 
@@ -40,6 +41,17 @@ enum class NohzFullSource
 };
 std::string_view nohzFullSourceName(NohzFullSource s); // "option", "metadata", "inferred"
 
+// What a CPU is for, as the boot parameters made it: nohz_full (the tick stops while one task runs),
+// isolated (isolcpus= without nohz_full: out of the scheduler's balancing, the tick still runs), or
+// housekeeping (the rest, which keep timekeeping and take the unbound work).
+enum class CpuGroup : uint8_t
+{
+    Housekeeping,
+    Isolated,
+    NohzFull
+};
+std::string_view cpuGroupName(CpuGroup g); // "housekeeping", "isolated", "nohz_full"
+
 class TickAnalysis
 {
 public:
@@ -48,6 +60,7 @@ public:
     std::vector<CpuAnalysis> cpus;
     std::vector<bool> nohzFull;           // per CPU
     std::vector<std::string> nohzFullWhy; // per CPU: the evidence, when inferred
+    std::vector<bool> isolated;           // per CPU: in isolcpus= (command line, or the capture's list)
     NohzFullSource nohzFullSource = NohzFullSource::Inferred;
     PollingKind polling = PollingKind::None;
     std::string pollingWhy;
@@ -62,15 +75,25 @@ public:
     {
         return cpu >= 0 && cpu < static_cast<int>(nohzFull.size()) && nohzFull[cpu];
     }
+    CpuGroup group(int cpu) const
+    {
+        if (isNohzFull(cpu)) return CpuGroup::NohzFull;
+        const bool iso = cpu >= 0 && cpu < static_cast<int>(isolated.size()) && isolated[cpu];
+        return iso ? CpuGroup::Isolated : CpuGroup::Housekeeping;
+    }
 
 private:
     void decideFallback(const Trace &trace);
     void decidePolling(const Trace &trace);
     void decideNohzFull(const Trace &trace, const AnalysisOptions &options);
+    void decideIsolated(const Trace &trace);
     void flagTicks();
 };
 
 // The value of "key=" on a kernel command line ("" when absent).
 std::string cmdlineValue(std::string_view cmdline, std::string_view key);
+// The CPUs of an isolcpus= value: "[flag,...,]LIST" with the flags nohz, domain and managed_irq
+// (2.6.x-era values are a bare LIST); nullopt when it is not one.
+std::optional<std::vector<int>> isolcpusList(std::string_view value);
 
 } // namespace tickscope

@@ -158,6 +158,6 @@ struct TickReport
 };
 
 std::string formatReportText(const TickReport &report);
-std::string formatReportJson(const TickReport &report);
+std::string formatReportJson(const TickReport &report, int indent = 2); // 0: one line
 
 } // namespace tickscope

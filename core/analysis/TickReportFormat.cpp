@@ -195,9 +195,9 @@ std::string formatReportText(const TickReport &r)
     return out;
 }
 
-std::string formatReportJson(const TickReport &r)
+std::string formatReportJson(const TickReport &r, int indent)
 {
-    JsonWriter j;
+    JsonWriter j(indent);
     j.beginObject();
     j.value("file", r.path).value("tick_timer", r.tickTimer).value("polling_idle", r.polling);
     j.value("nohz_full_source", r.nohzFullSource).value("nohz_full_cpus", r.nohzFullList);

@@ -11,6 +11,7 @@
 #include "PageDecoder.h"
 #include "RecordDecoder.h"
 #include "model/MachineFacts.h"
+#include "util/ProcessStats.h"
 
 #include <algorithm>
 #include <atomic>
@@ -130,18 +131,6 @@ namespace {
 constexpr double kModelBytesPerDataByte = 1.1;
 constexpr uint64_t kModelFixedBytes = 64u << 20;
 
-uint64_t memAvailable()
-{
-    FILE *f = std::fopen("/proc/meminfo", "r");
-    if (!f) return 0;
-    char line[256];
-    uint64_t kb = 0;
-    while (std::fgets(line, sizeof line, f))
-        if (std::sscanf(line, "MemAvailable: %" SCNu64 " kB", &kb) == 1) break;
-    std::fclose(f);
-    return kb * 1024;
-}
-
 std::string gib(uint64_t bytes)
 {
     char b[32];
@@ -182,11 +171,7 @@ std::pair<int64_t, int64_t> fitInMemory(const std::string &path, uint64_t fileSi
     }
     const uint64_t need =
         static_cast<uint64_t>(static_cast<double>(bytes) * kModelBytesPerDataByte) + kModelFixedBytes;
-    // TICKSCOPE_MEMORY_AVAILABLE (bytes) stands in for /proc/meminfo: to try the too-big path on any file
-    const char *env = std::getenv("TICKSCOPE_MEMORY_AVAILABLE");
-    const uint64_t avail = options.memoryAvailable ? options.memoryAvailable
-                           : env && *env           ? std::strtoull(env, nullptr, 10)
-                                                   : memAvailable();
+    const uint64_t avail = options.memoryAvailable ? options.memoryAvailable : memoryAvailableBytes();
     const double span = first <= last ? static_cast<double>(last - first) / 1e9 : 0;
     if (avail && need > avail) {
         char buf[160];

@@ -50,6 +50,7 @@ struct KernelConfig
     int hz = 1000;
     int cpus = 4;
     std::vector<int> nohzFull; // CPU list
+    std::vector<int> isolcpus; // isolcpus= CPU list: only on the command line (the scenario places tasks)
     IdleMode idle = IdleMode::Halt;
     bool preemptRt = false;
     bool legacyKernel = false; // 3.10 semantics: tick stopped up front in idle, restarted on idle exit

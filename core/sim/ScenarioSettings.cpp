@@ -53,6 +53,8 @@ constexpr Setting kSettings[] = {
     {"cpus", SettingType::Integer, true, "", "Number of CPUs"},
     {"nohz_full", SettingType::Text, true, "",
      "nohz_full= CPU list (e.g. 2-3): CPUs whose tick stops while a single task runs"},
+    {"isolcpus", SettingType::Text, true, "",
+     "isolcpus= CPU list: written on the traced command line (tasks stay where the scenario puts them)"},
     {"idle", SettingType::Text, true, "poll|halt",
      "poll: idle=poll (cpu_idle_poll, never sleeps); halt: a cpuidle state with the governor's tick "
      "stop/retain decision"},
@@ -132,6 +134,7 @@ std::optional<std::string> settingValue(const Scenario &s, const std::string &ke
     if (key == "hz") return std::to_string(k.hz);
     if (key == "cpus") return std::to_string(k.cpus);
     if (key == "nohz_full") return formatCpuList(k.nohzFull);
+    if (key == "isolcpus") return formatCpuList(k.isolcpus);
     if (key == "idle") return std::string(k.idle == IdleMode::Poll ? "poll" : "halt");
     if (key == "preempt_rt") return flag(k.preemptRt);
     if (key == "legacy_kernel") return flag(k.legacyKernel);
@@ -192,6 +195,10 @@ void applySetting(Scenario &s, const std::string &key, const std::string &v)
         const auto list = v.empty() ? std::optional<std::vector<int>>(std::vector<int>{}) : parseCpuList(v);
         if (!list) throw ScenarioError("nohz_full: not a CPU list: '" + v + "' (e.g. 2-3)");
         k.nohzFull = *list;
+    } else if (key == "isolcpus") {
+        const auto list = v.empty() ? std::optional<std::vector<int>>(std::vector<int>{}) : parseCpuList(v);
+        if (!list) throw ScenarioError("isolcpus: not a CPU list: '" + v + "' (e.g. 2-3)");
+        k.isolcpus = *list;
     } else if (key == "idle") {
         if (v != "poll" && v != "halt") throw ScenarioError("idle: expected poll or halt, got '" + v + "'");
         k.idle = v == "poll" ? IdleMode::Poll : IdleMode::Halt;
@@ -316,6 +323,8 @@ void validateScenario(const Scenario &s)
         checkCpu(s, "wheel_timers[" + std::to_string(i) + "].cpu", s.wheelTimers[i].cpu);
     for (int c : s.kernel.nohzFull)
         checkCpu(s, "kernel.nohz_full", c);
+    for (int c : s.kernel.isolcpus)
+        checkCpu(s, "kernel.isolcpus", c);
     checkCpu(s, "kernel.timekeeper", s.kernel.timekeeper);
     if (s.initialIdleJiffies.size() > static_cast<size_t>(s.kernel.cpus))
         throw ScenarioError(label(s) + ": initial_idle_jiffies has " +

@@ -2,6 +2,8 @@
 
 #include "Engine.h"
 
+#include "analysis/CpuList.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -288,6 +290,7 @@ SimResult simulate(const Scenario &scenario, uint64_t seed, const SimControl &co
         }
         cmdline += " nohz_full=" + list;
     }
+    if (!k.isolcpus.empty()) cmdline += " isolcpus=" + formatCpuList(k.isolcpus);
     t.meta.kernelCmdline = cmdline;
     r.truth.events = t.eventCount();
     r.truth.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -4,7 +4,10 @@
 #include <cstdint>
 
 namespace tickscope {
-uint64_t peakRssBytes();    // VmHWM
-uint64_t currentRssBytes(); // VmRSS
+uint64_t peakRssBytes();     // VmHWM
+uint64_t currentRssBytes();  // VmRSS
 uint64_t peakVirtualBytes(); // VmPeak: address space reserved at most, touched or not
+// The memory a new allocation may take (MemAvailable of /proc/meminfo; 0 when unknown), or the
+// TICKSCOPE_MEMORY_AVAILABLE environment variable's bytes when set.
+uint64_t memoryAvailableBytes();
 } // namespace tickscope

@@ -46,7 +46,9 @@ std::string tickVerdict(const TickAnalysis &analysis, int cpu, const TickRecord 
     if (tick.flags & TickFlag::LocalTimer) v += " (local timer interrupt, low-res fallback)";
     v += ", interrupted ";
     v += tickContextName(tick.context);
-    v += analysis.isNohzFull(cpu) ? "; nohz_full CPU" : "; housekeeping CPU";
+    v += "; ";
+    v += cpuGroupName(analysis.group(cpu));
+    v += " CPU";
     if (tick.flags & TickFlag::Spurious) {
         v += tick.context == TickContext::Polling
                  ? "; SPURIOUS: a tick while polling idle"

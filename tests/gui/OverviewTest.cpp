@@ -374,6 +374,47 @@ private slots:
             QCOMPARE(plot->collapsed(c), !(c >= 10 && c <= 13));
     }
 
+    // Groups from the boot parameters (isolcpus=3-5 nohz_full=6-11 on the simulated command line): in the
+    // CPU number order each group's lanes are together, so each has a header with its CPUs and the lanes
+    // leave room for it; an order that mixes them has none; the group order brings them back.
+    void groupHeadersFollowTheBootParameters()
+    {
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(openScenario(w, QStringLiteral("seed000-nohzfull-poll,cpus=12,nohz_full=6-11,isolcpus=3-5")));
+        TimelineView *tv = w.timeline();
+        TimelinePlot *plot = tv->plot();
+        auto headers = [&] {
+            std::vector<std::pair<int, QString>> out;
+            for (const LaneGeometry::Lane &l : plot->geometry().lanes)
+                if (!l.header.isEmpty()) out.push_back({l.cpu, l.header});
+            return out;
+        };
+        const auto h = headers();
+        QCOMPARE(h.size(), size_t{3});
+        QCOMPARE(h[0].first, 0);
+        QCOMPARE(h[0].second, QStringLiteral("housekeeping · 3 CPUs: 0-2"));
+        QCOMPARE(h[1].first, 3);
+        QCOMPARE(h[1].second, QStringLiteral("isolated · 3 CPUs: 3-5"));
+        QCOMPARE(h[2].first, 6);
+        QCOMPARE(h[2].second, QStringLiteral("nohz_full · 6 CPUs: 6-11"));
+        const LaneGeometry &g = plot->geometry();
+        QVERIFY(g.laneOf(3)->top - (g.laneOf(2)->top + g.laneOf(2)->height) >= LaneGeometry::kHeader);
+        // the header is drawn above the lane: its band differs from the background between lanes
+        const QImage img = tv->render();
+        const int y = g.laneOf(6)->top - LaneGeometry::kHeader / 2;
+        QVERIFY(img.pixelColor(60, y) != img.pixelColor(60, g.laneOf(6)->top - LaneGeometry::kHeader - 3));
+        // mixed groups: no headers
+        w.viewState()->setCpus({0, 6, 3, 7, 1, 8});
+        QVERIFY(headers().empty());
+        QTRY_VERIFY_WITH_TIMEOUT(tv->sortCpus(TimelineView::CpuOrder::Group), 20000);
+        const std::vector<int> order = w.viewState()->cpus();
+        QCOMPARE(order, (std::vector<int>{0, 1, 3, 6, 7, 8}));
+        QCOMPARE(headers().size(), size_t{3});
+        QCOMPARE(headers()[1].second, QStringLiteral("isolated · 1 CPU: 3"));
+    }
+
     // At 1024×700 with the docks shown, every lane of a 2-CPU trace fits without scrolling, the timers
     // row of CPU 1 is not a solid band, and the lane labels are at least 10 px.
     void smallWindowLayout()

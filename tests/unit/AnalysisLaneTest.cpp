@@ -3,6 +3,7 @@
 #include "analysis/ChangeLane.h"
 #include "analysis/CpuList.h"
 #include "analysis/StateCode.h"
+#include "analysis/TickAnalysis.h"
 #include "analysis/TickLane.h"
 
 #include <gtest/gtest.h>
@@ -191,6 +192,16 @@ TEST(AnalysisCpuList, ParsesAndFormats)
         EXPECT_FALSE(parseCpuList(bad)) << bad;
     EXPECT_EQ(formatCpuList({0, 1, 2, 5, 7, 8}), "0-2,5,7-8");
     EXPECT_EQ(formatCpuList({}), "");
+}
+
+TEST(AnalysisCpuList, IsolcpusValues)
+{
+    EXPECT_EQ(isolcpusList("2-5"), (std::vector<int>{2, 3, 4, 5}));
+    EXPECT_EQ(isolcpusList("nohz,domain,managed_irq,8-9,12"), (std::vector<int>{8, 9, 12}));
+    EXPECT_EQ(isolcpusList("domain,1"), (std::vector<int>{1}));
+    EXPECT_EQ(isolcpusList("managed_irq,"), std::vector<int>{});
+    EXPECT_FALSE(isolcpusList("nohz,x"));
+    EXPECT_FALSE(isolcpusList("2-"));
 }
 
 } // namespace
