@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <functional>
 #include <limits>
-#include <queue>
 #include <vector>
 
 namespace tickscope {
@@ -116,98 +115,218 @@ struct ExpiryHeads
 
 } // namespace
 
-void pairHrtimers(const Trace &trace, std::vector<CpuAnalysis> &cpus)
+namespace {
+
+// The CPU whose events alone name a timer pointer, or kShared when two or more CPUs do (a timer started on
+// one CPU and expired on another: migration, remote arming). Open addressing over the pointers' values.
+class PtrOwners
 {
-    // Per CPU, starts and expiries are each in event order; merge them across CPUs by time (a start before
-    // an expiry of the same ts: the expiry cannot come before the arm it pairs with).
-    const size_t n = cpus.size();
-    // The next hrtimer_start of each CPU, read straight from the model (no list of them is kept).
-    auto nextStart = [&](size_t c, size_t from) {
-        const CpuEvents &ev = trace.cpu(cpus[c].cpu);
-        const size_t size = ev.size();
+public:
+    static constexpr int32_t kNone = -1, kShared = -2;
+    explicit PtrOwners(size_t expected = 64)
+    {
+        size_t n = 64;
+        while (n < expected * 2)
+            n *= 2;
+        keys_.assign(n, 0);
+        owners_.assign(n, kNone);
+    }
+    void note(uint64_t key, int32_t cpu)
+    {
+        if (key == 0) return;
+        if ((used_ + 1) * 2 > keys_.size()) grow();
+        const size_t k = slot(key);
+        if (keys_[k] == 0) {
+            keys_[k] = key;
+            owners_[k] = cpu;
+            ++used_;
+        } else if (owners_[k] != cpu) {
+            owners_[k] = kShared;
+        }
+    }
+    int32_t owner(uint64_t key) const
+    {
+        if (key == 0) return kNone;
+        const size_t k = slot(key);
+        return keys_[k] == key ? owners_[k] : kNone;
+    }
+    template <class F> void forEach(F f) const
+    {
+        for (size_t k = 0; k < keys_.size(); ++k)
+            if (keys_[k]) f(keys_[k], owners_[k]);
+    }
+    size_t size() const { return used_; }
+
+private:
+    size_t slot(uint64_t key) const
+    {
+        const size_t mask = keys_.size() - 1;
+        size_t k = static_cast<size_t>((key * 0x9E3779B97F4A7C15ull) >> 20) & mask;
+        while (keys_[k] != 0 && keys_[k] != key)
+            k = (k + 1) & mask;
+        return k;
+    }
+    void grow()
+    {
+        std::vector<uint64_t> keys = std::move(keys_);
+        std::vector<int32_t> owners = std::move(owners_);
+        keys_.assign(keys.size() * 2, 0);
+        owners_.assign(keys.size() * 2, kNone);
+        used_ = 0;
+        for (size_t k = 0; k < keys.size(); ++k) {
+            if (!keys[k]) continue;
+            const size_t j = slot(keys[k]);
+            keys_[j] = keys[k];
+            owners_[j] = owners[k];
+            ++used_;
+        }
+    }
+    std::vector<uint64_t> keys_;
+    std::vector<int32_t> owners_;
+    size_t used_ = 0;
+};
+
+// One CPU's hrtimer starts and expiries in the order the pairing takes them: by time, a start before an
+// expiry of the same ts, else event order. `item(isStart, index, kind, slot)` gets each; kind and slot
+// say which expiry record (ExpiryHeads) an expiry fills.
+template <class F> void walkTimerItems(const Trace &trace, const CpuAnalysis &c, F item)
+{
+    const CpuEvents &ev = trace.cpu(c.cpu);
+    const CpuTimers &t = c.timers;
+    const size_t size = ev.size();
+    auto nextStart = [&](size_t from) {
         while (from < size && trace.kind(ev.type(from)) != EventKind::HrtimerStart)
             ++from;
         return from;
     };
-    std::vector<size_t> si(n);
-    for (size_t c = 0; c < n; ++c)
-        si[c] = nextStart(c, 0);
-    std::vector<ExpiryHeads> ei(n);
-    // Starts and expiries are read in event order: their payload offsets follow from the previous one's.
-    std::vector<CpuEvents::OffsetWalker> startAt, expiryAt;
-    for (size_t c = 0; c < n; ++c) {
-        startAt.emplace_back(trace.cpu(cpus[c].cpu));
-        expiryAt.emplace_back(trace.cpu(cpus[c].cpu));
-    }
-    // The next item of CPU c: its next start or expiry, whichever is earlier (the same ts: the start).
-    auto head = [&](size_t c, int64_t &ts, bool &isStart) {
-        const CpuTimers &t = cpus[c].timers;
-        const CpuEvents &ev = trace.cpu(cpus[c].cpu);
-        const bool hasS = si[c] < ev.size();
+    size_t s = nextStart(0);
+    ExpiryHeads h;
+    for (;;) {
         uint32_t expiry;
-        const bool hasE = ei[c].next(t, expiry) != ExpiryHeads::None;
-        if (!hasS && !hasE) return false;
-        const int64_t sTs = hasS ? ev.ts(si[c]) : 0;
-        const int64_t eTs = hasE ? ev.ts(expiry) : 0;
-        isStart = hasS && (!hasE || sTs <= eTs);
-        ts = isStart ? sTs : eTs;
-        return true;
-    };
+        const ExpiryHeads::Kind kind = h.next(t, expiry);
+        const bool hasS = s < size, hasE = kind != ExpiryHeads::None;
+        if (!hasS && !hasE) return;
+        if (hasS && (!hasE || ev.ts(s) <= ev.ts(expiry))) {
+            item(true, s, kind, size_t{0});
+            s = nextStart(s + 1);
+            continue;
+        }
+        size_t &slot = kind == ExpiryHeads::Wakeup ? h.wakeup : kind == ExpiryHeads::Tick ? h.tick : h.other;
+        item(false, expiry, kind, slot++);
+    }
+}
+
+// An expiry's lateness against the last start of its pointer (`last`), which it then uses up.
+void settle(CpuTimers &t, ExpiryHeads::Kind kind, size_t slot, const HrtimerExpireEntryP &x, PtrTable &last)
+{
+    const PtrTable::Value *v = last.get(x.timer);
+    const int32_t hard = v ? saturate(x.now - v->expires) : kUnknownNs;
+    const int32_t soft = v ? saturate(x.now - v->softexpires) : kUnknownNs;
+    last.consume(x.timer);
+    if (kind == ExpiryHeads::Wakeup) {
+        t.wakeups[slot].latenessNs = hard;
+        t.wakeups[slot].softLatenessNs = soft;
+    } else {
+        HrtimerLateness &l = kind == ExpiryHeads::Tick ? t.tickLateness[slot] : t.otherLateness[slot];
+        l.latenessNs = hard;
+        l.softLatenessNs = soft;
+    }
+}
+
+// An item of a pointer that more than one CPU names, kept for the merge across CPUs.
+struct SharedItem
+{
+    int64_t ts;
+    uint32_t index;
+    uint32_t slot;
+    uint16_t c;     // position in `cpus`
+    uint8_t expiry; // 0: a start (first at the same ts)
+    uint8_t kind;   // ExpiryHeads::Kind of an expiry
+    uint32_t seq;   // its place in its CPU's order
+};
+
+} // namespace
+
+void pairHrtimers(const Trace &trace, std::vector<CpuAnalysis> &cpus, int threads)
+{
+    // The pairing follows each pointer through time: an expiry pairs with the last start of its pointer
+    // before it on any CPU (a start before an expiry of the same ts), and uses it up. Pointers are
+    // independent of one another, so a pointer that only one CPU names (the per-CPU tick, the sleepers
+    // of the tasks that ran there) is paired within that CPU, all CPUs at once; only the items of
+    // pointers several CPUs name go through one merge by (ts, start first, CPU), the order a single merge
+    // of every CPU would take them in.
+    const size_t n = cpus.size();
+    // 1. Which CPUs name each pointer.
+    std::vector<PtrOwners> seen(n);
+    parallelFor(n, threads, [&](size_t c) {
+        const CpuEvents &ev = trace.cpu(cpus[c].cpu);
+        CpuEvents::OffsetWalker walk(ev);
+        PtrOwners &own = seen[c];
+        for (size_t i = 0; i < ev.size(); ++i) {
+            const EventKind k = trace.kind(ev.type(i));
+            if (k == EventKind::HrtimerStart)
+                own.note(walk.payload<HrtimerStartP>(i).timer, static_cast<int32_t>(c));
+            else if (k == EventKind::HrtimerExpireEntry)
+                own.note(walk.payload<HrtimerExpireEntryP>(i).timer, static_cast<int32_t>(c));
+        }
+    });
+    size_t pointers = 0;
+    for (const PtrOwners &o : seen)
+        pointers += o.size();
+    PtrOwners owners(pointers);
+    for (const PtrOwners &o : seen)
+        o.forEach([&](uint64_t key, int32_t c) { owners.note(key, c); });
+    seen.clear();
+
+    // 2. Each CPU's own pointers, on the CPU; the shared ones set aside in order.
+    std::vector<std::vector<SharedItem>> shared(n);
+    parallelFor(n, threads, [&](size_t c) {
+        CpuAnalysis &ca = cpus[c];
+        const CpuEvents &ev = trace.cpu(ca.cpu);
+        CpuEvents::OffsetWalker startAt(ev), expiryAt(ev);
+        PtrTable last;
+        uint32_t seq = 0;
+        walkTimerItems(trace, ca, [&](bool isStart, size_t i, ExpiryHeads::Kind kind, size_t slot) {
+            const uint64_t ptr = isStart ? startAt.payload<HrtimerStartP>(i).timer
+                                         : expiryAt.payload<HrtimerExpireEntryP>(i).timer;
+            if (owners.owner(ptr) == PtrOwners::kShared) {
+                shared[c].push_back({ev.ts(i), static_cast<uint32_t>(i), static_cast<uint32_t>(slot),
+                                     static_cast<uint16_t>(c), static_cast<uint8_t>(isStart ? 0 : 1),
+                                     static_cast<uint8_t>(kind), seq++});
+                return;
+            }
+            ++seq;
+            if (isStart) {
+                const auto st = startAt.payload<HrtimerStartP>(i);
+                last.put(st.timer, {st.expires, st.softexpires});
+            } else {
+                settle(ca.timers, kind, slot, expiryAt.payload<HrtimerExpireEntryP>(i), last);
+            }
+        });
+    });
+
+    // 3. The shared pointers' items of every CPU, merged.
+    std::vector<SharedItem> all;
+    for (auto &v : shared) {
+        all.insert(all.end(), v.begin(), v.end());
+        std::vector<SharedItem>().swap(v);
+    }
+    std::sort(all.begin(), all.end(), [](const SharedItem &a, const SharedItem &b) {
+        if (a.ts != b.ts) return a.ts < b.ts;
+        if (a.expiry != b.expiry) return a.expiry < b.expiry;
+        if (a.c != b.c) return a.c < b.c;
+        return a.seq < b.seq;
+    });
     PtrTable last;
-    auto take = [&](size_t c, bool isStart) {
-        CpuTimers &t = cpus[c].timers;
-        if (isStart) {
-            const auto s = startAt[c].payload<HrtimerStartP>(si[c]);
-            si[c] = nextStart(c, si[c] + 1);
-            last.put(s.timer, {s.expires, s.softexpires});
-            return;
-        }
-        uint32_t index;
-        ExpiryHeads &h = ei[c];
-        const ExpiryHeads::Kind kind = h.next(t, index);
-        const auto x = expiryAt[c].payload<HrtimerExpireEntryP>(index);
-        const PtrTable::Value *v = last.get(x.timer);
-        const int32_t hard = v ? saturate(x.now - v->expires) : kUnknownNs;
-        const int32_t soft = v ? saturate(x.now - v->softexpires) : kUnknownNs;
-        last.consume(x.timer);
-        if (kind == ExpiryHeads::Wakeup) {
-            HrtimerWakeup &w = t.wakeups[h.wakeup++];
-            w.latenessNs = hard;
-            w.softLatenessNs = soft;
+    for (const SharedItem &it : all) {
+        const CpuEvents &ev = trace.cpu(cpus[it.c].cpu);
+        if (it.expiry == 0) {
+            const auto st = ev.payload<HrtimerStartP>(it.index);
+            last.put(st.timer, {st.expires, st.softexpires});
         } else {
-            HrtimerLateness &l =
-                kind == ExpiryHeads::Tick ? t.tickLateness[h.tick++] : t.otherLateness[h.other++];
-            l.latenessNs = hard;
-            l.softLatenessNs = soft;
+            settle(cpus[it.c].timers, static_cast<ExpiryHeads::Kind>(it.kind), it.slot,
+                   ev.payload<HrtimerExpireEntryP>(it.index), last);
         }
-    };
-    // Merged by (ts, a start before an expiry, lower CPU) through a min-heap of each CPU's next item:
-    // O(log CPUs) per item, where a scan of every CPU's head per item cost O(CPUs) (57 % of `report` on a
-    // 128-CPU trace).
-    struct Head
-    {
-        int64_t ts;
-        uint8_t expiry; // 0: a start (first at the same ts)
-        uint32_t c;
-        bool operator>(const Head &o) const
-        {
-            return ts != o.ts ? ts > o.ts : expiry != o.expiry ? expiry > o.expiry : c > o.c;
-        }
-    };
-    std::priority_queue<Head, std::vector<Head>, std::greater<>> heap;
-    auto push = [&](size_t c) {
-        int64_t ts;
-        bool isStart;
-        if (head(c, ts, isStart))
-            heap.push({ts, static_cast<uint8_t>(isStart ? 0 : 1), static_cast<uint32_t>(c)});
-    };
-    for (size_t c = 0; c < n; ++c)
-        push(c);
-    while (!heap.empty()) {
-        const Head h = heap.top();
-        heap.pop();
-        take(h.c, h.expiry == 0);
-        push(h.c);
     }
 }
 

@@ -95,24 +95,10 @@ TickAnalysis TickAnalysis::run(const Trace &trace, const AnalysisOptions &option
     });
     throwIfCancelled(options.cancel);
 
-    // Independent cross-CPU steps (they write different fields of the wakeup records): the sequential
-    // pairing on a thread of its own beside the per-CPU latency search.
-    if (threads > 1) {
-        std::exception_ptr error;
-        std::thread pairing([&] {
-            try {
-                pairHrtimers(trace, a.cpus);
-            } catch (...) {
-                error = std::current_exception();
-            }
-        });
-        measureWakeupLatency(trace, a.cpus, threads - 1);
-        pairing.join();
-        if (error) std::rethrow_exception(error);
-    } else {
-        pairHrtimers(trace, a.cpus);
-        measureWakeupLatency(trace, a.cpus, 1);
-    }
+    // The cross-CPU steps, each over every thread (they write different fields of the wakeup records).
+    pairHrtimers(trace, a.cpus, threads);
+    throwIfCancelled(options.cancel);
+    measureWakeupLatency(trace, a.cpus, threads);
     throwIfCancelled(options.cancel);
     a.crossCpuResolved = CrossCpuModes::resolve(trace, roles, a.cpus);
     a.decideFallback(trace);

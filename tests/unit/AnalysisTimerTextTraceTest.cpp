@@ -386,5 +386,34 @@ TEST(AnalysisTimerText, StartOnOneCpuExpiryOnAnother)
     EXPECT_EQ(r.report().cpus[0].wakeup.unpaired, 0u);
 }
 
+TEST(AnalysisTimerText, SharedPointersFollowTimeAcrossCpus)
+{
+    // B only ever on CPU 0 (paired on its CPU); A named by both CPUs (paired in the merge across them):
+    // armed on CPU 0, expired on CPU 1, which uses the start up for CPU 0's next expiry; re-armed on CPU 1
+    // at the very ts of an expiry on CPU 0, which the start precedes.
+    TextTrace t;
+    const std::string A = "00000000aaaa0030", B = "00000000bbbb0030";
+    t.start(0, 1.000000, "app-300", B, 1000100000, 1000100000, "some_fn");
+    t.start(0, 1.000001, "app-300", A, 1000200000, 1000200000, "some_fn");
+    t.expire(0, 1.000105, kIdle, B, 1000105000, "some_fn");
+    t.ev(0, 1.000106, kIdle, "hrtimer_expire_exit: hrtimer=" + B, "d.h..");
+    t.expire(1, 1.000210, kIdle, A, 1000210000, "some_fn");
+    t.ev(1, 1.000211, kIdle, "hrtimer_expire_exit: hrtimer=" + A, "d.h..");
+    t.expire(0, 1.000300, kIdle, A, 1000300000, "some_fn");
+    t.ev(0, 1.000301, kIdle, "hrtimer_expire_exit: hrtimer=" + A, "d.h..");
+    t.expire(0, 1.000400, kIdle, A, 1000401000, "some_fn");
+    t.start(1, 1.000400, "app-300", A, 1000400000, 1000400000, "some_fn");
+    t.ev(0, 1.000402, kIdle, "hrtimer_expire_exit: hrtimer=" + A, "d.h..");
+    const Result r = analyse(t);
+    const CpuTimers &c0 = r.timers(0);
+    ASSERT_EQ(c0.otherLateness.size(), 3u);
+    EXPECT_EQ(c0.otherLateness[0].latenessNs, 5000);       // B
+    EXPECT_EQ(c0.otherLateness[1].latenessNs, kUnknownNs); // A's start was used up on CPU 1
+    EXPECT_EQ(c0.otherLateness[2].latenessNs, 1000);       // CPU 1's start of the same ts came first
+    const CpuTimers &c1 = r.timers(1);
+    ASSERT_EQ(c1.otherLateness.size(), 1u);
+    EXPECT_EQ(c1.otherLateness[0].latenessNs, 10000); // CPU 0's start
+}
+
 } // namespace
 } // namespace tickscope
