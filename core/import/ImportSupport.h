@@ -7,6 +7,7 @@
 #include "RecordDecoder.h"
 #include "util/Parallel.h"
 
+#include <algorithm>
 #include <chrono>
 #include <functional>
 #include <mutex>
@@ -17,12 +18,14 @@ namespace tickscope {
 
 class TraceDatHandle;
 
-// Per-CPU progress, reported as one fraction under a lock (the callback is never re-entered).
+// Per-CPU (or per-part) progress, reported as one fraction under a lock (the callback is never re-entered).
 class Progress
 {
 public:
     Progress(const LoadOptions &o, int cpus) : options_(o), done_(static_cast<size_t>(cpus), 0.0) {}
     void set(int cpu, double fraction);
+    // Progress in `slots` parts instead of one per CPU (set(slot, fraction)); before any set().
+    void resize(int slots) { done_.assign(static_cast<size_t>(std::max(slots, 0)), 0.0); }
 
 private:
     const LoadOptions &options_;

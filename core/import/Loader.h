@@ -30,6 +30,10 @@ struct LoadOptions
     // The memory the model may take, in bytes; 0: what /proc/meminfo calls available. A trace.dat whose
     // model would not fit is refused before anything is allocated for it (TooBigError).
     uint64_t memoryAvailable = 0;
+    // trace.dat: a CPU with more than a thread's share of the data is decoded in parts on several threads,
+    // each of this size; 0: a quarter of a thread's share, at least 4 MiB. Set, every CPU with more data
+    // than it is split (tests set it small to split every CPU).
+    uint64_t decodePartBytes = 0;
 };
 
 // One clear line for the user; the CLI prints it and exits non-zero, the GUI shows it in a dialog.

@@ -139,7 +139,9 @@ std::string forEachPage(const PageSource &src, const std::string &truncated, con
     if (c.offset >= src.fileSize) return truncated;
     if (!l.compressed()) {
         const uint64_t avail = std::min(c.size, src.fileSize - c.offset);
-        const auto [begin, end] = rawPageRange(src);
+        const auto [all0, all1] = rawPageRange(src);
+        const uint64_t begin = all0 + (all1 - all0) * src.part / src.parts;
+        const uint64_t end = all0 + (all1 - all0) * (src.part + 1) / src.parts;
         reserve((end - begin) * ps);
         const uint64_t batch = std::max<uint64_t>(1, (1u << 20) / ps);
         std::vector<uint8_t> buf(static_cast<size_t>(batch * ps) + kPageSlack);
@@ -163,24 +165,31 @@ std::string forEachPage(const PageSource &src, const std::string &truncated, con
     if (limit < 4 || !readAt(src.fd, c.offset, hdr, 4)) return truncated;
     const uint32_t chunks = readU32(hdr, l.bigEndian);
     // Size the reservation from the chunk headers (a few small reads; at most one per 8 bytes of data).
+    // This part's chunks: [k0, k1).
+    const uint32_t k0 = static_cast<uint32_t>(uint64_t{chunks} * src.part / src.parts);
+    const uint32_t k1 = static_cast<uint32_t>(uint64_t{chunks} * (src.part + 1) / src.parts);
     uint64_t pos = 4;
     uint64_t totalPlain = 0;
-    for (uint32_t k = 0; k < chunks && pos + 8 <= limit; ++k) {
+    for (uint32_t k = 0; k < k1 && pos + 8 <= limit; ++k) {
         if (!readAt(src.fd, c.offset + pos, hdr, 8)) break;
         const uint32_t cs = readU32(hdr, l.bigEndian);
         const uint32_t us = readU32(hdr + 4, l.bigEndian);
-        totalPlain += plausibleInflation(cs, us) ? us : 0;
+        if (k >= k0) totalPlain += plausibleInflation(cs, us) ? us : 0;
         pos += 8 + uint64_t{cs};
     }
     reserve(totalPlain);
     std::vector<uint8_t> packed;
     std::vector<uint8_t> plain;
     pos = 4;
-    for (uint32_t k = 0; k < chunks; ++k) {
+    for (uint32_t k = 0; k < k1; ++k) {
         if (pos + 8 > limit || !readAt(src.fd, c.offset + pos, hdr, 8)) return truncated;
         const uint32_t cs = readU32(hdr, l.bigEndian);
         const uint32_t us = readU32(hdr + 4, l.bigEndian);
         if (cs > limit - pos - 8 || us % ps != 0 || !plausibleInflation(cs, us)) return truncated;
+        if (k < k0) { // an earlier part's
+            pos += 8 + uint64_t{cs};
+            continue;
+        }
         if (packed.size() < cs) packed.resize(cs);
         if (plain.size() < us + kPageSlack) plain.resize(us + kPageSlack);
         if (!readAt(src.fd, c.offset + pos + 8, packed.data(), cs)) return truncated;
@@ -190,7 +199,7 @@ std::string forEachPage(const PageSource &src, const std::string &truncated, con
         }
         pos += 8 + uint64_t{cs};
         checkCancel(options);
-        progress(static_cast<double>(k + 1) / static_cast<double>(chunks));
+        progress(static_cast<double>(k + 1 - k0) / static_cast<double>(k1 - k0));
     }
     return {};
 }

@@ -24,6 +24,9 @@ struct PageSource
     DatCpuData cpu;
     bool oldFormat = false;                   // tep_is_old_format()
     int64_t from = INT64_MIN, to = INT64_MAX; // decode only the events in [from, to] (absolute ns)
+    // Only part `part` of `parts` equal parts of the pages (raw) or compressed chunks: one busy CPU's data
+    // decoded on several threads, the parts joined in order afterwards (CpuEvents::appendEvents).
+    uint32_t part = 0, parts = 1;
 };
 
 // What one CPU's data spans and holds, from a few page headers (no events are decoded): the timestamps

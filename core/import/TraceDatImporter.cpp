@@ -27,37 +27,152 @@
 #include <sys/stat.h>
 #include <traceevent/event-parse.h>
 #include <unistd.h>
+#include <unordered_map>
 
 namespace tickscope {
 namespace {
 
-// Every CPU's pages through kbuffer, on all threads; tep is this path's own (formats parsed lazily).
+// Every CPU's pages through kbuffer, on all threads; tep is this path's own (formats parsed lazily). A CPU
+// holding more than its share of the data is decoded in parts on several threads (a trace where one CPU
+// has most events is not left to one thread): part 0 into the CPU's events, the others into their own,
+// each joined on as soon as the parts before it are in (so few wait at once), the way a single pass
+// would have appended them; after a part that ends early (a truncated or damaged page) the later ones
+// are dropped, as that pass would have stopped there.
 void decodeWithPages(int fd, uint64_t fileSize, const DatLayout &layout, const DatBuffer &buffer,
                      tep_handle *tep, bool oldFormat, const NameResolver &names, DecodeState &st,
                      const LoadOptions &options, std::pair<int64_t, int64_t> window)
 {
     const int cpus = st.trace.cpuCount();
-    std::vector<const DatCpuData *> work;
+    std::vector<const DatCpuData *> data;
+    uint64_t total = 0;
     for (const auto &c : buffer.cpus) {
-        if (c.cpu < static_cast<uint32_t>(cpus)) work.push_back(&c); // numbers checked by readDatLayout
+        if (c.cpu < static_cast<uint32_t>(cpus)) { // numbers checked by readDatLayout
+            data.push_back(&c);
+            total += c.size;
+        }
     }
-    // Biggest first, taken from a shared queue: balanced whatever the CPUs' sizes.
-    std::sort(work.begin(), work.end(), [](const auto *a, const auto *b) { return a->size > b->size; });
+    const int threads = hardwareThreads(options);
+    // Parts of at least 4 MiB, at most a quarter of a thread's share of the data.
+    const uint64_t partBytes =
+        options.decodePartBytes ? options.decodePartBytes
+                                : std::max<uint64_t>(4u << 20, total / (4 * static_cast<uint64_t>(threads)));
+    struct CpuJob
+    {
+        const DatCpuData *data;
+        uint32_t parts;
+        std::vector<std::unique_ptr<CpuEvents>> later; // parts 1.. while they wait to be joined
+        std::vector<std::string> warnings;             // per part
+        // what each part's decode noted besides its events (task names, records without a format):
+        // kept with the part, dropped with it
+        std::vector<std::vector<TaskTable::Entry>> names;
+        std::vector<size_t> unknown;
+        std::unordered_map<int32_t, uint32_t> lastName; // pid -> the name the joined parts noted last
+        std::vector<char> done;
+        uint32_t joined = 0; // parts joined (part 0 counts once done)
+        std::mutex mutex;
+    };
+    std::vector<std::unique_ptr<CpuJob>> jobs;
+    struct Item
+    {
+        CpuJob *job;
+        uint32_t part;
+    };
+    std::vector<Item> items;
+    for (const DatCpuData *c : data) {
+        auto j = std::make_unique<CpuJob>();
+        j->data = c;
+        // Split only a CPU with more than a thread's share: balanced CPUs keep the threads busy as they are,
+        // and each part waiting to be joined costs memory.
+        const bool split = threads > 1 && (options.decodePartBytes || c->size > total / threads);
+        j->parts = split ? static_cast<uint32_t>(std::clamp<uint64_t>(c->size / partBytes, 1, 1024)) : 1;
+        j->later.resize(j->parts);
+        j->warnings.resize(j->parts);
+        j->names.resize(j->parts);
+        j->unknown.assign(j->parts, 0);
+        j->done.assign(j->parts, 0);
+        for (uint32_t k = 0; k < j->parts; ++k)
+            items.push_back({j.get(), k});
+        jobs.push_back(std::move(j));
+    }
+    // Biggest first (parts of one CPU in order), taken from a shared queue.
+    std::stable_sort(items.begin(), items.end(), [](const Item &a, const Item &b) {
+        return a.job->data->size / a.job->parts > b.job->data->size / b.job->parts;
+    });
+    st.progress.resize(static_cast<int>(items.size()));
+    // Joins the finished parts that follow the last joined one, in order.
+    auto join = [&](CpuJob &j) {
+        CpuEvents &out = st.trace.cpu(static_cast<int>(j.data->cpu));
+        while (j.joined < j.parts && j.done[j.joined]) {
+            const uint32_t k = j.joined++;
+            const bool cut = k > 0 && std::any_of(j.warnings.begin(), j.warnings.begin() + k,
+                                                  [](const std::string &w) { return !w.empty(); });
+            if (k > 0 && !cut) out.appendEvents(*j.later[k]);
+            j.later[k].reset();
+            if (!cut) {
+                // A part's decode notes each task's name when it first meets it; one pass would only have
+                // noted it if it differed from what the parts before had last noted.
+                std::vector<TaskTable::Entry> &names = j.names[k];
+                if (j.parts > 1) {
+                    size_t kept = 0;
+                    for (const TaskTable::Entry &e : names) {
+                        if (e.since == INT64_MIN) { // a saved cmdline, not a name seen in the events
+                            names[kept++] = e;
+                            continue;
+                        }
+                        auto [it, fresh] = j.lastName.try_emplace(e.pid, e.comm);
+                        if (!fresh && it->second == e.comm) continue;
+                        it->second = e.comm;
+                        names[kept++] = e;
+                    }
+                    names.resize(kept);
+                }
+                const std::lock_guard lock(st.mutex);
+                st.trace.tasks.merge(std::move(names));
+                st.unknown += j.unknown[k];
+            }
+            std::vector<TaskTable::Entry>().swap(j.names[k]);
+        }
+    };
     std::atomic<size_t> next{0};
-    const int threads =
-        std::clamp(hardwareThreads(options), 1, std::max<int>(1, static_cast<int>(work.size())));
-    runThreads(threads, [&](int) {
+    runThreads(std::clamp(threads, 1, std::max<int>(1, static_cast<int>(items.size()))), [&](int) {
         RecordDecoder dec(tep, names, st.layouts, st.trace);
-        for (size_t k = next++; k < work.size(); k = next++) {
-            const DatCpuData &c = *work[k];
-            const int cpu = static_cast<int>(c.cpu);
-            const PageSource src{fd, fileSize, &layout, c, oldFormat, window.first, window.second};
-            st.cpuWarnings[static_cast<size_t>(cpu)] = decodeCpuPages(
-                src, dec, st.trace.cpu(cpu), [&](double f) { st.progress.set(cpu, f); }, options);
-            st.progress.set(cpu, 1.0);
+        for (size_t i = next++; i < items.size(); i = next++) {
+            CpuJob &j = *items[i].job;
+            const uint32_t k = items[i].part;
+            const int cpu = static_cast<int>(j.data->cpu);
+            PageSource src{fd, fileSize, &layout, *j.data, oldFormat, window.first, window.second};
+            src.part = k;
+            src.parts = j.parts;
+            std::unique_ptr<CpuEvents> part;
+            if (k > 0) part = std::make_unique<CpuEvents>(&st.trace.typeSizes());
+            auto &noted = dec.tasks.entries;
+            const size_t noted0 = noted.size(), unknown0 = dec.unknownRecords;
+            std::string w = decodeCpuPages(
+                src, dec, k > 0 ? *part : st.trace.cpu(cpu),
+                [&](double f) { st.progress.set(static_cast<int>(i), f); }, options);
+            st.progress.set(static_cast<int>(i), 1.0);
+            std::vector<TaskTable::Entry> names(noted.begin() + static_cast<std::ptrdiff_t>(noted0),
+                                                noted.end());
+            noted.resize(noted0);
+            const size_t unknown = dec.unknownRecords - unknown0;
+            dec.unknownRecords = unknown0;
+            const std::lock_guard lock(j.mutex);
+            j.names[k] = std::move(names);
+            j.unknown[k] = unknown;
+            j.warnings[k] = std::move(w);
+            j.later[k] = std::move(part);
+            j.done[k] = 1;
+            join(j);
         }
         st.finishThread(dec);
     });
+    for (const auto &j : jobs) {
+        for (const std::string &w : j->warnings) {
+            if (w.empty()) continue;
+            st.cpuWarnings[j->data->cpu] = w; // the first part that ended early
+            break;
+        }
+    }
 }
 
 struct TepDeleter

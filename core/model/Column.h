@@ -68,6 +68,14 @@ public:
         std::memcpy(data_ + size_, p, n);
         size_ += n;
     }
+    // Appends count values.
+    void appendAll(const T *p, size_t count)
+    {
+        if (size_ + count > cap_) grow(std::max(cap_ * 2, size_ + count + 4096));
+        if ((size_ + count) * sizeof(T) > populated_) populate((size_ + count) * sizeof(T));
+        if (count) std::memcpy(data_ + size_, p, count * sizeof(T));
+        size_ += count;
+    }
     // Returns the mapping's untouched tail to the system (after loading).
     void trim() { detail::columnTrim(data_, size_ * sizeof(T), cap_ * sizeof(T)); }
     size_t bytes() const { return size_ * sizeof(T); }

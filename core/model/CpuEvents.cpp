@@ -41,6 +41,43 @@ bool CpuEvents::append(int64_t ts, uint16_t type, uint8_t flags, uint8_t preempt
     return inOrder;
 }
 
+void CpuEvents::appendEvents(const CpuEvents &next)
+{
+    const size_t base = size(), n = next.size();
+    for (LostRange r : next.lost) {
+        if (n && base && r.from == r.to && r.to == next.ts(0)) r.from = lastTs_;
+        lost.push_back(r);
+    }
+    if (n == 0) return;
+    if (base + n >= UINT32_MAX) throw std::length_error("more than 4G events on one CPU");
+    const size_t arenaBase = arena_.size();
+    if (arenaBase + next.arena_.size() > UINT32_MAX)
+        throw std::length_error("payload arena of one CPU exceeds 4 GiB");
+    tsLow_.appendAll(next.tsLow_.data(), n);
+    type_.appendAll(next.type_.data(), n);
+    flags_.appendAll(next.flags_.data(), n);
+    preempt_.appendAll(next.preempt_.data(), n);
+    arena_.appendAll(next.arena_.data(), next.arena_.size());
+    for (const Epoch &e : next.epochs_)
+        if (epochs_.empty() || epochs_.back().high != e.high) epochs_.push_back({base + e.first, e.high});
+    for (size_t k = 0; k < next.runs_.size(); ++k) {
+        const PidRun &r = next.runs_[k];
+        if (runs_.empty() || runs_.back().pid != r.pid)
+            runs_.push_back({static_cast<uint32_t>(base + r.first), r.pid});
+    }
+    // The blocks that start inside `next`: their first event's payload offset, here.
+    constexpr size_t block = size_t{1} << kBlockShift;
+    size_t off = 0;
+    size_t i = 0;
+    for (size_t b = (base + block - 1) / block * block; b < base + n; b += block) {
+        for (; i < b - base; ++i)
+            off += (*typeSizes_)[next.type_[i]];
+        blockOffset_.push_back(static_cast<uint32_t>(arenaBase + off));
+    }
+    if (next.ts(0) < lastTs_ || !next.sorted_) sorted_ = false;
+    lastTs_ = std::max(lastTs_, next.lastTs_);
+}
+
 int32_t CpuEvents::pid(size_t i) const
 {
     return runs_[runOf(i)].pid;

@@ -81,6 +81,10 @@ public:
     void reserve(size_t events, size_t payloadBytes, bool hugeColumns = false);
     bool append(int64_t ts, uint16_t type, uint8_t flags, uint8_t preempt, int32_t pid, const void *payload,
                 uint8_t payloadSize);
+    // Appends every event of `next` (same type sizes), as if each had been appended in turn: the decode of
+    // one CPU's data split into parts joins them in order. A lost range that opens `next` (from == to at
+    // its first event) is a gap after this one's last event.
+    void appendEvents(const CpuEvents &next);
     bool sorted() const { return sorted_; }
     void sortByTime();
     void finishLoading(); // returns unused reserved memory

@@ -26,6 +26,16 @@ std::string cliPath()
     return TICKSCOPE_CLI;
 }
 
+// The CLI's path in single quotes, built by appending: GCC 12 at -O3 warns (-Wrestrict, a false positive)
+// on "literal" + std::string.
+std::string quotedCli()
+{
+    std::string q = "'";
+    q += cliPath();
+    q += "'";
+    return q;
+}
+
 // What a capture must leave as it was: the top level's settings and the instances.
 std::string tracefsState()
 {
@@ -77,7 +87,7 @@ TEST_F(Capture, RealKernelLoadWithTraceCmdCountsAndLeavesTracefsAsFound)
         tools ? "sh -c 'stress-ng --nanosleep 2 --timeout 2 -q & cyclictest -q -D 2 -i 500 "
                 "-t 2 -m > /dev/null; wait'"
               : "sh -c 'i=0; while [ $i -lt 400 ]; do sleep 0.005; i=$((i+1)); done'";
-    const auto r = run("'" + cliPath() + "' capture --duration 2 --out '" + dat + "' -- " + load);
+    const auto r = run(quotedCli() + " capture --duration 2 --out '" + dat + "' -- " + load);
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_EQ(tracefsState(), before) << "tracefs was not left as found";
     ASSERT_TRUE(fs::exists(dat));
@@ -106,8 +116,8 @@ TEST_F(Capture, SigintAndSigtermSaveAndCleanUp)
     const std::string before = tracefsState();
     for (const char *sig : {"INT", "TERM"}) {
         const std::string dat = path(std::string("sig-") + sig + ".dat");
-        const auto r = run("'" + cliPath() + "' capture --out '" + dat + "' & p=$!; sleep 1; kill -" + sig +
-                           " $p; wait $p");
+        const auto r =
+            run(quotedCli() + " capture --out '" + dat + "' & p=$!; sleep 1; kill -" + sig + " $p; wait $p");
         EXPECT_EQ(r.exitCode, 0) << sig << ": " << r.err;
         EXPECT_TRUE(fs::exists(dat)) << sig;
         EXPECT_EQ(tracefsState(), before) << "after SIG" << sig;
@@ -120,7 +130,7 @@ TEST_F(Capture, SigintAndSigtermSaveAndCleanUp)
 TEST_F(Capture, CleanupRemovesOnlyTheKilledCapturesInstance)
 {
     const std::string dat = path("killed.dat");
-    const auto r = run("'" + cliPath() + "' capture --out '" + dat +
+    const auto r = run(quotedCli() + " capture --out '" + dat +
                        "' 2>/dev/null & p=$!; sleep 1; kill -KILL $p; "
                        "wait $p; echo $p");
     const std::string pid = r.out.substr(0, r.out.find('\n'));
@@ -130,7 +140,7 @@ TEST_F(Capture, CleanupRemovesOnlyTheKilledCapturesInstance)
     const std::string live = kT + "/instances/tickscope-1"; // pid 1 is alive
     const std::string foreign = kT + "/instances/tickscope_test_other";
     ASSERT_EQ(run("mkdir " + live + " " + foreign).exitCode, 0);
-    const auto c = run("'" + cliPath() + "' capture --cleanup");
+    const auto c = run(quotedCli() + " capture --cleanup");
     EXPECT_EQ(c.exitCode, 0) << c.err;
     EXPECT_EQ(c.out, "removed the stale tracefs instance tickscope-" + pid + "\n");
     EXPECT_FALSE(fs::exists(kT + "/instances/tickscope-" + pid));
@@ -147,7 +157,7 @@ TEST_F(Capture, TopLevelTracerIsUndisturbed)
     const std::string was(std::istreambuf_iterator<char>(in), {});
     ASSERT_EQ(run("echo 1 > " + enable).exitCode, 0);
     const std::string before = tracefsState();
-    const auto r = run("'" + cliPath() + "' capture --duration 1 --out '" + path("a.dat") + "' -- sleep 0.5");
+    const auto r = run(quotedCli() + " capture --duration 1 --out '" + path("a.dat") + "' -- sleep 0.5");
     EXPECT_EQ(r.exitCode, 0) << r.err;
     EXPECT_EQ(tracefsState(), before);
     // the top level still records: switches appear in its buffer after the capture ended
@@ -169,7 +179,7 @@ TEST_F(Capture, ErrorsSayWhatToDoAndLeaveNoFile)
         EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
         EXPECT_FALSE(fs::exists(dat)) << cmd;
     };
-    const std::string cli = "'" + cliPath() + "' capture --duration 0.2 --out '" + dat + "'";
+    const std::string cli = quotedCli() + " capture --duration 0.2 --out '" + dat + "'";
     expectOneLine(cli + " --events sched/no_such_event", "this kernel has no event 'sched/no_such_event'");
     expectOneLine(cli + " --events sched/sched_switch --filter 'sched/sched_switch:no_such_field == 1'",
                   "the kernel rejects the filter 'no_such_field == 1' for sched/sched_switch");
@@ -186,7 +196,7 @@ TEST_F(Capture, OverflowBecomesLostRanges)
 {
     if (run("command -v stress-ng").exitCode != 0) GTEST_SKIP() << "stress-ng is not installed";
     const std::string dat = path("lost.dat");
-    const auto r = run("'" + cliPath() + "' capture --duration 1 --buffer-kb 64 --out '" + dat +
+    const auto r = run(quotedCli() + " capture --duration 1 --buffer-kb 64 --out '" + dat +
                        "' -- stress-ng --futex 2 --timeout 2 -q");
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const auto t = loadTrace(dat);
