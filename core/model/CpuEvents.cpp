@@ -15,6 +15,7 @@ void CpuEvents::reserve(size_t events, size_t payloadBytes, bool hugeColumns)
     preempt_.reserve(events, hugeColumns);
     arena_.reserve(payloadBytes, true);
     blockOffset_.reserve((events >> kBlockShift) + 1);
+    blockEpoch_.reserve((events >> kBlockShift) + 1);
 }
 
 bool CpuEvents::append(int64_t ts, uint16_t type, uint8_t flags, uint8_t preempt, int32_t pid,
@@ -29,6 +30,8 @@ bool CpuEvents::append(int64_t ts, uint16_t type, uint8_t flags, uint8_t preempt
     }
     const auto high = static_cast<uint32_t>(static_cast<uint64_t>(ts) >> 32);
     if (epochs_.empty() || epochs_.back().high != high) epochs_.push_back({i, high});
+    if ((i & ((1u << kBlockShift) - 1)) == 0)
+        blockEpoch_.push_back(static_cast<uint32_t>(epochs_.size() - 1));
     if (runs_.empty() || runs_.back().pid != pid) runs_.push_back({static_cast<uint32_t>(i), pid});
     tsLow_.push_back(static_cast<uint32_t>(ts));
     type_.push_back(type);
@@ -65,14 +68,18 @@ void CpuEvents::appendEvents(const CpuEvents &next)
         if (runs_.empty() || runs_.back().pid != r.pid)
             runs_.push_back({static_cast<uint32_t>(base + r.first), r.pid});
     }
-    // The blocks that start inside `next`: their first event's payload offset, here.
+    // The blocks that start inside `next`: their first event's payload offset and epoch, here.
     constexpr size_t block = size_t{1} << kBlockShift;
     size_t off = 0;
     size_t i = 0;
+    size_t e = 0;
     for (size_t b = (base + block - 1) / block * block; b < base + n; b += block) {
         for (; i < b - base; ++i)
             off += (*typeSizes_)[next.type_[i]];
         blockOffset_.push_back(static_cast<uint32_t>(arenaBase + off));
+        while (e + 1 < epochs_.size() && epochs_[e + 1].first <= b)
+            ++e;
+        blockEpoch_.push_back(static_cast<uint32_t>(e));
     }
     if (next.ts(0) < lastTs_ || !next.sorted_) sorted_ = false;
     lastTs_ = std::max(lastTs_, next.lastTs_);
@@ -146,12 +153,13 @@ void CpuEvents::finishLoading()
     runs_.trim();
     arena_.trim();
     blockOffset_.trim();
+    blockEpoch_.trim();
 }
 
 size_t CpuEvents::memoryBytes() const
 {
     return tsLow_.bytes() + type_.bytes() + flags_.bytes() + preempt_.bytes() + runs_.bytes() +
-           arena_.bytes() + blockOffset_.bytes() + epochs_.size() * sizeof(Epoch) +
+           arena_.bytes() + blockOffset_.bytes() + blockEpoch_.bytes() + epochs_.size() * sizeof(Epoch) +
            lost.size() * sizeof(LostRange);
 }
 

@@ -36,8 +36,10 @@ public:
 
     int64_t ts(size_t i) const
     {
-        size_t e = epochs_.size() - 1;
-        if (epochs_[e].first > i) e = epochIndex(i);
+        // The epoch of the event's 64-event block, then any that begin inside the block before it.
+        size_t e = blockEpoch_[i >> kBlockShift];
+        while (e + 1 < epochs_.size() && epochs_[e + 1].first <= i)
+            ++e;
         return (static_cast<int64_t>(epochs_[e].high) << 32) | tsLow_[i];
     }
     uint16_t type(size_t i) const { return type_[i]; }
@@ -169,6 +171,7 @@ private:
     Column<PidRun> runs_;
     Column<uint8_t> arena_;
     Column<uint32_t> blockOffset_;
+    Column<uint32_t> blockEpoch_; // per 64-event block: the epoch of its first event
     int64_t lastTs_ = INT64_MIN;
     bool sorted_ = true;
 };

@@ -107,6 +107,41 @@ TEST(Model, TimestampsAcrossEpochsAndPayloadsAcrossBlocks)
     }
     EXPECT_EQ(ev.lowerBound(INT64_MAX), ev.size());
     EXPECT_EQ(ev.lowerBound(0), 0u);
+
+    // The same events in parts cut anywhere (inside blocks, across epochs and the long gap), joined in
+    // order: the same events, payload offsets, pids and walkers; a lost range opening a part is a gap
+    // after the previous part's last event.
+    CpuEvents joined(&f.trace.typeSizes());
+    size_t from = 0;
+    for (size_t cut : {size_t{0}, size_t{1}, size_t{70}, size_t{100}, size_t{2500}, size_t{2501},
+                       size_t{4096}, size_t{5000}}) {
+        CpuEvents part(&f.trace.typeSizes());
+        for (size_t i = from; i < cut; ++i)
+            part.append(ev.ts(i), ev.type(i), ev.flags(i), ev.preempt(i), ev.pid(i), ev.payloadBytes(i),
+                        f.trace.typeSizes()[ev.type(i)]);
+        // a range that is not at the part's first event stays as it is; one that opens the part is joined
+        if (cut == 2500) part.lost.push_back({ev.ts(1000), ev.ts(1000), 3});
+        if (cut == 2501) part.lost.push_back({ev.ts(2500), ev.ts(2500), 7});
+        joined.appendEvents(part);
+        from = cut;
+    }
+    ASSERT_EQ(joined.size(), ev.size());
+    for (size_t i = 0; i < ev.size(); ++i) {
+        ASSERT_EQ(joined.ts(i), ev.ts(i)) << i;
+        ASSERT_EQ(joined.type(i), ev.type(i));
+        ASSERT_EQ(joined.pid(i), ev.pid(i)) << i;
+        ASSERT_EQ(joined.payloadOffset(i), ev.payloadOffset(i)) << i;
+    }
+    EXPECT_EQ(joined.runCount(), ev.runCount());
+    EXPECT_TRUE(joined.sorted());
+    size_t m = 0;
+    for (CpuEvents::Cursor c(joined, 0); c.valid(); c.next(), ++m)
+        ASSERT_EQ(c.ts(), ts[c.index()]);
+    EXPECT_EQ(m, ts.size());
+    ASSERT_EQ(joined.lost.size(), 2u);
+    EXPECT_EQ(joined.lost[0].from, ev.ts(1000));
+    EXPECT_EQ(joined.lost[1].from, ev.ts(2499)); // opened the part that starts at event 2500
+    EXPECT_EQ(joined.lost[1].to, ev.ts(2500));
 }
 
 TEST(Model, OutOfOrderEventsAreSorted)
