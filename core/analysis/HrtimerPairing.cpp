@@ -229,7 +229,6 @@ void settle(CpuTimers &t, ExpiryHeads::Kind kind, size_t slot, const HrtimerExpi
     } else {
         HrtimerLateness &l = kind == ExpiryHeads::Tick ? t.tickLateness[slot] : t.otherLateness[slot];
         l.latenessNs = hard;
-        l.softLatenessNs = soft;
     }
 }
 

@@ -149,12 +149,14 @@ struct WakeTarget
     }
 };
 
+// 8 bytes per expiry of the tick and of timers other than sleepers' (the report shows their now -
+// expires only; a sleeper's soft lateness is in its HrtimerWakeup).
 struct HrtimerLateness
 {
     uint32_t index; // hrtimer_expire_entry
     int32_t latenessNs = kUnknownNs;
-    int32_t softLatenessNs = kUnknownNs;
 };
+static_assert(sizeof(HrtimerLateness) == 8);
 
 // Transient: every switch-in of the CPU (sched_switch, or the first event of a task switched in without
 // one), for the wakeup latency.

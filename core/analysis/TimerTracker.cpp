@@ -106,11 +106,11 @@ void TimerTracker::onHrtimerExpireEntry(size_t i, int64_t ts, const HrtimerExpir
     o.entry = i;
     o.ts = ts;
     if (tick) {
-        out_.tickLateness.push_back({index, kUnknownNs, kUnknownNs});
+        out_.tickLateness.push_back({index, kUnknownNs});
         return;
     }
     if (p.function != wakeupFunction_ || !wakeupFunction_) {
-        out_.otherLateness.push_back({index, kUnknownNs, kUnknownNs});
+        out_.otherLateness.push_back({index, kUnknownNs});
         return;
     }
     o.wakeup = out_.wakeups.size();
