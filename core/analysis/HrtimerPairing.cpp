@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <functional>
 #include <limits>
+#include <utility>
 #include <vector>
 
 namespace tickscope {
@@ -16,43 +17,45 @@ constexpr size_t kMaxScanSwitches = 1u << 14; // how far after a wakeup its swit
 // already running when this one came), so the latency is reported unknown rather than wrong.
 constexpr int64_t kMaxLatencyNs = 100000000;
 
-// Open addressing, linear probing; key 0 is "empty" (no hrtimer lives at address 0).
-class PtrTable
+// Open addressing, linear probing, keyed by an hrtimer's address; key 0 is "empty" (no hrtimer lives at
+// address 0).
+template <class V> class PtrMap
 {
 public:
-    struct Value
+    explicit PtrMap(size_t expected, V absent = {}) : absent_(absent)
     {
-        int64_t expires;
-        int64_t softexpires;
-    };
-    PtrTable() { resize(1024); }
-    void put(uint64_t key, Value v)
+        size_t n = 64;
+        while (n < expected * 2)
+            n *= 2;
+        keys_.assign(n, 0);
+        values_.assign(n, absent_);
+    }
+    // The value of key, inserted as `absent` when new; null for key 0.
+    V *at(uint64_t key)
     {
-        if (key == 0) return;
+        if (key == 0) return nullptr;
         if ((used_ + 1) * 2 > keys_.size()) grow();
-        size_t k = slot(key);
+        const size_t k = slot(key);
         if (keys_[k] == 0) {
             keys_[k] = key;
+            values_[k] = absent_;
             ++used_;
         }
-        values_[k] = v;
+        return &values_[k];
     }
-    const Value *get(uint64_t key) const
+    const V *find(uint64_t key) const
     {
         if (key == 0) return nullptr;
         const size_t k = slot(key);
-        return keys_[k] == key && values_[k].expires != kConsumed ? &values_[k] : nullptr;
+        return keys_[k] == key ? &values_[k] : nullptr;
     }
-    // An expiry dequeues the timer: its start is used up. A later expiry without a traced start in
-    // between was re-armed by a path the trace does not show (6.18 re-enqueues a restarting tick
-    // without hrtimer_start), so its expiry time is unknown.
-    void consume(uint64_t key)
+    V *find(uint64_t key) { return const_cast<V *>(std::as_const(*this).find(key)); }
+    template <class F> void forEach(F f) const
     {
-        if (key == 0) return;
-        const size_t k = slot(key);
-        if (keys_[k] == key) values_[k].expires = kConsumed;
+        for (size_t k = 0; k < keys_.size(); ++k)
+            if (keys_[k]) f(keys_[k], values_[k]);
     }
-    static constexpr int64_t kConsumed = INT64_MIN;
+    size_t size() const { return used_; }
 
 private:
     size_t slot(uint64_t key) const
@@ -63,24 +66,51 @@ private:
             k = (k + 1) & mask;
         return k;
     }
-    void resize(size_t n)
-    {
-        keys_.assign(n, 0);
-        values_.assign(n, {});
-        used_ = 0;
-    }
     void grow()
     {
         std::vector<uint64_t> keys = std::move(keys_);
-        std::vector<Value> values = std::move(values_);
-        resize(keys.size() * 2);
-        for (size_t k = 0; k < keys.size(); ++k) {
-            if (keys[k]) put(keys[k], values[k]);
-        }
+        std::vector<V> values = std::move(values_);
+        keys_.assign(keys.size() * 2, 0);
+        values_.assign(keys.size() * 2, absent_);
+        used_ = 0;
+        for (size_t k = 0; k < keys.size(); ++k)
+            if (keys[k]) *at(keys[k]) = values[k];
     }
+    V absent_;
     std::vector<uint64_t> keys_;
-    std::vector<Value> values_;
+    std::vector<V> values_;
     size_t used_ = 0;
+};
+
+// The last start of each timer pointer: its expiry times.
+class PtrTable
+{
+public:
+    struct Value
+    {
+        int64_t expires;
+        int64_t softexpires;
+    };
+    void put(uint64_t key, Value v)
+    {
+        if (Value *p = map_.at(key)) *p = v;
+    }
+    const Value *get(uint64_t key) const
+    {
+        const Value *v = map_.find(key);
+        return v && v->expires != kConsumed ? v : nullptr;
+    }
+    // An expiry dequeues the timer: its start is used up. A later expiry without a traced start in
+    // between was re-armed by a path the trace does not show (6.18 re-enqueues a restarting tick
+    // without hrtimer_start), so its expiry time is unknown.
+    void consume(uint64_t key)
+    {
+        if (Value *v = map_.find(key)) v->expires = kConsumed;
+    }
+    static constexpr int64_t kConsumed = INT64_MIN;
+
+private:
+    PtrMap<Value> map_{512};
 };
 
 int32_t saturate(int64_t v)
@@ -118,72 +148,26 @@ struct ExpiryHeads
 namespace {
 
 // The CPU whose events alone name a timer pointer, or kShared when two or more CPUs do (a timer started on
-// one CPU and expired on another: migration, remote arming). Open addressing over the pointers' values.
+// one CPU and expired on another: migration, remote arming).
 class PtrOwners
 {
 public:
     static constexpr int32_t kNone = -1, kShared = -2;
-    explicit PtrOwners(size_t expected = 64)
-    {
-        size_t n = 64;
-        while (n < expected * 2)
-            n *= 2;
-        keys_.assign(n, 0);
-        owners_.assign(n, kNone);
-    }
+    explicit PtrOwners(size_t expected = 64) : map_(expected, kNone) {}
     void note(uint64_t key, int32_t cpu)
     {
-        if (key == 0) return;
-        if ((used_ + 1) * 2 > keys_.size()) grow();
-        const size_t k = slot(key);
-        if (keys_[k] == 0) {
-            keys_[k] = key;
-            owners_[k] = cpu;
-            ++used_;
-        } else if (owners_[k] != cpu) {
-            owners_[k] = kShared;
-        }
+        if (int32_t *o = map_.at(key)) *o = *o == kNone || *o == cpu ? cpu : kShared;
     }
     int32_t owner(uint64_t key) const
     {
-        if (key == 0) return kNone;
-        const size_t k = slot(key);
-        return keys_[k] == key ? owners_[k] : kNone;
+        const int32_t *o = map_.find(key);
+        return o ? *o : kNone;
     }
-    template <class F> void forEach(F f) const
-    {
-        for (size_t k = 0; k < keys_.size(); ++k)
-            if (keys_[k]) f(keys_[k], owners_[k]);
-    }
-    size_t size() const { return used_; }
+    template <class F> void forEach(F f) const { map_.forEach(f); }
+    size_t size() const { return map_.size(); }
 
 private:
-    size_t slot(uint64_t key) const
-    {
-        const size_t mask = keys_.size() - 1;
-        size_t k = static_cast<size_t>((key * 0x9E3779B97F4A7C15ull) >> 20) & mask;
-        while (keys_[k] != 0 && keys_[k] != key)
-            k = (k + 1) & mask;
-        return k;
-    }
-    void grow()
-    {
-        std::vector<uint64_t> keys = std::move(keys_);
-        std::vector<int32_t> owners = std::move(owners_);
-        keys_.assign(keys.size() * 2, 0);
-        owners_.assign(keys.size() * 2, kNone);
-        used_ = 0;
-        for (size_t k = 0; k < keys.size(); ++k) {
-            if (!keys[k]) continue;
-            const size_t j = slot(keys[k]);
-            keys_[j] = keys[k];
-            owners_[j] = owners[k];
-            ++used_;
-        }
-    }
-    std::vector<uint64_t> keys_;
-    std::vector<int32_t> owners_;
-    size_t used_ = 0;
+    PtrMap<int32_t> map_;
 };
 
 // One CPU's hrtimer starts and expiries in the order the pairing takes them: by time, a start before an
