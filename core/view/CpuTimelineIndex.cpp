@@ -160,6 +160,36 @@ size_t CpuTimelineIndex::lowerBound(int64_t t) const
     return lo;
 }
 
+size_t CpuTimelineIndex::lowerBoundFrom(int64_t t, size_t &block) const
+{
+    // The first sample >= t: not before `block` (t only grows), found by doubling steps, then a binary
+    // search in the last step.
+    const size_t n = sample_.size();
+    size_t lo = std::min(block, n), step = 1;
+    if (lo < n && sample_[lo] < t) {
+        size_t hi = lo + 1;
+        while (hi < n && sample_[hi] < t) {
+            lo = hi;
+            step *= 2;
+            hi = std::min(n, lo + step);
+        }
+        lo = searchSample(sample_, lo + 1, hi, t);
+    }
+    block = lo;
+    // As lowerBound: the answer lies in ((b - 1) * 64, b * 64].
+    if (lo == 0) return 0;
+    size_t first = ((lo - 1) << kSampleShift) + 1;
+    size_t last = std::min(lo << kSampleShift, events_->size());
+    while (first < last) {
+        const size_t mid = first + (last - first) / 2;
+        if (events_->ts(mid) < t)
+            first = mid + 1;
+        else
+            last = mid;
+    }
+    return first;
+}
+
 int32_t CpuTimelineIndex::maxLateness(size_t lo, size_t hi) const
 {
     const auto &w = analysis_->timers.wakeups;
@@ -179,14 +209,27 @@ int32_t CpuTimelineIndex::maxLateness(size_t lo, size_t hi) const
     return std::max(m, blockLateness_.query(b0 + 1, b1));
 }
 
-void CpuTimelineIndex::tickStateAt(int64_t t, std::array<int64_t, 3> &out) const
+void CpuTimelineIndex::tickStateAt(int64_t t, std::array<int64_t, 3> &out, size_t &change) const
 {
     out.fill(0);
     if (tickTs_.empty()) return;
     t = std::clamp(t, tickTs_.front(), std::max(tickTs_.front(), end_));
-    // The last change at or before t.
-    const size_t k =
-        static_cast<size_t>(std::upper_bound(tickTs_.begin(), tickTs_.end(), t) - tickTs_.begin()) - 1;
+    // The last change at or before t: at or after `change` (t only grows), by doubling steps.
+    const size_t n = tickTs_.size();
+    size_t k = std::min(change, n - 1), step = 1;
+    if (k + 1 < n && tickTs_[k + 1] <= t) {
+        size_t hi = k + 1;
+        while (hi < n && tickTs_[hi] <= t) {
+            k = hi;
+            step *= 2;
+            hi = std::min(n, k + step);
+        }
+        k = static_cast<size_t>(std::upper_bound(tickTs_.begin() + static_cast<std::ptrdiff_t>(k),
+                                                 tickTs_.begin() + static_cast<std::ptrdiff_t>(hi), t) -
+                                tickTs_.begin()) -
+            1;
+    }
+    change = k;
     out = tickCum_[k];
     out[static_cast<int>(analysis_->tickLane.changes()[k].state)] += t - tickTs_[k];
 }
@@ -219,11 +262,12 @@ void CpuTimelineIndex::summarize(int64_t start, int64_t end, int columns, Column
         std::array<int64_t, 3> tick;
         size_t tick_, wake, soft, fail;
     };
+    size_t block = 0, change = 0; // where the sweep's searches stand (the edges only move forward)
     auto edgeAt = [&](int64_t t, Edge &e) {
-        const size_t i = lowerBound(t);
+        const size_t i = lowerBoundFrom(t, block);
         task_.atIndex(t, i, e.task, e.taskChanges);
         irq_.atIndex(t, i, e.irq, e.irqChanges);
-        tickStateAt(t, e.tick);
+        tickStateAt(t, e.tick, change);
         e.tick_ = tickStarts_.lowerIndex(a.ticks.data(), a.ticks.size(), i);
         e.wake = wakeStarts_.lowerIndex(a.timers.wakeups.data(), a.timers.wakeups.size(), i);
         e.fail = failStarts_.lowerIndex(a.failedStops.data(), a.failedStops.size(), i);

@@ -49,8 +49,13 @@ public:
     size_t bytes() const;
 
 private:
-    // Tick lane state times up to t (clamped like StatePrefix).
-    void tickStateAt(int64_t t, std::array<int64_t, 3> &out) const;
+    // Tick lane state times up to t (clamped like StatePrefix). `change`: the last tick lane change at or
+    // before the previous t of the same sweep (t only grows), 0 for the first; updated.
+    void tickStateAt(int64_t t, std::array<int64_t, 3> &out, size_t &change) const;
+    // lowerBound(t) in a sweep of growing t: `block` is the first 64-event sample at or after the previous
+    // t (0 for the first), updated. Each step gallops forward from there: the column edges of a
+    // zoomed-out lane are a few samples apart, so the search stays in the cache lines it last touched.
+    size_t lowerBoundFrom(int64_t t, size_t &block) const;
     // Per 64-event block, the first record (of a sorted-by-event-index array) at or after the block: the
     // records of a column edge are found with one lookup and a short scan instead of a binary search
     // over a large array.

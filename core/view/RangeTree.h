@@ -26,6 +26,12 @@ public:
     // The combination of values [lo, hi); the identity when empty.
     T query(size_t lo, size_t hi) const
     {
+        if (hi - lo <= kScan && lo < hi) { // a short range: its leaves, side by side in memory
+            T v = id_;
+            for (size_t i = n_ + lo; i < n_ + hi; ++i)
+                v = op_(v, tree_[i]);
+            return v;
+        }
         T left = id_, right = id_;
         for (lo += n_, hi += n_; lo < hi; lo >>= 1, hi >>= 1) {
             if (lo & 1) left = op_(left, tree_[lo++]);
@@ -37,6 +43,9 @@ public:
     size_t bytes() const { return tree_.capacity() * sizeof(T); }
 
 private:
+    // Up to this many values are combined from the leaves: one or two cache lines, where the climb
+    // touches a line per level (a column of a zoomed-out lane covers a few dozen ticks).
+    static constexpr size_t kScan = 64;
     size_t n_ = 0;
     T id_{};
     Op op_{};
