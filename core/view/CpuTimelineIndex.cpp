@@ -143,8 +143,13 @@ size_t CpuTimelineIndex::lowerBound(int64_t t) const
     // Two sample levels (every 4096th and every 64th ts), then one 64-event block: a few cache lines.
     const size_t k2 = searchSample(sample2_, 0, sample2_.size(), t);
     const size_t lo1 = k2 == 0 ? 0 : ((k2 - 1) << kSampleShift) + 1;
-    const size_t b =
-        searchSample(sample_, std::min(lo1, sample_.size()), std::min(k2 << kSampleShift, sample_.size()), t);
+    return searchBlock(
+        searchSample(sample_, std::min(lo1, sample_.size()), std::min(k2 << kSampleShift, sample_.size()), t),
+        t);
+}
+
+size_t CpuTimelineIndex::searchBlock(size_t b, int64_t t) const
+{
     // sample_[b] = ts(b * 64) >= t > ts((b - 1) * 64): the first event with ts >= t lies in ((b - 1) * 64, b
     // * 64].
     if (b == 0) return 0;
@@ -176,18 +181,7 @@ size_t CpuTimelineIndex::lowerBoundFrom(int64_t t, size_t &block) const
         lo = searchSample(sample_, lo + 1, hi, t);
     }
     block = lo;
-    // As lowerBound: the answer lies in ((b - 1) * 64, b * 64].
-    if (lo == 0) return 0;
-    size_t first = ((lo - 1) << kSampleShift) + 1;
-    size_t last = std::min(lo << kSampleShift, events_->size());
-    while (first < last) {
-        const size_t mid = first + (last - first) / 2;
-        if (events_->ts(mid) < t)
-            first = mid + 1;
-        else
-            last = mid;
-    }
-    return first;
+    return searchBlock(lo, t);
 }
 
 int32_t CpuTimelineIndex::maxLateness(size_t lo, size_t hi) const

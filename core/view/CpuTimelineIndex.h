@@ -56,6 +56,8 @@ private:
     // t (0 for the first), updated. Each step gallops forward from there: the column edges of a
     // zoomed-out lane are a few samples apart, so the search stays in the cache lines it last touched.
     size_t lowerBoundFrom(int64_t t, size_t &block) const;
+    // The first event with ts >= t, given b: the first 64-event sample >= t.
+    size_t searchBlock(size_t b, int64_t t) const;
     // Per 64-event block, the first record (of a sorted-by-event-index array) at or after the block: the
     // records of a column edge are found with one lookup and a short scan instead of a binary search
     // over a large array.
