@@ -91,7 +91,7 @@ private:
     void relayout(QSize size); // lane geometry for a widget size
     // The group header of each of these lanes (housekeeping / isolated / nohz_full), "" for none.
     std::vector<QString> groupHeaders(const std::vector<int> &cpus) const;
-    void syncRange();          // ViewState range -> key axis
+    void syncRange(); // ViewState range -> key axis
     void zoomAround(int64_t t, double factor, bool recordUndo);
     void pan(double fraction);
     void selectAt(QPoint pos);

@@ -103,8 +103,10 @@ TickAnalysis TickAnalysis::run(const Trace &trace, const AnalysisOptions &option
     a.crossCpuResolved = CrossCpuModes::resolve(trace, roles, a.cpus);
     a.decideFallback(trace);
     a.decidePolling(trace);
-    a.decideNohzFull(trace, options);
-    a.decideIsolated(trace);
+    // The facts a capture stored (MachineFacts), read once for both lists.
+    const MachineFacts facts = MachineFacts::parse(trace.meta.machine);
+    a.decideNohzFull(trace, facts, options);
+    a.decideIsolated(trace, facts);
     a.flagTicks();
     a.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return a;
@@ -163,7 +165,8 @@ void TickAnalysis::decidePolling(const Trace &trace)
     }
 }
 
-void TickAnalysis::decideNohzFull(const Trace &trace, const AnalysisOptions &options)
+void TickAnalysis::decideNohzFull(const Trace &trace, const MachineFacts &facts,
+                                  const AnalysisOptions &options)
 {
     const size_t n = cpus.size();
     nohzFull.assign(n, false);
@@ -187,15 +190,12 @@ void TickAnalysis::decideNohzFull(const Trace &trace, const AnalysisOptions &opt
         return;
     }
     // A capture recorded the kernel's own list (sysfs), which is also right when it is empty.
-    if (!trace.meta.machine.empty()) {
-        const MachineFacts facts = MachineFacts::parse(trace.meta.machine);
-        const auto list = facts.nohzFull.empty() ? std::optional<std::vector<int>>(std::vector<int>{})
+    const auto recorded = facts.nohzFull.empty() ? std::optional<std::vector<int>>(std::vector<int>{})
                                                  : parseCpuList(facts.nohzFull);
-        if (facts.nohzFullKnown && list) {
-            nohzFullSource = NohzFullSource::Metadata;
-            mark(*list, "the kernel's nohz_full CPU list, recorded by the capture");
-            return;
-        }
+    if (facts.nohzFullKnown && recorded) {
+        nohzFullSource = NohzFullSource::Metadata;
+        mark(*recorded, "the kernel's nohz_full CPU list, recorded by the capture");
+        return;
     }
     nohzFullSource = NohzFullSource::Inferred;
     for (size_t c = 0; c < n; ++c) {
@@ -213,16 +213,15 @@ void TickAnalysis::decideNohzFull(const Trace &trace, const AnalysisOptions &opt
     }
 }
 
-void TickAnalysis::decideIsolated(const Trace &trace)
+void TickAnalysis::decideIsolated(const Trace &trace, const MachineFacts &facts)
 {
     isolated.assign(cpus.size(), false);
     std::optional<std::vector<int>> list;
     const std::string value = cmdlineValue(trace.meta.kernelCmdline, "isolcpus=");
     if (!value.empty()) {
         list = isolcpusList(value);
-    } else if (!trace.meta.machine.empty()) {
-        const MachineFacts facts = MachineFacts::parse(trace.meta.machine);
-        if (!facts.isolated.empty()) list = parseCpuList(facts.isolated);
+    } else if (!facts.isolated.empty()) {
+        list = parseCpuList(facts.isolated);
     }
     if (!list) return;
     for (int c : *list)

@@ -25,6 +25,8 @@
 
 namespace tickscope {
 
+struct MachineFacts;
+
 struct AnalysisOptions
 {
     bool nohzFullGiven = false; // --nohz-full LIST
@@ -85,8 +87,8 @@ public:
 private:
     void decideFallback(const Trace &trace);
     void decidePolling(const Trace &trace);
-    void decideNohzFull(const Trace &trace, const AnalysisOptions &options);
-    void decideIsolated(const Trace &trace);
+    void decideNohzFull(const Trace &trace, const MachineFacts &facts, const AnalysisOptions &options);
+    void decideIsolated(const Trace &trace, const MachineFacts &facts);
     void flagTicks();
 };
 

@@ -61,8 +61,9 @@ struct DecodeState
 
 // The instances to load: options.instance, else every one with events (from the layout when given,
 // else from libtracecmd's handle). With requireOne, several is a LoadError naming them.
-std::vector<std::string> chooseInstances(const std::string &path, TraceDatHandle *file, const DatLayout *layout,
-                                         const LoadOptions &options, bool requireOne);
+std::vector<std::string> chooseInstances(const std::string &path, TraceDatHandle *file,
+                                         const DatLayout *layout, const LoadOptions &options,
+                                         bool requireOne);
 
 // TICKSCOPE_TIMING=1 prints the phases of a load to stderr (for profiling, not for users).
 struct PhaseClock

@@ -27,7 +27,6 @@
 #include <sys/stat.h>
 #include <traceevent/event-parse.h>
 #include <unistd.h>
-#include <unordered_map>
 
 namespace tickscope {
 namespace {
@@ -66,9 +65,12 @@ void decodeWithPages(int fd, uint64_t fileSize, const DatLayout &layout, const D
         // kept with the part, dropped with it
         std::vector<std::vector<TaskTable::Entry>> names;
         std::vector<size_t> unknown;
-        std::unordered_map<int32_t, uint32_t> lastName; // pid -> the name the joined parts noted last
+        // The CPU's names as one pass would have noted them: each part's first sight of a task again only
+        // when its name changed since the parts before.
+        TaskTable::Recorder stream;
         std::vector<char> done;
         uint32_t joined = 0; // parts joined (part 0 counts once done)
+        bool ended = false;  // a joined part ended early: the later ones are dropped
         std::mutex mutex;
     };
     std::vector<std::unique_ptr<CpuJob>> jobs;
@@ -101,36 +103,30 @@ void decodeWithPages(int fd, uint64_t fileSize, const DatLayout &layout, const D
     st.progress.resize(static_cast<int>(items.size()));
     // Joins the finished parts that follow the last joined one, in order.
     auto join = [&](CpuJob &j) {
-        CpuEvents &out = st.trace.cpu(static_cast<int>(j.data->cpu));
+        const int cpu = static_cast<int>(j.data->cpu);
         while (j.joined < j.parts && j.done[j.joined]) {
             const uint32_t k = j.joined++;
-            const bool cut = k > 0 && std::any_of(j.warnings.begin(), j.warnings.begin() + k,
-                                                  [](const std::string &w) { return !w.empty(); });
-            if (k > 0 && !cut) out.appendEvents(*j.later[k]);
-            j.later[k].reset();
-            if (!cut) {
-                // A part's decode notes each task's name when it first meets it; one pass would only have
-                // noted it if it differed from what the parts before had last noted.
-                std::vector<TaskTable::Entry> &names = j.names[k];
-                if (j.parts > 1) {
-                    size_t kept = 0;
-                    for (const TaskTable::Entry &e : names) {
-                        if (e.since == INT64_MIN) { // a saved cmdline, not a name seen in the events
-                            names[kept++] = e;
-                            continue;
-                        }
-                        auto [it, fresh] = j.lastName.try_emplace(e.pid, e.comm);
-                        if (!fresh && it->second == e.comm) continue;
-                        it->second = e.comm;
-                        names[kept++] = e;
-                    }
-                    names.resize(kept);
+            std::unique_ptr<CpuEvents> part = std::move(j.later[k]);
+            std::vector<TaskTable::Entry> names = std::move(j.names[k]);
+            if (j.ended) continue;
+            if (part) st.trace.cpu(cpu).appendEvents(*part);
+            if (j.parts > 1) {
+                for (const TaskTable::Entry &e : names) {
+                    if (e.since == INT64_MIN) // a saved cmdline, not a name seen in the events
+                        j.stream.noteInitial(e.pid, e.comm);
+                    else
+                        j.stream.note(e.since, e.pid, e.comm);
                 }
-                const std::lock_guard lock(st.mutex);
-                st.trace.tasks.merge(std::move(names));
-                st.unknown += j.unknown[k];
+                names = std::move(j.stream.entries);
+                j.stream.entries.clear();
             }
-            std::vector<TaskTable::Entry>().swap(j.names[k]);
+            if (!j.warnings[k].empty()) {
+                st.cpuWarnings[static_cast<size_t>(cpu)] = j.warnings[k];
+                j.ended = true;
+            }
+            const std::lock_guard lock(st.mutex);
+            st.trace.tasks.merge(std::move(names));
+            st.unknown += j.unknown[k];
         }
     };
     std::atomic<size_t> next{0};
@@ -166,13 +162,6 @@ void decodeWithPages(int fd, uint64_t fileSize, const DatLayout &layout, const D
         }
         st.finishThread(dec);
     });
-    for (const auto &j : jobs) {
-        for (const std::string &w : j->warnings) {
-            if (w.empty()) continue;
-            st.cpuWarnings[j->data->cpu] = w; // the first part that ended early
-            break;
-        }
-    }
 }
 
 struct TepDeleter

@@ -34,9 +34,6 @@ void CpuTimelineIndex::build(const CpuEvents &events, const CpuAnalysis &a,
     sample_.clear();
     for (size_t i = 0; i < events.size(); i += size_t{1} << kSampleShift)
         sample_.push_back(events.ts(i));
-    sample2_.clear();
-    for (size_t k = 0; k < sample_.size(); k += size_t{1} << kSampleShift)
-        sample2_.push_back(sample_[k]);
     tickStarts_.build(a.ticks.data(), a.ticks.size(), events.size());
     wakeStarts_.build(a.timers.wakeups.data(), a.timers.wakeups.size(), events.size());
     failStarts_.build(a.failedStops.data(), a.failedStops.size(), events.size());
@@ -136,16 +133,6 @@ size_t CpuTimelineIndex::BlockStarts::lowerIndex(const Rec *recs, size_t n, size
     while (p < n && eventIndexOf(recs[p]) < eventIndex)
         ++p;
     return p;
-}
-
-size_t CpuTimelineIndex::lowerBound(int64_t t) const
-{
-    // Two sample levels (every 4096th and every 64th ts), then one 64-event block: a few cache lines.
-    const size_t k2 = searchSample(sample2_, 0, sample2_.size(), t);
-    const size_t lo1 = k2 == 0 ? 0 : ((k2 - 1) << kSampleShift) + 1;
-    return searchBlock(
-        searchSample(sample_, std::min(lo1, sample_.size()), std::min(k2 << kSampleShift, sample_.size()), t),
-        t);
 }
 
 size_t CpuTimelineIndex::searchBlock(size_t b, int64_t t) const
@@ -303,7 +290,7 @@ void CpuTimelineIndex::summarize(int64_t start, int64_t end, int columns, Column
 
 size_t CpuTimelineIndex::bytes() const
 {
-    return task_.bytes() + irq_.bytes() + (sample_.capacity() + sample2_.capacity()) * 8 +
+    return task_.bytes() + irq_.bytes() + sample_.capacity() * 8 +
            (tickStarts_.first.capacity() + wakeStarts_.first.capacity() + failStarts_.first.capacity() +
             softStarts_.first.capacity()) *
                4 +

@@ -43,18 +43,16 @@ public:
     const std::vector<TimeSpan> &catchups() const { return catchups_; } // catch-up TIMER softirqs
     const std::vector<TimeSpan> &lost() const { return lost_; }         // lost-event ranges, by time
     static TickClass tickClass(const TickRecord &t);
-    // CpuEvents::lowerBound through a sample of every 64th timestamp: the search touches a small array
-    // and one block of the timestamps instead of ~20 cache lines spread over the whole column.
-    size_t lowerBound(int64_t t) const;
     size_t bytes() const;
 
 private:
     // Tick lane state times up to t (clamped like StatePrefix). `change`: the last tick lane change at or
     // before the previous t of the same sweep (t only grows), 0 for the first; updated.
     void tickStateAt(int64_t t, std::array<int64_t, 3> &out, size_t &change) const;
-    // lowerBound(t) in a sweep of growing t: `block` is the first 64-event sample at or after the previous
-    // t (0 for the first), updated. Each step gallops forward from there: the column edges of a
-    // zoomed-out lane are a few samples apart, so the search stays in the cache lines it last touched.
+    // CpuEvents::lowerBound(t) through a sample of every 64th timestamp, in a sweep of growing t (the
+    // column edges): `block` is the first sample at or after the previous t (0 for the first), updated. Each
+    // step gallops forward from there: the column edges of a zoomed-out lane are a few samples apart, so the
+    // search stays in the cache lines it last touched.
     size_t lowerBoundFrom(int64_t t, size_t &block) const;
     // The first event with ts >= t, given b: the first 64-event sample >= t.
     size_t searchBlock(size_t b, int64_t t) const;
@@ -74,8 +72,7 @@ private:
     int64_t end_ = INT64_MIN; // the trace's end (at least the CPU's last event)
     StatePrefix task_, irq_;
     static constexpr unsigned kSampleShift = 6;
-    std::vector<int64_t> sample_;  // ts of every 64th event
-    std::vector<int64_t> sample2_; // ts of every 4096th event
+    std::vector<int64_t> sample_; // ts of every 64th event
     BlockStarts tickStarts_, wakeStarts_, failStarts_, softStarts_;
     std::vector<int64_t> tickTs_;                 // ts of each tick-lane change
     std::vector<std::array<int64_t, 3>> tickCum_; // time per TickState up to each change
