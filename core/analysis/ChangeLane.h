@@ -5,6 +5,7 @@
 #pragma once
 
 #include "model/Column.h"
+#include "util/Prefetch.h"
 
 #include <bit>
 #include <cstddef>
@@ -77,6 +78,15 @@ public:
     // their own per-block directory, e.g. the timeline's StatePrefix).
     uint64_t word(size_t w) const { return bits_[w]; }
     size_t words() const { return bits_.size(); }
+    // Start loading bitmap word w / the code of a change (util/Prefetch.h).
+    void prefetchWord(size_t w) const
+    {
+        if (w < bits_.size()) prefetch(&bits_[w]);
+    }
+    void prefetchCode(size_t change) const
+    {
+        if (change < codes_.size()) prefetch(&codes_[change]);
+    }
 
     // After finish(): the event index of a change.
     size_t indexOf(size_t change) const;

@@ -9,6 +9,10 @@
 #include "Column.h"
 #include "EventKind.h"
 
+#include "util/Prefetch.h"
+
+#include <algorithm>
+
 #include <cstdint>
 #include <cstring>
 #include <utility>
@@ -41,6 +45,14 @@ public:
         while (e + 1 < epochs_.size() && epochs_[e + 1].first <= i)
             ++e;
         return (static_cast<int64_t>(epochs_[e].high) << 32) | tsLow_[i];
+    }
+    // Starts loading the timestamps of 64-event block b (a search in it follows; see util/Prefetch.h).
+    void prefetchTimes(size_t b) const
+    {
+        const size_t i = b << kBlockShift;
+        if (i >= size()) return;
+        prefetch(&blockEpoch_[b]);
+        prefetchBytes(&tsLow_[i], std::min<size_t>(size() - i, size_t{1} << kBlockShift) * sizeof(uint32_t));
     }
     uint16_t type(size_t i) const { return type_[i]; }
     uint8_t flags(size_t i) const { return flags_[i]; }

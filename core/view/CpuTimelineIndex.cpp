@@ -152,7 +152,7 @@ size_t CpuTimelineIndex::searchBlock(size_t b, int64_t t) const
     return lo;
 }
 
-size_t CpuTimelineIndex::lowerBoundFrom(int64_t t, size_t &block) const
+size_t CpuTimelineIndex::sampleFrom(int64_t t, size_t &block) const
 {
     // The first sample >= t: not before `block` (t only grows), found by doubling steps, then a binary
     // search in the last step.
@@ -168,7 +168,7 @@ size_t CpuTimelineIndex::lowerBoundFrom(int64_t t, size_t &block) const
         lo = searchSample(sample_, lo + 1, hi, t);
     }
     block = lo;
-    return searchBlock(lo, t);
+    return lo;
 }
 
 int32_t CpuTimelineIndex::maxLateness(size_t lo, size_t hi) const
@@ -243,9 +243,51 @@ void CpuTimelineIndex::summarize(int64_t start, int64_t end, int columns, Column
         std::array<int64_t, 3> tick;
         size_t tick_, wake, soft, fail;
     };
+    // The first 64-event sample at or after each column edge: the samples of a lane are a few cache lines
+    // and the search gallops from the previous edge. The blocks they name are then known ahead of the
+    // edges that read them: edge j + kFar's lines are requested (timestamps, state checkpoints, record
+    // starts) and edge j + kNear's dependent lines (the records and change codes those name) while edge j
+    // is read, so a zoomed-out lane waits for a dozen misses at once rather than one after another.
+    std::vector<size_t> samples(static_cast<size_t>(columns) + 1);
     size_t block = 0, change = 0; // where the sweep's searches stand (the edges only move forward)
-    auto edgeAt = [&](int64_t t, Edge &e) {
-        const size_t i = lowerBoundFrom(t, block);
+    for (int j = 0; j <= columns; ++j)
+        samples[static_cast<size_t>(j)] = sampleFrom(boundary(j), block);
+    // The 64-event block holding the events an edge reads: the one before its sample's.
+    auto blockOf = [&](int j) {
+        return samples[static_cast<size_t>(j)] ? samples[static_cast<size_t>(j)] - 1 : 0;
+    };
+    constexpr int kFar = 4, kNear = 2;
+    auto requestLines = [&](int j) {
+        if (j > columns) return;
+        const size_t b = blockOf(j);
+        events_->prefetchTimes(b);
+        task_.prefetch(b);
+        irq_.prefetch(b);
+        for (const BlockStarts *s : {&tickStarts_, &wakeStarts_, &failStarts_, &softStarts_}) {
+            s->prefetch(b);
+            s->prefetch(b + 1);
+        }
+    };
+    auto requestRecords = [&](int j) {
+        if (j > columns) return;
+        const size_t b = blockOf(j);
+        task_.prefetchCodes(b);
+        irq_.prefetchCodes(b);
+        tickStarts_.prefetchRecord(a.ticks.data(), a.ticks.size(), b);
+        wakeStarts_.prefetchRecord(a.timers.wakeups.data(), a.timers.wakeups.size(), b);
+        failStarts_.prefetchRecord(a.failedStops.data(), a.failedStops.size(), b);
+        softStarts_.prefetchRecord(a.timers.timerSoftirqs.data(), a.timers.timerSoftirqs.size(), b);
+        if (b < tickStarts_.first.size()) tickClass_.prefetchLeaf(tickStarts_.first[b]);
+    };
+    for (int j = 0; j < kFar; ++j)
+        requestLines(j);
+    for (int j = 0; j < kNear; ++j)
+        requestRecords(j);
+    auto edgeAt = [&](int j, Edge &e) {
+        requestLines(j + kFar);
+        requestRecords(j + kNear);
+        const int64_t t = boundary(j);
+        const size_t i = searchBlock(samples[static_cast<size_t>(j)], t);
         task_.atIndex(t, i, e.task, e.taskChanges);
         irq_.atIndex(t, i, e.irq, e.irqChanges);
         tickStateAt(t, e.tick, change);
@@ -255,10 +297,10 @@ void CpuTimelineIndex::summarize(int64_t start, int64_t end, int columns, Column
         e.soft = softStarts_.lowerIndex(a.timers.timerSoftirqs.data(), a.timers.timerSoftirqs.size(), i);
     };
     Edge lo, hi;
-    edgeAt(boundary(0), lo);
+    edgeAt(0, lo);
     for (int j = 0; j < columns; ++j) {
         const int64_t t0 = boundary(j), t1 = boundary(j + 1);
-        edgeAt(t1, hi);
+        edgeAt(j + 1, hi);
         ColumnSummary &c = out[j];
         for (int s = 0; s < StatePrefix::kSlots; ++s) {
             c.task[s] = hi.task[s] - lo.task[s];

@@ -49,11 +49,12 @@ private:
     // Tick lane state times up to t (clamped like StatePrefix). `change`: the last tick lane change at or
     // before the previous t of the same sweep (t only grows), 0 for the first; updated.
     void tickStateAt(int64_t t, std::array<int64_t, 3> &out, size_t &change) const;
-    // CpuEvents::lowerBound(t) through a sample of every 64th timestamp, in a sweep of growing t (the
+    // CpuEvents::lowerBound(t) goes through a sample of every 64th timestamp, in a sweep of growing t (the
     // column edges): `block` is the first sample at or after the previous t (0 for the first), updated. Each
     // step gallops forward from there: the column edges of a zoomed-out lane are a few samples apart, so the
     // search stays in the cache lines it last touched.
-    size_t lowerBoundFrom(int64_t t, size_t &block) const;
+    // The first sample >= t (its index b: the sample of event b * 64), in such a sweep.
+    size_t sampleFrom(int64_t t, size_t &block) const;
     // The first event with ts >= t, given b: the first 64-event sample >= t.
     size_t searchBlock(size_t b, int64_t t) const;
     // Per 64-event block, the first record (of a sorted-by-event-index array) at or after the block: the
@@ -64,6 +65,16 @@ private:
         std::vector<uint32_t> first;
         template <class Rec> void build(const Rec *recs, size_t n, size_t events);
         template <class Rec> size_t lowerIndex(const Rec *recs, size_t n, size_t eventIndex) const;
+        // Start loading what lowerIndex reads for an event of block b: the entry (prefetch), then, once
+        // it is in, the first record (prefetchRecord).
+        void prefetch(size_t b) const
+        {
+            if (b < first.size()) tickscope::prefetch(&first[b]);
+        }
+        template <class Rec> void prefetchRecord(const Rec *recs, size_t n, size_t b) const
+        {
+            if (b < first.size() && first[b] < n) tickscope::prefetch(&recs[first[b]]);
+        }
     };
     static bool overlaps(const std::vector<TimeSpan> &spans, int64_t t0, int64_t t1);
 

@@ -3,6 +3,8 @@
 // every dependency in this pixel column" without walking the column's records.
 #pragma once
 
+#include "util/Prefetch.h"
+
 #include <cstddef>
 #include <vector>
 
@@ -38,6 +40,12 @@ public:
             if (hi & 1) right = op_(tree_[--hi], right);
         }
         return op_(left, right);
+    }
+
+    // Start loading the leaf of value i, where a short query from i begins (util/Prefetch.h).
+    void prefetchLeaf(size_t i) const
+    {
+        if (i < n_) prefetch(&tree_[n_ + i]);
     }
 
     size_t bytes() const { return tree_.capacity() * sizeof(T); }

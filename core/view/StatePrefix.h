@@ -36,6 +36,19 @@ public:
     // The same with i = the first event with ts >= t already known.
     void atIndex(int64_t t, size_t i, Times &out, size_t &changes) const;
 
+    // Start loading what atIndex reads for an event in 64-event block b: its checkpoint and bitmap word
+    // (prefetch), then, once the checkpoint is in, the codes of the block's changes (prefetchCodes).
+    void prefetch(size_t b) const
+    {
+        if (b >= checkpoints_.size()) return;
+        prefetchBytes(&checkpoints_[b], sizeof(Checkpoint));
+        lane_->prefetchWord(b);
+    }
+    void prefetchCodes(size_t b) const
+    {
+        if (b < checkpoints_.size()) lane_->prefetchCode(checkpoints_[b].change);
+    }
+
     size_t bytes() const { return checkpoints_.capacity() * sizeof(Checkpoint); }
 
 private:
