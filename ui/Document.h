@@ -3,6 +3,8 @@
 // reload or re-analyse.
 #pragma once
 
+#include "ReportMemo.h"
+
 #include "analysis/TickAnalysis.h"
 #include "model/Trace.h"
 #include "view/TimelineIndex.h"
@@ -21,6 +23,8 @@ struct Document
     std::shared_ptr<const Trace> trace;
     std::shared_ptr<const TickAnalysis> analysis;
     std::shared_ptr<const TimelineIndex> timeline; // the LOD index over trace + analysis (core/view)
+    // The whole-trace report, made once for the views that show it (copies of a Document share it).
+    std::shared_ptr<ReportMemo> reports = std::make_shared<ReportMemo>();
 
     bool valid() const { return trace && analysis && timeline; }
     // Nothing to put on a time axis: a function_graph paste without timestamps (funcgraph-abstime off)

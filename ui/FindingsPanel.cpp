@@ -77,9 +77,8 @@ void FindingsPanel::compute()
     o.lateWakeupNs = lateWakeupNs_;
     runInBackground(
         this,
-        [trace = doc_.trace, analysis = doc_.analysis, o] {
-            return std::make_shared<const std::vector<Finding>>(
-                TickReport::make(*trace, *analysis, o).findings);
+        [trace = doc_.trace, analysis = doc_.analysis, memo = doc_.reports, o] {
+            return std::make_shared<const std::vector<Finding>>(memo->get(trace, analysis, o)->findings);
         },
         [this, gen](std::shared_ptr<const std::vector<Finding>> f) {
             if (gen != generation_) return;

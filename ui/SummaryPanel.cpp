@@ -171,8 +171,8 @@ void SummaryPanel::compute()
     }
     runInBackground(
         this,
-        [trace = doc_.trace, analysis = doc_.analysis, o] {
-            return std::make_shared<const TickReport>(TickReport::make(*trace, *analysis, o));
+        [trace = doc_.trace, analysis = doc_.analysis, memo = doc_.reports, o] {
+            return memo->get(trace, analysis, o);
         },
         [this, gen = *gen](std::shared_ptr<const TickReport> r) {
             if (!recompute_.current(gen)) return;

@@ -179,8 +179,8 @@ void TimelineView::setDocument(const Document &doc)
     if (!doc_.valid()) return;
     runInBackground(
         this,
-        [trace = doc_.trace, analysis = doc_.analysis] {
-            return std::make_shared<const TickReport>(TickReport::make(*trace, *analysis, ReportOptions{}));
+        [trace = doc_.trace, analysis = doc_.analysis, memo = doc_.reports] {
+            return memo->get(trace, analysis, ReportOptions{});
         },
         [this, gen](std::shared_ptr<const TickReport> r) {
             if (gen != reportGeneration_) return;

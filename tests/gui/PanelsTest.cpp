@@ -506,6 +506,55 @@ private slots:
         QVERIFY(!w.docks.functionsDock()->isVisible());
     }
 
+    void wholeTraceReportIsMadeOnceAndEqualsItsOptions()
+    {
+        const Document d = load("nohzfull-poll.dat");
+        ReportMemo &memo = *d.reports;
+        const Trace &t = *d.trace;
+        auto json = [](const TickReport &r) {
+            TickReport c = r;
+            c.analysisSeconds = 0;
+            return formatReportJson(c);
+        };
+        auto direct = [&](const ReportOptions &o) { return json(TickReport::make(t, *d.analysis, o)); };
+        // the defaults, every CPU listed, and a window over the whole trace share one report
+        const auto whole = memo.get(d.trace, d.analysis, ReportOptions{});
+        QCOMPARE(json(*whole), direct(ReportOptions{}));
+        ReportOptions listed;
+        for (int c = 0; c < t.cpuCount(); ++c)
+            listed.cpus.push_back(c);
+        QCOMPARE(memo.get(d.trace, d.analysis, listed).get(), whole.get());
+        ReportOptions window;
+        window.from = t.firstTs();
+        window.to = t.lastTs();
+        window.windowSource = "window";
+        const auto named = memo.get(d.trace, d.analysis, window);
+        QCOMPARE(named->windowSource, std::string("window"));
+        QCOMPARE(json(*named), direct(window));
+        // anything narrower, or another threshold, is its own report with its own numbers
+        ReportOptions part = window;
+        part.from = t.firstTs() + (t.lastTs() - t.firstTs()) / 2;
+        const auto half = memo.get(d.trace, d.analysis, part);
+        QVERIFY(half.get() != whole.get());
+        QCOMPARE(json(*half), direct(part));
+        QVERIFY(json(*half) != json(*named));
+        ReportOptions some;
+        some.cpus = {1};
+        QCOMPARE(json(*memo.get(d.trace, d.analysis, some)), direct(some));
+        ReportOptions late;
+        late.lateWakeupNs = 1;
+        QVERIFY(memo.get(d.trace, d.analysis, late).get() != whole.get());
+        QCOMPARE(json(*memo.get(d.trace, d.analysis, late)), direct(late));
+        // a new analysis of the same trace (another --nohz-full, say) gets a new report
+        AnalysisOptions ao;
+        ao.nohzFullGiven = true;
+        const auto other = std::make_shared<const TickAnalysis>(TickAnalysis::run(t, ao));
+        const auto again = memo.get(d.trace, other, ReportOptions{});
+        QVERIFY(again.get() != whole.get());
+        QCOMPARE(json(*again), json(TickReport::make(t, *other, ReportOptions{})));
+        QVERIFY(json(*again) != json(*whole));
+    }
+
     void docksAreOnTheWindow()
     {
         Window w("nohzfull-nopoll.dat");
