@@ -30,6 +30,10 @@ struct LoadOptions
     // The memory the model may take, in bytes; 0: what /proc/meminfo calls available. A trace.dat whose
     // model would not fit is refused before anything is allocated for it (TooBigError).
     uint64_t memoryAvailable = 0;
+    // Bytes of memory per byte of ring-buffer page data the weighing assumes; 0: the loader's own estimate
+    // (kModelBytesPerDataByte: the model and the report). The GUI keeps more beside the model (the
+    // timeline's index, the event table's order, panels) and passes its own.
+    double bytesPerDataByte = 0;
     // trace.dat: a CPU with more than a thread's share of the data is decoded in parts on several threads,
     // each of this size; 0: a quarter of a thread's share, at least 4 MiB. Set, every CPU with more data
     // than it is split (tests set it small to split every CPU).

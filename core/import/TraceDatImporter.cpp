@@ -273,8 +273,8 @@ std::pair<int64_t, int64_t> fitInMemory(const std::string &path, uint64_t fileSi
                 cpuExtent(PageSource{file.fd(), fileSize, &layout, *c, false, window.first, window.second})
                     .bytes;
     }
-    const uint64_t need =
-        static_cast<uint64_t>(static_cast<double>(bytes) * kModelBytesPerDataByte) + kModelFixedBytes;
+    const double perByte = options.bytesPerDataByte > 0 ? options.bytesPerDataByte : kModelBytesPerDataByte;
+    const uint64_t need = static_cast<uint64_t>(static_cast<double>(bytes) * perByte) + kModelFixedBytes;
     const uint64_t avail = options.memoryAvailable ? options.memoryAvailable : memoryAvailableBytes();
     const double span = first <= last ? static_cast<double>(last - first) / 1e9 : 0;
     if (avail && need > avail) {

@@ -288,6 +288,13 @@ TEST(LoadWindow, LoadsExactlyTheSpanAndRefusesWhatDoesNotFit)
     }
     tight.window = std::make_pair(0.0, 0.5);
     EXPECT_GT(loadTrace(dat, tight)->eventCount(), 0u) << "a quarter of the span fits";
+    // a caller that keeps more beside the model (the GUI) weighs with its own bytes per page byte: what
+    // fits at the loader's estimate does not at three times as much
+    LoadOptions roomy;
+    roomy.memoryAvailable = (64u << 20) + whole->eventCount() * 60;
+    EXPECT_EQ(loadTrace(dat, roomy)->eventCount(), whole->eventCount());
+    roomy.bytesPerDataByte = 3.3;
+    EXPECT_THROW(loadTrace(dat, roomy), TooBigError);
 
     // a text trace has no pages to pick: said, not ignored
     const std::string txt = (dir / "win.txt").string();
