@@ -79,6 +79,8 @@ public:
     // Returns the mapping's untouched tail to the system (after loading).
     void trim() { detail::columnTrim(data_, size_ * sizeof(T), cap_ * sizeof(T)); }
     size_t bytes() const { return size_ * sizeof(T); }
+    size_t capacity() const { return cap_; }
+    bool huge() const { return huge_; }
 
 private:
     // Faults the next stretch in with one call: on a VM a page fault per 4 KiB page costs more

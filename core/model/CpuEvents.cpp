@@ -10,7 +10,10 @@ void CpuEvents::reserve(size_t events, size_t payloadBytes, bool hugeColumns)
 {
     // An upper bound is cheap: Column reserves address space, not memory.
     tsLow_.reserve(events, hugeColumns);
-    type_.reserve(events, hugeColumns);
+    if (wide_)
+        type16_.reserve(events, hugeColumns);
+    else
+        type8_.reserve(events, hugeColumns);
     flags_.reserve(events, hugeColumns);
     preempt_.reserve(events, hugeColumns);
     arena_.reserve(payloadBytes, true);
@@ -22,7 +25,7 @@ bool CpuEvents::append(int64_t ts, uint16_t type, uint8_t flags, uint8_t preempt
                        const void *payload, uint8_t payloadSize)
 {
     if (ts < 0) ts = 0;
-    const size_t i = type_.size();
+    const size_t i = tsLow_.size();
     if (i >= UINT32_MAX) throw std::length_error("more than 4G events on one CPU");
     if ((i & ((1u << kBlockShift) - 1)) == 0) {
         if (arena_.size() > UINT32_MAX) throw std::length_error("payload arena of one CPU exceeds 4 GiB");
@@ -34,7 +37,11 @@ bool CpuEvents::append(int64_t ts, uint16_t type, uint8_t flags, uint8_t preempt
         blockEpoch_.push_back(static_cast<uint32_t>(epochs_.size() - 1));
     if (runs_.empty() || runs_.back().pid != pid) runs_.push_back({static_cast<uint32_t>(i), pid});
     tsLow_.push_back(static_cast<uint32_t>(ts));
-    type_.push_back(type);
+    if (type > UINT8_MAX && !wide_) widen();
+    if (wide_)
+        type16_.push_back(type);
+    else
+        type8_.push_back(static_cast<uint8_t>(type));
     flags_.push_back(flags);
     preempt_.push_back(preempt);
     if (payloadSize) arena_.append(payload, payloadSize);
@@ -57,7 +64,15 @@ void CpuEvents::appendEvents(const CpuEvents &next)
     if (arenaBase + next.arena_.size() > UINT32_MAX)
         throw std::length_error("payload arena of one CPU exceeds 4 GiB");
     tsLow_.appendAll(next.tsLow_.data(), n);
-    type_.appendAll(next.type_.data(), n);
+    if (next.wide_ && !wide_) widen();
+    if (!wide_) {
+        type8_.appendAll(next.type8_.data(), n);
+    } else if (next.wide_) {
+        type16_.appendAll(next.type16_.data(), n);
+    } else {
+        for (size_t k = 0; k < n; ++k)
+            type16_.push_back(next.type8_[k]);
+    }
     flags_.appendAll(next.flags_.data(), n);
     preempt_.appendAll(next.preempt_.data(), n);
     arena_.appendAll(next.arena_.data(), next.arena_.size());
@@ -75,7 +90,7 @@ void CpuEvents::appendEvents(const CpuEvents &next)
     size_t e = 0;
     for (size_t b = (base + block - 1) / block * block; b < base + n; b += block) {
         for (; i < b - base; ++i)
-            off += (*typeSizes_)[next.type_[i]];
+            off += (*typeSizes_)[next.type(i)];
         blockOffset_.push_back(static_cast<uint32_t>(arenaBase + off));
         while (e + 1 < epochs_.size() && epochs_[e + 1].first <= b)
             ++e;
@@ -83,6 +98,17 @@ void CpuEvents::appendEvents(const CpuEvents &next)
     }
     if (next.ts(0) < lastTs_ || !next.sorted_) sorted_ = false;
     lastTs_ = std::max(lastTs_, next.lastTs_);
+}
+
+void CpuEvents::widen()
+{
+    Column<uint16_t> wide;
+    wide.reserve(std::max(type8_.capacity(), type8_.size() + 1), type8_.huge());
+    for (size_t k = 0; k < type8_.size(); ++k)
+        wide.push_back(type8_[k]);
+    type16_ = std::move(wide);
+    type8_ = Column<uint8_t>();
+    wide_ = true;
 }
 
 int32_t CpuEvents::pid(size_t i) const
@@ -138,8 +164,8 @@ void CpuEvents::sortByTime()
     out.reserve(n, arena_.size());
     out.lost = std::move(lost);
     for (size_t k : order) {
-        const uint8_t sz = (*typeSizes_)[type_[k]];
-        out.append(times[k], type_[k], flags_[k], preempt_[k], pids[k], arena_.data() + offsets[k], sz);
+        const uint8_t sz = (*typeSizes_)[type(k)];
+        out.append(times[k], type(k), flags_[k], preempt_[k], pids[k], arena_.data() + offsets[k], sz);
     }
     *this = std::move(out);
 }
@@ -147,7 +173,8 @@ void CpuEvents::sortByTime()
 void CpuEvents::finishLoading()
 {
     tsLow_.trim();
-    type_.trim();
+    type8_.trim();
+    type16_.trim();
     flags_.trim();
     preempt_.trim();
     runs_.trim();
@@ -158,9 +185,9 @@ void CpuEvents::finishLoading()
 
 size_t CpuEvents::memoryBytes() const
 {
-    return tsLow_.bytes() + type_.bytes() + flags_.bytes() + preempt_.bytes() + runs_.bytes() +
-           arena_.bytes() + blockOffset_.bytes() + blockEpoch_.bytes() + epochs_.size() * sizeof(Epoch) +
-           lost.size() * sizeof(LostRange);
+    return tsLow_.bytes() + type8_.bytes() + type16_.bytes() + flags_.bytes() + preempt_.bytes() +
+           runs_.bytes() + arena_.bytes() + blockOffset_.bytes() + blockEpoch_.bytes() +
+           epochs_.size() * sizeof(Epoch) + lost.size() * sizeof(LostRange);
 }
 
 CpuEvents::Cursor::Cursor(const CpuEvents &ev, size_t start) : ev_(ev), i_(start)

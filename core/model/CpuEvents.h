@@ -35,8 +35,8 @@ public:
     // typeSizes: payload size per type id, owned by the Trace (it may grow while importing).
     explicit CpuEvents(const std::vector<uint8_t> *typeSizes = nullptr) : typeSizes_(typeSizes) {}
 
-    size_t size() const { return type_.size(); }
-    bool empty() const { return type_.empty(); }
+    size_t size() const { return tsLow_.size(); }
+    bool empty() const { return tsLow_.empty(); }
 
     int64_t ts(size_t i) const
     {
@@ -54,7 +54,7 @@ public:
         prefetch(&blockEpoch_[b]);
         prefetchBytes(&tsLow_[i], std::min<size_t>(size() - i, size_t{1} << kBlockShift) * sizeof(uint32_t));
     }
-    uint16_t type(size_t i) const { return type_[i]; }
+    uint16_t type(size_t i) const { return wide_ ? type16_[i] : type8_[i]; }
     uint8_t flags(size_t i) const { return flags_[i]; }
     uint8_t preempt(size_t i) const { return preempt_[i]; }
     int32_t pid(size_t i) const;
@@ -69,7 +69,7 @@ public:
         size_t off = blockOffset_[i >> kBlockShift];
         const auto &sizes = *typeSizes_;
         for (size_t j = (i >> kBlockShift) << kBlockShift; j < i; ++j)
-            off += sizes[type_[j]];
+            off += sizes[type(j)];
         return off;
     }
     template <class T> T payload(size_t i) const { return payloadAt<T>(payloadOffset(i)); }
@@ -120,7 +120,7 @@ public:
         template <class T> T payload() const { return ev_.payloadAt<T>(off_); }
         void next() // inline: every pass over the events calls it once per event
         {
-            off_ += (*ev_.typeSizes_)[ev_.type_[i_]];
+            off_ += (*ev_.typeSizes_)[ev_.type(i_)];
             ++i_;
             if (epoch_ + 1 < ev_.epochs_.size() && ev_.epochs_[epoch_ + 1].first == i_)
                 high_ = ev_.epochs_[++epoch_].high;
@@ -151,7 +151,7 @@ public:
             }
             const auto &sizes = *ev_->typeSizes_;
             for (; i_ < i; ++i_)
-                off_ += sizes[ev_->type_[i_]];
+                off_ += sizes[ev_->type(i_)];
             return off_;
         }
         template <class T> T payload(size_t i) { return ev_->payloadAt<T>(offset(i)); }
@@ -173,11 +173,17 @@ private:
         int32_t pid;
     };
     size_t epochIndex(size_t i) const;
+    void widen(); // type ids from one byte to two, for the first id above 255
 
     const std::vector<uint8_t> *typeSizes_;
     Column<uint32_t> tsLow_;
     std::vector<Epoch> epochs_;
-    Column<uint16_t> type_;
+    // Type ids take one byte each while they fit: ids go to the formats that occur in a trace, so all but
+    // the rare trace with more than 256 kinds in use stay narrow; the first id above 255 widens the
+    // CPU's column to two bytes (a copy, once).
+    Column<uint8_t> type8_;
+    Column<uint16_t> type16_;
+    bool wide_ = false;
     Column<uint8_t> flags_;
     Column<uint8_t> preempt_;
     Column<PidRun> runs_;

@@ -144,6 +144,88 @@ TEST(Model, TimestampsAcrossEpochsAndPayloadsAcrossBlocks)
     EXPECT_EQ(joined.lost[1].to, ev.ts(2500));
 }
 
+// Type ids take one byte per event until a CPU sees an id above 255; then two. Either way the same events,
+// payload offsets and walkers, and parts of both widths join in any order.
+TEST(Model, TypeIdsWidenPastOneByte)
+{
+    Fixture f;
+    std::vector<uint16_t> many;
+    for (int k = 0; k < 300; ++k)
+        many.push_back(f.trace.addType("test", "kind_" + std::to_string(k)));
+    ASSERT_GT(many.back(), 255);
+    const auto &sizes = f.trace.typeSizes();
+    // events 0..2999 use ids below 256 (generic kinds: no payload, and syscalls with one), 3000.. any id
+    auto typeAt = [&](size_t i) {
+        if (i % 7 == 0) return f.sys;
+        return i < 3000 ? many[i % 200] : many[(i * 37) % many.size()];
+    };
+    auto fill = [&](CpuEvents &ev, size_t from, size_t to) {
+        for (size_t i = from; i < to; ++i) {
+            const SyscallP p{static_cast<int32_t>(i)};
+            const uint16_t t = typeAt(i);
+            ev.append(static_cast<int64_t>(1000 + i * 10), t, 0, 0, static_cast<int32_t>(i / 100), &p,
+                      sizes[t]);
+        }
+    };
+    auto check = [&](const CpuEvents &ev, size_t n) {
+        ASSERT_EQ(ev.size(), n);
+        size_t off = 0;
+        for (size_t i = 0; i < n; ++i) {
+            ASSERT_EQ(ev.type(i), typeAt(i)) << i;
+            ASSERT_EQ(ev.payloadOffset(i), off) << i;
+            if (typeAt(i) == f.sys) ASSERT_EQ(ev.payload<SyscallP>(i).id, static_cast<int32_t>(i));
+            off += sizes[typeAt(i)];
+        }
+        for (CpuEvents::Cursor c(ev, 0); c.valid(); c.next())
+            ASSERT_EQ(c.payloadOffset(), ev.payloadOffset(c.index()));
+    };
+    CpuEvents narrow(&sizes);
+    fill(narrow, 0, 3000);
+    check(narrow, 3000);
+    const size_t narrowBytes = narrow.memoryBytes();
+    CpuEvents wide(&sizes);
+    fill(wide, 0, 6000);
+    check(wide, 6000);
+    // a narrow CPU pays one byte per event for its type, a widened one two: the same events but for the
+    // last one's id (both kinds without payload) differ by one byte per event
+    ASSERT_EQ(sizes[many[250]], sizes[many[299]]);
+    CpuEvents small(&sizes), big(&sizes);
+    fill(small, 0, 3000);
+    fill(big, 0, 3000);
+    small.append(100'000, many[250], 0, 0, 29, nullptr, 0);
+    big.append(100'000, many[299], 0, 0, 29, nullptr, 0);
+    EXPECT_EQ(big.memoryBytes() - small.memoryBytes(), 3001u);
+    EXPECT_EQ(big.type(3000), many[299]);
+    EXPECT_EQ(big.type(2999), typeAt(2999));
+    CpuEvents narrowAgain(&sizes);
+    fill(narrowAgain, 0, 3000);
+    CpuEvents tail(&sizes);
+    fill(tail, 3000, 6000);
+    // joined: narrow + wide, wide + narrow, narrow + narrow
+    narrowAgain.appendEvents(tail);
+    check(narrowAgain, 6000);
+    CpuEvents head(&sizes);
+    fill(head, 0, 3000);
+    CpuEvents wideFirst(&sizes);
+    fill(wideFirst, 0, 6000);
+    CpuEvents more(&sizes);
+    for (size_t i = 6000; i < 6100; ++i) {
+        const SyscallP p{static_cast<int32_t>(i)};
+        more.append(static_cast<int64_t>(1000 + i * 10), f.sys, 0, 0, 1, &p, sizeof p);
+    }
+    wideFirst.appendEvents(more);
+    ASSERT_EQ(wideFirst.size(), 6100u);
+    for (size_t i = 6000; i < 6100; ++i)
+        ASSERT_EQ(wideFirst.type(i), f.sys);
+    CpuEvents two(&sizes);
+    fill(two, 0, 1000);
+    CpuEvents three(&sizes);
+    fill(three, 1000, 3000);
+    two.appendEvents(three);
+    check(two, 3000);
+    EXPECT_EQ(two.memoryBytes(), narrowBytes);
+}
+
 TEST(Model, OutOfOrderEventsAreSorted)
 {
     Fixture f;
