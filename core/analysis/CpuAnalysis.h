@@ -32,6 +32,9 @@ struct TickRecord
     uint32_t index; // the tick hrtimer's hrtimer_expire_entry (local_timer_entry in the low-res fallback)
     TickContext context;
     uint8_t flags;
+    // now - expires of the tick hrtimer's last start (HrtimerPairing); kUnknownNs when unpaired or in the
+    // fallback. Kept here rather than in a list of its own: every tick expiry has one.
+    int32_t latenessNs = kUnknownNs;
     bool periodic() const { return flags & TickFlag::Periodic; }
 };
 

@@ -119,7 +119,8 @@ int32_t saturate(int64_t v)
         std::clamp<int64_t>(v, std::numeric_limits<int32_t>::min() + 1, std::numeric_limits<int32_t>::max()));
 }
 
-// The next hrtimer expiry of one CPU: the earliest head of its three expiry lists (each in event order).
+// The next hrtimer expiry of one CPU: the earliest head of its three expiry lists (each in event order; the
+// ticks are the tick hrtimer's expiries until the low-res fallback is decided, after the pairing).
 struct ExpiryHeads
 {
     size_t wakeup = 0, tick = 0, other = 0;
@@ -130,13 +131,13 @@ struct ExpiryHeads
         Other,
         None
     };
-    Kind next(const CpuTimers &t, uint32_t &index) const
+    Kind next(const CpuAnalysis &c, uint32_t &index) const
     {
+        const CpuTimers &t = c.timers;
         Kind k = None;
         index = UINT32_MAX;
         if (wakeup < t.wakeups.size()) k = Wakeup, index = t.wakeups[wakeup].index;
-        if (tick < t.tickLateness.size() && t.tickLateness[tick].index < index)
-            k = Tick, index = t.tickLateness[tick].index;
+        if (tick < c.ticks.size() && c.ticks[tick].index < index) k = Tick, index = c.ticks[tick].index;
         if (other < t.otherLateness.size() && t.otherLateness[other].index < index)
             k = Other, index = t.otherLateness[other].index;
         return k;
@@ -176,7 +177,6 @@ private:
 template <class F> void walkTimerItems(const Trace &trace, const CpuAnalysis &c, F item)
 {
     const CpuEvents &ev = trace.cpu(c.cpu);
-    const CpuTimers &t = c.timers;
     const size_t size = ev.size();
     auto nextStart = [&](size_t from) {
         while (from < size && trace.kind(ev.type(from)) != EventKind::HrtimerStart)
@@ -187,7 +187,7 @@ template <class F> void walkTimerItems(const Trace &trace, const CpuAnalysis &c,
     ExpiryHeads h;
     for (;;) {
         uint32_t expiry;
-        const ExpiryHeads::Kind kind = h.next(t, expiry);
+        const ExpiryHeads::Kind kind = h.next(c, expiry);
         const bool hasS = s < size, hasE = kind != ExpiryHeads::None;
         if (!hasS && !hasE) return;
         if (hasS && (!hasE || ev.ts(s) <= ev.ts(expiry))) {
@@ -201,8 +201,9 @@ template <class F> void walkTimerItems(const Trace &trace, const CpuAnalysis &c,
 }
 
 // An expiry's lateness against the last start of its pointer (`last`), which it then uses up.
-void settle(CpuTimers &t, ExpiryHeads::Kind kind, size_t slot, const HrtimerExpireEntryP &x, PtrTable &last)
+void settle(CpuAnalysis &c, ExpiryHeads::Kind kind, size_t slot, const HrtimerExpireEntryP &x, PtrTable &last)
 {
+    CpuTimers &t = c.timers;
     const PtrTable::Value *v = last.get(x.timer);
     const int32_t hard = v ? saturate(x.now - v->expires) : kUnknownNs;
     const int32_t soft = v ? saturate(x.now - v->softexpires) : kUnknownNs;
@@ -210,9 +211,10 @@ void settle(CpuTimers &t, ExpiryHeads::Kind kind, size_t slot, const HrtimerExpi
     if (kind == ExpiryHeads::Wakeup) {
         t.wakeups[slot].latenessNs = hard;
         t.wakeups[slot].softLatenessNs = soft;
+    } else if (kind == ExpiryHeads::Tick) {
+        c.ticks[slot].latenessNs = hard;
     } else {
-        HrtimerLateness &l = kind == ExpiryHeads::Tick ? t.tickLateness[slot] : t.otherLateness[slot];
-        l.latenessNs = hard;
+        t.otherLateness[slot].latenessNs = hard;
     }
 }
 
@@ -283,7 +285,7 @@ void pairHrtimers(const Trace &trace, std::vector<CpuAnalysis> &cpus, int thread
                 const auto st = startAt.payload<HrtimerStartP>(i);
                 last.put(st.timer, {st.expires, st.softexpires});
             } else {
-                settle(ca.timers, kind, slot, expiryAt.payload<HrtimerExpireEntryP>(i), last);
+                settle(ca, kind, slot, expiryAt.payload<HrtimerExpireEntryP>(i), last);
             }
         });
     });
@@ -307,7 +309,7 @@ void pairHrtimers(const Trace &trace, std::vector<CpuAnalysis> &cpus, int thread
             const auto st = ev.payload<HrtimerStartP>(it.index);
             last.put(st.timer, {st.expires, st.softexpires});
         } else {
-            settle(cpus[it.c].timers, static_cast<ExpiryHeads::Kind>(it.kind), it.slot,
+            settle(cpus[it.c], static_cast<ExpiryHeads::Kind>(it.kind), it.slot,
                    ev.payload<HrtimerExpireEntryP>(it.index), last);
         }
     }

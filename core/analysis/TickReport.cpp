@@ -164,9 +164,8 @@ void timerReport(const Trace &trace, const CpuAnalysis &c, int64_t from, int64_t
         w.rtDelayMaxNs = std::max<int64_t>(w.rtDelayMaxNs, b.rtDelayMaxNs);
     }
     v.clear();
-    for (size_t k = 0; k < t.tickLateness.size(); ++k) {
-        if (t.tickLateness[k].latenessNs != kUnknownNs && in(t.tickLateness[k].index))
-            v.push_back(t.tickLateness[k].latenessNs);
+    for (const TickRecord &k : c.ticks) {
+        if (k.latenessNs != kUnknownNs && in(k.index)) v.push_back(k.latenessNs);
     }
     cr.tickLateness = Distribution::of(v);
     v.clear();

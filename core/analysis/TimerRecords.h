@@ -171,7 +171,6 @@ struct CpuTimers
     std::vector<LongSoftirq> longSoftirqs; // every softirq >= kLongSoftirqNs, any vector
     // One per hrtimer expiry: in their own mappings (Column: no copy on growth, few page faults).
     Column<HrtimerWakeup> wakeups;
-    Column<HrtimerLateness> tickLateness;  // the tick hrtimer's expiries
     Column<HrtimerLateness> otherLateness; // every other expiry
     std::vector<WakeupBatch> batches;      // bursts, in the order they closed
     // transient (emptied by measureWakeupLatency)
@@ -180,8 +179,8 @@ struct CpuTimers
     size_t bytes() const
     {
         return timerSoftirqs.capacity() * sizeof(TimerSoftirq) +
-               longSoftirqs.capacity() * sizeof(LongSoftirq) + wakeups.bytes() + tickLateness.bytes() +
-               otherLateness.bytes() + batches.capacity() * sizeof(WakeupBatch);
+               longSoftirqs.capacity() * sizeof(LongSoftirq) + wakeups.bytes() + otherLateness.bytes() +
+               batches.capacity() * sizeof(WakeupBatch);
     }
 };
 

@@ -105,10 +105,7 @@ void TimerTracker::onHrtimerExpireEntry(size_t i, int64_t ts, const HrtimerExpir
     o.level = level;
     o.entry = i;
     o.ts = ts;
-    if (tick) {
-        out_.tickLateness.push_back({index, kUnknownNs});
-        return;
-    }
+    if (tick) return; // its lateness is kept in its TickRecord
     if (p.function != wakeupFunction_ || !wakeupFunction_) {
         out_.otherLateness.push_back({index, kUnknownNs});
         return;
@@ -215,7 +212,6 @@ void TimerTracker::finish()
     out_.timerSoftirqs.shrink_to_fit();
     out_.longSoftirqs.shrink_to_fit();
     out_.wakeups.trim();
-    out_.tickLateness.trim();
     out_.otherLateness.trim();
 }
 
