@@ -179,35 +179,29 @@ TEST(Model, TypeIdsWidenPastOneByte)
         for (CpuEvents::Cursor c(ev, 0); c.valid(); c.next())
             ASSERT_EQ(c.payloadOffset(), ev.payloadOffset(c.index()));
     };
-    CpuEvents narrow(&sizes);
-    fill(narrow, 0, 3000);
+    auto made = [&](size_t from, size_t to) {
+        CpuEvents ev(&sizes);
+        fill(ev, from, to);
+        return ev;
+    };
+    const CpuEvents narrow = made(0, 3000);
     check(narrow, 3000);
     const size_t narrowBytes = narrow.memoryBytes();
-    CpuEvents wide(&sizes);
-    fill(wide, 0, 6000);
-    check(wide, 6000);
+    check(made(0, 6000), 6000);
     // a narrow CPU pays one byte per event for its type, a widened one two: the same events but for the
     // last one's id (both kinds without payload) differ by one byte per event
     ASSERT_EQ(sizes[many[250]], sizes[many[299]]);
-    CpuEvents small(&sizes), big(&sizes);
-    fill(small, 0, 3000);
-    fill(big, 0, 3000);
+    CpuEvents small = made(0, 3000), big = made(0, 3000);
     small.append(100'000, many[250], 0, 0, 29, nullptr, 0);
     big.append(100'000, many[299], 0, 0, 29, nullptr, 0);
     EXPECT_EQ(big.memoryBytes() - small.memoryBytes(), 3001u);
     EXPECT_EQ(big.type(3000), many[299]);
     EXPECT_EQ(big.type(2999), typeAt(2999));
-    CpuEvents narrowAgain(&sizes);
-    fill(narrowAgain, 0, 3000);
-    CpuEvents tail(&sizes);
-    fill(tail, 3000, 6000);
     // joined: narrow + wide, wide + narrow, narrow + narrow
-    narrowAgain.appendEvents(tail);
+    CpuEvents narrowAgain = made(0, 3000);
+    narrowAgain.appendEvents(made(3000, 6000));
     check(narrowAgain, 6000);
-    CpuEvents head(&sizes);
-    fill(head, 0, 3000);
-    CpuEvents wideFirst(&sizes);
-    fill(wideFirst, 0, 6000);
+    CpuEvents wideFirst = made(0, 6000);
     CpuEvents more(&sizes);
     for (size_t i = 6000; i < 6100; ++i) {
         const SyscallP p{static_cast<int32_t>(i)};
@@ -217,11 +211,8 @@ TEST(Model, TypeIdsWidenPastOneByte)
     ASSERT_EQ(wideFirst.size(), 6100u);
     for (size_t i = 6000; i < 6100; ++i)
         ASSERT_EQ(wideFirst.type(i), f.sys);
-    CpuEvents two(&sizes);
-    fill(two, 0, 1000);
-    CpuEvents three(&sizes);
-    fill(three, 1000, 3000);
-    two.appendEvents(three);
+    CpuEvents two = made(0, 1000);
+    two.appendEvents(made(1000, 3000));
     check(two, 3000);
     EXPECT_EQ(two.memoryBytes(), narrowBytes);
 }
