@@ -58,7 +58,8 @@ ReportMemo::Result ReportMemo::wholeReport(const std::shared_ptr<const Trace> &t
     } catch (...) {
         mine.set_exception(std::current_exception());
         const std::lock_guard lock(mutex_);
-        whole_ = {}; // the next caller tries again
+        if (trace_.lock() == trace && analysis_.lock() == analysis)
+            whole_ = {}; // the next caller tries again
         throw;
     }
 }
