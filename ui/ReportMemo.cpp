@@ -2,31 +2,11 @@
 
 namespace tickscope {
 
-bool ReportMemo::isWholeTrace(const ReportOptions &o, const Trace &trace)
-{
-    const ReportOptions d;
-    if (o.lateWakeupNs != d.lateWakeupNs || !o.functions.empty()) return false;
-    if (o.from != d.from || o.to != d.to || o.windowSource != d.windowSource) {
-        // A window over all of the trace ("window", the Summary's visible range at open) gives the same
-        // numbers; only its name differs. Function reports keep their own window: made anew.
-        const bool covers = o.windowSource == "window" && trace.eventCount() && o.from <= trace.firstTs() &&
-                            o.to >= trace.lastTs() && trace.functions.empty();
-        if (!covers) return false;
-    }
-    const int cpuCount = trace.cpuCount();
-    if (o.cpus.empty()) return true;
-    // Every CPU listed, in order: the same report as none listed.
-    if (static_cast<int>(o.cpus.size()) != cpuCount) return false;
-    for (int c = 0; c < cpuCount; ++c)
-        if (o.cpus[static_cast<size_t>(c)] != c) return false;
-    return true;
-}
-
 std::shared_ptr<const TickReport> ReportMemo::get(const std::shared_ptr<const Trace> &trace,
                                                   const std::shared_ptr<const TickAnalysis> &analysis,
                                                   const ReportOptions &options)
 {
-    if (!isWholeTrace(options, *trace))
+    if (!sameAsWholeTrace(options, *trace))
         return std::make_shared<const TickReport>(TickReport::make(*trace, *analysis, options));
     Result whole = wholeReport(trace, analysis);
     if (whole->windowSource == options.windowSource) return whole;

@@ -16,14 +16,12 @@ namespace tickscope {
 class ReportMemo
 {
 public:
-    // The report of `options` over trace and analysis: the shared one when options ask for the whole trace
-    // with the defaults (every CPU, listed or not; a window over all of it), else a new one. Thread-safe: a
+    // The report of `options` over trace and analysis: the shared one when they give the whole trace's
+    // numbers (sameAsWholeTrace, TickReport.h), renamed for a window; else a new one. Thread-safe: a
     // second caller for the whole trace waits for the first one's result instead of making its own.
     std::shared_ptr<const TickReport> get(const std::shared_ptr<const Trace> &trace,
                                           const std::shared_ptr<const TickAnalysis> &analysis,
                                           const ReportOptions &options);
-    // Whether `options` ask for the report the memo keeps.
-    static bool isWholeTrace(const ReportOptions &options, const Trace &trace);
 
 private:
     using Result = std::shared_ptr<const TickReport>;

@@ -211,6 +211,26 @@ Distribution Distribution::of(std::vector<int32_t> &v)
     return distributionOf(v);
 }
 
+bool sameAsWholeTrace(const ReportOptions &o, const Trace &trace)
+{
+    const ReportOptions d;
+    if (o.lateWakeupNs != d.lateWakeupNs || !o.functions.empty()) return false;
+    if (o.from != d.from || o.to != d.to || o.windowSource != d.windowSource) {
+        // A window over all of the trace ("window") clamps to the same span in make(); only its name
+        // differs. A function report keeps the window it is given, so not with function_graph calls.
+        const bool covers = o.windowSource == "window" && trace.eventCount() && o.from <= trace.firstTs() &&
+                            o.to >= trace.lastTs() && trace.functions.empty();
+        if (!covers) return false;
+    }
+    const int cpuCount = trace.cpuCount();
+    if (o.cpus.empty()) return true;
+    // Every CPU listed, in order: the same report as none listed.
+    if (static_cast<int>(o.cpus.size()) != cpuCount) return false;
+    for (int c = 0; c < cpuCount; ++c)
+        if (o.cpus[static_cast<size_t>(c)] != c) return false;
+    return true;
+}
+
 std::optional<std::pair<int64_t, int64_t>> markerWindow(const Trace &trace, const TickAnalysis &analysis)
 {
     const auto [first, last] = markers(trace, analysis);

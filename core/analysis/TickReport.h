@@ -157,6 +157,11 @@ struct TickReport
     static TickReport make(const Trace &trace, const TickAnalysis &analysis, const ReportOptions &options);
 };
 
+// Whether make() with `options` gives the numbers of make() with ReportOptions{} (the defaults: every CPU,
+// the whole trace), so that one whole-trace report can serve both; the window's name (windowSource) may
+// still differ.
+bool sameAsWholeTrace(const ReportOptions &options, const Trace &trace);
+
 std::string formatReportText(const TickReport &report);
 std::string formatReportJson(const TickReport &report, int indent = 2); // 0: one line
 

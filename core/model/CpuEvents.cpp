@@ -124,13 +124,6 @@ size_t CpuEvents::runOf(size_t i) const
     return static_cast<size_t>(it - 1 - b);
 }
 
-size_t CpuEvents::epochIndex(size_t i) const
-{
-    auto it = std::upper_bound(epochs_.begin(), epochs_.end(), i,
-                               [](size_t v, const Epoch &e) { return v < e.first; });
-    return static_cast<size_t>(it - epochs_.begin()) - 1;
-}
-
 size_t CpuEvents::lowerBound(int64_t t) const
 {
     size_t lo = 0;

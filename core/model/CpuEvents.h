@@ -40,11 +40,7 @@ public:
 
     int64_t ts(size_t i) const
     {
-        // The epoch of the event's 64-event block, then any that begin inside the block before it.
-        size_t e = blockEpoch_[i >> kBlockShift];
-        while (e + 1 < epochs_.size() && epochs_[e + 1].first <= i)
-            ++e;
-        return (static_cast<int64_t>(epochs_[e].high) << 32) | tsLow_[i];
+        return (static_cast<int64_t>(epochs_[epochIndex(i)].high) << 32) | tsLow_[i];
     }
     // Starts loading the timestamps of 64-event block b (a search in it follows; see util/Prefetch.h).
     void prefetchTimes(size_t b) const
@@ -172,7 +168,14 @@ private:
         uint32_t first;
         int32_t pid;
     };
-    size_t epochIndex(size_t i) const;
+    // The epoch of event i: its 64-event block's, then any that begin inside the block before it.
+    size_t epochIndex(size_t i) const
+    {
+        size_t e = blockEpoch_[i >> kBlockShift];
+        while (e + 1 < epochs_.size() && epochs_[e + 1].first <= i)
+            ++e;
+        return e;
+    }
     void widen(); // type ids from one byte to two, for the first id above 255
 
     const std::vector<uint8_t> *typeSizes_;

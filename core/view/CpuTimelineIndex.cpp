@@ -97,12 +97,23 @@ void CpuTimelineIndex::build(const CpuEvents &events, const CpuAnalysis &a,
 }
 
 namespace {
-// Index of the first of v[lo, hi) >= t (hi when none).
-size_t searchSample(const std::vector<int64_t> &v, size_t lo, size_t hi, int64_t t)
+// The first k >= from with !before(v[k]) (v.size() when none), where v is sorted, `before` holds on a prefix
+// of it and on every value before `from`: doubling steps from `from`, then a binary search in the last
+// step. A sweep of growing values (the column edges) starts each search where the last one ended, so it
+// stays in the cache lines it last touched.
+template <class Before> size_t gallop(const std::vector<int64_t> &v, size_t from, Before before)
 {
-    return static_cast<size_t>(
-        std::lower_bound(v.begin() + static_cast<long>(lo), v.begin() + static_cast<long>(hi), t) -
-        v.begin());
+    const size_t n = v.size();
+    size_t lo = std::min(from, n), hi = lo, step = 1;
+    while (hi < n && before(v[hi])) {
+        lo = hi + 1;
+        hi = std::min(n, hi + step);
+        step *= 2;
+    }
+    const auto base = v.begin();
+    return static_cast<size_t>(std::partition_point(base + static_cast<std::ptrdiff_t>(lo),
+                                                    base + static_cast<std::ptrdiff_t>(hi), before) -
+                               base);
 }
 uint32_t eventIndexOf(const TimerSoftirq &s)
 {
@@ -152,23 +163,9 @@ size_t CpuTimelineIndex::searchBlock(size_t b, int64_t t) const
     return lo;
 }
 
-size_t CpuTimelineIndex::sampleFrom(int64_t t, size_t &block) const
+size_t CpuTimelineIndex::sampleFrom(int64_t t, size_t from) const
 {
-    // The first sample >= t: not before `block` (t only grows), found by doubling steps, then a binary
-    // search in the last step.
-    const size_t n = sample_.size();
-    size_t lo = std::min(block, n), step = 1;
-    if (lo < n && sample_[lo] < t) {
-        size_t hi = lo + 1;
-        while (hi < n && sample_[hi] < t) {
-            lo = hi;
-            step *= 2;
-            hi = std::min(n, lo + step);
-        }
-        lo = searchSample(sample_, lo + 1, hi, t);
-    }
-    block = lo;
-    return lo;
+    return gallop(sample_, from, [t](int64_t v) { return v < t; });
 }
 
 int32_t CpuTimelineIndex::maxLateness(size_t lo, size_t hi) const
@@ -195,21 +192,9 @@ void CpuTimelineIndex::tickStateAt(int64_t t, std::array<int64_t, 3> &out, size_
     out.fill(0);
     if (tickTs_.empty()) return;
     t = std::clamp(t, tickTs_.front(), std::max(tickTs_.front(), end_));
-    // The last change at or before t: at or after `change` (t only grows), by doubling steps.
-    const size_t n = tickTs_.size();
-    size_t k = std::min(change, n - 1), step = 1;
-    if (k + 1 < n && tickTs_[k + 1] <= t) {
-        size_t hi = k + 1;
-        while (hi < n && tickTs_[hi] <= t) {
-            k = hi;
-            step *= 2;
-            hi = std::min(n, k + step);
-        }
-        k = static_cast<size_t>(std::upper_bound(tickTs_.begin() + static_cast<std::ptrdiff_t>(k),
-                                                 tickTs_.begin() + static_cast<std::ptrdiff_t>(hi), t) -
-                                tickTs_.begin()) -
-            1;
-    }
+    // The last change at or before t: at or after `change` (t only grows; the first change is at or before
+    // every t, clamped above).
+    const size_t k = gallop(tickTs_, change + 1, [t](int64_t v) { return v <= t; }) - 1;
     change = k;
     out = tickCum_[k];
     out[static_cast<int>(analysis_->tickLane.changes()[k].state)] += t - tickTs_[k];
@@ -251,7 +236,7 @@ void CpuTimelineIndex::summarize(int64_t start, int64_t end, int columns, Column
     std::vector<size_t> samples(static_cast<size_t>(columns) + 1);
     size_t block = 0, change = 0; // where the sweep's searches stand (the edges only move forward)
     for (int j = 0; j <= columns; ++j)
-        samples[static_cast<size_t>(j)] = sampleFrom(boundary(j), block);
+        samples[static_cast<size_t>(j)] = block = sampleFrom(boundary(j), block);
     // The 64-event block holding the events an edge reads: the one before its sample's.
     auto blockOf = [&](int j) {
         return samples[static_cast<size_t>(j)] ? samples[static_cast<size_t>(j)] - 1 : 0;

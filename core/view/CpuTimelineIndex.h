@@ -49,13 +49,10 @@ private:
     // Tick lane state times up to t (clamped like StatePrefix). `change`: the last tick lane change at or
     // before the previous t of the same sweep (t only grows), 0 for the first; updated.
     void tickStateAt(int64_t t, std::array<int64_t, 3> &out, size_t &change) const;
-    // CpuEvents::lowerBound(t) goes through a sample of every 64th timestamp, in a sweep of growing t (the
-    // column edges): `block` is the first sample at or after the previous t (0 for the first), updated. Each
-    // step gallops forward from there: the column edges of a zoomed-out lane are a few samples apart, so the
-    // search stays in the cache lines it last touched.
-    // The first sample >= t (its index b: the sample of event b * 64), in such a sweep.
-    size_t sampleFrom(int64_t t, size_t &block) const;
-    // The first event with ts >= t, given b: the first 64-event sample >= t.
+    // CpuEvents::lowerBound(t) in two steps, over a sample of every 64th timestamp: the first sample >= t
+    // (b: the sample of event b * 64), galloping from `from`, the previous edge's sample (t only grows);
+    // then the first event >= t in the block before it.
+    size_t sampleFrom(int64_t t, size_t from) const;
     size_t searchBlock(size_t b, int64_t t) const;
     // Per 64-event block, the first record (of a sorted-by-event-index array) at or after the block: the
     // records of a column edge are found with one lookup and a short scan instead of a binary search
