@@ -253,6 +253,7 @@ int cmdReport(const std::vector<std::string> &args)
     bool formatGiven = false;
     bool jsonl = false;
     ReportRequest rq;
+    rq.report.findingInstances = 0; // a printed report shows each finding's first and last instance only
     int threads = 0;
     auto list = [](const std::string &option, const std::string &text) {
         const auto cpus = parseCpuList(text);

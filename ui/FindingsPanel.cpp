@@ -99,9 +99,8 @@ void FindingsPanel::fill()
             item->setText(0, QString::number(i + 1));
             item->setText(1, QString::number(f.cpu));
             item->setText(2, QString::fromStdString(f.what));
-            item->setText(3, f.at.empty()
-                                 ? QString()
-                                 : QString::number(static_cast<double>(f.at.front() - first) / 1e9, 'f', 6));
+            item->setText(3, f.count ? QString::number(static_cast<double>(f.first - first) / 1e9, 'f', 6)
+                                     : QString());
             item->setData(0, Qt::UserRole, static_cast<qulonglong>(i));
             QString tip = QString::fromStdString(f.pattern);
             if (!f.cause.empty()) tip += QStringLiteral("\n") + QString::fromStdString(f.cause);

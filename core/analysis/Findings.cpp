@@ -48,9 +48,12 @@ bool preemptRt(const Trace &trace)
            trace.meta.kernelRelease.find("-rt") != std::string::npos;
 }
 
-void push(std::vector<int64_t> &at, int64_t ts)
+// Notes an instance at `ts` (in time order) of finding f, whose count already includes it.
+void push(Finding &f, int64_t ts, size_t keep)
 {
-    if (at.size() < kMaxFindingInstances) at.push_back(ts);
+    if (f.count == 1) f.first = ts;
+    f.last = ts;
+    if (f.at.size() < keep) f.at.push_back(ts);
 }
 
 // Time the task lane spent polling idle inside [from, to].
@@ -70,7 +73,7 @@ int64_t pollingNs(const CpuEvents &ev, const ChangeLane &lane, int64_t from, int
 }
 
 void spuriousFindings(const Trace &trace, const TickAnalysis &analysis, const TickReport &r,
-                      const CpuAnalysis &c, std::vector<Finding> &out)
+                      const CpuAnalysis &c, size_t keep, std::vector<Finding> &out)
 {
     const CpuEvents &ev = trace.cpu(c.cpu);
     Finding user{FindingKind::SpuriousUser, c.cpu}, poll{FindingKind::SpuriousPolling, c.cpu};
@@ -82,11 +85,11 @@ void spuriousFindings(const Trace &trace, const TickAnalysis &analysis, const Ti
         if (ts < r.from || ts > r.to || !t.periodic() || !(t.flags & TickFlag::Spurious)) continue;
         if (t.context != TickContext::User) {
             ++poll.count;
-            push(poll.at, ts);
+            push(poll, ts, keep);
             continue;
         }
         ++user.count;
-        push(user.at, ts);
+        push(user, ts, keep);
         const size_t ch = c.task.changeAt(t.index);
         if (ch == ChangeLane::npos) continue;
         // the idle stretch the task came back from: the last Poll/Idle change before this one
@@ -136,7 +139,8 @@ void spuriousFindings(const Trace &trace, const TickAnalysis &analysis, const Ti
     }
 }
 
-void stopFindings(const Trace &trace, const TickReport &r, const CpuAnalysis &c, std::vector<Finding> &out)
+void stopFindings(const Trace &trace, const TickReport &r, const CpuAnalysis &c, size_t keep,
+                  std::vector<Finding> &out)
 {
     const CpuEvents &ev = trace.cpu(c.cpu);
     std::array<Finding, 7> byDep;
@@ -146,7 +150,7 @@ void stopFindings(const Trace &trace, const TickReport &r, const CpuAnalysis &c,
         const int bit = f.dependency ? std::countr_zero(f.dependency) : 32; // as the report counts them
         Finding &x = byDep[std::min<size_t>(static_cast<size_t>(bit), 6)];
         ++x.count;
-        push(x.at, ts);
+        push(x, ts, keep);
     }
     for (size_t b = 0; b < byDep.size(); ++b) {
         Finding &x = byDep[b];
@@ -166,6 +170,7 @@ void stopFindings(const Trace &trace, const TickReport &r, const CpuAnalysis &c,
 void timerFindings(const Trace &trace, const TickReport &r, const CpuAnalysis &c, const FindingOptions &o,
                    std::vector<Finding> &out)
 {
+    const size_t keep = o.instances;
     const CpuEvents &ev = trace.cpu(c.cpu);
     const auto window = ev.indexRange(r.from, r.to);
     auto in = [&](uint32_t i) { return i >= window.first && i < window.second; };
@@ -174,7 +179,7 @@ void timerFindings(const Trace &trace, const TickReport &r, const CpuAnalysis &c
     for (const TimerSoftirq &s : c.timers.timerSoftirqs) {
         if (!in(s.entry) || !s.catchup) continue;
         ++cu.count;
-        push(cu.at, ev.ts(s.entry));
+        push(cu, ev.ts(s.entry), keep);
         cu.worstNs = std::max(cu.worstNs, s.durationNs);
         maxIdle = std::max(maxIdle, s.idleNs);
         behind = std::max({behind, s.jiffiesBehind, s.jiffiesSincePrev});
@@ -211,14 +216,14 @@ void timerFindings(const Trace &trace, const TickReport &r, const CpuAnalysis &c
         if ((x.flags & WakeupFlag::TaskKnown) && x.latencyNs != kUnknownNs && x.latencyNs >= o.lateWakeupNs) {
             ++late.count;
             lateRt += isRt;
-            push(late.at, ev.ts(x.index));
+            push(late, ev.ts(x.index), keep);
             late.worstNs = std::max<int64_t>(late.worstNs, x.latencyNs);
         }
     }
     for (const WakeupBatch &b : c.timers.batches) {
         if (!in(b.first)) continue;
         ++burst.count;
-        push(burst.at, ev.ts(b.first));
+        push(burst, ev.ts(b.first), keep);
         maxBurst = std::max<uint64_t>(maxBurst, b.count);
     }
     // Claimed when at least a tenth of the non-RT wakeups ran in hard interrupt context: a few at the
@@ -247,7 +252,7 @@ void timerFindings(const Trace &trace, const TickReport &r, const CpuAnalysis &c
     }
 }
 
-void lostFindings(const Trace &trace, const TickReport &r, int cpu, std::vector<Finding> &out)
+void lostFindings(const Trace &trace, const TickReport &r, int cpu, size_t keep, std::vector<Finding> &out)
 {
     Finding f{FindingKind::LostEvents, cpu};
     uint64_t events = 0;
@@ -255,7 +260,7 @@ void lostFindings(const Trace &trace, const TickReport &r, int cpu, std::vector<
         if (l.to < r.from || l.from > r.to) continue;
         ++f.count;
         events += l.count;
-        push(f.at, l.from);
+        push(f, l.from, keep);
     }
     if (!f.count) return;
     f.what = fmt("%" PRIu64 " lost-event range%s", f.count, f.count == 1 ? "" : "s");
@@ -294,9 +299,9 @@ std::vector<Finding> findFindings(const Trace &trace, const TickAnalysis &analys
     for (const CpuReport &cr : report.cpus) {
         if (cr.cpu < 0 || static_cast<size_t>(cr.cpu) >= analysis.cpus.size()) continue;
         const CpuAnalysis &c = analysis.cpus[static_cast<size_t>(cr.cpu)];
-        lostFindings(trace, report, cr.cpu, out);
-        spuriousFindings(trace, analysis, report, c, out);
-        stopFindings(trace, report, c, out);
+        lostFindings(trace, report, cr.cpu, options.instances, out);
+        spuriousFindings(trace, analysis, report, c, options.instances, out);
+        stopFindings(trace, report, c, options.instances, out);
         timerFindings(trace, report, c, options, out);
     }
     std::stable_sort(out.begin(), out.end(), [](const Finding &a, const Finding &b) {
@@ -314,7 +319,7 @@ void appendFindingsText(std::string &out, const std::vector<Finding> &findings)
     for (size_t i = 0; i < findings.size(); ++i) {
         const Finding &f = findings[i];
         out += fmt("%2zu. CPU %d: %s", i + 1, f.cpu, f.what.c_str());
-        if (!f.at.empty()) out += fmt(", first at %s s", formatSeconds(f.at.front()).c_str());
+        if (f.count) out += fmt(", first at %s s", formatSeconds(f.first).c_str());
         out += "\n";
         if (!f.pattern.empty()) out += "    " + f.pattern + "\n";
         if (!f.cause.empty()) out += "    " + f.cause + "\n";
@@ -329,7 +334,7 @@ void findingsJson(JsonWriter &j, const std::vector<Finding> &findings)
         j.value("what", f.what).value("pattern", f.pattern).value("cause", f.cause);
         if (!f.dependency.empty()) j.value("dependency", f.dependency);
         if (f.worstNs) j.value("worst_ns", f.worstNs);
-        if (!f.at.empty()) j.value("first_ns", f.at.front()).value("last_ns", f.at.back());
+        if (f.count) j.value("first_ns", f.first).value("last_ns", f.last);
         j.endObject();
     }
     j.endArray();

@@ -2,7 +2,7 @@
 // trouble on one CPU (spurious ticks in user mode, spurious ticks while polling, failed tick stops of one
 // dependency, catch-up TIMER softirqs, late hrtimer wakeups, wakeup bursts, lost events), with its count
 // over the report's window, the pattern it follows, the known kernel cause it matches when one does
-// (docs/FINDINGS.md), and the time of every instance so that a view can step through them. The counts
+// (docs/FINDINGS.md), and the time of each instance so that a view can step through them. The counts
 // are the report's own (same window rules), so that `report` and the Findings panel never disagree.
 #pragma once
 
@@ -36,12 +36,16 @@ struct Finding
     FindingKind kind;
     int cpu = -1;
     uint64_t count = 0;
-    std::string what;        // one line: "201 spurious ticks in user mode"
-    std::string pattern;     // how they occur ("one per wakeup from polling idle (199 wakeups)"), or ""
-    std::string cause;       // the known cause it matches, one sentence, or ""
-    std::string dependency;  // FailedStops: the dependency's name
-    std::vector<int64_t> at; // each instance's time (absolute ns), in order; at most kMaxFindingInstances
-    int64_t worstNs = 0;     // LateWakeup: the longest latency; CatchupSoftirq: the longest softirq
+    std::string what;            // one line: "201 spurious ticks in user mode"
+    std::string pattern;         // how they occur ("one per wakeup from polling idle (199 wakeups)"), or ""
+    std::string cause;           // the known cause it matches, one sentence, or ""
+    std::string dependency;      // FailedStops: the dependency's name
+    int64_t first = 0, last = 0; // the first and last instance's time (absolute ns), when count > 0
+    // Each instance's time (absolute ns), in order: the first FindingOptions::instances of them. A view
+    // steps through them; a printed report needs only first and last (at 8 bytes an instance, keeping
+    // them for a 100 M-event trace took 1.5 bytes per event).
+    std::vector<int64_t> at;
+    int64_t worstNs = 0; // LateWakeup: the longest latency; CatchupSoftirq: the longest softirq
 };
 
 constexpr size_t kMaxFindingInstances = 1'000'000;
@@ -50,6 +54,7 @@ constexpr int64_t kLateWakeupNs = 100'000; // a wakeup latency at least this lon
 struct FindingOptions
 {
     int64_t lateWakeupNs = kLateWakeupNs;
+    size_t instances = kMaxFindingInstances; // instance times kept in Finding::at, per finding
 };
 
 // The findings over the report's window and CPUs, worst first: lost events (the rest may be wrong) first,

@@ -214,7 +214,8 @@ Distribution Distribution::of(std::vector<int32_t> &v)
 bool sameAsWholeTrace(const ReportOptions &o, const Trace &trace)
 {
     const ReportOptions d;
-    if (o.lateWakeupNs != d.lateWakeupNs || !o.functions.empty()) return false;
+    if (o.lateWakeupNs != d.lateWakeupNs || !o.functions.empty() || o.findingInstances != d.findingInstances)
+        return false;
     if (o.from != d.from || o.to != d.to || o.windowSource != d.windowSource) {
         // A window over all of the trace ("window") clamps to the same span in make(); only its name
         // differs. A function report keeps the window it is given, so not with function_graph calls.
@@ -340,7 +341,8 @@ TickReport TickReport::make(const Trace &trace, const TickAnalysis &analysis, co
         timerReport(trace, c, r.from, r.to, cr);
         r.cpus.push_back(std::move(cr));
     }
-    r.findings = findFindings(trace, analysis, r, FindingOptions{options.lateWakeupNs});
+    r.findings =
+        findFindings(trace, analysis, r, FindingOptions{options.lateWakeupNs, options.findingInstances});
     if (!trace.functions.empty() || !options.functions.empty())
         r.functions = std::make_shared<const FunctionReport>(
             makeFunctionReport(trace, &analysis, options.functions, options.cpus, options.from, options.to));

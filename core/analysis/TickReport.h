@@ -20,9 +20,10 @@ struct ReportOptions
     std::vector<int> cpus; // empty: every CPU
     int64_t from = INT64_MIN;
     int64_t to = INT64_MAX;
-    std::string windowSource = "trace";   // "trace", "window", "markers"
-    int64_t lateWakeupNs = kLateWakeupNs; // findings: a wakeup latency at least this long is late
-    std::vector<std::string> functions;   // function_graph calls to report besides the timer ones
+    std::string windowSource = "trace";             // "trace", "window", "markers"
+    int64_t lateWakeupNs = kLateWakeupNs;           // findings: a wakeup latency at least this long is late
+    std::vector<std::string> functions;             // function_graph calls to report besides the timer ones
+    size_t findingInstances = kMaxFindingInstances; // instance times kept per finding (Finding::at)
 };
 
 // The span between the first and last ftrace print marker (nullopt when the trace has fewer than two).

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <string>
+#include <tuple>
 
 namespace tickscope {
 namespace {
@@ -36,6 +37,9 @@ void checkAgainstReport(const TickReport &r, const Trace *trace, const std::stri
     for (const Finding &f : r.findings) {
         EXPECT_EQ(f.at.size(), std::min<uint64_t>(f.count, kMaxFindingInstances)) << f.what;
         EXPECT_TRUE(std::is_sorted(f.at.begin(), f.at.end())) << f.what;
+        ASSERT_GT(f.count, 0u) << f.what;
+        EXPECT_EQ(f.first, f.at.front()) << f.what;
+        if (f.count <= kMaxFindingInstances) EXPECT_EQ(f.last, f.at.back()) << f.what;
         if (f.kind != FindingKind::LostEvents) {
             for (int64_t t : f.at) {
                 EXPECT_GE(t, r.from) << f.what;
@@ -85,7 +89,22 @@ TEST(Findings, EveryFixtureMatchesItsReport)
           "text/tracefs-pipe-lost.txt", "text/tracefs-noirqinfo.txt", "text/tracefs-tgid.txt"}) {
         const auto trace = loadTrace(test::dataPath(name));
         const TickAnalysis a = TickAnalysis::run(*trace);
-        checkAgainstReport(TickReport::make(*trace, a, {}), trace.get(), name);
+        const TickReport r = TickReport::make(*trace, a, {});
+        checkAgainstReport(r, trace.get(), name);
+        // A printed report keeps no instance times, and nothing else changes.
+        ReportOptions none;
+        none.findingInstances = 0;
+        const TickReport bare = TickReport::make(*trace, a, none);
+        ASSERT_EQ(bare.findings.size(), r.findings.size()) << name;
+        for (size_t k = 0; k < r.findings.size(); ++k) {
+            const Finding &x = r.findings[k], &y = bare.findings[k];
+            EXPECT_TRUE(y.at.empty()) << name << ": " << y.what;
+            EXPECT_EQ(
+                std::tie(x.kind, x.cpu, x.count, x.what, x.pattern, x.cause, x.first, x.last, x.worstNs),
+                std::tie(y.kind, y.cpu, y.count, y.what, y.pattern, y.cause, y.first, y.last, y.worstNs))
+                << name << ": " << x.what;
+        }
+        EXPECT_EQ(formatReportJson(bare), formatReportJson(r)) << name;
     }
 }
 
