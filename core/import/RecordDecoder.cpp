@@ -92,6 +92,9 @@ const EventLayout *EventLayouts::add(tep_event *ev) const
         case FieldRole::Symbol:
             op.code = FieldOp::Symbol;
             break;
+        case FieldRole::Pointer:
+            op.code = src.valid() ? FieldOp::Pointer : FieldOp::Const; // a missing one: the null pointer
+            break;
         case FieldRole::String:
             op.code =
                 f.flags & kFromPrint ? (src.valid() ? FieldOp::FromPrint : FieldOp::Const) : FieldOp::String;
@@ -393,6 +396,9 @@ bool RecordDecoder::decode(const tep_record &rec, CpuEvents &out)
             break;
         case FieldOp::Symbol:
             kinds::store(buf, op.at, symbol(num(d, sz, op.src)));
+            break;
+        case FieldOp::Pointer:
+            kinds::store(buf, op.at, strings_.internPointer(num(d, sz, op.src)));
             break;
         case FieldOp::String: {
             std::string_view text = str(d, sz, op.src);

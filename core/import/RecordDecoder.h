@@ -45,6 +45,7 @@ struct FieldOp
         Const,     // the format lacks the field: the table's value for that
         SameAs,    // the format lacks the field: another field's value
         Symbol,    // an address named from the file's symbols
+        Pointer,   // a pointer value, stored as its pointer id
         String,    // a char array or __data_loc string
         FromPrint, // from libtraceevent's printed record
     };

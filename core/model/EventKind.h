@@ -56,12 +56,13 @@ EventKind kindForEvent(std::string_view system, std::string_view name);
 std::string_view kindName(EventKind k);
 
 // Payload layouts. Stored packed, byte-wise, in a per-CPU arena; read them with CpuEvents::payload<T>().
-// Pointers (hrtimer=, timer=) are kept as the 64-bit value the source shows: a raw kernel address in
-// trace.dat, the hashed %p value in tracefs text. Symbols (function=) are ids in Trace::strings().
+// Pointers (hrtimer=, timer=) are ids of the 64-bit value the source shows (a raw kernel address in
+// trace.dat, the hashed %p value in tracefs text), Trace::strings.pointer(id) gives it back: equal values,
+// equal ids, within one trace. Symbols (function=) are ids in Trace::strings.
 #pragma pack(push, 1)
 struct HrtimerStartP
 {
-    uint64_t timer;
+    uint32_t timer; // pointer id
     uint32_t function;
     int64_t expires;
     int64_t softexpires;
@@ -71,23 +72,23 @@ struct HrtimerStartP
 };
 struct HrtimerExpireEntryP
 {
-    uint64_t timer;
+    uint32_t timer; // pointer id
     int64_t now;
     uint32_t function;
 };
 struct PtrP
 {
-    uint64_t ptr; // hrtimer_cancel/expire_exit, timer_cancel/expire_exit/init
+    uint32_t ptr; // pointer id: hrtimer_cancel/expire_exit, timer_cancel/expire_exit/init
 };
 struct HrtimerInitP
 {
-    uint64_t timer;
+    uint32_t timer; // pointer id
     int32_t clockid;
     uint32_t mode;
 };
 struct TimerStartP
 {
-    uint64_t timer;
+    uint32_t timer; // pointer id
     uint32_t function;
     uint64_t expires;
     uint64_t now;
@@ -96,7 +97,7 @@ struct TimerStartP
 };
 struct TimerExpireEntryP
 {
-    uint64_t timer;
+    uint32_t timer; // pointer id
     uint32_t function;
     uint64_t now;
     uint64_t baseclk; // == now when the kernel has no baseclk

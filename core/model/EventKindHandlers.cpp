@@ -212,7 +212,7 @@ void timerStartPrint(const KindSpec &, const EventView &e, std::string &o)
 {
     TimerStartP p;
     std::memcpy(&p, e.payload, sizeof p);
-    appendf(o, "timer=%016" PRIx64 " function=", p.timer);
+    appendf(o, "timer=%016" PRIx64 " function=", e.trace.strings.pointer(p.timer));
     o += e.trace.strings.str(p.function);
     appendf(o, " expires=%" PRIu64 " [timeout=%" PRId64 "] bucket_expiry=%" PRIu64, p.expires,
             static_cast<int64_t>(p.expires - p.now), p.bucketExpiry);

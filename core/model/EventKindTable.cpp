@@ -168,7 +168,7 @@ constexpr ValueCodec kCpu3{printCpu3};
 // clang-format off
 constexpr FieldSpec kGenericF[] = {FieldSpec{"text", {}, TS_AT(TextP, text), FieldRole::Text}.with(kPlain)};
 constexpr FieldSpec kHrtimerStartF[] = {
-    value("hrtimer", TS_AT(HrtimerStartP, timer), &codecs::pointer),
+    pointer("hrtimer", TS_AT(HrtimerStartP, timer)),
     symbol("function", TS_AT(HrtimerStartP, function)),
     value("expires", TS_AT(HrtimerStartP, expires)),
     value("softexpires", TS_AT(HrtimerStartP, softexpires)),
@@ -176,19 +176,19 @@ constexpr FieldSpec kHrtimerStartF[] = {
     value("was_armed", TS_AT(HrtimerStartP, wasArmed), &codecs::boolean).orElse(-1),        // 6.16+
 };
 constexpr FieldSpec kHrtimerExpireEntryF[] = {
-    value("hrtimer", TS_AT(HrtimerExpireEntryP, timer), &codecs::pointer),
+    pointer("hrtimer", TS_AT(HrtimerExpireEntryP, timer)),
     symbol("function", TS_AT(HrtimerExpireEntryP, function)),
     value("now", TS_AT(HrtimerExpireEntryP, now)),
 };
-constexpr FieldSpec kHrtimerPtrF[] = {value("hrtimer", TS_AT(PtrP, ptr), &codecs::pointer)};
-constexpr FieldSpec kTimerPtrF[] = {value("timer", TS_AT(PtrP, ptr), &codecs::pointer)};
+constexpr FieldSpec kHrtimerPtrF[] = {pointer("hrtimer", TS_AT(PtrP, ptr))};
+constexpr FieldSpec kTimerPtrF[] = {pointer("timer", TS_AT(PtrP, ptr))};
 constexpr FieldSpec kHrtimerInitF[] = {
-    value("hrtimer", TS_AT(HrtimerInitP, timer), &codecs::pointer),
+    pointer("hrtimer", TS_AT(HrtimerInitP, timer)),
     value("clockid", TS_AT(HrtimerInitP, clockid), &kClockId),
     value("mode", TS_AT(HrtimerInitP, mode), &kHrtimerMode),
 };
 constexpr FieldSpec kTimerStartF[] = {
-    value("timer", TS_AT(TimerStartP, timer), &codecs::pointer),
+    pointer("timer", TS_AT(TimerStartP, timer)),
     symbol("function", TS_AT(TimerStartP, function)),
     value("expires", TS_AT(TimerStartP, expires)),
     value("now", TS_AT(TimerStartP, now)),
@@ -196,7 +196,7 @@ constexpr FieldSpec kTimerStartF[] = {
     value("flags", TS_AT(TimerStartP, flags)),
 };
 constexpr FieldSpec kTimerExpireEntryF[] = {
-    value("timer", TS_AT(TimerExpireEntryP, timer), &codecs::pointer),
+    pointer("timer", TS_AT(TimerExpireEntryP, timer)),
     symbol("function", TS_AT(TimerExpireEntryP, function)),
     value("now", TS_AT(TimerExpireEntryP, now)),
     value("baseclk", TS_AT(TimerExpireEntryP, baseclk)).sameAs(2), // 4.8+

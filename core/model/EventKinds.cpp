@@ -76,7 +76,8 @@ EventKind add(KindSpec s)
         throw std::invalid_argument(std::string(s.name()) + ": more than 12 fields");
     for (const FieldSpec &f : s.fields) {
         if (f.at.offset + f.at.size > s.payloadSize ||
-            (f.at.size != 0 && f.at.size != 1 && f.at.size != 2 && f.at.size != 4 && f.at.size != 8))
+            (f.at.size != 0 && f.at.size != 1 && f.at.size != 2 && f.at.size != 4 && f.at.size != 8) ||
+            (f.role == FieldRole::Pointer && f.at.size != 4))
             throw std::invalid_argument(std::string(s.name()) + ": field " + std::string(f.name) +
                                         " does not fit the payload");
     }
@@ -149,6 +150,10 @@ bool decodeTextFields(const KindSpec &s, std::string_view text, StringPool &stri
             if (v.empty()) return false;
             u = strings.intern(scan::stripSymbolOffset(v));
             break;
+        case FieldRole::Pointer:
+            if (!scan::parsePointer(v, u)) return false;
+            u = strings.internPointer(u);
+            break;
         case FieldRole::String:
             u = strings.intern(v);
             break;
@@ -217,6 +222,9 @@ void printFields(const KindSpec &s, const EventView &e, std::string &out)
                 std::snprintf(buf, sizeof buf, f.at.isSigned ? "%" PRId64 : "%" PRIu64, v);
                 out += buf;
             }
+            break;
+        case FieldRole::Pointer:
+            codecs::pointer.print(out, e.trace.strings.pointer(static_cast<uint32_t>(v)));
             break;
         case FieldRole::Symbol:
         case FieldRole::String:

@@ -26,12 +26,14 @@ constexpr size_t kMaxKindFields = 12; // fields of one kind
 // What a field is and where its value comes from.
 enum class FieldRole : uint8_t
 {
-    Value,  // a number stored in the payload
-    Symbol, // a kernel function: trace.dat has its address (named from the file's symbols), text its name;
-            // stored as a string id
-    String, // a string (char array or __data_loc string in trace.dat); stored as a string id
-    Comm,   // the comm of the task whose pid is field `ref`: noted in the task table, not stored
-    Text,   // the event's whole field text (Generic events): a string id, 0 in trace.dat
+    Value,   // a number stored in the payload
+    Symbol,  // a kernel function: trace.dat has its address (named from the file's symbols), text its name;
+             // stored as a string id
+    String,  // a string (char array or __data_loc string in trace.dat); stored as a string id
+    Comm,    // the comm of the task whose pid is field `ref`: noted in the task table, not stored
+    Text,    // the event's whole field text (Generic events): a string id, 0 in trace.dat
+    Pointer, // a kernel pointer (%p: the address in trace.dat, tracefs's hashed value in text); stored as a
+             // 4-byte pointer id (StringPool::pointer), printed as 16 hex digits
 };
 
 // What happens when a format (trace.dat) or a printed line (text) has no such field.
@@ -107,6 +109,10 @@ struct FieldSpec
 constexpr FieldSpec value(std::string_view name, PayloadAt at, const ValueCodec *codec = nullptr)
 {
     return FieldSpec{name, {}, at, FieldRole::Value, codec};
+}
+constexpr FieldSpec pointer(std::string_view name, PayloadAt at)
+{
+    return FieldSpec{name, {}, at, FieldRole::Pointer, &codecs::pointer};
 }
 constexpr FieldSpec symbol(std::string_view name, PayloadAt at)
 {

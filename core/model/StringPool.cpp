@@ -12,6 +12,16 @@ StringPool::StringPool()
 {
     views_.emplace_back();
     ids_.emplace(std::string_view{}, 0);
+    pointers_.push_back(0);
+    pointerIds_.emplace(0, 0);
+}
+
+uint32_t StringPool::internPointer(uint64_t value)
+{
+    std::lock_guard lock(mutex_);
+    const auto [it, added] = pointerIds_.emplace(value, static_cast<uint32_t>(pointers_.size()));
+    if (added) pointers_.push_back(value);
+    return it->second;
 }
 
 std::string_view StringPool::store(std::string_view s)
@@ -59,7 +69,9 @@ uint32_t StringPool::find(std::string_view s) const
 size_t StringPool::memoryBytes() const
 {
     size_t bytes = views_.capacity() * sizeof(std::string_view) + ids_.size() * 48;
-    for (const auto &v : views_) bytes += v.size();
+    for (const auto &v : views_)
+        bytes += v.size();
+    bytes += pointers_.capacity() * sizeof(uint64_t) + pointerIds_.size() * 32;
     return bytes;
 }
 

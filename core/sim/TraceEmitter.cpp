@@ -15,7 +15,7 @@ uint16_t typeOf(Trace &t, EventKind k)
 
 } // namespace
 
-TraceEmitter::TraceEmitter(Trace &t) : trace_(t)
+TraceEmitter::TraceEmitter(Trace &t) : trace_(t), pointers_(t.strings)
 {
     using K = EventKind;
     hrStart_ = typeOf(t, K::HrtimerStart);
@@ -50,35 +50,35 @@ TraceEmitter::TraceEmitter(Trace &t) : trace_(t)
 
 void TraceEmitter::ptr(int cpu, int64_t ts, const Ctx &c, uint16_t type, uint64_t p)
 {
-    const PtrP v{p};
+    const PtrP v{pointerId(p)};
     put(cpu, ts, c, type, &v, sizeof v);
 }
 
 void TraceEmitter::hrtimerStart(int cpu, int64_t ts, const Ctx &c, uint64_t timer, uint32_t fn,
                                 int64_t expires, int64_t soft, uint8_t mode, bool wasArmed)
 {
-    const HrtimerStartP v{timer, fn, expires, soft, mode, static_cast<int8_t>(wasArmed ? 1 : 0)};
+    const HrtimerStartP v{pointerId(timer), fn, expires, soft, mode, static_cast<int8_t>(wasArmed ? 1 : 0)};
     put(cpu, ts, c, hrStart_, &v, sizeof v);
 }
 
 void TraceEmitter::hrtimerExpireEntry(int cpu, int64_t ts, const Ctx &c, uint64_t timer, int64_t now,
                                       uint32_t fn)
 {
-    const HrtimerExpireEntryP v{timer, now, fn};
+    const HrtimerExpireEntryP v{pointerId(timer), now, fn};
     put(cpu, ts, c, hrEntry_, &v, sizeof v);
 }
 
 void TraceEmitter::timerStart(int cpu, int64_t ts, const Ctx &c, uint64_t timer, uint32_t fn,
                               uint64_t expires, uint64_t now, uint64_t bucket, uint32_t flags)
 {
-    const TimerStartP v{timer, fn, expires, now, bucket, flags};
+    const TimerStartP v{pointerId(timer), fn, expires, now, bucket, flags};
     put(cpu, ts, c, tStart_, &v, sizeof v);
 }
 
 void TraceEmitter::timerExpireEntry(int cpu, int64_t ts, const Ctx &c, uint64_t timer, uint32_t fn,
                                     uint64_t now, uint64_t baseclk)
 {
-    const TimerExpireEntryP v{timer, fn, now, baseclk};
+    const TimerExpireEntryP v{pointerId(timer), fn, now, baseclk};
     put(cpu, ts, c, tEntry_, &v, sizeof v);
 }
 

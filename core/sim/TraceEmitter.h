@@ -79,7 +79,10 @@ private:
     }
     void ptr(int cpu, int64_t ts, const Ctx &c, uint16_t type, uint64_t p);
 
+    uint32_t pointerId(uint64_t timer) { return pointers_.internPointer(timer); }
+
     Trace &trace_;
+    LocalInterner pointers_; // the simulator runs on one thread
     uint64_t events_ = 0;
     uint16_t hrStart_, hrCancel_, hrEntry_, hrExit_, tStart_, tEntry_, tExit_, baseIdle_, tickStop_, cpuIdle_;
     uint16_t sRaise_, sEntry_, sExit_, irqEntry_, irqExit_, ltEntry_, ltExit_, iwEntry_, iwExit_;

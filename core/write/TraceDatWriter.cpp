@@ -52,6 +52,7 @@ enum class Put : uint8_t
 {
     Number,   // the payload value, `size` bytes
     Symbol,   // the address kallsyms gives the name
+    Pointer,  // void *: the value of the payload's pointer id
     Comm,     // char[16]: the comm of the pid in field `ref`
     DataLoc,  // __data_loc char[]: the string, appended after the fixed fields
     TailText, // char buf[]: the string, to the record's end (ftrace print)
@@ -84,6 +85,8 @@ std::string typeName(const OutField &f)
     case Put::Symbol:
     case Put::Zero:
         return "unsigned long";
+    case Put::Pointer:
+        return "void *";
     case Put::Comm:
         return "char";
     case Put::DataLoc:
@@ -141,6 +144,9 @@ void buildFormat(TypeOut &t, std::string_view name)
             break;
         case Put::Symbol:
             fmt += "%ps", args += ", (void *)REC->" + field;
+            break;
+        case Put::Pointer:
+            fmt += "%p", args += ", REC->" + field;
             break;
         case Put::Comm:
         case Put::TailText:
@@ -271,6 +277,12 @@ public:
                 std::memcpy(at, &v, f.size); // little endian: the low bytes
                 break;
             }
+            case Put::Pointer: {
+                const uint64_t v =
+                    t_.strings.pointer(static_cast<uint32_t>(kinds::load(payload, f.spec->at)));
+                std::memcpy(at, &v, 8);
+                break;
+            }
             case Put::Symbol: {
                 const auto id = static_cast<uint32_t>(kinds::load(payload, f.spec->at));
                 const uint64_t addr = symbolAddr_.count(id) ? symbolAddr_.at(id) : 0;
@@ -333,6 +345,9 @@ private:
                 break;
             case FieldRole::Symbol:
                 place({&f, Put::Symbol, 0, 8}, 8);
+                break;
+            case FieldRole::Pointer:
+                place({&f, Put::Pointer, 0, 8}, 8);
                 break;
             case FieldRole::Comm:
                 place({&f, Put::Comm, 0, 16}, 1);

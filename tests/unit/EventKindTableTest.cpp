@@ -258,6 +258,14 @@ TEST(EventKindTable, AddRefusesAKindThatDoesNotFit)
     EXPECT_THROW(kinds::add(KindSpec{EventKind::Generic, "t", "bad_kind", sizeof(Small), kTooWide}),
                  std::invalid_argument);
     EXPECT_EQ(kindForEvent("t", "bad_kind"), EventKind::Generic);
+    // a pointer field holds a 4-byte pointer id
+    struct Wide
+    {
+        uint64_t p;
+    };
+    static constexpr FieldSpec kWidePointer[] = {pointer("p", PayloadAt{0, 8, false})};
+    EXPECT_THROW(kinds::add(KindSpec{EventKind::Generic, "t", "bad_pointer", sizeof(Wide), kWidePointer}),
+                 std::invalid_argument);
 }
 
 } // namespace

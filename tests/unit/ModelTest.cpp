@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <set>
 #include <thread>
 
 using namespace tickscope;
@@ -257,6 +258,40 @@ TEST(Model, StringPoolIsThreadSafeAndStable)
     EXPECT_EQ(pool.intern(""), 0u);
     const std::string big(100000, 'x');
     EXPECT_EQ(pool.str(pool.intern(big)), big);
+}
+
+// Pointer ids: one per value, the same on every thread, 0 for the null pointer; the per-thread cache
+// hands out the pool's ids even when many values share its slots.
+TEST(Model, PointerIdsAreOnePerValue)
+{
+    StringPool pool;
+    EXPECT_EQ(pool.internPointer(0), 0u);
+    EXPECT_EQ(pool.pointer(0), 0u);
+    // 3000 timers 64 bytes apart, then 3000 0x1000 apart: the cache's slots collide
+    auto value = [](int i) {
+        return 0xffff888100000000ull + static_cast<uint64_t>(i % 3000) * (i < 10000 ? 64 : 0x1000);
+    };
+    std::vector<std::thread> th;
+    std::vector<std::vector<uint32_t>> ids(4);
+    for (int t = 0; t < 4; ++t) {
+        th.emplace_back([&, t] {
+            LocalInterner local(pool);
+            for (int i = 0; i < 20000; ++i)
+                ids[t].push_back(local.internPointer(value(i)));
+        });
+    }
+    for (auto &x : th)
+        x.join();
+    for (int t = 1; t < 4; ++t)
+        EXPECT_EQ(ids[t], ids[0]);
+    std::set<uint64_t> distinct{0};
+    for (int i = 0; i < 20000; ++i) {
+        distinct.insert(value(i));
+        ASSERT_EQ(pool.pointer(ids[0][static_cast<size_t>(i)]), value(i)) << i;
+    }
+    EXPECT_EQ(pool.pointerCount(), distinct.size());
+    EXPECT_EQ(pool.internPointer(value(12345)), ids[0][12345]);
+    EXPECT_EQ(pool.pointer(999999), 0u); // not an id
 }
 
 TEST(Model, TaskTableNamesOverTime)

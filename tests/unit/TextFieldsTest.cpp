@@ -31,6 +31,7 @@ protected:
     }
     bool fails(EventKind k, std::string_view f) { return !decodeFields(k, f, pool, d); }
     std::string str(uint32_t id) const { return std::string(pool.str(id)); }
+    uint64_t ptr(uint32_t id) const { return pool.pointer(id); }
 };
 
 TEST_F(TextFields, HrtimerStart)
@@ -38,7 +39,7 @@ TEST_F(TextFields, HrtimerStart)
     auto t = decode<HrtimerStartP>(EventKind::HrtimerStart,
                                    "hrtimer=00000000e0454865 function=tick_nohz_handler expires=335020000000 "
                                    "softexpires=335019950000 mode=ABS|PINNED|HARD was_armed=1");
-    EXPECT_EQ(val(t.timer), 0xe0454865u);
+    EXPECT_EQ(ptr(t.timer), 0xe0454865u);
     EXPECT_EQ(str(t.function), "tick_nohz_handler");
     EXPECT_EQ(val(t.expires), 335020000000);
     EXPECT_EQ(val(t.softexpires), 335019950000);
@@ -49,7 +50,7 @@ TEST_F(TextFields, HrtimerStart)
         decode<HrtimerStartP>(EventKind::HrtimerStart, "hrtimer=0xff3c2143be9235c0 "
                                                        "function=tick_sched_timer/0x0 expires=4780000000 "
                                                        "softexpires=4780000000");
-    EXPECT_EQ(val(p.timer), 0xff3c2143be9235c0u);
+    EXPECT_EQ(ptr(p.timer), 0xff3c2143be9235c0u);
     EXPECT_EQ(str(p.function), "tick_sched_timer");
     EXPECT_EQ(val(p.mode), kModeUnknown);
     EXPECT_EQ(val(p.wasArmed), -1);
@@ -87,7 +88,7 @@ TEST_F(TextFields, HrtimerExpireCancelInit)
     auto a =
         decode<HrtimerExpireEntryP>(EventKind::HrtimerExpireEntry,
                                     "hrtimer=00000000e0454865 function=tick_nohz_handler now=335016041769");
-    EXPECT_EQ(val(a.timer), 0xe0454865u);
+    EXPECT_EQ(ptr(a.timer), 0xe0454865u);
     EXPECT_EQ(val(a.now), 335016041769);
     EXPECT_EQ(str(a.function), "tick_nohz_handler");
     auto b = decode<HrtimerExpireEntryP>(
@@ -95,18 +96,18 @@ TEST_F(TextFields, HrtimerExpireCancelInit)
         "hrtimer=0xff3c2143be9235c0 now=4776084793 function=tick_sched_timer/0x0");
     EXPECT_EQ(val(b.now), 4776084793);
     EXPECT_EQ(str(b.function), "tick_sched_timer");
-    EXPECT_EQ(val(decode<PtrP>(EventKind::HrtimerCancel, "hrtimer=00000000c2acb096").ptr), 0xc2acb096u);
-    EXPECT_EQ(val(decode<PtrP>(EventKind::HrtimerExpireExit, "hrtimer=0xffff888627c1c6f8").ptr),
+    EXPECT_EQ(ptr(decode<PtrP>(EventKind::HrtimerCancel, "hrtimer=00000000c2acb096").ptr), 0xc2acb096u);
+    EXPECT_EQ(ptr(decode<PtrP>(EventKind::HrtimerExpireExit, "hrtimer=0xffff888627c1c6f8").ptr),
               0xffff888627c1c6f8u);
-    EXPECT_EQ(val(decode<PtrP>(EventKind::TimerCancel, "timer=0xff62c3e8c0083e38").ptr), 0xff62c3e8c0083e38u);
-    EXPECT_EQ(val(decode<PtrP>(EventKind::TimerInit, "timer=ffff880037a3b8e0").ptr), 0xffff880037a3b8e0u);
+    EXPECT_EQ(ptr(decode<PtrP>(EventKind::TimerCancel, "timer=0xff62c3e8c0083e38").ptr), 0xff62c3e8c0083e38u);
+    EXPECT_EQ(ptr(decode<PtrP>(EventKind::TimerInit, "timer=ffff880037a3b8e0").ptr), 0xffff880037a3b8e0u);
     auto i = decode<HrtimerInitP>(EventKind::HrtimerInit,
                                   "hrtimer=0xff3c21438214a308 clockid=CLOCK_MONOTONIC mode=0x9");
     EXPECT_EQ(val(i.clockid), 1);
     EXPECT_EQ(val(i.mode), 9u);
     auto s = decode<HrtimerInitP>(EventKind::HrtimerInit,
                                   "hrtimer=00000000abcd clockid=CLOCK_BOOTTIME mode=REL|HARD");
-    EXPECT_EQ(val(s.timer), 0xabcdu);
+    EXPECT_EQ(ptr(s.timer), 0xabcdu);
     EXPECT_EQ(val(s.clockid), 7);
     EXPECT_EQ(val(s.mode), 9u);
     EXPECT_EQ(val(decode<HrtimerInitP>(EventKind::HrtimerInit, "hrtimer=0x1 clockid=11 mode=ABS").clockid),
@@ -120,7 +121,7 @@ TEST_F(TextFields, TimerWheel)
         decode<TimerStartP>(EventKind::TimerStart,
                             "timer=000000003a5d6586 function=process_timeout expires=4294976003 [timeout=1] "
                             "bucket_expiry=4294976004 cpu=1 idx=4 flags=");
-    EXPECT_EQ(val(a.timer), 0x3a5d6586u);
+    EXPECT_EQ(ptr(a.timer), 0x3a5d6586u);
     EXPECT_EQ(str(a.function), "process_timeout");
     EXPECT_EQ(val(a.expires), 4294976003u);
     EXPECT_EQ(val(a.now), 4294976002u);

@@ -111,7 +111,7 @@ TEST_P(TraceCmdReport, DecodedFieldsMatchRawRecordValues)
         ++checked;
         if (s.name == "hrtimer_start") {
             auto p = ev.payload<HrtimerStartP>(i);
-            EXPECT_EQ(val(p.timer), raw("hrtimer"));
+            EXPECT_EQ(plugin->strings.pointer(p.timer), raw("hrtimer"));
             EXPECT_EQ(uint64_t(p.expires), raw("expires"));
             EXPECT_EQ(uint64_t(p.softexpires), raw("softexpires"));
             EXPECT_EQ(val(p.mode), kModeUnknown) << "the plugin does not print the mode";

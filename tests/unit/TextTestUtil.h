@@ -177,17 +177,18 @@ inline std::string describe(const Trace &t, int cpu, size_t i, bool lossy = fals
     const EventType &ty = t.types()[ev.type(i)];
     std::ostringstream o;
     auto s = [&](uint32_t id) { return std::string(t.strings.str(id)); };
+    auto ptr = [&](uint32_t id) { return t.strings.pointer(id); }; // ids follow the decode order
     o << ty.system << ':' << ty.name << " pid=" << ev.pid(i) << ' ';
     switch (ty.kind) {
     case EventKind::HrtimerStart: {
         auto p = ev.payload<HrtimerStartP>(i);
-        o << p.timer << ' ' << s(p.function) << ' ' << p.expires << ' ' << p.softexpires;
+        o << ptr(p.timer) << ' ' << s(p.function) << ' ' << p.expires << ' ' << p.softexpires;
         if (!lossy) o << ' ' << int(p.mode) << ' ' << int(p.wasArmed);
         break;
     }
     case EventKind::HrtimerExpireEntry: {
         auto p = ev.payload<HrtimerExpireEntryP>(i);
-        o << p.timer << ' ' << p.now << ' ' << s(p.function);
+        o << ptr(p.timer) << ' ' << p.now << ' ' << s(p.function);
         break;
     }
     case EventKind::HrtimerCancel:
@@ -195,22 +196,22 @@ inline std::string describe(const Trace &t, int cpu, size_t i, bool lossy = fals
     case EventKind::TimerExpireExit:
     case EventKind::TimerCancel:
     case EventKind::TimerInit:
-        o << ev.payload<PtrP>(i).ptr;
+        o << ptr(ev.payload<PtrP>(i).ptr);
         break;
     case EventKind::HrtimerInit: {
         auto p = ev.payload<HrtimerInitP>(i);
-        o << p.timer << ' ' << p.clockid << ' ' << p.mode;
+        o << ptr(p.timer) << ' ' << p.clockid << ' ' << p.mode;
         break;
     }
     case EventKind::TimerStart: {
         auto p = ev.payload<TimerStartP>(i);
-        o << p.timer << ' ' << s(p.function) << ' ' << p.expires << ' ' << p.now << ' ' << p.bucketExpiry
+        o << ptr(p.timer) << ' ' << s(p.function) << ' ' << p.expires << ' ' << p.now << ' ' << p.bucketExpiry
           << ' ' << p.flags;
         break;
     }
     case EventKind::TimerExpireEntry: {
         auto p = ev.payload<TimerExpireEntryP>(i);
-        o << p.timer << ' ' << s(p.function) << ' ' << p.now << ' ' << p.baseclk;
+        o << ptr(p.timer) << ' ' << s(p.function) << ' ' << p.now << ' ' << p.baseclk;
         break;
     }
     case EventKind::TimerBaseIdle: {

@@ -168,7 +168,7 @@ TEST(TraceDat, DecodedFieldsMatchTheReport)
         if (t->kind(ev.type(i)) != EventKind::HrtimerExpireEntry) continue;
         const auto p = ev.payload<HrtimerExpireEntryP>(i);
         char buf[128];
-        std::snprintf(buf, sizeof buf, "0x%" PRIx64 " %" PRId64 " ", p.timer, p.now);
+        std::snprintf(buf, sizeof buf, "0x%" PRIx64 " %" PRId64 " ", t->strings.pointer(p.timer), p.now);
         fromModel.push_back(buf + std::string(t->strings.str(p.function)));
     }
     ASSERT_GT(fromReport.size(), 100u);
