@@ -1,5 +1,6 @@
 #include "BackgroundJob.h"
 
+#include "util/Cancel.h"
 #include "util/Parallel.h"
 
 #include <QCoreApplication>
@@ -7,20 +8,42 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <new>
 #include <thread>
 
 namespace tickscope {
 
 namespace {
 
+struct FailureHandler
+{
+    std::mutex mutex;
+    QPointer<QObject> receiver;
+    std::function<void(const QString &)> handler;
+};
+
+FailureHandler &failureHandler()
+{
+    static FailureHandler *h = new FailureHandler; // used by worker threads until the process ends
+    return *h;
+}
+
+void jobFailed(const std::exception &e)
+{
+    if (dynamic_cast<const Cancelled *>(&e)) return; // superseded: not a failure
+    const bool memory = dynamic_cast<const std::bad_alloc *>(&e) != nullptr;
+    const QString what = memory ? QStringLiteral("out of memory") : QString::fromUtf8(e.what());
+    std::fprintf(stderr, "tickscope: background job failed: %s\n", qPrintable(what));
+    FailureHandler &h = failureHandler();
+    const std::lock_guard lock(h.mutex);
+    if (h.handler) postToGui(h.receiver, [handler = h.handler, what] { handler(what); });
+}
+
 JobQueue &jobs()
 {
     // Destroyed at exit, after the application object: waits for the running jobs, whose results go to
     // an inbox that is never destroyed (and never drained again).
-    static JobQueue queue(std::max(2, static_cast<int>(std::thread::hardware_concurrency())),
-                          [](const std::exception &e) {
-                              std::fprintf(stderr, "tickscope: background job failed: %s\n", e.what());
-                          });
+    static JobQueue queue(std::max(2, static_cast<int>(std::thread::hardware_concurrency())), jobFailed);
     return queue;
 }
 
@@ -54,6 +77,14 @@ void GuiInbox::drain()
     }
     for (Item &item : items)
         if (item.receiver) item.fn();
+}
+
+void setBackgroundFailureHandler(QObject *receiver, std::function<void(const QString &)> handler)
+{
+    FailureHandler &h = failureHandler();
+    const std::lock_guard lock(h.mutex);
+    h.receiver = receiver;
+    h.handler = std::move(handler);
 }
 
 void postToGui(QPointer<QObject> receiver, std::function<void()> fn)

@@ -34,6 +34,12 @@ void submitBackgroundJob(std::function<void()> job);
 // Background jobs queued or running.
 int backgroundJobsPending();
 
+// Who is told, on the GUI thread, that a background job failed (it threw): the main window, which says
+// so in a dialog, since the views that waited for the result go on showing what they had. A job stopped
+// by its cancel flag (Cancelled) has not failed. Without a handler (or once it is gone) a failure is
+// written to stderr only. Call it on the GUI thread; the last call wins.
+void setBackgroundFailureHandler(QObject *receiver, std::function<void(const QString &what)> handler);
+
 // Runs work() on a background thread and done(result) on the GUI thread, unless `receiver` is gone by
 // then. Call it on the GUI thread.
 template <class Work, class Done> void runInBackground(QObject *receiver, Work work, Done done)

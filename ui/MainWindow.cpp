@@ -1,5 +1,7 @@
 #include "MainWindow.h"
 
+#include "BackgroundJob.h"
+
 #include "CaptureDialog.h"
 
 #include "PanelDocks.h"
@@ -64,6 +66,7 @@ MainWindow::MainWindow(QWidget *parent)
 {
     setWindowTitle(QStringLiteral("tickscope"));
     setAcceptDrops(true);
+    setBackgroundFailureHandler(this, [this](const QString &what) { onBackgroundFailure(what); });
 
     auto *central = new QWidget(this);
     auto *layout = new QVBoxLayout(central);
@@ -470,6 +473,25 @@ void MainWindow::onFailed(const QString &path, const QString &message)
     emit loadFailed(message);
     if (!live_)
         QMessageBox::critical(this, tr("Cannot open trace"), message); // a live snapshot: the next one
+}
+
+void MainWindow::onBackgroundFailure(const QString &what)
+{
+    emit backgroundFailed(what);
+    const QString line = tr("A view could not be computed: %1").arg(what);
+    statusBar()->showMessage(line, 15000);
+    if (nonInteractive_ || failureBox_) return; // said on stderr already; one dialog at a time
+    failureBox_ = new QMessageBox(
+        QMessageBox::Warning, tr("View not computed"),
+        line + QLatin1Char('.') + QLatin1Char('\n') +
+            tr("The panels and rows that waited for it go on showing what they showed before.") +
+            (what == QLatin1String("out of memory")
+                 ? QLatin1Char(' ') + tr("Close other programs, or open a shorter window of the trace.")
+                 : QString()),
+        QMessageBox::Ok, this);
+    failureBox_->setAttribute(Qt::WA_DeleteOnClose);
+    failureBox_->setModal(false);
+    failureBox_->show();
 }
 
 void MainWindow::setBusy(bool busy)

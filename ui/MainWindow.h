@@ -11,6 +11,7 @@
 #include "analysis/RunAlignment.h"
 
 #include <QMainWindow>
+#include <QPointer>
 
 #include <functional>
 #include <memory>
@@ -23,6 +24,8 @@ class QProgressBar;
 class QPushButton;
 class QMenu;
 class QAction;
+
+class QMessageBox;
 
 namespace tickscope {
 class CaptureDialog;
@@ -102,6 +105,7 @@ signals:
     void traceShown(QString path);
     void comparisonShown(); // both runs of a comparison are on screen
     void loadFailed(QString message);
+    void backgroundFailed(QString what); // a view's background computation threw (BackgroundJob.h)
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
@@ -126,6 +130,7 @@ private:
                   const Document &doc, double secs);
     void showMarkers();
     void onFailed(const QString &path, const QString &message);
+    void onBackgroundFailure(const QString &what);
     void onTooBig(const QString &path, const QString &message, double spanSeconds);
     void showFacts(); // the status bar's facts of what is shown (both runs in the compare view)
     void setBusy(bool busy);
@@ -168,6 +173,7 @@ private:
     std::shared_ptr<std::vector<std::shared_ptr<const Trace>>> traces_;
     Document doc_;
     bool nonInteractive_ = false;
+    QPointer<QMessageBox> failureBox_; // the background-failure dialog while it is open
     FunctionsPanel *callsView_ = nullptr;
 };
 

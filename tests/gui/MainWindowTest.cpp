@@ -1,12 +1,14 @@
 // The main window as a person uses it, headless: open a real trace and see what was loaded; open a
 // bad file and get an error dialog; cancel a load.
 #include "MainWindow.h"
+#include "BackgroundJob.h"
 #include "GuiTestUtil.h"
 #include "PanelDocks.h"
 #include "SummaryPanel.h"
 #include "TraceLoader.h"
 
 #include "analysis/ReportMail.h"
+#include "util/Cancel.h"
 
 #include <QAction>
 #include <QApplication>
@@ -19,12 +21,15 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
 
 #include <algorithm>
 #include <functional>
+#include <new>
+#include <stdexcept>
 
 using tickscope::MainWindow;
 
@@ -244,6 +249,36 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!dialogText.isEmpty(), 10000);
         QVERIFY2(dialogText.contains(QStringLiteral("garbage.dat")), qPrintable(dialogText));
         QVERIFY(!w.loading());
+    }
+
+    // A background computation that throws is said in a (non-modal) dialog and the status bar, once at a
+    // time; one stopped by its cancel flag is not a failure.
+    void backgroundFailureIsSaid()
+    {
+        MainWindow w;
+        w.show();
+        QSignalSpy failed(&w, &MainWindow::backgroundFailed);
+        using tickscope::runInBackground;
+        runInBackground(
+            &w, []() -> int { throw tickscope::Cancelled(); }, [](int) {});
+        runInBackground(
+            &w, []() -> int { throw std::runtime_error("the lane index broke"); }, [](int) {});
+        QVERIFY(failed.wait(10000));
+        QCOMPARE(failed.at(0).at(0).toString(), QStringLiteral("the lane index broke"));
+        QMessageBox *box = nullptr;
+        QTRY_VERIFY((box = w.findChild<QMessageBox *>()) && box->isVisible());
+        QVERIFY2(box->text().contains(QStringLiteral("the lane index broke")), qPrintable(box->text()));
+        QVERIFY(!box->isModal());
+        QVERIFY(w.statusBar()->currentMessage().contains(QStringLiteral("the lane index broke")));
+        runInBackground(
+            &w, []() -> int { throw std::bad_alloc(); }, [](int) {});
+        QVERIFY(failed.wait(10000));
+        QCOMPARE(failed.at(1).at(0).toString(), QStringLiteral("out of memory"));
+        QCOMPARE(w.findChildren<QMessageBox *>().size(), 1); // the first dialog is still open
+        box->close();
+        QTRY_COMPARE(w.findChildren<QMessageBox *>().size(), 0);
+        QTRY_COMPARE(tickscope::backgroundJobsPending(), 0);
+        QCOMPARE(failed.size(), 2); // the cancelled job said nothing
     }
 };
 
