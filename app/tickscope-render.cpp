@@ -5,6 +5,7 @@
 #include "Document.h"
 #include "ExportView.h"
 #include "TimelinePlot.h"
+#include "TraceLoader.h"
 #include "ViewState.h"
 #include "tickscope_version.h"
 
@@ -42,15 +43,16 @@ constexpr const char *kUsage =
     "usage: tickscope-cli render FILE|SCENARIO --out OUT.png|.svg|.pdf [--compare B] [--align "
     "start|marker|OFFSET]\n"
     "         [--window A:B | --markers] [--cpus LIST] [--size WxH] [--scale N] [--title TEXT]\n"
-    "         [--no-legend] [--summary] [--seed N]\n";
+    "         [--no-legend] [--summary] [--seed N] [--load-window A:B]\n";
 
-Document open(const std::string &spec, uint64_t seed)
+Document open(const std::string &spec, uint64_t seed, const LoadOptions &load)
 {
     Document d;
     if (sim::namesTraceFile(spec)) {
-        d.trace = std::shared_ptr<const Trace>(loadTrace(spec, LoadOptions{}));
+        d.trace = std::shared_ptr<const Trace>(loadTrace(spec, load));
         d.title = QFileInfo(QString::fromStdString(spec)).fileName();
     } else {
+        if (load.window) throw Usage{"render: --load-window reads trace.dat files, not a scenario"};
         sim::SimResult r = sim::simulate(sim::scenarioFromSpec(spec), seed);
         d.trace = std::shared_ptr<const Trace>(std::move(r.trace));
         d.title = QStringLiteral("simulated %1").arg(QString::fromStdString(spec));
@@ -71,7 +73,7 @@ double seconds(const std::string &opt, const std::string &text)
 
 int run(const std::vector<std::string> &args)
 {
-    std::string in, out, compare, window, cpus, title, sizeText, alignText;
+    std::string in, out, compare, window, cpus, title, sizeText, alignText, loadWindow;
     bool titleGiven = false, markers = false, legend = true, summary = false;
     double scale = 1;
     uint64_t seed = 1;
@@ -86,6 +88,8 @@ int run(const std::vector<std::string> &args)
             alignText = args[++i];
         else if (a == "--window" && v)
             window = args[++i];
+        else if (a == "--load-window" && v)
+            loadWindow = args[++i];
         else if (a == "--markers")
             markers = true;
         else if (a == "--cpus" && v)
@@ -141,7 +145,19 @@ int run(const std::vector<std::string> &args)
         if (compare.empty()) throw Usage{"render: --align needs --compare"};
     }
 
-    const Document a = open(in, seed);
+    // Weighed like the GUI (the timeline index besides the model); --load-window A:B loads only seconds A
+    // to B after each file's first event, for a file whose whole model would not fit.
+    LoadOptions load = guiLoadOptions();
+    if (!loadWindow.empty()) {
+        const size_t colon = loadWindow.find(':');
+        if (colon == std::string::npos) throw Usage{"render: --load-window: expected A:B in seconds"};
+        const double s = seconds("--load-window", loadWindow.substr(0, colon)),
+                     e = seconds("--load-window", loadWindow.substr(colon + 1));
+        if (s < 0 || e <= s)
+            throw Usage{"render: --load-window: expected 0 <= A < B, got '" + loadWindow + "'"};
+        load.window = std::make_pair(s, e);
+    }
+    const Document a = open(in, seed, load);
     o.functions = a.trace->functions.timed(); // the legend lists the function row's colours
     ViewState state;
     TimelinePlot plot(&state);
@@ -151,7 +167,7 @@ int run(const std::vector<std::string> &args)
     std::shared_ptr<Comparison> cmp;
     if (!compare.empty()) {
         cmp = std::make_shared<Comparison>();
-        cmp->b = open(compare, seed);
+        cmp->b = open(compare, seed, load);
         std::string why;
         const auto zeros = alignRuns(*a.trace, *a.analysis, *cmp->b.trace, *cmp->b.analysis, align, why);
         if (!zeros) throw LoadError("render: " + why);

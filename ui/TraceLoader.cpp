@@ -21,19 +21,20 @@
 
 namespace tickscope {
 
-namespace {
-
 // The GUI's weighing of a trace.dat before loading it: peak RSS of the whole window per byte of page data,
 // measured on 128-CPU simulations once the document was drawn and every panel filled: 1.34 (25.6 M events,
 // 936 MB for a 700 MB file; Qt's own ~100 MB included), 1.27 (100.5 M, 3.50 GB for 2.74 GB), 1.59 (6.4 M,
 // 278 MB for 175 MB, where Qt's part weighs most), against 1.04 for `report`. Qt's part is most of
-// the fixed 64 MiB the loader adds, so 1.45 per byte covers the large files with room.
+// the fixed 64 MiB the loader adds, so 1.45 per byte covers the large files with room. `render` keeps
+// the same timeline index without the panels (1.28 at 25.6 M) and weighs with it too.
 LoadOptions guiLoadOptions()
 {
     LoadOptions o;
     o.bytesPerDataByte = 1.45;
     return o;
 }
+
+namespace {
 
 struct ProgressThrottle
 {

@@ -6,6 +6,8 @@
 
 #include "Document.h"
 
+#include "import/Loader.h"
+
 #include "sim/Scenario.h"
 
 #include <QObject>
@@ -22,6 +24,10 @@
 
 namespace tickscope {
 class Trace;
+
+// The load options of a file the GUI (or `render`) shows: the loader's defaults, with the weighing of the
+// file against the free memory for the window's index and panels besides the model.
+LoadOptions guiLoadOptions();
 
 // A scenario to simulate as one run (the simulator panel's): the scenario, its seed and the run's title.
 struct Simulation

@@ -17,6 +17,8 @@
 #include <QApplication>
 #include <QDockWidget>
 #include <QFile>
+#include <QImage>
+#include <QProcessEnvironment>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -216,6 +218,44 @@ private slots:
             QVERIFY(!QFile::exists(c.file));
         }
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 0); // no partial file either
+    }
+
+    // render keeps the timeline's index besides the model, so it weighs a file like the GUI, not like
+    // report: with memory for report's model but not for render's, render refuses in one line that names
+    // --load-window, and a window of time then fits.
+    void aFileTooBigForRenderGetsALoadWindow()
+    {
+        QTemporaryDir dir;
+        const QString png = dir.filePath(QStringLiteral("w.png"));
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        // nohzfull-poll.dat: report's estimate is ~67.3 MB, the GUI's ~67.7 MB (64 MiB of it fixed)
+        env.insert(QStringLiteral("TICKSCOPE_MEMORY_AVAILABLE"), QStringLiteral("67500000"));
+        const test::ProgramRun report = test::runProgram(
+            QStringLiteral(TICKSCOPE_CLI), {QStringLiteral("report"), data("nohzfull-poll.dat")}, env);
+        QCOMPARE(report.exit, 0);
+        const test::ProgramRun whole = test::runProgram(
+            QStringLiteral(TICKSCOPE_CLI),
+            {QStringLiteral("render"), data("nohzfull-poll.dat"), QStringLiteral("--out"), png}, env);
+        const QString err = QString::fromUtf8(whole.err);
+        QCOMPARE(whole.exit, 1);
+        QVERIFY2(err.contains(QStringLiteral("of memory to load")) &&
+                     err.contains(QStringLiteral("--load-window")),
+                 qPrintable(err));
+        QCOMPARE(err.count(QLatin1Char('\n')), 1);
+        QVERIFY(!QFile::exists(png));
+        const test::ProgramRun part = test::runProgram(QStringLiteral(TICKSCOPE_CLI),
+                                                       {QStringLiteral("render"), data("nohzfull-poll.dat"),
+                                                        QStringLiteral("--load-window"),
+                                                        QStringLiteral("0:1"), QStringLiteral("--out"), png},
+                                                       env);
+        QVERIFY2(part.exit == 0, part.err.constData());
+        QVERIFY(QImage(png).width() > 0);
+        // and a scenario has no file to window
+        const Run sim = render({QStringLiteral("seed000-nohzfull-poll"), QStringLiteral("--load-window"),
+                                QStringLiteral("0:1"), QStringLiteral("--out"), png});
+        QCOMPARE(sim.exit, 2); // a usage error
+        QVERIFY2(sim.err.contains(QStringLiteral("--load-window reads trace.dat files")),
+                 qPrintable(sim.err));
     }
 };
 
