@@ -377,7 +377,10 @@ void MainWindow::onLoaded(const QString &path,
     timeline_->setVisible(!doc_.callsOnly());
     callsView_->setVisible(doc_.callsOnly());
     callsView_->setDocument(doc_.callsOnly() ? doc_ : Document{});
-    state_->reset(doc_.trace->startTs(), doc_.trace->endTs(), doc_.trace->cpuCount());
+    if (live_ && liveViews_ > 1) // the next snapshot of the capture shown: the user's view stays
+        state_->follow(doc_.trace->startTs(), doc_.trace->endTs(), doc_.trace->cpuCount());
+    else
+        state_->reset(doc_.trace->startTs(), doc_.trace->endTs(), doc_.trace->cpuCount());
     timeline_->plot()->setFocus();
     loadSeconds_ = secs;
     statsStale_ = true; // written when the statistics dock is shown (it counts every event by type)

@@ -34,6 +34,28 @@ void ViewState::reset(int64_t first, int64_t last, int cpuCount)
     emit cpusChanged();
 }
 
+void ViewState::follow(int64_t first, int64_t last, int cpuCount)
+{
+    const int64_t oldStart = boundsStart_, oldEnd = boundsEnd_, start = start_, end = end_;
+    const std::vector<int> cpus = cpus_;
+    const std::optional<int64_t> a = markerA_, b = markerB_;
+    reset(first, last, cpuCount); // shows all of the new span
+    const int64_t width = end - start;
+    if (start <= oldStart && end >= oldEnd) {
+        // all of it before: all of it now
+    } else if (end >= oldEnd || end <= boundsStart_ || start >= boundsEnd_) {
+        setRange(boundsEnd_ - width, boundsEnd_, false);
+    } else {
+        setRange(start, end, false);
+    }
+    if (std::all_of(cpus.begin(), cpus.end(), [&](int c) { return c < cpuCount; })) setCpus(cpus);
+    auto inside = [&](std::optional<int64_t> t) {
+        return t && *t >= boundsStart_ && *t <= boundsEnd_ ? t : std::nullopt;
+    };
+    setMarkerA(inside(a));
+    setMarkerB(inside(b));
+}
+
 ViewState::Range ViewState::clamp(int64_t start, int64_t end) const
 {
     if (end < start) std::swap(start, end);

@@ -32,6 +32,12 @@ public:
     // A new document: bounds = the trace span, range = all of it, CPUs 0..n-1, selection, markers and
     // comparison cleared, zoom history emptied.
     void reset(int64_t first, int64_t last, int cpuCount);
+    // A newer snapshot of the same live capture: reset() to its span, then the view the user had comes
+    // back. A range that showed all of the old span shows all of the new one; one zoomed in at the end
+    // shows the end of the new span, as wide as before; any other range stays where it was while it is
+    // inside the new span (once it has left it, the end is shown). The CPUs shown and the markers inside the
+    // span stay; the selection, an event of the old snapshot, does not.
+    void follow(int64_t first, int64_t last, int cpuCount);
 
     int64_t boundsStart() const { return boundsStart_; }
     int64_t boundsEnd() const { return boundsEnd_; }

@@ -6,6 +6,7 @@
 #include "PanelDocks.h"
 #include "SummaryPanel.h"
 #include "TraceLoader.h"
+#include "ViewState.h"
 
 #include "analysis/ReportMail.h"
 #include "util/Cancel.h"
@@ -249,6 +250,52 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!dialogText.isEmpty(), 10000);
         QVERIFY2(dialogText.contains(QStringLiteral("garbage.dat")), qPrintable(dialogText));
         QVERIFY(!w.loading());
+    }
+
+    // Live snapshots replace the document four times a second: the user's zoom, CPUs and markers stay
+    // (a range at the end follows the end), and a file opened afterwards starts from the whole span.
+    void liveSnapshotsKeepTheView()
+    {
+        MainWindow w;
+        w.show();
+        QSignalSpy shown(&w, &MainWindow::traceShown);
+        const QString snap = QStringLiteral(TICKSCOPE_TEST_DATA "/nohzfull-poll.dat");
+        auto live = [&] {
+            const qsizetype n = shown.size();
+            w.showLive(snap);
+            return shown.size() > n || shown.wait(30000);
+        };
+        QVERIFY(live());
+        tickscope::ViewState *v = w.viewState();
+        const int64_t first = v->boundsStart(), last = v->boundsEnd(), span = last - first;
+        // zoomed into the middle, two CPUs, a marker
+        v->setRange(first + span / 4, first + span / 2);
+        v->setCpus({1, 0});
+        v->setMarkerA(first + span / 3);
+        QVERIFY(live());
+        QCOMPARE(v->rangeStart(), first + span / 4);
+        QCOMPARE(v->rangeEnd(), first + span / 2);
+        QCOMPARE(v->cpus(), (std::vector<int>{1, 0}));
+        QCOMPARE(v->markerA(), std::optional<int64_t>(first + span / 3));
+        QVERIFY(!v->selection().valid());
+        // zoomed in at the end: the end, as wide
+        v->setRange(last - span / 10, last);
+        QVERIFY(live());
+        QCOMPARE(v->rangeEnd(), v->boundsEnd());
+        QCOMPARE(v->rangeEnd() - v->rangeStart(), span / 10);
+        // all of it: all of it
+        v->setRange(v->boundsStart(), v->boundsEnd());
+        QVERIFY(live());
+        QCOMPARE(v->rangeStart(), v->boundsStart());
+        QCOMPARE(v->rangeEnd(), v->boundsEnd());
+        // a file opened after the capture: a fresh view
+        v->setRange(first + span / 4, first + span / 2);
+        w.openFile(snap);
+        QVERIFY(shown.wait(30000));
+        QCOMPARE(v->rangeStart(), v->boundsStart());
+        QCOMPARE(v->rangeEnd(), v->boundsEnd());
+        QVERIFY(std::is_sorted(v->cpus().begin(), v->cpus().end()) && v->cpus().front() == 0);
+        QVERIFY(!v->markerA());
     }
 
     // A background computation that throws is said in a (non-modal) dialog and the status bar, once at a
