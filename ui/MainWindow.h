@@ -91,6 +91,9 @@ public:
     // File -> Save As Trace.dat: a document loaded from a trace.dat is copied as it is (a capture's pages as
     // the kernel wrote them); a simulation or text trace is written by core/write. "" or the error.
     QString saveTraceDat(const QString &path);
+    // File -> Save As after its dialog: the same, on a background thread; emits saved() when done and
+    // says a failure in a dialog.
+    void saveAs(const QString &path);
     // File -> Capture: the (non-modal) capture dialog, connected to this window's live view.
     CaptureDialog *captureDialog();
     // A capture's live snapshot (CaptureDialog): loaded and shown like a file, without a progress bar, a
@@ -105,7 +108,8 @@ signals:
     void traceShown(QString path);
     void comparisonShown(); // both runs of a comparison are on screen
     void loadFailed(QString message);
-    void backgroundFailed(QString what); // a view's background computation threw (BackgroundJob.h)
+    void backgroundFailed(QString what);     // a view's background computation threw (BackgroundJob.h)
+    void saved(QString path, QString error); // saveAs() finished; error empty when it worked
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;

@@ -2,6 +2,8 @@
 // and the window of time offered when a file is too big for memory.
 #include "MainWindow.h"
 
+#include "BackgroundJob.h"
+
 #include "CaptureDialog.h"
 #include "TraceLoader.h"
 
@@ -46,31 +48,66 @@ void MainWindow::showLive(const QString &snapshot)
     loader_->load(snapshot);
 }
 
-QString MainWindow::saveTraceDat(const QString &path)
+namespace {
+
+// The trace as trace.dat at `path`: a copy of the file it was read from when it is one, else written by
+// the trace.dat writer; "" when done, else what went wrong. Runs on any thread (it only reads the trace).
+QString saveTrace(const Trace &t, const QString &path)
 {
-    if (!doc_.valid()) return tr("Nothing is open.");
-    const TraceMeta &m = doc_.trace->meta;
+    const TraceMeta &m = t.meta;
     if (m.fileVersion > 0 && QFileInfo(QString::fromStdString(m.path)).isFile()) {
         // the file itself, through a temporary name: nothing under the final name unless complete
         const QString temp = path + QStringLiteral(".part");
         QFile::remove(temp);
         if (!QFile::copy(QString::fromStdString(m.path), temp)) {
             QFile::remove(temp);
-            return tr("%1: cannot write (disk full or no permission)").arg(path);
+            return MainWindow::tr("%1: cannot write (disk full or no permission)").arg(path);
         }
         QFile::remove(path);
         if (!QFile::rename(temp, path)) {
             QFile::remove(temp);
-            return tr("%1: cannot rename into place").arg(path);
+            return MainWindow::tr("%1: cannot rename into place").arg(path);
         }
         return {};
     }
     try {
-        writeTraceDat(*doc_.trace, path.toStdString());
+        writeTraceDat(t, path.toStdString());
     } catch (const std::exception &e) {
         return QString::fromStdString(e.what());
     }
     return {};
+}
+
+} // namespace
+
+QString MainWindow::saveTraceDat(const QString &path)
+{
+    if (!doc_.valid()) return tr("Nothing is open.");
+    return saveTrace(*doc_.trace, path);
+}
+
+void MainWindow::saveAs(const QString &path)
+{
+    if (!doc_.valid()) {
+        emit saved(path, tr("Nothing is open."));
+        return;
+    }
+    // Off the GUI thread: a copy of a multi-GB file or the writing of a big simulation takes seconds. The
+    // job holds the trace, so a document replaced meanwhile is still saved whole.
+    saveAs_->setEnabled(false);
+    statusBar()->showMessage(tr("Saving %1…").arg(path));
+    runInBackground(
+        this, [trace = doc_.trace, path] { return saveTrace(*trace, path); },
+        [this, path](const QString &error) {
+            saveAs_->setEnabled(doc_.valid());
+            if (error.isEmpty()) {
+                statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+            } else {
+                statusBar()->clearMessage();
+                if (!nonInteractive_) QMessageBox::critical(this, tr("Save as trace.dat"), error);
+            }
+            emit saved(path, error);
+        });
 }
 
 void MainWindow::saveAsDialog()
@@ -80,11 +117,7 @@ void MainWindow::saveAsDialog()
         QFileDialog::getSaveFileName(this, tr("Save as trace.dat"), QString(), tr("trace.dat (*.dat)"));
     if (path.isEmpty()) return;
     if (!path.endsWith(QStringLiteral(".dat"))) path += QStringLiteral(".dat");
-    const QString error = saveTraceDat(path);
-    if (!error.isEmpty())
-        QMessageBox::critical(this, tr("Save as trace.dat"), error);
-    else
-        statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+    saveAs(path);
 }
 
 void MainWindow::onTooBig(const QString &path, const QString &message, double spanSeconds)

@@ -147,6 +147,20 @@ private slots:
         const QString bad = QStringLiteral("/nonexistent-dir/x.dat");
         const QString error = w.saveTraceDat(bad);
         QVERIFY2(error.startsWith(bad + QStringLiteral(": ")), qPrintable(error));
+        // File -> Save As: the same on a background thread, the window free meanwhile
+        QSignalSpy saved(&w, &MainWindow::saved);
+        const QString async = dir.filePath(QStringLiteral("async.dat"));
+        w.saveAs(async);
+        w.saveAs(bad);
+        QTRY_COMPARE_WITH_TIMEOUT(saved.size(), 2, 60000);
+        for (const QList<QVariant> &s : saved) {
+            if (s.at(0).toString() == async)
+                QCOMPARE(s.at(1).toString(), QString());
+            else
+                QVERIFY2(s.at(1).toString().startsWith(bad + QStringLiteral(": ")),
+                         qPrintable(s.at(1).toString()));
+        }
+        QVERIFY(sameBytes(async, path));
         // a loaded trace.dat is copied as it is
         QSignalSpy again(&w, &MainWindow::traceShown);
         w.openFile(path);
