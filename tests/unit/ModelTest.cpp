@@ -237,24 +237,33 @@ TEST(Model, OutOfOrderEventsAreSorted)
     }
 }
 
-TEST(Model, StringPoolIsThreadSafeAndStable)
+// The ids four threads get from one pool, each through its own LocalInterner: intern(local, i) for
+// i = 0 .. 19999; all four lists are checked to be the same and one is returned.
+template <class Intern> std::vector<uint32_t> idsOnFourThreads(StringPool &pool, Intern intern)
 {
-    StringPool pool;
     std::vector<std::thread> th;
     std::vector<std::vector<uint32_t>> ids(4);
     for (int t = 0; t < 4; ++t) {
         th.emplace_back([&, t] {
             LocalInterner local(pool);
             for (int i = 0; i < 20000; ++i)
-                ids[t].push_back(local.intern("comm-" + std::to_string(i % 3000)));
+                ids[t].push_back(intern(local, i));
         });
     }
     for (auto &x : th)
         x.join();
     for (int t = 1; t < 4; ++t)
         EXPECT_EQ(ids[t], ids[0]);
+    return ids[0];
+}
+
+TEST(Model, StringPoolIsThreadSafeAndStable)
+{
+    StringPool pool;
+    const std::vector<uint32_t> ids = idsOnFourThreads(
+        pool, [](LocalInterner &local, int i) { return local.intern("comm-" + std::to_string(i % 3000)); });
     EXPECT_EQ(pool.size(), 3001u); // plus the empty string
-    EXPECT_EQ(pool.str(ids[0][17]), "comm-17");
+    EXPECT_EQ(pool.str(ids[17]), "comm-17");
     EXPECT_EQ(pool.intern(""), 0u);
     const std::string big(100000, 'x');
     EXPECT_EQ(pool.str(pool.intern(big)), big);
@@ -271,26 +280,15 @@ TEST(Model, PointerIdsAreOnePerValue)
     auto value = [](int i) {
         return 0xffff888100000000ull + static_cast<uint64_t>(i % 3000) * (i < 10000 ? 64 : 0x1000);
     };
-    std::vector<std::thread> th;
-    std::vector<std::vector<uint32_t>> ids(4);
-    for (int t = 0; t < 4; ++t) {
-        th.emplace_back([&, t] {
-            LocalInterner local(pool);
-            for (int i = 0; i < 20000; ++i)
-                ids[t].push_back(local.internPointer(value(i)));
-        });
-    }
-    for (auto &x : th)
-        x.join();
-    for (int t = 1; t < 4; ++t)
-        EXPECT_EQ(ids[t], ids[0]);
+    const std::vector<uint32_t> ids =
+        idsOnFourThreads(pool, [&](LocalInterner &local, int i) { return local.internPointer(value(i)); });
     std::set<uint64_t> distinct{0};
     for (int i = 0; i < 20000; ++i) {
         distinct.insert(value(i));
-        ASSERT_EQ(pool.pointer(ids[0][static_cast<size_t>(i)]), value(i)) << i;
+        ASSERT_EQ(pool.pointer(ids[static_cast<size_t>(i)]), value(i)) << i;
     }
     EXPECT_EQ(pool.pointerCount(), distinct.size());
-    EXPECT_EQ(pool.internPointer(value(12345)), ids[0][12345]);
+    EXPECT_EQ(pool.internPointer(value(12345)), ids[12345]);
     EXPECT_EQ(pool.pointer(999999), 0u); // not an id
 }
 
