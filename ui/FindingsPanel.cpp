@@ -12,6 +12,10 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <optional>
+#include <utility>
+
 namespace tickscope {
 
 FindingsPanel::FindingsPanel(ViewState *state, QWidget *parent) : QWidget(parent), state_(state)
@@ -49,6 +53,7 @@ FindingsPanel::FindingsPanel(ViewState *state, QWidget *parent) : QWidget(parent
     });
     connect(next_, &QPushButton::clicked, this, [this] { showInstance(instance_ + 1); });
     connect(state_, &ViewState::cpusChanged, this, [this] { compute(); });
+    connect(state_, &ViewState::comparisonChanged, this, [this] { compute(); });
     selectionChanged();
 }
 
@@ -75,14 +80,35 @@ void FindingsPanel::compute()
     o.cpus = state_->cpus();
     std::sort(o.cpus.begin(), o.cpus.end());
     o.lateWakeupNs = lateWakeupNs_;
+    // Run B's on the B CPUs shown against A's.
+    const std::shared_ptr<const Comparison> cmp = state_->comparison();
+    std::optional<ReportOptions> ob;
+    if (cmp && cmp->valid()) {
+        ob = o;
+        ob->cpus.clear();
+        for (int c : o.cpus)
+            if (const int b = cmp->cpuB(c); b >= 0) ob->cpus.push_back(b);
+        std::sort(ob->cpus.begin(), ob->cpus.end());
+        ob->cpus.erase(std::unique(ob->cpus.begin(), ob->cpus.end()), ob->cpus.end());
+    }
+    using List = std::shared_ptr<const std::vector<Finding>>;
     runInBackground(
         this,
-        [trace = doc_.trace, analysis = doc_.analysis, memo = doc_.reports, o] {
-            return std::make_shared<const std::vector<Finding>>(memo->get(trace, analysis, o)->findings);
+        [trace = doc_.trace, analysis = doc_.analysis, memo = doc_.reports, o, cmp, ob] {
+            auto of = [](const Document &d, const ReportOptions &opt) {
+                return std::make_shared<const std::vector<Finding>>(
+                    d.reports ? d.reports->get(d.trace, d.analysis, opt)->findings
+                              : TickReport::make(*d.trace, *d.analysis, opt).findings);
+            };
+            const List a =
+                std::make_shared<const std::vector<Finding>>(memo->get(trace, analysis, o)->findings);
+            const List b = ob ? of(cmp->b, *ob) : List();
+            return std::make_pair(a, b);
         },
-        [this, gen](std::shared_ptr<const std::vector<Finding>> f) {
+        [this, gen](std::pair<List, List> f) {
             if (gen != generation_) return;
-            findings_ = std::move(f);
+            findings_ = std::move(f.first);
+            findingsB_ = std::move(f.second);
             fill();
             emit updated();
         });
@@ -92,23 +118,34 @@ void FindingsPanel::fill()
 {
     list_->clear();
     if (findings_) {
-        const int64_t first = doc_.valid() ? doc_.trace->startTs() : 0;
-        for (size_t i = 0; i < findings_->size(); ++i) {
-            const Finding &f = (*findings_)[i];
-            auto *item = new QTreeWidgetItem(list_);
-            item->setText(0, QString::number(i + 1));
-            item->setText(1, QString::number(f.cpu));
-            item->setText(2, QString::fromStdString(f.what));
-            item->setText(3, f.count ? QString::number(static_cast<double>(f.first - first) / 1e9, 'f', 6)
-                                     : QString());
-            item->setData(0, Qt::UserRole, static_cast<qulonglong>(i));
-            QString tip = QString::fromStdString(f.pattern);
-            if (!f.cause.empty()) tip += QStringLiteral("\n") + QString::fromStdString(f.cause);
-            item->setToolTip(2, tip);
-            for (int c : {0, 1, 3})
-                item->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);
-        }
-        if (findings_->empty()) {
+        // Times from the trace's start, or in the compare view from each run's time zero.
+        const std::shared_ptr<const Comparison> &cmp = state_->comparison();
+        const bool compare = findingsB_ && cmp;
+        const int64_t zeroA = compare ? cmp->zeroA : doc_.valid() ? doc_.trace->startTs() : 0;
+        int n = 0;
+        auto add = [&](const std::vector<Finding> &list, bool runB) {
+            const int64_t zero = runB ? cmp->zeroB : zeroA;
+            for (size_t i = 0; i < list.size(); ++i) {
+                const Finding &f = list[i];
+                auto *item = new QTreeWidgetItem(list_);
+                item->setText(0, QString::number(++n));
+                item->setText(1, compare ? QStringLiteral("%1 %2").arg(runB ? 'B' : 'A').arg(f.cpu)
+                                         : QString::number(f.cpu));
+                item->setText(2, QString::fromStdString(f.what));
+                item->setText(3, f.count ? QString::number(static_cast<double>(f.first - zero) / 1e9, 'f', 6)
+                                         : QString());
+                item->setData(0, Qt::UserRole, static_cast<qulonglong>(i));
+                item->setData(0, Qt::UserRole + 1, runB);
+                QString tip = QString::fromStdString(f.pattern);
+                if (!f.cause.empty()) tip += QStringLiteral("\n") + QString::fromStdString(f.cause);
+                item->setToolTip(2, tip);
+                for (int c : {0, 1, 3})
+                    item->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);
+            }
+        };
+        add(*findings_, false);
+        if (compare) add(*findingsB_, true);
+        if (n == 0) {
             auto *item = new QTreeWidgetItem(list_);
             item->setText(2, tr("Nothing found on the CPUs shown."));
             item->setFlags(Qt::NoItemFlags);
@@ -120,18 +157,22 @@ void FindingsPanel::fill()
     selectionChanged();
 }
 
-const Finding *FindingsPanel::current() const
+const Finding *FindingsPanel::current(bool *runB) const
 {
     const QTreeWidgetItem *item = list_->currentItem();
-    if (!item || !findings_ || !(item->flags() & Qt::ItemIsEnabled)) return nullptr;
+    if (!item || !(item->flags() & Qt::ItemIsEnabled)) return nullptr;
+    const bool b = item->data(0, Qt::UserRole + 1).toBool();
+    if (runB) *runB = b;
+    const auto &list = b ? findingsB_ : findings_;
     const size_t i = item->data(0, Qt::UserRole).toULongLong();
-    return i < findings_->size() ? &(*findings_)[i] : nullptr;
+    return list && i < list->size() ? &(*list)[i] : nullptr;
 }
 
 void FindingsPanel::selectionChanged()
 {
     instance_ = 0;
-    const Finding *f = current();
+    bool runB = false;
+    const Finding *f = current(&runB);
     if (!f) {
         detail_->setText(findings_ ? tr("Select a finding to see its pattern and cause.")
                                    : tr("Looking for findings…"));
@@ -140,8 +181,10 @@ void FindingsPanel::selectionChanged()
         next_->setEnabled(false);
         return;
     }
-    QString text =
-        QStringLiteral("<b>CPU %1: %2</b>").arg(f->cpu).arg(QString::fromStdString(f->what).toHtmlEscaped());
+    QString text = QStringLiteral("<b>%1CPU %2: %3</b>")
+                       .arg(state_->comparison() ? (runB ? tr("Run B, ") : tr("Run A, ")) : QString())
+                       .arg(f->cpu)
+                       .arg(QString::fromStdString(f->what).toHtmlEscaped());
     if (!f->pattern.empty())
         text += QStringLiteral("<br>") + QString::fromStdString(f->pattern).toHtmlEscaped();
     if (!f->cause.empty())
@@ -154,13 +197,17 @@ void FindingsPanel::selectionChanged()
 
 void FindingsPanel::showInstance(size_t k)
 {
-    const Finding *f = current();
+    bool runB = false;
+    const Finding *f = current(&runB);
     if (!f || k >= f->at.size()) return;
     instance_ = k;
     previous_->setEnabled(k > 0);
     next_->setEnabled(k + 1 < f->at.size());
     position_->setText(tr("instance %1 of %2").arg(k + 1).arg(f->at.size()));
-    emit goTo(f->cpu, f->at[k], true);
+    if (runB)
+        emit goToB(f->cpu, f->at[k], true);
+    else
+        emit goTo(f->cpu, f->at[k], true);
 }
 
 } // namespace tickscope

@@ -92,6 +92,7 @@ MainWindow::MainWindow(QWidget *parent)
     });
     panels_ = new PanelDocks(this, state_);
     connect(panels_->findings(), &FindingsPanel::goTo, timeline_, &TimelineView::goTo);
+    connect(panels_->findings(), &FindingsPanel::goToB, timeline_, &TimelineView::goToB);
     panels_->findings()->setLateWakeupNs(timeline_->latencyThresholdNs());
     connect(timeline_, &TimelineView::latencyThresholdChanged, panels_->findings(),
             &FindingsPanel::setLateWakeupNs);

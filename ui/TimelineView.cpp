@@ -322,13 +322,25 @@ void TimelineView::jumpToFinding(bool forward)
 
 void TimelineView::goTo(int cpu, int64_t ts, bool zoomIn)
 {
-    if (!doc_.valid() || cpu < 0 || cpu >= doc_.trace->cpuCount()) return;
+    if (doc_.valid()) goToEvent(*doc_.trace, 0, cpu, ts, 0, zoomIn);
+}
+
+void TimelineView::goToB(int cpuB, int64_t tsB, bool zoomIn)
+{
+    const std::shared_ptr<const Comparison> &c = state_->comparison();
+    if (c && c->valid()) goToEvent(*c->b.trace, 1, cpuB, tsB, c->shift(), zoomIn);
+}
+
+void TimelineView::goToEvent(const Trace &trace, int run, int cpu, int64_t ts, int64_t shift, bool zoomIn)
+{
+    if (cpu < 0 || cpu >= trace.cpuCount()) return;
+    const int64_t at = ts - shift; // on A's axis
     int64_t span = state_->rangeEnd() - state_->rangeStart();
     if (zoomIn && span > 100'000'000) span = 10'000'000;
-    state_->setRange(ts - span / 2, ts + span - span / 2);
-    const CpuEvents &ev = doc_.trace->cpu(cpu);
+    state_->setRange(at - span / 2, at + span - span / 2);
+    const CpuEvents &ev = trace.cpu(cpu);
     const size_t i = ev.indexRange(ts, ts).first;
-    if (i < ev.size()) state_->setSelection({cpu, static_cast<int64_t>(i)});
+    if (i < ev.size()) state_->setSelection({cpu, static_cast<int64_t>(i), run});
 }
 
 void TimelineView::zoomToMarkers()

@@ -60,6 +60,8 @@ public:
     // Centres the view on an event time of a CPU and selects the event there; zoomIn: narrow a view wider
     // than 100 ms to 10 ms first.
     void goTo(int cpu, int64_t ts, bool zoomIn);
+    // The same for an event of the compared run B: B's CPU and absolute time, selected in B's lane.
+    void goToB(int cpuB, int64_t tsB, bool zoomIn);
     // The CPUs the jumps search (see jump()); `cursor` in plot coordinates.
     std::vector<int> jumpCpus(std::optional<QPoint> cursor = std::nullopt) const;
     int64_t latencyThresholdNs() const { return latencyThresholdNs_; }
@@ -91,6 +93,9 @@ signals:
     void latencyThresholdChanged(int64_t ns); // the findings follow it
 
 private:
+    // Centres the range on event time ts of `trace` (run 0: the document, 1: the compared run, whose
+    // times are A's plus `shift`) and selects the event at or after it on `cpu`.
+    void goToEvent(const Trace &trace, int run, int cpu, int64_t ts, int64_t shift, bool zoomIn);
     QAction *addAction(const QString &text, const QKeySequence &key, std::function<void()> f);
     void laneMenu(int cpu, QPoint globalPos);
     void zoomToMarkers();

@@ -6,6 +6,7 @@
 // stalling the event loop, also when asked from the what-if panel, which refuses bad values at the control
 // and reads back what it saves; a broken B gets the error dialog and leaves A open.
 #include "DifferencePanel.h"
+#include "FindingsPanel.h"
 #include "GuiTestUtil.h"
 #include "HistogramPanel.h"
 #include "MainWindow.h"
@@ -22,6 +23,7 @@
 #include <QCheckBox>
 #include <QDockWidget>
 #include <QElapsedTimer>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
@@ -31,6 +33,7 @@
 #include <QTest>
 #include <QTimer>
 #include <QToolButton>
+#include <QTreeWidget>
 #include <qcustomplot.h>
 
 using namespace tickscope;
@@ -139,6 +142,56 @@ private slots:
         QTRY_VERIFY(b.expired()); // once the panels' background jobs let go of it
         QCOMPARE(static_cast<int>(g.lanes.size()), 2);
         QVERIFY(countColour(w.timeline()->render(), g.rowRect(1, LaneRow::Tick), spurious) > 1000);
+    }
+
+    // The Findings panel lists run B's findings after A's, the CPU column naming the run, and a B row goes
+    // to B's instance in B's lane.
+    void theFindingsPanelListsRunBsFindingsToo()
+    {
+        MainWindow w;
+        w.resize(1500, 900);
+        w.show();
+        FindingsPanel *fp = w.panels()->findings();
+        QVERIFY(compare(w, data("nohzfull-nopoll.dat"), data("nohzfull-poll.dat")));
+        QTRY_VERIFY_WITH_TIMEOUT(fp->findingsB() != nullptr, 30000);
+        const Comparison &c = *w.viewState()->comparison();
+        const TickReport ra = TickReport::make(*w.document().trace, *w.document().analysis, {});
+        const TickReport rb = TickReport::make(*c.b.trace, *c.b.analysis, {});
+        QVERIFY(!rb.findings.empty()); // B polls: its spurious ticks are findings
+        QCOMPARE(fp->findings()->size(), ra.findings.size());
+        QCOMPARE(fp->findingsB()->size(), rb.findings.size());
+        QTreeWidget *list = fp->list();
+        QCOMPARE(list->topLevelItemCount(), static_cast<int>(ra.findings.size() + rb.findings.size()));
+        QTreeWidgetItem *firstB = nullptr;
+        for (int i = 0; i < list->topLevelItemCount(); ++i) {
+            QTreeWidgetItem *item = list->topLevelItem(i);
+            const bool b = i >= static_cast<int>(ra.findings.size());
+            const Finding &f = b ? rb.findings[static_cast<size_t>(i) - ra.findings.size()]
+                                 : ra.findings[static_cast<size_t>(i)];
+            QCOMPARE(item->text(1), QStringLiteral("%1 %2").arg(b ? 'B' : 'A').arg(f.cpu));
+            QCOMPARE(item->text(2), QString::fromStdString(f.what));
+            // "First at" from the run's own time zero
+            const double first = static_cast<double>(f.first - (b ? c.zeroB : c.zeroA)) / 1e9;
+            QCOMPARE(item->text(3), QString::number(first, 'f', 6));
+            if (b && !firstB) firstB = item;
+        }
+        list->setCurrentItem(firstB);
+        fp->showInstance(0);
+        const EventRef sel = w.viewState()->selection();
+        const Finding &f = rb.findings.front();
+        QCOMPARE(sel.run, 1);
+        QCOMPARE(sel.cpu, f.cpu);
+        QCOMPARE(c.b.trace->cpu(sel.cpu).ts(static_cast<size_t>(sel.index)), f.first);
+        const int64_t onA = f.first - c.shift(); // B's time on A's axis
+        QVERIFY(w.viewState()->rangeStart() <= onA && onA <= w.viewState()->rangeEnd());
+        QVERIFY(fp->detail()->text().contains(QStringLiteral("Run B")));
+        // without the comparison, A's findings alone, as before
+        w.openFile(data("nohzfull-nopoll.dat"));
+        QTRY_VERIFY_WITH_TIMEOUT(!fp->findingsB() && fp->findings(), 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(list->topLevelItemCount(),
+                                  std::max(1, static_cast<int>(ra.findings.size())), 30000);
+        if (!ra.findings.empty())
+            QCOMPARE(list->topLevelItem(0)->text(1), QString::number(ra.findings[0].cpu));
     }
 
     void alignmentPutsTheChosenZerosOnOnePixelColumn()
