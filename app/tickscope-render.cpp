@@ -151,8 +151,10 @@ int run(const std::vector<std::string> &args)
     if (!loadWindow.empty()) {
         const size_t colon = loadWindow.find(':');
         if (colon == std::string::npos) throw Usage{"render: --load-window: expected A:B in seconds"};
-        const double s = seconds("--load-window", loadWindow.substr(0, colon)),
-                     e = seconds("--load-window", loadWindow.substr(colon + 1));
+        // an empty side: the file's start or end, as for stats and report
+        const std::string a = loadWindow.substr(0, colon), b = loadWindow.substr(colon + 1);
+        const double s = a.empty() ? 0.0 : seconds("--load-window", a),
+                     e = b.empty() ? 1e12 : seconds("--load-window", b);
         if (s < 0 || e <= s)
             throw Usage{"render: --load-window: expected 0 <= A < B, got '" + loadWindow + "'"};
         load.window = std::make_pair(s, e);

@@ -102,7 +102,10 @@ void FindingsPanel::compute()
             };
             const List a =
                 std::make_shared<const std::vector<Finding>>(memo->get(trace, analysis, o)->findings);
-            const List b = ob ? of(cmp->b, *ob) : List();
+            // No B CPU shown against the A CPUs shown: none of B's (an empty list would mean all).
+            const List b = !ob                ? List()
+                           : ob->cpus.empty() ? std::make_shared<const std::vector<Finding>>()
+                                              : of(cmp->b, *ob);
             return std::make_pair(a, b);
         },
         [this, gen](std::pair<List, List> f) {

@@ -368,7 +368,7 @@ void MainWindow::onLoaded(const QString &path,
     setBusy(false);
     traces_ = std::move(traces);
     doc_ = doc;
-    saveAs_->setEnabled(doc_.valid());
+    saveAs_->setEnabled(doc_.valid() && !saving_);
     runA_ = path;
     timeline_->setDocument(doc_);
     // A live snapshot updates the timeline four to five times a second, the panels (summary, findings,

@@ -91,8 +91,8 @@ public:
     // File -> Save As Trace.dat: a document loaded from a trace.dat is copied as it is (a capture's pages as
     // the kernel wrote them); a simulation or text trace is written by core/write. "" or the error.
     QString saveTraceDat(const QString &path);
-    // File -> Save As after its dialog: the same, on a background thread; emits saved() when done and
-    // says a failure in a dialog.
+    // File -> Save As after its dialog: the same, on a background thread (a live snapshot at once);
+    // emits saved() when done and says a failure in a dialog. One save at a time: another is refused.
     void saveAs(const QString &path);
     // File -> Capture: the (non-modal) capture dialog, connected to this window's live view.
     CaptureDialog *captureDialog();
@@ -178,6 +178,7 @@ private:
     Document doc_;
     bool nonInteractive_ = false;
     QPointer<QMessageBox> failureBox_; // the background-failure dialog while it is open
+    bool saving_ = false;              // a Save As job is running
     FunctionsPanel *callsView_ = nullptr;
 };
 

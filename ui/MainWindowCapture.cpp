@@ -88,25 +88,30 @@ QString MainWindow::saveTraceDat(const QString &path)
 
 void MainWindow::saveAs(const QString &path)
 {
-    if (!doc_.valid()) {
-        emit saved(path, tr("Nothing is open."));
-        return;
-    }
-    // Off the GUI thread: a copy of a multi-GB file or the writing of a big simulation takes seconds. The
-    // job holds the trace, so a document replaced meanwhile is still saved whole.
+    const auto finish = [this, path](const QString &error) {
+        if (error.isEmpty()) {
+            statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+        } else {
+            statusBar()->clearMessage();
+            if (!nonInteractive_) QMessageBox::critical(this, tr("Save as trace.dat"), error);
+        }
+        emit saved(path, error);
+    };
+    if (!doc_.valid()) return finish(tr("Nothing is open."));
+    if (saving_) return finish(tr("%1: another save is still running").arg(path));
+    // A live snapshot's file is replaced several times a second: the one on screen is copied now (it is
+    // small). Anything else off the GUI thread: a copy of a multi-GB file or the writing of a big
+    // simulation takes seconds; the job holds the trace, and the file it was read from stays.
+    if (live_) return finish(saveTraceDat(path));
+    saving_ = true;
     saveAs_->setEnabled(false);
     statusBar()->showMessage(tr("Saving %1…").arg(path));
     runInBackground(
         this, [trace = doc_.trace, path] { return saveTrace(*trace, path); },
-        [this, path](const QString &error) {
+        [this, finish](const QString &error) {
+            saving_ = false;
             saveAs_->setEnabled(doc_.valid());
-            if (error.isEmpty()) {
-                statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
-            } else {
-                statusBar()->clearMessage();
-                if (!nonInteractive_) QMessageBox::critical(this, tr("Save as trace.dat"), error);
-            }
-            emit saved(path, error);
+            finish(error);
         });
 }
 

@@ -147,20 +147,22 @@ private slots:
         const QString bad = QStringLiteral("/nonexistent-dir/x.dat");
         const QString error = w.saveTraceDat(bad);
         QVERIFY2(error.startsWith(bad + QStringLiteral(": ")), qPrintable(error));
-        // File -> Save As: the same on a background thread, the window free meanwhile
+        // File -> Save As: the same on a background thread, the window free meanwhile; one at a time
         QSignalSpy saved(&w, &MainWindow::saved);
         const QString async = dir.filePath(QStringLiteral("async.dat"));
         w.saveAs(async);
-        w.saveAs(bad);
+        w.saveAs(dir.filePath(QStringLiteral("second.dat")));
         QTRY_COMPARE_WITH_TIMEOUT(saved.size(), 2, 60000);
-        for (const QList<QVariant> &s : saved) {
-            if (s.at(0).toString() == async)
-                QCOMPARE(s.at(1).toString(), QString());
-            else
-                QVERIFY2(s.at(1).toString().startsWith(bad + QStringLiteral(": ")),
-                         qPrintable(s.at(1).toString()));
-        }
+        QCOMPARE(saved.at(0).at(0).toString(), dir.filePath(QStringLiteral("second.dat"))); // refused at once
+        QVERIFY(saved.at(0).at(1).toString().contains(QStringLiteral("another save is still running")));
+        QCOMPARE(saved.at(1).at(0).toString(), async);
+        QCOMPARE(saved.at(1).at(1).toString(), QString());
         QVERIFY(sameBytes(async, path));
+        QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("second.dat"))));
+        w.saveAs(bad);
+        QTRY_COMPARE_WITH_TIMEOUT(saved.size(), 3, 60000);
+        QVERIFY2(saved.at(2).at(1).toString().startsWith(bad + QStringLiteral(": ")),
+                 qPrintable(saved.at(2).at(1).toString()));
         // a loaded trace.dat is copied as it is
         QSignalSpy again(&w, &MainWindow::traceShown);
         w.openFile(path);
