@@ -1,6 +1,7 @@
 // tickscope-cli: the command-line face of core. Exit 0 on success; on failure one line on stderr and 1.
 #include "CaptureCommand.h"
 #include "ReportBatch.h"
+#include "WindowOption.h"
 #include "analysis/CpuList.h"
 #include "analysis/ReportMail.h"
 #include "analysis/RunAlignment.h"
@@ -173,41 +174,16 @@ int cmdStats(const std::vector<std::string> &args)
     return 0;
 }
 
-// One side of --window: seconds from `lo` to 9e9 (about 285 years of trace time, within int64 ns).
-bool parseSeconds(const std::string &s, double lo, int64_t &v)
+// The window parsers of WindowOption.h, with a usage error naming the command.
+void parseWindow(const std::string &cmd, const std::string &text, double lo, int64_t &from, int64_t &to)
 {
-    if (s.empty()) return true;
-    const auto d = sim::parseNumberText(s, lo, 9e9);
-    if (d) v = std::llround(*d * 1e9);
-    return d.has_value();
+    if (std::string e = tickscope::parseWindow(text, lo, from, to); !e.empty())
+        throw UsageError{cmd + ": " + e};
 }
 
-// "A:B" in seconds; either side may be empty (the window stays open there). Throws a usage error saying
-// what is wrong. `lo`: the lowest second allowed (0 for trace time; relative windows may start before
-// their time zero).
-void parseWindow(const std::string &cmd, const std::string &text, double lo, int64_t &from, int64_t &to,
-                 const std::string &option = "--window")
-{
-    const size_t colon = text.find(':');
-    if (colon == std::string::npos)
-        throw UsageError{cmd + ": " + option + ": expected A:B in seconds (e.g. 1.5:2), got '" + text + "'"};
-    const std::string a = text.substr(0, colon), b = text.substr(colon + 1);
-    for (const std::string *side : {&a, &b}) {
-        if (!parseSeconds(*side, lo, side == &a ? from : to))
-            throw UsageError{cmd + ": " + option + ": '" + *side + "' is not a number of seconds from " +
-                             std::string(lo < 0 ? "-9e9" : "0") + " to 9e9 (in '" + text + "')"};
-    }
-    if (!a.empty() && !b.empty() && from >= to)
-        throw UsageError{cmd + ": " + option + ": A must be below B, got '" + text + "'"};
-}
-
-// --load-window A:B: only that span of a trace.dat is loaded (seconds after its first event).
 void parseLoadWindow(const std::string &cmd, const std::string &text, LoadOptions &opt)
 {
-    int64_t from = 0, to = 0;
-    parseWindow(cmd, text, 0, from, to, "--load-window");
-    opt.window = std::make_pair(from == INT64_MIN ? 0.0 : static_cast<double>(from) / 1e9,
-                                to == INT64_MAX ? 1e12 : static_cast<double>(to) / 1e9);
+    if (std::string e = tickscope::parseLoadWindow(text, opt); !e.empty()) throw UsageError{cmd + ": " + e};
 }
 
 enum class Format

@@ -7,6 +7,7 @@
 #include "TimelinePlot.h"
 #include "TraceLoader.h"
 #include "ViewState.h"
+#include "WindowOption.h"
 #include "tickscope_version.h"
 
 #include "analysis/CpuList.h"
@@ -148,17 +149,8 @@ int run(const std::vector<std::string> &args)
     // Weighed like the GUI (the timeline index besides the model); --load-window A:B loads only seconds A
     // to B after each file's first event, for a file whose whole model would not fit.
     LoadOptions load = guiLoadOptions();
-    if (!loadWindow.empty()) {
-        const size_t colon = loadWindow.find(':');
-        if (colon == std::string::npos) throw Usage{"render: --load-window: expected A:B in seconds"};
-        // an empty side: the file's start or end, as for stats and report
-        const std::string a = loadWindow.substr(0, colon), b = loadWindow.substr(colon + 1);
-        const double s = a.empty() ? 0.0 : seconds("--load-window", a),
-                     e = b.empty() ? 1e12 : seconds("--load-window", b);
-        if (s < 0 || e <= s)
-            throw Usage{"render: --load-window: expected 0 <= A < B, got '" + loadWindow + "'"};
-        load.window = std::make_pair(s, e);
-    }
+    if (!loadWindow.empty())
+        if (std::string e = parseLoadWindow(loadWindow, load); !e.empty()) throw Usage{"render: " + e};
     const Document a = open(in, seed, load);
     o.functions = a.trace->functions.timed(); // the legend lists the function row's colours
     ViewState state;

@@ -265,7 +265,13 @@ std::pair<int64_t, int64_t> fitInMemory(const std::string &path, uint64_t fileSi
     std::pair<int64_t, int64_t> window{INT64_MIN, INT64_MAX};
     if (options.window && first <= last) {
         // the window's bytes: a second look, now that the span (and so the window's times) is known
-        const auto at = [&](double s) { return first + static_cast<int64_t>(s * 1e9); };
+        // (an open end, or any end past the trace, saturates rather than overflowing int64 ns)
+        const auto at = [&](double s) {
+            const double ns = s * 1e9;
+            return ns >= static_cast<double>(INT64_MAX) - static_cast<double>(first)
+                       ? INT64_MAX
+                       : first + static_cast<int64_t>(ns);
+        };
         window = {at(options.window->first), at(options.window->second)};
         bytes = 0;
         for (const DatCpuData *c : cpus)

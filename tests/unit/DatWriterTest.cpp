@@ -310,6 +310,15 @@ TEST(LoadWindow, LoadsExactlyTheSpanAndRefusesWhatDoesNotFit)
     const auto st = cli("stats --load-window 0.5:1.25 '" + dat + "'");
     EXPECT_EQ(st.exitCode, 0) << st.err;
     EXPECT_NE(st.out.find("events:   " + std::to_string(inside) + "\n"), std::string::npos) << st.out;
+    // an open end: to the trace's last event (an end past the trace saturates instead of overflowing)
+    size_t after = 0;
+    for (int c = 0; c < whole->cpuCount(); ++c)
+        after += whole->cpu(c).size() - whole->cpu(c).indexRange(from, INT64_MAX).first;
+    const auto open = cli("stats --load-window 0.5: '" + dat + "'");
+    EXPECT_EQ(open.exitCode, 0) << open.err;
+    EXPECT_NE(open.out.find("events:   " + std::to_string(after) + "\n"), std::string::npos) << open.out;
+    o.window = std::make_pair(0.5, 1e12);
+    EXPECT_EQ(loadTrace(dat, o)->eventCount(), after);
     const auto bad = cli("report --load-window 2:1 '" + dat + "'");
     EXPECT_EQ(bad.exitCode, 2);
     EXPECT_EQ(bad.err, "tickscope-cli: report: --load-window: A must be below B, got '2:1'\n");
