@@ -55,6 +55,14 @@ struct Comparison
             c = cpuMap[static_cast<size_t>(cpuA)];
         return valid() && c >= 0 && c < b.trace->cpuCount() ? c : -1;
     }
+    // B's CPUs shown against A's CPUs `cpusA`, in their order (those B has none for left out).
+    std::vector<int> cpusB(const std::vector<int> &cpusA) const
+    {
+        std::vector<int> out;
+        for (int c : cpusA)
+            if (const int cb = cpuB(c); cb >= 0) out.push_back(cb);
+        return out;
+    }
 };
 
 } // namespace tickscope

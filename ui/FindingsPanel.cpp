@@ -85,28 +85,21 @@ void FindingsPanel::compute()
     std::optional<ReportOptions> ob;
     if (cmp && cmp->valid()) {
         ob = o;
-        ob->cpus.clear();
-        for (int c : o.cpus)
-            if (const int b = cmp->cpuB(c); b >= 0) ob->cpus.push_back(b);
+        ob->cpus = cmp->cpusB(o.cpus);
         std::sort(ob->cpus.begin(), ob->cpus.end());
         ob->cpus.erase(std::unique(ob->cpus.begin(), ob->cpus.end()), ob->cpus.end());
     }
     using List = std::shared_ptr<const std::vector<Finding>>;
     runInBackground(
         this,
-        [trace = doc_.trace, analysis = doc_.analysis, memo = doc_.reports, o, cmp, ob] {
+        [a = doc_, o, b = cmp ? cmp->b : Document{}, ob] {
             auto of = [](const Document &d, const ReportOptions &opt) {
                 return std::make_shared<const std::vector<Finding>>(
-                    d.reports ? d.reports->get(d.trace, d.analysis, opt)->findings
-                              : TickReport::make(*d.trace, *d.analysis, opt).findings);
+                    d.reports->get(d.trace, d.analysis, opt)->findings);
             };
-            const List a =
-                std::make_shared<const std::vector<Finding>>(memo->get(trace, analysis, o)->findings);
             // No B CPU shown against the A CPUs shown: none of B's (an empty list would mean all).
-            const List b = !ob                ? List()
-                           : ob->cpus.empty() ? std::make_shared<const std::vector<Finding>>()
-                                              : of(cmp->b, *ob);
-            return std::make_pair(a, b);
+            const List none = std::make_shared<const std::vector<Finding>>();
+            return std::make_pair(of(a, o), !ob ? List() : ob->cpus.empty() ? none : of(b, *ob));
         },
         [this, gen](std::pair<List, List> f) {
             if (gen != generation_) return;

@@ -186,9 +186,7 @@ void HistogramPanel::compute()
             }
             // B: its CPUs against the ones shown, the same relative range; both runs on the same bins.
             const Comparison &c = *in.comparison;
-            std::vector<int> cpusB;
-            for (int cpu : in.cpus)
-                if (const int b = c.cpuB(cpu); b >= 0) cpusB.push_back(b);
+            const std::vector<int> cpusB = c.cpusB(in.cpus);
             WakeupSamples sb = WakeupSamples::collect(*c.b.trace, *c.b.analysis, cpusB, in.from + c.shift(),
                                                       in.to + c.shift(), in.cls);
             r[0] = bin(s.latenessNs, in.log, 50, &sb.latenessNs);
