@@ -3,6 +3,7 @@
 // with its p1p2 variant (the patch series' effect).
 #include "BackgroundJob.h"
 #include "CaptureDialog.h"
+#include "EventTable.h"
 #include "MainWindow.h"
 #include "PanelDocks.h"
 #include "TimelinePlot.h"
@@ -107,8 +108,8 @@ int main(int argc, char **argv)
     parser.addOption(view);
     const QCommandLineOption dock(QStringLiteral("dock"),
                                   QStringLiteral("Show and raise a panel: events, summary, histograms, "
-                                                 "functions, findings, difference or what-if (for "
-                                                 "screenshots)."),
+                                                 "functions, findings, difference or what-if; events-b: "
+                                                 "the events of run B (for screenshots)."),
                                   QStringLiteral("NAME"));
     parser.addOption(dock);
     const QCommandLineOption dialog(
@@ -156,24 +157,30 @@ int main(int argc, char **argv)
     }
     if (parser.isSet(dock)) {
         const QString name = parser.value(dock);
-        QDockWidget *d = name == QLatin1String("events")       ? w.panels()->eventDock()
-                         : name == QLatin1String("summary")    ? w.panels()->summaryDock()
-                         : name == QLatin1String("findings")   ? w.panels()->findingsDock()
-                         : name == QLatin1String("histograms") ? w.panels()->histogramDock()
-                         : name == QLatin1String("functions")  ? w.panels()->functionsDock()
-                         : name == QLatin1String("difference") ? w.panels()->differenceDock()
-                         : name == QLatin1String("what-if")    ? w.panels()->simulatorDock()
-                                                               : nullptr;
+        const bool runB = name == QLatin1String("events-b");
+        if (runB && !comparing) {
+            std::fprintf(stderr, "tickscope: --dock events-b: run B is that of --compare A B\n");
+            return 2;
+        }
+        QDockWidget *d = name == QLatin1String("events") || runB ? w.panels()->eventDock()
+                         : name == QLatin1String("summary")      ? w.panels()->summaryDock()
+                         : name == QLatin1String("findings")     ? w.panels()->findingsDock()
+                         : name == QLatin1String("histograms")   ? w.panels()->histogramDock()
+                         : name == QLatin1String("functions")    ? w.panels()->functionsDock()
+                         : name == QLatin1String("difference")   ? w.panels()->differenceDock()
+                         : name == QLatin1String("what-if")      ? w.panels()->simulatorDock()
+                                                                 : nullptr;
         if (!d) {
             std::fprintf(
                 stderr,
-                "tickscope: --dock: expected events, summary, findings, histograms, functions, difference or "
-                "what-if\n");
+                "tickscope: --dock: expected events, events-b, summary, findings, histograms, functions, "
+                "difference or what-if\n");
             return 2;
         }
-        onShown([d] {
+        onShown([&w, d, runB] {
             d->show();
             d->raise();
+            if (runB) w.panels()->eventTable()->showRun(1);
         });
     }
     QPointer<QWidget> shotTarget = &w; // what --screenshot takes

@@ -31,6 +31,14 @@ class EventRowWindow : public QAbstractTableModel
 public:
     EventRowWindow(EventTableModel *source, QObject *parent) : QAbstractTableModel(parent), source_(source) {}
 
+    // Another run's rows: from the top, the current capacity.
+    void setSource(EventTableModel *source)
+    {
+        source_ = source;
+        first_ = 0;
+        reset(capacity_);
+    }
+
     int first() const { return first_; }
     int size() const { return size_; }
     int total() const { return source_->rowCount(); }
@@ -73,13 +81,17 @@ private:
 };
 
 EventTable::EventTable(ViewState *state, QWidget *parent)
-    : QWidget(parent), state_(state), model_(new EventTableModel(this)),
-      window_(new EventRowWindow(model_, this)), view_(new QTableView(this)),
+    : QWidget(parent), state_(state), models_{new EventTableModel(this), new EventTableModel(this)},
+      model_(models_[0]), window_(new EventRowWindow(model_, this)), view_(new QTableView(this)),
       scroll_(new QScrollBar(Qt::Vertical, this)), cpu_(new QComboBox(this)), task_(new QLineEdit(this)),
       event_(new QComboBox(this)), search_(new QLineEdit(this)), previous_(new QToolButton(this)),
       next_(new QToolButton(this)), follow_(new QCheckBox(tr("Follow range"), this)),
-      status_(new QLabel(this)), filterDelay_(new QTimer(this))
+      runBox_(new QComboBox(this)), status_(new QLabel(this)), filterDelay_(new QTimer(this))
 {
+    runBox_->addItem(tr("Run A"));
+    runBox_->addItem(tr("Run B"));
+    runBox_->setToolTip(tr("List the events of run A (the document) or of run B (the compared run)"));
+    runBox_->hide(); // shown in the compare view
     cpu_->setToolTip(tr("Show the events of one CPU"));
     task_->setPlaceholderText(tr("task: comm or pid"));
     event_->setEditable(true);
@@ -102,6 +114,7 @@ EventTable::EventTable(ViewState *state, QWidget *parent)
     follow_->setToolTip(tr("Scroll to the start of the visible range when it changes"));
 
     auto *bar = new QHBoxLayout;
+    bar->addWidget(runBox_);
     bar->addWidget(cpu_);
     bar->addWidget(task_, 1);
     bar->addWidget(event_, 1);
@@ -158,33 +171,97 @@ EventTable::EventTable(ViewState *state, QWidget *parent)
         window_->setFirst(first);
         showCurrentInView();
     });
-    connect(model_, &QAbstractItemModel::modelReset, this, [this] {
+    connectModel(models_[0]);
+    connectModel(models_[1]);
+    connect(runBox_, &QComboBox::activated, this, &EventTable::showRun);
+    connect(state_, &ViewState::comparisonChanged, this, &EventTable::onComparisonChanged);
+    connect(view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex &cur) {
+                if (!windowSync_ && cur.isValid()) moveCurrent(window_->first() + cur.row());
+            });
+    connect(state_, &ViewState::selectionChanged, this, [this](EventRef sel) {
+        // An event of the other run picked elsewhere: list that run (its rows show it once ready).
+        if (!syncing_ && sel.valid() && sel.run != run_) showRun(sel.run);
+        showSelection();
+    });
+    connect(state_, &ViewState::rangeChanged, this, [this](int64_t start, int64_t) {
+        if (!follow_->isChecked() || !model_->ready()) return;
+        // The range is on A's time; B's events are shifted by the alignment.
+        const auto &c = state_->comparison();
+        const int row = model_->rowAtTime(run_ == 1 && c ? start + c->shift() : start);
+        if (row < model_->rowCount()) scrollToRow(row, Place::Top);
+    });
+    updateStatus();
+}
+
+void EventTable::connectModel(EventTableModel *m)
+{
+    const int run = m == models_[0] ? 0 : 1;
+    connect(m, &QAbstractItemModel::modelReset, this, [this, m] {
+        if (m != model_) return;
         current_ = -1;
         window_->reset(visibleRows());
         fitWindow();
     });
-    connect(model_, &EventTableModel::rowsReady, this, &EventTable::onRowsReady);
-    connect(model_, &EventTableModel::busy, this, [this](const QString &what) {
-        busy_ = what;
+    connect(m, &EventTableModel::rowsReady, this, [this, m] {
+        if (m == model_) onRowsReady();
+    });
+    connect(m, &EventTableModel::busy, this, [this, run](const QString &what) {
+        busy_[run] = what;
         updateStatus();
     });
-    connect(model_, &EventTableModel::searchDone, this, [this](int row) {
+    connect(m, &EventTableModel::searchDone, this, [this, m](int row) {
+        if (m != model_) return;
         searchNote_ = row < 0 ? tr("not found") : QString();
         if (row >= 0) moveCurrent(row, Place::Center);
         updateStatus();
         emit searchFinished(row >= 0);
     });
-    connect(view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex &cur) {
-                if (!windowSync_ && cur.isValid()) moveCurrent(window_->first() + cur.row());
-            });
-    connect(state_, &ViewState::selectionChanged, this, &EventTable::showSelection);
-    connect(state_, &ViewState::rangeChanged, this, [this](int64_t start, int64_t) {
-        if (!follow_->isChecked() || !model_->ready()) return;
-        const int row = model_->rowAtTime(start);
-        if (row < model_->rowCount()) scrollToRow(row, Place::Top);
-    });
+}
+
+void EventTable::showRun(int run)
+{
+    const auto &c = state_->comparison();
+    if (run != 1 || !c || !c->valid()) run = 0;
+    if (run == run_) {
+        runBox_->setCurrentIndex(run);
+        return;
+    }
+    run_ = run;
+    model_ = models_[run];
+    if (run == 1 && model_->document().trace != c->b.trace) {
+        applied_[1].clear();
+        model_->setDocument(c->b); // ordered in the background
+    }
+    current_ = -1;
+    searchNote_.clear();
+    window_->setSource(model_);
+    fitWindow();
+    runBox_->setCurrentIndex(run);
+    fillFilters(model_->document().trace.get());
+    if (filterKey() != applied_[run_]) applyFilter();
     updateStatus();
+    showSelection();
+}
+
+void EventTable::onComparisonChanged()
+{
+    const auto &c = state_->comparison();
+    const bool shown = c && c->valid();
+    runBox_->setVisible(shown);
+    if (!shown) {
+        showRun(0);
+        models_[1]->setDocument({}); // B's order and rows go with it
+        applied_[1].clear();
+        return;
+    }
+    if (run_ == 1 && model_->document().trace != c->b.trace) { // another B while B is listed
+        applied_[1].clear();
+        model_->setDocument(c->b);
+        fillFilters(c->b.trace.get());
+        applyFilter();
+        updateStatus();
+    }
 }
 
 int EventTable::topRow() const
@@ -317,32 +394,54 @@ bool EventTable::eventFilter(QObject *watched, QEvent *event)
 
 void EventTable::setDocument(const Document &doc)
 {
-    {
+    showRun(0);
+    { // a new document starts unfiltered
         const QSignalBlocker b1(cpu_), b2(task_), b3(event_);
-        cpu_->clear();
-        cpu_->addItem(tr("All CPUs"), -1);
-        event_->clear();
+        cpu_->setCurrentIndex(0);
         task_->clear();
-        if (doc.trace) {
-            for (int c = 0; c < doc.trace->cpuCount(); ++c)
-                cpu_->addItem(tr("CPU %1").arg(c), c);
-            std::set<std::string> names; // the event types that occur, by name
-            for (const EventType &t : doc.trace->types())
-                names.insert(t.name);
-            event_->addItem(QString());
-            for (const std::string &n : names)
-                event_->addItem(QString::fromStdString(n));
-        }
+        event_->setCurrentText(QString());
     }
+    fillFilters(doc.trace.get());
     searchNote_.clear();
+    applied_[0].clear();
     model_->setDocument(doc);
     updateStatus();
+}
+
+// The CPU and event choices of a run's trace; the CPU chosen and the texts stay when the trace has them.
+void EventTable::fillFilters(const Trace *trace)
+{
+    const QSignalBlocker b1(cpu_), b2(event_);
+    const int cpu = cpu_->currentData().isValid() ? cpu_->currentData().toInt() : -1;
+    const QString event = event_->currentText();
+    cpu_->clear();
+    cpu_->addItem(tr("All CPUs"), -1);
+    event_->clear();
+    event_->addItem(QString());
+    if (!trace) return;
+    for (int c = 0; c < trace->cpuCount(); ++c)
+        cpu_->addItem(tr("CPU %1").arg(c), c);
+    cpu_->setCurrentIndex(std::max(0, cpu_->findData(cpu)));
+    std::set<std::string> names; // the event types that occur, by name
+    for (const EventType &t : trace->types())
+        names.insert(t.name);
+    for (const std::string &n : names)
+        event_->addItem(QString::fromStdString(n));
+    event_->setCurrentText(event);
+}
+
+QString EventTable::filterKey() const
+{
+    return QStringLiteral("%1\n%2\n%3")
+        .arg(cpu_->currentData().toInt())
+        .arg(task_->text().trimmed(), event_->currentText().trimmed());
 }
 
 void EventTable::applyFilter()
 {
     filterDelay_->stop();
     if (!model_->document().trace) return;
+    applied_[run_] = filterKey();
     model_->setFilter(EventFilter::make(*model_->document().trace, cpu_->currentData().toInt(),
                                         task_->text().trimmed().toStdString(),
                                         event_->currentText().trimmed().toStdString()));
@@ -362,7 +461,7 @@ void EventTable::onCurrentRowChanged(int row)
     const EventPos e = model_->eventAt(row);
     if (e.cpu < 0) return;
     syncing_ = true;
-    state_->setSelection({e.cpu, static_cast<int64_t>(e.index)});
+    state_->setSelection({e.cpu, static_cast<int64_t>(e.index), run_});
     syncing_ = false;
 }
 
@@ -371,7 +470,7 @@ void EventTable::showSelection()
     if (syncing_ || !model_->ready()) return;
     const EventRef sel = state_->selection();
     syncing_ = true;
-    if (!sel.valid() || sel.run != 0) { // the table lists the document (A) only
+    if (!sel.valid() || sel.run != run_) {
         selectRow(-1);
     } else {
         const EventPos e{sel.cpu, static_cast<size_t>(sel.index)};
@@ -401,8 +500,8 @@ QString EventTable::statusText() const
 void EventTable::updateStatus()
 {
     QString s;
-    if (!busy_.isEmpty()) {
-        s = busy_;
+    if (!busy_[run_].isEmpty()) {
+        s = busy_[run_];
     } else if (model_->document().trace && model_->ready()) {
         const auto total = static_cast<qlonglong>(model_->document().trace->eventCount());
         s = model_->rowCount() == total ? tr("%L1 events").arg(total)

@@ -3,6 +3,10 @@
 // event; a selection made elsewhere (a timeline click) selects and scrolls to its row. With "follow"
 // on, the table scrolls to the start of the visible range.
 //
+// In the compare view a run box chooses whose events are listed, A's (the document) or B's; selecting an
+// event of the other run in the timeline switches to it. Each run has a model of its own, B's made when
+// first shown, so that switching back and forth does not order the events again.
+//
 // The view holds only the rows that fit on screen (EventRowWindow, a window onto the model's rows) and
 // a scroll bar of its own spans the whole table: a QTableView over millions of rows would keep a
 // QHeaderView section per row (12+ bytes each, built on the GUI thread at every reset). Rows below are
@@ -36,8 +40,11 @@ public:
 
     void setDocument(const Document &doc);
 
-    // For tests and the lead: the parts a person uses.
+    // For tests and the lead: the parts a person uses. model(): the run shown.
     EventTableModel *model() const { return model_; }
+    QComboBox *runBox() const { return runBox_; }
+    int run() const { return run_; } // 0: A (the document), 1: B (the compared run)
+    void showRun(int run);
     QTableView *view() const { return view_; }
     QComboBox *cpuFilter() const { return cpu_; }
     QLineEdit *taskFilter() const { return task_; }
@@ -72,6 +79,10 @@ signals:
     void searchFinished(bool found);
 
 private:
+    void connectModel(EventTableModel *m);
+    void fillFilters(const Trace *trace);
+    void onComparisonChanged();
+    QString filterKey() const;
     void applyFilter();
     void search(bool forward);
     void onCurrentRowChanged(int row);
@@ -85,7 +96,8 @@ private:
     void moveCurrent(int row, Place place = Place::Visible);
 
     ViewState *state_;
-    EventTableModel *model_;
+    EventTableModel *models_[2];
+    EventTableModel *model_; // models_[run_]
     EventRowWindow *window_;
     QTableView *view_;
     QScrollBar *scroll_;
@@ -95,12 +107,15 @@ private:
     QLineEdit *search_;
     QToolButton *previous_, *next_;
     QCheckBox *follow_;
+    QComboBox *runBox_;
     QLabel *status_;
     QTimer *filterDelay_;
-    QString busy_, searchNote_;
+    QString busy_[2], searchNote_;
     bool syncing_ = false;
     bool windowSync_ = false; // the view's current row is being set from current_
     int current_ = -1;        // the current row of the model
+    int run_ = 0;
+    QString applied_[2]; // the filter each model was last given (CPU, task, event)
 };
 
 } // namespace tickscope

@@ -1,11 +1,13 @@
-// paint_bench FILE [--compare B] [--width W --height H]: loads FILE (trace.dat or text), runs the tick
-// analysis, builds the timeline index, then renders the timeline at 1920x1080 offscreen through the real
-// paint path (TimelinePlot::render: QCustomPlot::toPainter with the CPU lane plottables, the same code that
-// paints the screen) over a sweep of zoom levels from the whole trace down to ~10 µs, several positions per
-// level, and prints ms per full repaint (min / median / max) per level and overall, the core's share
-// (column summaries only), and repaints of an unchanged range. Target: <= 8 ms.
-// With --compare B the compare view is measured: B loaded too and its lanes interleaved with FILE's (each CPU
-// twice, both runs aligned by start), the sweep over both runs' span. Target: <= 8 ms median, <= 16 ms max.
+// paint_bench FILE [--compare B] [--width W --height H] [--span S [--repeat N]]: loads FILE (trace.dat or
+// text), runs the tick analysis, builds the timeline index, then renders the timeline at 1920x1080 offscreen
+// through the real paint path (TimelinePlot::render: QCustomPlot::toPainter with the CPU lane plottables, the
+// same code that paints the screen) over a sweep of zoom levels from the whole trace down to ~10 µs, several
+// positions per level, and prints ms per full repaint (min / median / max) per level and overall, the core's
+// share (column summaries only), and repaints of an unchanged range. Target: <= 8 ms. With --compare B the
+// compare view is measured: B loaded too and its lanes interleaved with FILE's (each CPU twice, both runs
+// aligned by start), the sweep over both runs' span. Target: <= 8 ms median, <= 16 ms max.
+// --span S [--repeat N]: only the zoom level S seconds wide, N rounds of its positions (default 20), to
+// profile one level (perf record -p PID once the header "visible span ..." is printed).
 // Without FILE, or when it does not exist, it says so and exits 0 (a skip, not a failure).
 #include "Document.h"
 #include "TimelinePlot.h"
@@ -52,6 +54,8 @@ int main(int argc, char **argv)
     const QStringList args = app.arguments();
     int width = 1920, height = 1080;
     QString file, fileB;
+    double onlySpan = 0; // ns; 0: the whole sweep
+    int repeat = 20;
     for (int i = 1; i < args.size(); ++i) {
         if (args[i] == QStringLiteral("--compare") && i + 1 < args.size())
             fileB = args[++i];
@@ -59,6 +63,10 @@ int main(int argc, char **argv)
             width = args[++i].toInt();
         else if (args[i] == QStringLiteral("--height") && i + 1 < args.size())
             height = args[++i].toInt();
+        else if (args[i] == QStringLiteral("--span") && i + 1 < args.size())
+            onlySpan = args[++i].toDouble() * 1e9;
+        else if (args[i] == QStringLiteral("--repeat") && i + 1 < args.size())
+            repeat = std::max(1, args[++i].toInt());
         else
             file = args[i];
     }
@@ -108,6 +116,13 @@ int main(int argc, char **argv)
             state.setComparison(std::move(c));
             std::printf("compare view: %zu lanes\n", view.plot()->geometry().lanes.size());
         }
+        // Idle first, as a user is once the window has opened: the view's whole-trace report (the CPU
+        // strip's numbers) runs on the thread pool after setDocument, and painting beside it measures the
+        // two cores shared, not the paint.
+        const auto r0 = Clock::now();
+        while (!view.cpuReport())
+            QApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
+        std::printf("the view's report ready %.0f ms after the document\n", msSince(r0));
         const QSize size(width, height);
         view.render(size); // warm-up (fonts, caches)
 
@@ -116,12 +131,13 @@ int main(int argc, char **argv)
         std::printf("%14s %6s %9s %9s %9s %12s\n", "visible span", "paints", "min ms", "median ms", "max ms",
                     "LOD only ms");
         std::vector<ColumnSummary> columns(static_cast<size_t>(width));
-        for (double span = static_cast<double>(last - first);; span /= 4) {
+        std::fflush(stdout);
+        for (double span = onlySpan > 0 ? onlySpan : static_cast<double>(last - first);; span /= 4) {
             span = std::max(span, 10'000.0);
             std::vector<double> times;
             constexpr int kPositions = 9;
-            for (int k = 0; k < kPositions; ++k) {
-                const double centre = first + (last - first) * (k + 0.5) / kPositions;
+            for (int k = 0; k < kPositions * (onlySpan > 0 ? repeat : 1); ++k) {
+                const double centre = first + (last - first) * (k % kPositions + 0.5) / kPositions;
                 state.setRange(static_cast<int64_t>(centre - span / 2),
                                static_cast<int64_t>(centre + span / 2), false);
                 view.plot()->invalidateSummaries(); // a full repaint: column summaries and painting
@@ -152,7 +168,7 @@ int main(int argc, char **argv)
                         (state.rangeEnd() - state.rangeStart()) / 1e9, times.size(), s.min, s.median, s.max,
                         lodMs);
             all.insert(all.end(), times.begin(), times.end());
-            if (span <= 10'000.0) break;
+            if (span <= 10'000.0 || onlySpan > 0) break;
         }
         const Stats s = stats(all), c = stats(cached);
         std::printf(

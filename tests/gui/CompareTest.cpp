@@ -4,8 +4,11 @@
 // both first markers on one pixel column (by start, both starts); a CPU map puts the mapped lanes next to
 // each other; the seed 000 baseline against its p1p2 variant gives CPU 3's user ticks ~200 -> 0 without
 // stalling the event loop, also when asked from the what-if panel, which refuses bad values at the control
-// and reads back what it saves; a broken B gets the error dialog and leaves A open.
+// and reads back what it saves; a broken B gets the error dialog and leaves A open; the event table lists
+// B's events when asked or when a B event is selected, and selecting a row there selects that B event.
 #include "DifferencePanel.h"
+#include "EventTable.h"
+#include "EventTableModel.h"
 #include "FindingsPanel.h"
 #include "GuiTestUtil.h"
 #include "HistogramPanel.h"
@@ -21,6 +24,7 @@
 
 #include <QApplication>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QLabel>
@@ -192,6 +196,74 @@ private slots:
                                   std::max(1, static_cast<int>(ra.findings.size())), 30000);
         if (!ra.findings.empty())
             QCOMPARE(list->topLevelItem(0)->text(1), QString::number(ra.findings[0].cpu));
+    }
+
+    void theEventTableListsRunBsEventsToo()
+    {
+        MainWindow w;
+        w.resize(1500, 900);
+        w.show();
+        EventTable *table = w.panels()->eventTable();
+        QVERIFY(!table->runBox()->isVisibleTo(&w)); // one run: nothing to choose
+        QVERIFY(compare(w, data("nohzfull-nopoll.dat"), data("nohzfull-poll.dat")));
+        const Comparison &c = *w.viewState()->comparison();
+        const Trace &a = *w.document().trace, &b = *c.b.trace;
+        QVERIFY(table->runBox()->isVisibleTo(&w));
+        QCOMPARE(table->run(), 0);
+        QTRY_VERIFY_WITH_TIMEOUT(table->model()->ready(), 30000);
+        QCOMPARE(static_cast<size_t>(table->model()->rowCount()), a.eventCount());
+
+        // A B event selected in the timeline: the table lists B and shows it
+        const int cpu = 1;
+        const auto index = static_cast<int64_t>(b.cpu(cpu).size() / 2);
+        w.viewState()->setSelection({cpu, index, 1});
+        QCOMPARE(table->run(), 1);
+        QCOMPARE(table->runBox()->currentIndex(), 1);
+        QVERIFY(table->model()->document().trace == c.b.trace);
+        QTRY_VERIFY_WITH_TIMEOUT(table->model()->ready() && table->currentRow() >= 0, 30000);
+        QCOMPARE(static_cast<size_t>(table->model()->rowCount()), b.eventCount());
+        const EventPos shown = table->model()->eventAt(table->currentRow());
+        QCOMPARE(shown.cpu, cpu);
+        QCOMPARE(static_cast<int64_t>(shown.index), index);
+        const double rel = static_cast<double>(b.cpu(cpu).ts(static_cast<size_t>(index)) - b.startTs()) / 1e9;
+        QVERIFY(qAbs(table->model()->index(table->currentRow(), EventTableModel::Time).data().toDouble() -
+                     rel) < 1e-9);
+
+        // a row picked in B's list selects that B event
+        table->view()->setFocus();
+        QTest::keyClick(table->view(), Qt::Key_Down);
+        const EventRef next = w.viewState()->selection();
+        QCOMPARE(next.run, 1);
+        const EventPos below = table->model()->eventAt(table->currentRow());
+        QCOMPARE(next.cpu, below.cpu);
+        QCOMPARE(static_cast<size_t>(next.index), below.index);
+
+        // the filters work on B's events
+        table->cpuFilter()->setCurrentIndex(table->cpuFilter()->findData(cpu));
+        QTRY_VERIFY_WITH_TIMEOUT(table->model()->ready() &&
+                                     static_cast<size_t>(table->model()->rowCount()) == b.cpu(cpu).size(),
+                                 30000);
+        QVERIFY(table->statusText().contains(QStringLiteral("of")));
+
+        // back to A (by the run box): A's rows with the same CPU filter, the B selection not among them
+        table->showRun(0);
+        QVERIFY(table->model()->document().trace == w.document().trace);
+        QTRY_VERIFY_WITH_TIMEOUT(table->model()->ready() &&
+                                     static_cast<size_t>(table->model()->rowCount()) == a.cpu(cpu).size(),
+                                 30000);
+        QCOMPARE(table->currentRow(), -1);
+        // an A event selected: A's row
+        w.viewState()->setSelection({cpu, 3, 0});
+        QCOMPARE(table->run(), 0);
+        QCOMPARE(table->model()->eventAt(table->currentRow()).index, size_t{3});
+
+        // the comparison closed: no run box, A listed
+        table->showRun(1);
+        QCOMPARE(table->run(), 1);
+        w.closeComparison();
+        QCOMPARE(table->run(), 0);
+        QVERIFY(!table->runBox()->isVisibleTo(&w));
+        QVERIFY(table->model()->document().trace == w.document().trace);
     }
 
     void alignmentPutsTheChosenZerosOnOnePixelColumn()

@@ -195,7 +195,8 @@ private slots:
     }
 
     // The program itself: a scenario name on the command line is simulated; with --screenshot a file
-    // that cannot be loaded gives one line naming it and exit status 1, and no picture.
+    // that cannot be loaded gives one line naming it and exit status 1, and no picture; --dock events-b
+    // wants a comparison.
     void theCommandLineSimulatesScenariosAndNamesBadFiles()
     {
         QTemporaryDir dir;
@@ -220,6 +221,13 @@ private slots:
                                       .filter(QRegularExpression(QStringLiteral("^tickscope: ")));
         QCOMPARE(lines.size(), 1);
         QVERIFY2(lines.front().contains(bad), qPrintable(err));
+        QVERIFY(!QFileInfo::exists(out));
+        // run B's events without a run B: a usage error, not an empty panel
+        QCOMPARE(run({QStringLiteral("--dock"), QStringLiteral("events-b"), QStringLiteral("--screenshot"),
+                      out, QStringLiteral("seed000-nohzfull-poll")},
+                     err),
+                 2);
+        QVERIFY2(err.contains(QStringLiteral("--dock events-b")), qPrintable(err));
         QVERIFY(!QFileInfo::exists(out));
     }
 
