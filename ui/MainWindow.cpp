@@ -96,8 +96,9 @@ MainWindow::MainWindow(QWidget *parent)
     panels_->findings()->setLateWakeupNs(timeline_->latencyThresholdNs());
     connect(timeline_, &TimelineView::latencyThresholdChanged, panels_->findings(),
             &FindingsPanel::setLateWakeupNs);
-    connect(panels_->findings(), &FindingsPanel::updated, this,
-            [this] { timeline_->setFindings(panels_->findings()->findings()); });
+    connect(panels_->findings(), &FindingsPanel::updated, this, [this] {
+        timeline_->setFindings(panels_->findings()->findings(), panels_->findings()->findingsB());
+    });
     // The progress bar and Cancel float over the bottom of the timeline while loading, outside the
     // layout: showing or hiding them resizes nothing (a resize re-allocates and repaints the timeline).
     busy_ = new QFrame(central);

@@ -261,32 +261,54 @@ void TimelineView::setLatencyThresholdNs(int64_t ns)
     emit latencyThresholdChanged(ns);
 }
 
-int64_t TimelineView::jumpFrom() const
+const Document *TimelineView::runDocument(int run) const
+{
+    if (run == 0) return doc_.valid() ? &doc_ : nullptr;
+    const std::shared_ptr<const Comparison> &c = state_->comparison();
+    return run == 1 && c && c->valid() ? &c->b : nullptr;
+}
+
+int64_t TimelineView::jumpFrom(int run) const
 {
     const EventRef sel = state_->selection();
-    int64_t from = (state_->rangeStart() + state_->rangeEnd()) / 2;
-    if (sel.valid() && sel.run == 0 && sel.cpu < doc_.trace->cpuCount() &&
-        static_cast<size_t>(sel.index) < doc_.trace->cpu(sel.cpu).size())
-        from = doc_.trace->cpu(sel.cpu).ts(static_cast<size_t>(sel.index));
+    const std::shared_ptr<const Comparison> &c = state_->comparison();
+    int64_t from = (state_->rangeStart() + state_->rangeEnd()) / 2 + (run == 1 && c ? c->shift() : 0);
+    const Document *d = runDocument(run);
+    if (d && sel.valid() && sel.run == run && sel.cpu < d->trace->cpuCount() &&
+        static_cast<size_t>(sel.index) < d->trace->cpu(sel.cpu).size())
+        from = d->trace->cpu(sel.cpu).ts(static_cast<size_t>(sel.index));
     return from;
 }
 
-std::vector<int> TimelineView::jumpCpus(std::optional<QPoint> cursor) const
+TimelineView::JumpScope TimelineView::jumpScope(std::optional<QPoint> cursor) const
 {
     const QPoint pos = cursor ? *cursor : plot_->mapFromGlobal(QCursor::pos());
+    const std::shared_ptr<const Comparison> &c = state_->comparison();
+    const bool hasB = c && c->valid();
     int cpu = -1, run = 0;
     LaneRow row;
-    if (plot_->rect().contains(pos) && plot_->geometry().hit(pos.y(), cpu, row, &run) && run == 0 &&
-        std::find(state_->cpus().begin(), state_->cpus().end(), cpu) != state_->cpus().end())
-        return {cpu};
-    return state_->cpus();
+    if (plot_->rect().contains(pos) && plot_->geometry().hit(pos.y(), cpu, row, &run)) {
+        // a B lane is shown only for a B CPU shown against an A CPU shown
+        if (run == 1 && hasB) return {1, {cpu}};
+        if (run == 0 && std::find(state_->cpus().begin(), state_->cpus().end(), cpu) != state_->cpus().end())
+            return {0, {cpu}};
+    }
+    if (hasB && state_->selection().valid() && state_->selection().run == 1)
+        return {1, c->cpusB(state_->cpus())};
+    return {0, state_->cpus()};
 }
 
 void TimelineView::jump(JumpTarget target, bool forward)
 {
-    if (!doc_.valid()) return;
-    const auto hit = doc_.timeline->jump(target, jumpCpus(), jumpFrom(), forward, latencyThresholdNs_);
-    if (hit) goTo(hit->cpu, hit->ts, false);
+    const JumpScope scope = jumpScope();
+    const Document *d = runDocument(scope.run);
+    if (!d) return;
+    const auto hit = d->timeline->jump(target, scope.cpus, jumpFrom(scope.run), forward, latencyThresholdNs_);
+    if (!hit) return;
+    if (scope.run == 1)
+        goToB(hit->cpu, hit->ts, false);
+    else
+        goTo(hit->cpu, hit->ts, false);
 }
 
 void TimelineView::setSpuriousClass(SpuriousClass c)
@@ -298,11 +320,13 @@ void TimelineView::setSpuriousClass(SpuriousClass c)
 
 void TimelineView::jumpToFinding(bool forward)
 {
-    if (!doc_.valid() || !findings_) return;
-    const std::vector<int> cpus = jumpCpus();
-    const int64_t from = jumpFrom();
+    const JumpScope scope = jumpScope();
+    const std::shared_ptr<const std::vector<Finding>> &findings = scope.run == 1 ? findingsB_ : findings_;
+    if (!runDocument(scope.run) || !findings) return;
+    const std::vector<int> &cpus = scope.cpus;
+    const int64_t from = jumpFrom(scope.run);
     std::optional<std::pair<int64_t, int>> best; // (ts, cpu)
-    for (const Finding &f : *findings_) {
+    for (const Finding &f : *findings) {
         if (std::find(cpus.begin(), cpus.end(), f.cpu) == cpus.end()) continue;
         if ((f.kind == FindingKind::SpuriousUser && spuriousClass_ == SpuriousClass::Polling) ||
             (f.kind == FindingKind::SpuriousPolling && spuriousClass_ == SpuriousClass::User))
@@ -317,7 +341,11 @@ void TimelineView::jumpToFinding(bool forward)
         }
         if (!best || (forward ? *it < best->first : *it > best->first)) best = {{*it, f.cpu}};
     }
-    if (best) goTo(best->second, best->first, false);
+    if (!best) return;
+    if (scope.run == 1)
+        goToB(best->second, best->first, false);
+    else
+        goTo(best->second, best->first, false);
 }
 
 void TimelineView::goTo(int cpu, int64_t ts, bool zoomIn)

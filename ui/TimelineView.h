@@ -41,7 +41,8 @@ public:
     void fillNavigateMenu(QMenu *menu);
 
     // The jumps (N, C, L, F) search the CPU under the mouse pointer when it is over a lane, else the CPUs
-    // shown; N follows the spurious-tick class chosen in the Navigate menu.
+    // shown; N follows the spurious-tick class chosen in the Navigate menu. In the compare view they search
+    // run B over a B lane, or when the selected event is B's (its CPUs shown against A's), else run A.
     void jump(JumpTarget target, bool forward);
     enum class SpuriousClass
     {
@@ -51,10 +52,12 @@ public:
     };
     void setSpuriousClass(SpuriousClass c);
     SpuriousClass spuriousClass() const { return spuriousClass_; }
-    // The findings F / Shift+F step through (FindingsPanel computes them).
-    void setFindings(std::shared_ptr<const std::vector<Finding>> findings)
+    // The findings F / Shift+F step through (FindingsPanel computes them), of the document and of run B.
+    void setFindings(std::shared_ptr<const std::vector<Finding>> findings,
+                     std::shared_ptr<const std::vector<Finding>> findingsB = nullptr)
     {
         findings_ = std::move(findings);
+        findingsB_ = std::move(findingsB);
     }
     void jumpToFinding(bool forward);
     // Centres the view on an event time of a CPU and selects the event there; zoomIn: narrow a view wider
@@ -62,8 +65,18 @@ public:
     void goTo(int cpu, int64_t ts, bool zoomIn);
     // The same for an event of the compared run B: B's CPU and absolute time, selected in B's lane.
     void goToB(int cpuB, int64_t tsB, bool zoomIn);
-    // The CPUs the jumps search (see jump()); `cursor` in plot coordinates.
-    std::vector<int> jumpCpus(std::optional<QPoint> cursor = std::nullopt) const;
+    // What the jumps search (see jump()): the run (0: A, 1: B) and its own CPU numbers; `cursor` in plot
+    // coordinates (none: the mouse pointer's).
+    struct JumpScope
+    {
+        int run = 0;
+        std::vector<int> cpus;
+    };
+    JumpScope jumpScope(std::optional<QPoint> cursor = std::nullopt) const;
+    std::vector<int> jumpCpus(std::optional<QPoint> cursor = std::nullopt) const
+    {
+        return jumpScope(cursor).cpus;
+    }
     int64_t latencyThresholdNs() const { return latencyThresholdNs_; }
     void setLatencyThresholdNs(int64_t ns);
 
@@ -114,8 +127,10 @@ private:
     int64_t latencyThresholdNs_ = 100'000;
     SpuriousClass spuriousClass_ = SpuriousClass::All;
     QList<QAction *> spuriousClassActions_;
-    std::shared_ptr<const std::vector<Finding>> findings_;
-    int64_t jumpFrom() const; // where a jump starts: the selected event, else the view's centre
+    std::shared_ptr<const std::vector<Finding>> findings_, findingsB_;
+    // Where a jump in `run` starts, in that run's time: its selected event, else the view's centre.
+    int64_t jumpFrom(int run) const;
+    const Document *runDocument(int run) const; // null: no such run
     QList<QAction *> viewActions_, navigateActions_;
 };
 

@@ -5,7 +5,8 @@
 // each other; the seed 000 baseline against its p1p2 variant gives CPU 3's user ticks ~200 -> 0 without
 // stalling the event loop, also when asked from the what-if panel, which refuses bad values at the control
 // and reads back what it saves; a broken B gets the error dialog and leaves A open; the event table lists
-// B's events when asked or when a B event is selected, and selecting a row there selects that B event.
+// B's events when asked or when a B event is selected, and selecting a row there selects that B event;
+// the jumps (N, F) search run B over a B lane or from a B selection.
 #include "DifferencePanel.h"
 #include "EventTable.h"
 #include "EventTableModel.h"
@@ -264,6 +265,66 @@ private slots:
         QCOMPARE(table->run(), 0);
         QVERIFY(!table->runBox()->isVisibleTo(&w));
         QVERIFY(table->model()->document().trace == w.document().trace);
+    }
+
+    void jumpsSearchRunBOverItsLanesOrFromItsSelection()
+    {
+        MainWindow w;
+        w.resize(1500, 900);
+        w.show();
+        // A has no spurious ticks, B (polling idle) has them on CPU 1
+        QVERIFY(compare(w, data("nohzfull-nopoll.dat"), data("nohzfull-poll.dat")));
+        FindingsPanel *fp = w.panels()->findings();
+        QTRY_VERIFY_WITH_TIMEOUT(fp->findingsB() != nullptr, 30000);
+        const Comparison &c = *w.viewState()->comparison();
+        const Trace &b = *c.b.trace;
+        TimelineView *tv = w.timeline();
+        TimelinePlot *plot = tv->plot();
+        // the scope: a B lane under the pointer, or a B event selected
+        const QRect laneB = plot->geometry().rowRect(1, LaneRow::Tick, 1);
+        QVERIFY(!laneB.isEmpty());
+        const TimelineView::JumpScope overB = tv->jumpScope(laneB.center());
+        QCOMPARE(overB.run, 1);
+        QCOMPARE(overB.cpus, std::vector<int>{1});
+        QCOMPARE(tv->jumpScope(plot->geometry().rowRect(1, LaneRow::Tick, 0).center()).run, 0);
+        QCOMPARE(tv->jumpScope(QPoint(-50, -50)).run, 0);
+        w.viewState()->setSelection({1, 0, 1});
+        const TimelineView::JumpScope fromB = tv->jumpScope(QPoint(-50, -50));
+        QCOMPARE(fromB.run, 1);
+        QCOMPARE(fromB.cpus, c.cpusB(w.viewState()->cpus()));
+
+        // N from B's first event on CPU 1: B's first spurious tick after it, selected in B's lane
+        QCursor::setPos(plot->mapToGlobal(QPoint(-50, -50)));
+        tv->jump(JumpTarget::SpuriousTick, true);
+        EventRef sel = w.viewState()->selection();
+        QCOMPARE(sel.run, 1);
+        const TickRecord *first = nullptr;
+        for (const TickRecord &t : c.b.analysis->cpus[1].ticks)
+            if ((t.flags & TickFlag::Spurious) && !first) first = &t;
+        QVERIFY(first);
+        QCOMPARE(sel.cpu, 1);
+        QCOMPARE(static_cast<uint32_t>(sel.index), first->index);
+        const int64_t onA = b.cpu(1).ts(first->index) - c.shift();
+        QVERIFY(w.viewState()->rangeStart() <= onA && onA <= w.viewState()->rangeEnd());
+        // from an A event the same key searches A, which has none: nothing moves
+        w.viewState()->setSelection({1, 0, 0});
+        tv->jump(JumpTarget::SpuriousTick, true);
+        QCOMPARE(w.viewState()->selection(), (EventRef{1, 0, 0}));
+
+        // F from a B event: B's first finding instance after it
+        QTRY_VERIFY_WITH_TIMEOUT(!fp->findingsB()->empty(), 30000);
+        w.viewState()->setSelection({1, 0, 1});
+        const int64_t from = b.cpu(1).ts(0);
+        int64_t next = INT64_MAX;
+        for (const Finding &f : *fp->findingsB())
+            for (int64_t t : f.at)
+                if (t > from && std::count(fromB.cpus.begin(), fromB.cpus.end(), f.cpu))
+                    next = std::min(next, t);
+        QVERIFY(next != INT64_MAX);
+        tv->jumpToFinding(true);
+        sel = w.viewState()->selection();
+        QCOMPARE(sel.run, 1);
+        QCOMPARE(b.cpu(sel.cpu).ts(static_cast<size_t>(sel.index)), next);
     }
 
     void alignmentPutsTheChosenZerosOnOnePixelColumn()
