@@ -113,7 +113,9 @@ std::string formatReportText(const TickReport &r)
                 c.cpu, c.nohzFull ? "yes" : "no", n.total, n.user, n.kernel, n.irq, n.idle, n.polling,
                 n.spurious, n.nohzWakeups, formatSeconds(c.tickStoppedNs).c_str(),
                 100.0 * static_cast<double>(c.tickStoppedNs) / span, failed.empty() ? "-" : failed.c_str());
-        if (n.unknown) appendf(out, "     (%" PRIu64 " ticks in an unknown context)\n", n.unknown);
+        if (n.unknown)
+            appendf(out, "     (%" PRIu64 " %s in an unknown context)\n", n.unknown,
+                    n.unknown == 1 ? "tick" : "ticks");
     }
     out += "\nCPU  timer softirqs  max µs  catch-ups   hrtimer wakeups  lateness p50/p99/max µs"
            "   latency p50/p99/max µs  bursts   tick lateness p50/max µs\n";
@@ -129,12 +131,14 @@ std::string formatReportText(const TickReport &r)
     for (const CpuReport &c : r.cpus) {
         const WakeupReport &w = c.wakeup;
         if (!w.count) continue;
-        appendf(out,
-                "CPU %d wakeup latency: RT %" PRIu64 " (p50 %s, p99 %s, max %s µs), normal %" PRIu64
-                " (p50 %s, p99 %s, max %s µs); largest burst %" PRIu64 "\n",
-                c.cpu, w.latencyRt.count, us(w.latencyRt.p50).c_str(), us(w.latencyRt.p99).c_str(),
-                us(w.latencyRt.max).c_str(), w.latencyNormal.count, us(w.latencyNormal.p50).c_str(),
-                us(w.latencyNormal.p99).c_str(), us(w.latencyNormal.max).c_str(), w.maxBurst);
+        // "N (p50 x, p99 y, max z µs)", or "0": no percentiles of nothing
+        auto latencies = [](const Distribution &d) {
+            std::string s = std::to_string(d.count);
+            if (d.count) s += " (p50 " + us(d.p50) + ", p99 " + us(d.p99) + ", max " + us(d.max) + " µs)";
+            return s;
+        };
+        appendf(out, "CPU %d wakeup latency: RT %s, normal %s; largest burst %" PRIu64 "\n", c.cpu,
+                latencies(w.latencyRt).c_str(), latencies(w.latencyNormal).c_str(), w.maxBurst);
         appendExpiryClasses(out, w);
         if (w.latencyBounds)
             appendf(out,
