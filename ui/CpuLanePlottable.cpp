@@ -53,7 +53,7 @@ template <class F> void CpuLanePlottable::fillRuns(QCPPainter *p, int y, int h, 
     for (int j = 1; j <= n; ++j) {
         const QRgb c = j < n ? colourOf(columns_[j]) : kNone + 1;
         if (c == cur) continue;
-        if (qAlpha(cur)) p->fillRect(QRect(left_ + start, y, j - start, h), QColor::fromRgba(cur));
+        if (qAlpha(cur)) canvas_.fill(p, QRect(left_ + start, y, j - start, h), QColor::fromRgba(cur));
         start = j;
         cur = c;
     }
@@ -145,9 +145,24 @@ void CpuLanePlottable::fillSegs(QCPPainter *p, int top, const Seg *segs, size_t 
                segs[static_cast<size_t>(k) * stride].h == s.h)
             ++k;
         const int w = std::max(k - j, minW);
-        p->fillRect(QRect(left_ + j - (w - (k - j)) / 2, top + s.y, w, s.h), colour);
+        canvas_.fill(p, QRect(left_ + j - (w - (k - j)) / 2, top + s.y, w, s.h), colour);
         j = k;
     }
+}
+
+size_t CpuLanePlottable::countSegFills(const Seg *segs, size_t layers) const
+{
+    const size_t n = columns_.size();
+    size_t fills = 0;
+    for (size_t i = 0; i < layers; ++i) {
+        Seg prev{};
+        for (size_t j = 0; j < n; ++j) {
+            const Seg s = segs[j * layers + i];
+            fills += s.h > 0 && (j == 0 || s.y != prev.y || s.h != prev.h);
+            prev = s;
+        }
+    }
+    return fills;
 }
 
 // State row: the task band (upper two thirds) stacks the column's states by their share of its time,
@@ -173,8 +188,10 @@ void CpuLanePlottable::drawStateRow(QCPPainter *p, const QRect &row, bool collap
             y += hh;
         }
     }
+    canvas_.begin(p, QRect(left_, row.top(), n, taskH), countSegFills(segs_.data(), 7));
     for (size_t i = 0; i < 7; ++i)
         fillSegs(p, row.top(), segs_.data() + i, 7, palette::task(static_cast<TaskSlot>(taskOrder[i])));
+    canvas_.end(p);
     if (collapsed) return;
     const int irqH = row.height() - taskH;
     constexpr std::array<int, 4> irqOrder{
@@ -191,8 +208,10 @@ void CpuLanePlottable::drawStateRow(QCPPainter *p, const QRect &row, bool collap
             y += hh;
         }
     }
+    canvas_.begin(p, QRect(left_, row.top() + taskH, n, irqH), countSegFills(segs_.data(), 4));
     for (size_t i = 0; i < 4; ++i)
         fillSegs(p, row.top() + taskH, segs_.data() + i, 4, palette::irq(static_cast<IrqSlot>(irqOrder[i])));
+    canvas_.end(p);
 }
 
 // Tick row: a bar along the bottom, split between running (top) and stopped (bottom) by their share of
@@ -216,8 +235,10 @@ void CpuLanePlottable::drawTickRow(QCPPainter *p, const QRect &row)
         segs_[static_cast<size_t>(j) * 2 + 1] = {hb[0],
                                                  static_cast<int16_t>(std::min<int>(hb[1], barH - hb[0]))};
     }
+    canvas_.begin(p, QRect(left_, barY, n, barH), countSegFills(segs_.data(), 2));
     fillSegs(p, barY, segs_.data(), 2, palette::tickRunning());
     fillSegs(p, barY, segs_.data() + 1, 2, palette::tickStopped());
+    canvas_.end(p);
 
     const int64_t period = spec_.index->tickPeriodNs();
     // Ticks a column holds at HZ: at least floor(expected), so that dividing by it a column of a CPU ticking
@@ -239,8 +260,11 @@ void CpuLanePlottable::drawTickRow(QCPPainter *p, const QRect &row)
         segs_[static_cast<size_t>(j) * 2 + 1] = {static_cast<int16_t>(y), static_cast<int16_t>(hSp)};
     }
     const bool sparse = expected < 0.25;
+    // The marks' band: sparse marks are wider than their column (up to a pixel each side).
+    canvas_.begin(p, QRect(left_ - 1, areaTop, n + 2, std::max(0, area)), countSegFills(segs_.data(), 2));
     fillSegs(p, areaTop, segs_.data(), 2, palette::tickMark(), sparse ? 2 : 1);
     fillSegs(p, areaTop, segs_.data() + 1, 2, palette::spurious(), sparse ? 3 : 1);
+    canvas_.end(p);
 
     // Failed tick stops: an x on the bar, with the dependency's name where there is room.
     p->setPen(QPen(palette::failedStop(), 1));
@@ -276,6 +300,10 @@ void CpuLanePlottable::drawTickRow(QCPPainter *p, const QRect &row)
 void CpuLanePlottable::drawEventRow(QCPPainter *p, const QRect &row)
 {
     const QRgb catchup = rgb(palette::catchup()), softirq = rgb(palette::timerSoftirq());
+    size_t marks = 0; // about the fills below: one per column with wakeups, softirqs or soft expiries
+    for (const ColumnSummary &c : columns_)
+        marks += (c.wakeups != 0) + (c.timerSoftirqs != 0 || c.catchup) + (c.softWakeups != 0);
+    canvas_.begin(p, QRect(left_ - 1, row.top(), static_cast<int>(columns_.size()) + 2, row.height()), marks);
     fillRuns(p, row.bottom() - 4, 5, [&](const ColumnSummary &c) {
         return c.catchup ? catchup : c.timerSoftirqs ? softirq : kNone;
     });
@@ -286,7 +314,7 @@ void CpuLanePlottable::drawEventRow(QCPPainter *p, const QRect &row)
     if (zoomedIn) { // each soft expiry's own cap, wider than its mark
         for (int j = 0; j < n; ++j) {
             if (columns_[j].softWakeups)
-                p->fillRect(QRect(left_ + j - 1, row.top(), w + 2, 3), palette::softExpiry());
+                canvas_.fill(p, QRect(left_ + j - 1, row.top(), w + 2, 3), palette::softExpiry());
         }
     } else {
         const QRgb soft = rgb(palette::softExpiry());
@@ -296,9 +324,10 @@ void CpuLanePlottable::drawEventRow(QCPPainter *p, const QRect &row)
         if (!columns_[j].wakeups) continue;
         const int step = palette::latenessStep(columns_[j].maxLatenessNs);
         const int h = std::max(3, area * (step < 0 ? 2 : step + 2) / 5);
-        p->fillRect(QRect(left_ + j, row.top() + 4 + area - h, w, h),
-                    palette::lateness(columns_[j].maxLatenessNs));
+        canvas_.fill(p, QRect(left_ + j, row.top() + 4 + area - h, w, h),
+                     palette::lateness(columns_[j].maxLatenessNs));
     }
+    canvas_.end(p);
 }
 
 // Function row (function_graph calls with timestamps): zoomed in, where the calls in view are at most one

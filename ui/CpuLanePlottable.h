@@ -7,6 +7,7 @@
 
 #include "LaneGeometry.h"
 #include "LaneSummaries.h"
+#include "PixelCanvas.h"
 
 #include "view/TimelineIndex.h"
 
@@ -74,6 +75,8 @@ private:
     // Fills runs of columns whose segment (segs[j * stride]) is the same, at least minW pixels wide
     // (centred on the run).
     void fillSegs(QCPPainter *p, int top, const Seg *segs, size_t stride, const QColor &colour, int minW = 1);
+    // How many fills fillSegs makes for the layers segs[0 .. layers) (stride == layers).
+    size_t countSegFills(const Seg *segs, size_t layers) const;
 
     Spec spec_;
     const LaneGeometry *geometry_;
@@ -82,6 +85,7 @@ private:
     std::span<const ColumnSummary> columns_; // this draw's columns
     double colNs_ = 0;                       // and the time one column covers
     std::vector<Seg> segs_;                  // scratch: segments by column and layer
+    PixelCanvas canvas_;                     // the fills of the band being drawn (state, tick, event rows)
     double rangeLower_ = 0;                  // the key range's lower end of this draw
     int64_t from_ = 0, to_ = 0;              // and the visible range in the run's absolute time
     QStringList namesDrawn_;

@@ -6,10 +6,14 @@
 // share (column summaries only), and repaints of an unchanged range. Target: <= 8 ms. With --compare B the
 // compare view is measured: B loaded too and its lanes interleaved with FILE's (each CPU twice, both runs
 // aligned by start), the sweep over both runs' span. Target: <= 8 ms median, <= 16 ms max.
+// --painter-fills: every lane fill through QPainter::fillRect, not straight into pixels (PixelCanvas), to
+// compare the two in one build; --ab-fills: QPainter fills and the shipped choice (pixels where cheaper),
+// alternating paint by paint (the machine's drift falls on both alike), each printed on its own.
 // --span S [--repeat N]: only the zoom level S seconds wide, N rounds of its positions (default 20), to
 // profile one level (perf record -p PID once the header "visible span ..." is printed).
 // Without FILE, or when it does not exist, it says so and exits 0 (a skip, not a failure).
 #include "Document.h"
+#include "PixelCanvas.h"
 #include "TimelinePlot.h"
 #include "TimelineView.h"
 #include "ViewState.h"
@@ -56,6 +60,7 @@ int main(int argc, char **argv)
     QString file, fileB;
     double onlySpan = 0; // ns; 0: the whole sweep
     int repeat = 20;
+    bool abFills = false;
     for (int i = 1; i < args.size(); ++i) {
         if (args[i] == QStringLiteral("--compare") && i + 1 < args.size())
             fileB = args[++i];
@@ -63,6 +68,10 @@ int main(int argc, char **argv)
             width = args[++i].toInt();
         else if (args[i] == QStringLiteral("--height") && i + 1 < args.size())
             height = args[++i].toInt();
+        else if (args[i] == QStringLiteral("--painter-fills"))
+            PixelCanvas::setMode(PixelCanvas::Mode::Painter);
+        else if (args[i] == QStringLiteral("--ab-fills"))
+            abFills = true;
         else if (args[i] == QStringLiteral("--span") && i + 1 < args.size())
             onlySpan = args[++i].toDouble() * 1e9;
         else if (args[i] == QStringLiteral("--repeat") && i + 1 < args.size())
@@ -128,6 +137,7 @@ int main(int argc, char **argv)
 
         const int64_t first = state.boundsStart(), last = state.boundsEnd();
         std::vector<double> all, cached;
+        std::vector<double> abAll[2], abCached[2]; // --ab-fills: [0] painter fills, [1] pixels
         std::printf("%14s %6s %9s %9s %9s %12s\n", "visible span", "paints", "min ms", "median ms", "max ms",
                     "LOD only ms");
         std::vector<ColumnSummary> columns(static_cast<size_t>(width));
@@ -140,6 +150,9 @@ int main(int argc, char **argv)
                 const double centre = first + (last - first) * (k % kPositions + 0.5) / kPositions;
                 state.setRange(static_cast<int64_t>(centre - span / 2),
                                static_cast<int64_t>(centre + span / 2), false);
+                const bool pixels = !abFills || k % 2 == 1;
+                if (abFills)
+                    PixelCanvas::setMode(pixels ? PixelCanvas::Mode::Auto : PixelCanvas::Mode::Painter);
                 view.plot()->invalidateSummaries(); // a full repaint: column summaries and painting
                 // The image is not kept: the next render paints into the same buffer, as the screen's
                 // paint buffer is reused (a fresh 8 MB image per paint measures page faults, not painting).
@@ -150,6 +163,8 @@ int main(int argc, char **argv)
                 const auto p1 = Clock::now();
                 view.render(size); // the same range again (selection, markers, tooltips): summaries cached
                 cached.push_back(msSince(p1));
+                abAll[pixels].push_back(times.back());
+                abCached[pixels].push_back(cached.back());
             }
             // The core's share: the column summaries of every CPU for the same range, without painting.
             const auto l0 = Clock::now();
@@ -176,6 +191,12 @@ int main(int argc, char **argv)
             all.size(), width, height, s.min, s.median, s.max);
         std::printf("same-range repaints (cached summaries): min %.2f ms, median %.2f ms, max %.2f ms\n",
                     c.min, c.median, c.max);
+        for (int pixels = 0; abFills && pixels < 2; ++pixels) {
+            const Stats a = stats(abAll[pixels]), b = stats(abCached[pixels]);
+            std::printf(
+                "%s: full repaints median %.2f ms, max %.2f ms; same-range median %.2f ms, max %.2f ms\n",
+                pixels ? "pixels where cheaper" : "fills via QPainter  ", a.median, a.max, b.median, b.max);
+        }
         return 0;
     } catch (const std::exception &e) {
         std::fprintf(stderr, "paint_bench: %s\n", e.what());

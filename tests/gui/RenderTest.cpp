@@ -2,10 +2,12 @@
 // the spurious-tick colour lands in CPU 1's tick row of nohzfull-poll.dat and nowhere in the lanes of
 // nohzfull-nopoll.dat; SVG parses and holds the legend as text; the PDF's text has the axis units;
 // two renders of one input are byte-identical; the compare view renders; bad output names, unwritable
-// places and windows outside the trace get one line, exit 1 and no file.
+// places and windows outside the trace get one line, exit 1 and no file; the lanes' fills written straight
+// into pixels give the pixels QPainter::fillRect gives, at scale 1 and 2.
 #include "ExportView.h"
 #include "GuiTestUtil.h"
 #include "MainWindow.h"
+#include "PixelCanvas.h"
 #include "TimelinePalette.h"
 #include "TimelinePlot.h"
 #include "TimelineView.h"
@@ -62,6 +64,50 @@ class RenderTest : public QObject
     Q_OBJECT
 private slots:
     void initTestCase() { test::initTestApplication(); }
+
+    void pixelFillsGiveThePaintersPixels()
+    {
+        for (const char *file : {"nohzfull-poll.dat", "rt-hrtimer-k32-fifo50.dat", "fgraph-timers.dat"}) {
+            MainWindow w;
+            w.resize(1400, 900);
+            w.show();
+            QVERIFY(open(w, data(file)));
+            ViewState *vs = w.viewState();
+            const int64_t first = vs->boundsStart(), span = vs->boundsEnd() - vs->boundsStart();
+            // the whole trace, a sixteenth, and ~50 us (sparse tick marks, wide wakeup marks)
+            for (int64_t width : {span, span / 16, int64_t{50'000}}) {
+                const int64_t mid = first + span / 2;
+                vs->setRange(mid - width / 2, mid + width / 2);
+                const QSize size(1500, 850);
+                for (int scale : {1, 2}) {
+                    auto paint = [&](bool pixels) {
+                        PixelCanvas::setMode(pixels ? PixelCanvas::Mode::Pixels : PixelCanvas::Mode::Painter);
+                        QImage img(size * scale, QImage::Format_ARGB32_Premultiplied);
+                        img.setDevicePixelRatio(scale);
+                        img.fill(Qt::white);
+                        QCPPainter painter(&img);
+                        w.timeline()->plot()->paintTo(&painter, size);
+                        painter.end();
+                        return img;
+                    };
+                    const QImage viaPainter = paint(false);
+                    const uint64_t before = PixelCanvas::composited();
+                    const QImage direct = paint(true);
+                    QVERIFY(PixelCanvas::composited() > before); // the pixel path was taken
+                    PixelCanvas::setMode(PixelCanvas::Mode::Auto);
+                    const QRect all(QPoint(0, 0), viaPainter.size());
+                    int stateful = 0; // lanes were drawn: pixels of the state row's colours
+                    for (TaskSlot t : {TaskSlot::User, TaskSlot::Kernel, TaskSlot::IdleTask,
+                                       TaskSlot::IdleShallow, TaskSlot::IdleDeep, TaskSlot::Poll})
+                        stateful += countColour(viaPainter, all, palette::task(t));
+                    QVERIFY2(stateful > 100, file);
+                    QVERIFY2(direct == viaPainter,
+                             qPrintable(
+                                 QStringLiteral("%1, %2 ns wide, scale %3").arg(file).arg(width).arg(scale)));
+                }
+            }
+        }
+    }
 
     void theCliRendersWhatTheGuiExportsPixelForPixel()
     {

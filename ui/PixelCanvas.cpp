@@ -1,0 +1,102 @@
+#include "PixelCanvas.h"
+
+#include <QColor>
+#include <QPaintEngine>
+#include <QPainter>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+
+namespace tickscope {
+
+namespace {
+std::atomic<PixelCanvas::Mode> gMode{PixelCanvas::Mode::Auto};
+std::atomic<uint64_t> gComposited{0};
+
+bool whole(double v)
+{
+    return std::abs(v - std::round(v)) < 1e-9;
+}
+} // namespace
+
+void PixelCanvas::setMode(Mode m)
+{
+    gMode = m;
+}
+
+PixelCanvas::Mode PixelCanvas::mode()
+{
+    return gMode;
+}
+
+uint64_t PixelCanvas::composited()
+{
+    return gComposited;
+}
+
+bool PixelCanvas::begin(QPainter *p, const QRect &rect, size_t fills)
+{
+    active_ = false;
+    touched_ = false;
+    const Mode m = gMode;
+    if (m == Mode::Painter || rect.isEmpty() || !p->paintEngine() ||
+        p->paintEngine()->type() != QPaintEngine::Raster)
+        return false;
+    if (m == Mode::Auto &&
+        fills * kPixelsPerFill < static_cast<size_t>(rect.width()) * static_cast<size_t>(rect.height()))
+        return false;
+    // Only a whole-pixel offset and a whole scale, the same on both axes: then a logical rectangle covers
+    // exactly the device pixels fillRect would.
+    const QTransform t = p->deviceTransform();
+    if (t.type() > QTransform::TxScale || t.m11() != t.m22() || t.m11() < 1 || !whole(t.m11()) ||
+        !whole(t.dx()) || !whole(t.dy()))
+        return false;
+    scale_ = static_cast<int>(std::lround(t.m11()));
+    rect_ = rect;
+    const QSize size = rect.size() * scale_;
+    if (image_.size() != size) image_ = QImage(size, QImage::Format_ARGB32_Premultiplied);
+    image_.fill(Qt::transparent);
+    image_.setDevicePixelRatio(scale_);
+    active_ = true;
+    return true;
+}
+
+void PixelCanvas::fill(QPainter *p, const QRect &r, const QColor &colour)
+{
+    if (!active_) {
+        p->fillRect(r, colour);
+        return;
+    }
+    if (colour.alpha() != 255) { // blended by the painter's own rules: what is filled so far goes first
+        if (touched_) {
+            p->drawImage(rect_.topLeft(), image_);
+            image_.fill(Qt::transparent);
+            touched_ = false;
+        }
+        p->fillRect(r, colour);
+        return;
+    }
+    const QRect c = r.intersected(rect_);
+    if (c.isEmpty()) return;
+    touched_ = true;
+    const QRgb src = colour.rgba();
+    const int x0 = (c.left() - rect_.left()) * scale_, x1 = x0 + c.width() * scale_;
+    const int y0 = (c.top() - rect_.top()) * scale_, y1 = y0 + c.height() * scale_;
+    for (int y = y0; y < y1; ++y) {
+        auto *line = reinterpret_cast<QRgb *>(image_.scanLine(y));
+        std::fill(line + x0, line + x1, src);
+    }
+}
+
+void PixelCanvas::end(QPainter *p)
+{
+    if (active_ && touched_) {
+        p->drawImage(rect_.topLeft(), image_);
+        ++gComposited;
+    }
+    active_ = false;
+    touched_ = false;
+}
+
+} // namespace tickscope

@@ -1,0 +1,54 @@
+// Rectangle fills of one band of a lane straight into pixels, composited with one drawImage, when the
+// painter paints pixels (the raster engine: the screen's buffer, screenshots, --render PNG) at a whole
+// device-pixel offset and scale. A full repaint fills ~10^5 small rectangles, and QPainter::fillRect
+// costs far more per call than the few pixels each one covers. The pixels are those fillRect makes
+// (opaque colours replace; a translucent fill composites what came before and goes to the painter, so
+// that the painter blends it); any other painter (SVG, PDF, a fractional scale) gets the fillRect calls.
+#pragma once
+
+#include <QImage>
+#include <QRect>
+
+#include <cstddef>
+#include <cstdint>
+
+class QColor;
+class QPainter;
+
+namespace tickscope {
+
+class PixelCanvas
+{
+public:
+    // Starts a band covering `rect` (logical coordinates) for about `fills` fills. Returns whether they
+    // go to pixels: only when that is cheaper, as clearing and compositing the band costs about as much
+    // per 50 of its pixels as one fillRect call (measured with paint_bench --ab-fills).
+    bool begin(QPainter *p, const QRect &rect, size_t fills);
+    static constexpr int kPixelsPerFill = 50;
+    // fillRect(r, colour): into the band's pixels when begun, else on the painter.
+    void fill(QPainter *p, const QRect &r, const QColor &colour);
+    // Draws the band's pixels under everything painted after it; fills go to the painter again.
+    void end(QPainter *p);
+    bool active() const { return active_; }
+
+    // Auto (the default): pixels where cheaper (begin()); Painter: every fill to the painter; Pixels: every
+    // band that can be into pixels (tests compare the two paths).
+    enum class Mode
+    {
+        Auto,
+        Painter,
+        Pixels
+    };
+    static void setMode(Mode m);
+    static Mode mode();
+    static uint64_t composited(); // bands drawn from pixels so far (for tests)
+
+private:
+    QImage image_; // the band at device resolution, reused across paints
+    QRect rect_;
+    int scale_ = 1;
+    bool active_ = false;
+    bool touched_ = false;
+};
+
+} // namespace tickscope
