@@ -55,8 +55,11 @@ bool PixelCanvas::begin(QPainter *p, const QRect &rect, size_t fills)
     scale_ = static_cast<int>(std::lround(t.m11()));
     rect_ = rect;
     const QSize size = rect.size() * scale_;
-    if (image_.size() != size) image_ = QImage(size, QImage::Format_ARGB32_Premultiplied);
-    image_.fill(Qt::transparent);
+    const size_t pixels = static_cast<size_t>(size.width()) * static_cast<size_t>(size.height());
+    if (buffer_.size() < pixels) buffer_.resize(pixels);
+    std::fill(buffer_.begin(), buffer_.begin() + static_cast<std::ptrdiff_t>(pixels), 0u); // transparent
+    image_ = QImage(reinterpret_cast<uchar *>(buffer_.data()), size.width(), size.height(),
+                    static_cast<qsizetype>(size.width()) * 4, QImage::Format_ARGB32_Premultiplied);
     image_.setDevicePixelRatio(scale_);
     active_ = true;
     return true;
@@ -71,7 +74,7 @@ void PixelCanvas::fill(QPainter *p, const QRect &r, const QColor &colour)
     if (colour.alpha() != 255) { // blended by the painter's own rules: what is filled so far goes first
         if (touched_) {
             p->drawImage(rect_.topLeft(), image_);
-            image_.fill(Qt::transparent);
+            image_.fill(Qt::transparent); // in place: the image does not own the buffer, nothing detaches
             touched_ = false;
         }
         p->fillRect(r, colour);

@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 class QColor;
 class QPainter;
@@ -44,7 +45,8 @@ public:
     static uint64_t composited(); // bands drawn from pixels so far (for tests)
 
 private:
-    QImage image_; // the band at device resolution, reused across paints
+    QImage image_;                 // the band at device resolution, over buffer_
+    std::vector<uint32_t> buffer_; // its pixels: bands of every size reuse it, nothing is allocated per band
     QRect rect_;
     int scale_ = 1;
     bool active_ = false;
