@@ -268,6 +268,7 @@ void pairHrtimers(const Trace &trace, std::vector<CpuAnalysis> &cpus, int thread
     parallelFor(n, threads, [&](size_t c) {
         CpuAnalysis &ca = cpus[c];
         const CpuEvents &ev = trace.cpu(ca.cpu);
+        if (ev.empty()) return; // no table for a CPU without events (sparse text traces have thousands)
         CpuEvents::OffsetWalker startAt(ev), expiryAt(ev);
         PtrTable last;
         uint32_t seq = 0;
