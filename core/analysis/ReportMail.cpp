@@ -94,12 +94,18 @@ std::vector<std::pair<std::string, std::string>> mailFigures(const TickReport &r
 std::vector<size_t> mailCpus(const TickReport &r, bool all)
 {
     std::vector<size_t> out;
-    for (size_t i = 0; i < r.cpus.size(); ++i) {
-        if (!all && r.cpus[i].nohzFull) out.push_back(i);
-    }
-    if (out.empty()) {
+    if (all) {
         for (size_t i = 0; i < r.cpus.size(); ++i)
             out.push_back(i);
+        return out;
+    }
+    // Not the CPUs nothing is known of (outside the recording's CPU mask): a block of zeros says nothing.
+    for (size_t i = 0; i < r.cpus.size(); ++i) {
+        if (r.cpus[i].nohzFull && !r.cpus[i].silent()) out.push_back(i);
+    }
+    if (!out.empty()) return out;
+    for (size_t i = 0; i < r.cpus.size(); ++i) {
+        if (!r.cpus[i].silent()) out.push_back(i);
     }
     return out;
 }

@@ -22,7 +22,8 @@ std::vector<std::pair<std::string, std::string>> mailFigures(const TickReport &r
                                                              bool rtLines = false);
 bool mailRtLines(const CpuReport &c);
 
-// The CPUs a mail shows: every CPU of the report when `all`, else its nohz_full CPUs if it has any.
+// The CPUs a mail shows: every CPU of the report when `all` (the user listed them), else its nohz_full
+// CPUs if it has any, else all; those nothing is known of in the window (CpuReport::silent) left out.
 std::vector<size_t> mailCpus(const TickReport &r, bool all);
 
 // "CPU 1 (nohz_full)"

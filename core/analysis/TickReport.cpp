@@ -284,6 +284,8 @@ TickReport TickReport::make(const Trace &trace, const TickAnalysis &analysis, co
         const CpuEvents &ev = trace.cpu(c.cpu);
         CpuReport cr;
         cr.cpu = c.cpu;
+        const auto inWindow = ev.indexRange(r.from, r.to);
+        cr.events = inWindow.second - inWindow.first;
         cr.nohzFull = analysis.isNohzFull(c.cpu);
         cr.nohzFullWhy = analysis.nohzFullWhy[static_cast<size_t>(c.cpu)];
         TickCounts &n = cr.ticks;

@@ -121,6 +121,10 @@ struct CpuReport
     TickCounts ticks;
     int64_t tickStoppedNs = 0;
     int64_t laneKnownNs = 0; // the part of the window where the tick lane is known (running or stopped)
+    uint64_t events = 0;     // the CPU's events in the window
+    // Nothing is known of the CPU in the window: no event, and no tick state carried into it (a CPU
+    // outside the recording's CPU mask, or a number a sparse text trace skipped).
+    bool silent() const { return events == 0 && laneKnownNs == 0; }
     std::array<uint64_t, 6> failures{}; // by the first set dependency bit, in kDependencyNames order
     uint64_t failuresOther = 0;         // old string reasons not recognised
     TimerSoftirqReport timerSoftirq;

@@ -1,6 +1,7 @@
 // The text and JSON forms of a TickReport (`tickscope-cli report`, the GUI's summary copy).
 #include "TickReport.h"
 
+#include "CpuList.h"
 #include "FunctionReport.h"
 
 #include "stats/TraceStats.h"
@@ -97,7 +98,13 @@ std::string formatReportText(const TickReport &r)
     out += "\nCPU  nohz_full   ticks    user  kernel     irq    idle polling  spurious  nohz wakeups"
            "     tick stopped  failed stops\n";
     const double span = r.to > r.from ? static_cast<double>(r.to - r.from) : 1.0;
+    // CPUs nothing is known of get one line under the tables, not a row of zeros each (a recording of 4
+    // CPUs of a 64-CPU machine, a sparse text trace naming CPU 7000).
+    std::vector<int> silent;
+    for (const CpuReport &c : r.cpus)
+        if (c.silent()) silent.push_back(c.cpu);
     for (const CpuReport &c : r.cpus) {
+        if (c.silent()) continue;
         const TickCounts &n = c.ticks;
         std::string failed;
         for (size_t b = 0; b < c.failures.size(); ++b) {
@@ -120,6 +127,7 @@ std::string formatReportText(const TickReport &r)
     out += "\nCPU  timer softirqs  max µs  catch-ups   hrtimer wakeups  lateness p50/p99/max µs"
            "   latency p50/p99/max µs  bursts   tick lateness p50/max µs\n";
     for (const CpuReport &c : r.cpus) {
+        if (c.silent()) continue;
         const WakeupReport &w = c.wakeup;
         const std::string late = us(w.lateness.p50) + "/" + us(w.lateness.p99) + "/" + us(w.lateness.max);
         const std::string lat = us(w.latency.p50) + "/" + us(w.latency.p99) + "/" + us(w.latency.max);
@@ -128,6 +136,9 @@ std::string formatReportText(const TickReport &r)
                 c.cpu, c.timerSoftirq.count, us(c.timerSoftirq.maxNs).c_str(), c.timerSoftirq.catchup,
                 w.count, late.c_str(), lat.c_str(), w.bursts, tick.c_str());
     }
+    if (!silent.empty())
+        appendf(out, "(no events and no tick state in the window on CPU%s %s: not listed)\n",
+                silent.size() == 1 ? "" : "s", formatCpuList(silent).c_str());
     for (const CpuReport &c : r.cpus) {
         const WakeupReport &w = c.wakeup;
         if (!w.count) continue;
@@ -278,6 +289,7 @@ std::string formatReportJson(const TickReport &r, int indent)
         j.endObject();
         distributionJson(j, "tick_lateness_ns", c.tickLateness);
         distributionJson(j, "hrtimer_other_lateness_ns", c.otherLateness);
+        j.value("events", c.events);
         j.endObject();
     }
     j.endArray();

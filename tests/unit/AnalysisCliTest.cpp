@@ -1,9 +1,12 @@
 // `tickscope-cli report`: the text summary, the stable JSON keys, the window options and the errors
-// (one line on stderr, non-zero exit).
+// (one line on stderr, non-zero exit); CPUs nothing is known of are one line of the text, not rows.
 #include "TestUtil.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
+#include <fstream>
+#include <regex>
 #include <string>
 
 namespace tickscope {
@@ -92,6 +95,55 @@ TEST(AnalysisCli, NohzFullOptionAndWindow)
     const auto b = report(f + " --window 6:");
     EXPECT_EQ(b.exitCode, 0) << b.err;
     EXPECT_NE(b.out.find("window:     6.000000 .. "), std::string::npos) << b.out;
+}
+
+// A text trace with events on CPUs 0 and 5 only: the text and the mail list those two (the text names
+// 1-4 in one line); the JSON keeps every CPU, each with its event count.
+TEST(AnalysisCli, CpusWithoutEventsAreOneLineOfTheText)
+{
+    const auto dir = test::tempDir();
+    const std::string file = (dir / "sparse.txt").string();
+    {
+        std::ofstream out(file);
+        for (int k = 0; k < 20; ++k) {
+            for (int cpu : {0, 5}) {
+                const double t = 100.0 + k * 0.004 + cpu * 0.0001;
+                char line[200];
+                std::snprintf(line, sizeof line,
+                              "          <idle>-0     [%03d] d.h1.  %.6f: local_timer_entry: vector=236\n"
+                              "          <idle>-0     [%03d] d.h1.  %.6f: local_timer_exit: vector=236\n",
+                              cpu, t, cpu, t + 0.00001);
+                out << line;
+            }
+        }
+    }
+    const auto text = report("'" + file + "'");
+    ASSERT_EQ(text.exitCode, 0) << text.err;
+    auto row = [&](int cpu) { // a row of the ticks table
+        return std::regex_search(text.out, std::regex("\n\\s*" + std::to_string(cpu) + "  no  "));
+    };
+    EXPECT_TRUE(row(0)) << text.out;
+    EXPECT_TRUE(row(5)) << text.out;
+    for (int cpu = 1; cpu <= 4; ++cpu)
+        EXPECT_FALSE(row(cpu)) << cpu << "\n" << text.out;
+    EXPECT_NE(text.out.find("(no events and no tick state in the window on CPUs 1-4: not listed)"),
+              std::string::npos)
+        << text.out;
+
+    const auto mail = report("'" + file + "' --format mail");
+    ASSERT_EQ(mail.exitCode, 0) << mail.err;
+    EXPECT_NE(mail.out.find("CPU 0\n"), std::string::npos) << mail.out;
+    EXPECT_NE(mail.out.find("CPU 5\n"), std::string::npos) << mail.out;
+    EXPECT_EQ(mail.out.find("CPU 3\n"), std::string::npos) << mail.out;
+
+    const auto j = report("'" + file + "' --json");
+    ASSERT_EQ(j.exitCode, 0) << j.err;
+    const auto doc = nlohmann::json::parse(j.out);
+    ASSERT_EQ(doc["cpus"].size(), 6u);
+    EXPECT_EQ(doc["cpus"][0]["events"], 40);
+    EXPECT_EQ(doc["cpus"][3]["events"], 0);
+    EXPECT_EQ(doc["cpus"][5]["events"], 40);
+    std::filesystem::remove_all(dir);
 }
 
 TEST(AnalysisCli, ErrorsAreOneLine)
