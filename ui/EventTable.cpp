@@ -180,8 +180,10 @@ EventTable::EventTable(ViewState *state, QWidget *parent)
                 if (!windowSync_ && cur.isValid()) moveCurrent(window_->first() + cur.row());
             });
     connect(state_, &ViewState::selectionChanged, this, [this](EventRef sel) {
-        // An event of the other run picked elsewhere: list that run (its rows show it once ready).
-        if (!syncing_ && sel.valid() && sel.run != run_) showRun(sel.run);
+        // An event of the other run picked elsewhere: list that run (its rows show it once ready). Not for
+        // the same selection said again (a realigned comparison), which would undo the run box's choice.
+        if (!syncing_ && sel.valid() && sel.run != run_ && !(sel == lastSelection_)) showRun(sel.run);
+        lastSelection_ = sel;
         showSelection();
     });
     connect(state_, &ViewState::rangeChanged, this, [this](int64_t start, int64_t) {
@@ -255,12 +257,16 @@ void EventTable::onComparisonChanged()
         applied_[1].clear();
         return;
     }
-    if (run_ == 1 && model_->document().trace != c->b.trace) { // another B while B is listed
+    if (models_[1]->document().trace && models_[1]->document().trace != c->b.trace) { // another B
         applied_[1].clear();
-        model_->setDocument(c->b);
-        fillFilters(c->b.trace.get());
-        applyFilter();
-        updateStatus();
+        if (run_ == 1) {
+            model_->setDocument(c->b);
+            fillFilters(c->b.trace.get());
+            applyFilter();
+            updateStatus();
+        } else {
+            models_[1]->setDocument({}); // the old B goes now; the new one is ordered when listed
+        }
     }
 }
 

@@ -14,6 +14,7 @@
 #pragma once
 
 #include "Document.h"
+#include "ViewState.h"
 
 #include <QWidget>
 
@@ -115,7 +116,8 @@ private:
     bool windowSync_ = false; // the view's current row is being set from current_
     int current_ = -1;        // the current row of the model
     int run_ = 0;
-    QString applied_[2]; // the filter each model was last given (CPU, task, event)
+    EventRef lastSelection_; // the ViewState selection last seen
+    QString applied_[2];     // the filter each model was last given (CPU, task, event)
 };
 
 } // namespace tickscope

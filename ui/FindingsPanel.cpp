@@ -53,7 +53,17 @@ FindingsPanel::FindingsPanel(ViewState *state, QWidget *parent) : QWidget(parent
     });
     connect(next_, &QPushButton::clicked, this, [this] { showInstance(instance_ + 1); });
     connect(state_, &ViewState::cpusChanged, this, [this] { compute(); });
-    connect(state_, &ViewState::comparisonChanged, this, [this] { compute(); });
+    connect(state_, &ViewState::comparisonChanged, this, [this] {
+        // Another B (or none): its old findings go at once, not when the new ones are computed (F would
+        // step through the old B's times in the new B meanwhile).
+        const std::shared_ptr<const Comparison> &c = state_->comparison();
+        if (findingsB_ && (!c || !c->valid() || c->b.trace != findingsBOf_)) {
+            findingsB_.reset();
+            fill();
+            emit updated();
+        }
+        compute();
+    });
     selectionChanged();
 }
 
@@ -101,10 +111,11 @@ void FindingsPanel::compute()
             const List none = std::make_shared<const std::vector<Finding>>();
             return std::make_pair(of(a, o), !ob ? List() : ob->cpus.empty() ? none : of(b, *ob));
         },
-        [this, gen](std::pair<List, List> f) {
+        [this, gen, bTrace = cmp && cmp->valid() ? cmp->b.trace : nullptr](std::pair<List, List> f) {
             if (gen != generation_) return;
             findings_ = std::move(f.first);
             findingsB_ = std::move(f.second);
+            findingsBOf_ = findingsB_ ? bTrace : nullptr;
             fill();
             emit updated();
         });

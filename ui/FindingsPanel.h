@@ -58,6 +58,7 @@ private:
     QLabel *detail_, *position_;
     QPushButton *previous_, *next_;
     std::shared_ptr<const std::vector<Finding>> findings_, findingsB_;
+    std::shared_ptr<const Trace> findingsBOf_; // the run B findingsB_ are of
     size_t instance_ = 0;
     int64_t lateWakeupNs_ = kLateWakeupNs;
     uint64_t generation_ = 0;

@@ -43,16 +43,17 @@ bool PixelCanvas::begin(QPainter *p, const QRect &rect, size_t fills)
     if (m == Mode::Painter || rect.isEmpty() || !p->paintEngine() ||
         p->paintEngine()->type() != QPaintEngine::Raster)
         return false;
-    if (m == Mode::Auto &&
-        fills * kPixelsPerFill < static_cast<size_t>(rect.width()) * static_cast<size_t>(rect.height()))
-        return false;
     // Only a whole-pixel offset and a whole scale, the same on both axes: then a logical rectangle covers
     // exactly the device pixels fillRect would.
     const QTransform t = p->deviceTransform();
     if (t.type() > QTransform::TxScale || t.m11() != t.m22() || t.m11() < 1 || !whole(t.m11()) ||
         !whole(t.dx()) || !whole(t.dy()))
         return false;
-    scale_ = static_cast<int>(std::lround(t.m11()));
+    const int scale = static_cast<int>(std::lround(t.m11()));
+    const size_t devicePixels = static_cast<size_t>(rect.width()) * static_cast<size_t>(rect.height()) *
+                                static_cast<size_t>(scale * scale);
+    if (m == Mode::Auto && fills * kPixelsPerFill < devicePixels) return false;
+    scale_ = scale;
     rect_ = rect;
     const QSize size = rect.size() * scale_;
     const size_t pixels = static_cast<size_t>(size.width()) * static_cast<size_t>(size.height());

@@ -21,9 +21,13 @@ namespace tickscope {
 class PixelCanvas
 {
 public:
+    PixelCanvas() = default;
+    PixelCanvas(const PixelCanvas &) = delete; // its image points into its own buffer
+    PixelCanvas &operator=(const PixelCanvas &) = delete;
+
     // Starts a band covering `rect` (logical coordinates) for about `fills` fills. Returns whether they
     // go to pixels: only when that is cheaper, as clearing and compositing the band costs about as much
-    // per 50 of its pixels as one fillRect call (measured with paint_bench --ab-fills).
+    // per 50 of its device pixels as one fillRect call (measured with paint_bench --ab-fills).
     bool begin(QPainter *p, const QRect &rect, size_t fills);
     static constexpr int kPixelsPerFill = 50;
     // fillRect(r, colour): into the band's pixels when begun, else on the painter.

@@ -95,8 +95,14 @@ std::string formatReportText(const TickReport &r)
             formatSeconds(r.to).c_str(), formatSeconds(r.to - r.from).c_str(), src);
     if (!r.markerFrom.empty())
         appendf(out, "            \"%s\" .. \"%s\"\n", r.markerFrom.c_str(), r.markerTo.c_str());
-    out += "\nCPU  nohz_full   ticks    user  kernel     irq    idle polling  spurious  nohz wakeups"
-           "     tick stopped  failed stops\n";
+    // The CPU column is as wide as the largest CPU number (3 digits at least), the header with it.
+    int cpuWidth = 3;
+    for (const CpuReport &c : r.cpus)
+        cpuWidth = std::max(cpuWidth, static_cast<int>(std::to_string(c.cpu).size()));
+    std::string cpuHead = "\nCPU";
+    cpuHead.append(static_cast<size_t>(cpuWidth - 3), ' ');
+    out += cpuHead + "  nohz_full   ticks    user  kernel     irq    idle polling  spurious  nohz wakeups"
+                     "     tick stopped  failed stops\n";
     const double span = r.to > r.from ? static_cast<double>(r.to - r.from) : 1.0;
     // CPUs nothing is known of get one line under the tables, not a row of zeros each (a recording of 4
     // CPUs of a 64-CPU machine, a sparse text trace naming CPU 7000).
@@ -115,26 +121,26 @@ std::string formatReportText(const TickReport &r)
         if (c.failuresOther)
             failed += (failed.empty() ? "" : ", ") + std::string("other ") + std::to_string(c.failuresOther);
         appendf(out,
-                "%3d  %-9s %7" PRIu64 " %7" PRIu64 " %7" PRIu64 " %7" PRIu64 " %7" PRIu64 " %7" PRIu64
+                "%*d  %-9s %7" PRIu64 " %7" PRIu64 " %7" PRIu64 " %7" PRIu64 " %7" PRIu64 " %7" PRIu64
                 " %9" PRIu64 " %13" PRIu64 "  %s s %5.1f%%  %s\n",
-                c.cpu, c.nohzFull ? "yes" : "no", n.total, n.user, n.kernel, n.irq, n.idle, n.polling,
-                n.spurious, n.nohzWakeups, formatSeconds(c.tickStoppedNs).c_str(),
+                cpuWidth, c.cpu, c.nohzFull ? "yes" : "no", n.total, n.user, n.kernel, n.irq, n.idle,
+                n.polling, n.spurious, n.nohzWakeups, formatSeconds(c.tickStoppedNs).c_str(),
                 100.0 * static_cast<double>(c.tickStoppedNs) / span, failed.empty() ? "-" : failed.c_str());
         if (n.unknown)
             appendf(out, "     (%" PRIu64 " %s in an unknown context)\n", n.unknown,
                     n.unknown == 1 ? "tick" : "ticks");
     }
-    out += "\nCPU  timer softirqs  max µs  catch-ups   hrtimer wakeups  lateness p50/p99/max µs"
-           "   latency p50/p99/max µs  bursts   tick lateness p50/max µs\n";
+    out += cpuHead + "  timer softirqs  max µs  catch-ups   hrtimer wakeups  lateness p50/p99/max µs"
+                     "   latency p50/p99/max µs  bursts   tick lateness p50/max µs\n";
     for (const CpuReport &c : r.cpus) {
         if (c.silent()) continue;
         const WakeupReport &w = c.wakeup;
         const std::string late = us(w.lateness.p50) + "/" + us(w.lateness.p99) + "/" + us(w.lateness.max);
         const std::string lat = us(w.latency.p50) + "/" + us(w.latency.p99) + "/" + us(w.latency.max);
         const std::string tick = us(c.tickLateness.p50) + "/" + us(c.tickLateness.max);
-        appendf(out, "%3d  %14" PRIu64 " %7s %10" PRIu64 " %17" PRIu64 "  %23s  %23s %7" PRIu64 "   %24s\n",
-                c.cpu, c.timerSoftirq.count, us(c.timerSoftirq.maxNs).c_str(), c.timerSoftirq.catchup,
-                w.count, late.c_str(), lat.c_str(), w.bursts, tick.c_str());
+        appendf(out, "%*d  %14" PRIu64 " %7s %10" PRIu64 " %17" PRIu64 "  %23s  %23s %7" PRIu64 "   %24s\n",
+                cpuWidth, c.cpu, c.timerSoftirq.count, us(c.timerSoftirq.maxNs).c_str(),
+                c.timerSoftirq.catchup, w.count, late.c_str(), lat.c_str(), w.bursts, tick.c_str());
     }
     if (!silent.empty())
         appendf(out, "(no events and no tick state in the window on CPU%s %s: not listed)\n",

@@ -253,6 +253,10 @@ private slots:
                                      static_cast<size_t>(table->model()->rowCount()) == a.cpu(cpu).size(),
                                  30000);
         QCOMPARE(table->currentRow(), -1);
+        // the comparison realigned (the same B selection said again): the run box's choice stays
+        QCOMPARE(w.viewState()->selection().run, 1);
+        w.viewState()->setComparison(w.viewState()->comparison(), true);
+        QCOMPARE(table->run(), 0);
         // an A event selected: A's row
         w.viewState()->setSelection({cpu, 3, 0});
         QCOMPARE(table->run(), 0);
