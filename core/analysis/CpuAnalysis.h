@@ -52,14 +52,16 @@ struct CpuEvidence
     uint64_t contextTracking = 0; // user_enter / user_exit events
     uint64_t stopsInTask = 0;     // tick_stop success=1 while a task (not the idle task) ran
     uint64_t stopsInIdle = 0;
-    uint64_t failedStops = 0;    // tick_stop success=0 (only nohz_full CPUs evaluate them)
-    uint64_t pollEnters = 0;     // cpu_idle state=0
-    uint64_t deeperEnters = 0;   // cpu_idle state>=1
-    uint64_t pollReselects = 0;  // state 0 -> exit -> state k without a switch: the cpuidle POLL state
-    uint64_t hrtimerStarts = 0;  // any hrtimer_start: the re-arm of a periodic tick can be seen
-    uint64_t cancelNoise = 0;    // hrtimer_cancel of the tick hrtimer dropped as pre-f2e388a019e4 noise
-    uint64_t unmatchedExits = 0; // IRQ exits without an entry (trace start, lost events)
-    uint64_t gaps = 0;           // lost-event ranges that reset the state machine
+    uint64_t failedStops = 0;       // tick_stop success=0 (only nohz_full CPUs evaluate them)
+    uint64_t pollEnters = 0;        // cpu_idle state=0
+    uint64_t deeperEnters = 0;      // cpu_idle state>=1
+    uint64_t pollReselects = 0;     // state 0 -> exit -> state k without a switch: the cpuidle POLL state
+    uint64_t hrtimerStarts = 0;     // any hrtimer_start: the re-arm of a periodic tick can be seen
+    uint64_t cancelNoise = 0;       // hrtimer_cancel of the tick hrtimer dropped as pre-f2e388a019e4 noise
+    uint64_t unmatchedExits = 0;    // IRQ exits without an entry (trace start, lost events)
+    uint64_t gaps = 0;              // lost-event ranges that reset the state machine
+    uint64_t switchesIntoIdle = 0;  // sched_switch next_pid=0
+    uint64_t switchesOutOfIdle = 0; // sched_switch prev_pid=0 (a kernel may not record them: a 6.18 guest)
 };
 
 // A stretch of a task switched in with its user/kernel mode unknown (it ran on another CPU before) that

@@ -166,6 +166,8 @@ void CpuPass::event(const CpuEvents::Cursor &c, size_t i, Role role)
         break;
     case Role::SchedSwitch: {
         const auto p = c.payload<SchedSwitchP>();
+        out_.evidence.switchesIntoIdle += p.nextPid == 0;
+        out_.evidence.switchesOutOfIdle += p.prevPid == 0;
         out_.timers.switches.push_back({static_cast<uint32_t>(i), p.nextPid});
         onSwitch(i, p);
         break;

@@ -286,6 +286,8 @@ TickReport TickReport::make(const Trace &trace, const TickAnalysis &analysis, co
         cr.cpu = c.cpu;
         const auto inWindow = ev.indexRange(r.from, r.to);
         cr.events = inWindow.second - inWindow.first;
+        cr.switchesIntoIdle = c.evidence.switchesIntoIdle;
+        cr.switchesOutOfIdle = c.evidence.switchesOutOfIdle;
         cr.nohzFull = analysis.isNohzFull(c.cpu);
         cr.nohzFullWhy = analysis.nohzFullWhy[static_cast<size_t>(c.cpu)];
         TickCounts &n = cr.ticks;

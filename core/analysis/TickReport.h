@@ -122,6 +122,11 @@ struct CpuReport
     int64_t tickStoppedNs = 0;
     int64_t laneKnownNs = 0; // the part of the window where the tick lane is known (running or stopped)
     uint64_t events = 0;     // the CPU's events in the window
+    // Over the whole trace: switches into and out of the idle task. Many in and none out: the kernel did
+    // not record the switches out (seen on a 6.18 guest), so latencies to a task woken from idle there
+    // are measured to the task's first event (upper bounds).
+    uint64_t switchesIntoIdle = 0, switchesOutOfIdle = 0;
+    bool idleSwitchOutsMissing() const { return switchesIntoIdle >= 20 && switchesOutOfIdle == 0; }
     // Nothing is known of the CPU in the window: no event, and no tick state carried into it (a CPU
     // outside the recording's CPU mask, or a number a sparse text trace skipped).
     bool silent() const { return events == 0 && laneKnownNs == 0; }

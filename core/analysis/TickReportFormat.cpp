@@ -129,6 +129,11 @@ std::string formatReportText(const TickReport &r)
         if (n.unknown)
             appendf(out, "     (%" PRIu64 " %s in an unknown context)\n", n.unknown,
                     n.unknown == 1 ? "tick" : "ticks");
+        if (c.idleSwitchOutsMissing())
+            appendf(out,
+                    "     (%" PRIu64 " switches into the idle task traced and none out of it: latencies of"
+                    " wakeups from idle are upper bounds)\n",
+                    c.switchesIntoIdle);
     }
     out += cpuHead + "  timer softirqs  max µs  catch-ups   hrtimer wakeups  lateness p50/p99/max µs"
                      "   latency p50/p99/max µs  bursts   tick lateness p50/max µs\n";
@@ -296,6 +301,7 @@ std::string formatReportJson(const TickReport &r, int indent)
         distributionJson(j, "tick_lateness_ns", c.tickLateness);
         distributionJson(j, "hrtimer_other_lateness_ns", c.otherLateness);
         j.value("events", c.events);
+        j.value("switches_into_idle", c.switchesIntoIdle).value("switches_out_of_idle", c.switchesOutOfIdle);
         j.endObject();
     }
     j.endArray();

@@ -146,6 +146,43 @@ TEST(AnalysisCli, CpusWithoutEventsAreOneLineOfTheText)
     std::filesystem::remove_all(dir);
 }
 
+// A CPU whose trace shows switches into the idle task and none out of it (a 6.18 guest's kernel records
+// none): the text says so under its row, and the JSON counts both.
+TEST(AnalysisCli, MissingSwitchesOutOfIdleAreSaid)
+{
+    const auto dir = test::tempDir();
+    const std::string file = (dir / "idle.txt").string();
+    {
+        std::ofstream out(file);
+        for (int k = 0; k < 25; ++k) {
+            const double t = 100.0 + k * 0.001;
+            char lines[800];
+            std::snprintf(
+                lines, sizeof lines,
+                "       sleeper-100   [001] d..2.  %.6f: sched_switch: prev_comm=sleeper prev_pid=100 "
+                "prev_prio=120 prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120\n"
+                "          <idle>-0     [001] d.h1.  %.6f: local_timer_entry: vector=236\n"
+                "          <idle>-0     [001] d.h1.  %.6f: local_timer_exit: vector=236\n"
+                "       sleeper-100   [001] .....  %.6f: sys_exit: NR 230 = 0\n",
+                t, t + 0.0004, t + 0.0005, t + 0.0006);
+            out << lines;
+        }
+    }
+    const auto text = report("'" + file + "'");
+    ASSERT_EQ(text.exitCode, 0) << text.err;
+    EXPECT_NE(text.out.find("(25 switches into the idle task traced and none out of it"), std::string::npos)
+        << text.out;
+    const auto j = report("'" + file + "' --json");
+    ASSERT_EQ(j.exitCode, 0) << j.err;
+    const auto doc = nlohmann::json::parse(j.out);
+    EXPECT_EQ(doc["cpus"][1]["switches_into_idle"], 25);
+    EXPECT_EQ(doc["cpus"][1]["switches_out_of_idle"], 0);
+    // the committed fixtures record both ways: no such line
+    const auto fine = report("'" + dataPath("nohzfull-poll.dat") + "'");
+    EXPECT_EQ(fine.out.find("switches into the idle task"), std::string::npos) << fine.out;
+    std::filesystem::remove_all(dir);
+}
+
 TEST(AnalysisCli, ErrorsAreOneLine)
 {
     const std::string f = "'" + dataPath("nohzfull-poll.dat") + "'";
