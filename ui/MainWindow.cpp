@@ -379,10 +379,21 @@ void MainWindow::onLoaded(const QString &path,
     timeline_->setVisible(!doc_.callsOnly());
     callsView_->setVisible(doc_.callsOnly());
     callsView_->setDocument(doc_.callsOnly() ? doc_ : Document{});
+    // A file's CPUs without a single event (outside the recording's CPU mask, numbers a text trace
+    // skipped) start hidden; View -> Show All CPUs brings them back. Not in a live capture, where a quiet
+    // CPU (nohz_full, tick stopped) may have its first event in the next snapshot.
+    std::vector<int> withData, empty;
+    for (int c = 0; c < doc_.trace->cpuCount(); ++c) {
+        const bool calls = static_cast<size_t>(c) < doc_.trace->functions.cpus.size() &&
+                           !doc_.trace->functions.cpus[static_cast<size_t>(c)].empty();
+        (doc_.trace->cpu(c).empty() && !calls ? empty : withData).push_back(c);
+    }
+    if (live_ || withData.empty()) empty.clear();
     if (live_ && liveViews_ > 1) // the next snapshot of the capture shown: the user's view stays
         state_->follow(doc_.trace->startTs(), doc_.trace->endTs(), doc_.trace->cpuCount());
     else
-        state_->reset(doc_.trace->startTs(), doc_.trace->endTs(), doc_.trace->cpuCount());
+        state_->reset(doc_.trace->startTs(), doc_.trace->endTs(), doc_.trace->cpuCount(),
+                      empty.empty() ? std::vector<int>{} : withData);
     timeline_->plot()->setFocus();
     loadSeconds_ = secs;
     statsStale_ = true; // written when the statistics dock is shown (it counts every event by type)
@@ -411,6 +422,10 @@ void MainWindow::onLoaded(const QString &path,
             tr(" · nohz_full: %1 (%2)")
                 .arg(full.empty() ? tr("none") : QString::fromStdString(formatCpuList(full)),
                      QString::fromStdString(std::string(nohzFullSourceName(doc_.analysis->nohzFullSource)))));
+        if (!empty.empty())
+            status_->setText(status_->text() + tr(" · no events on CPU%1 %2: hidden (View → Show All CPUs)")
+                                                   .arg(empty.size() == 1 ? QString() : QStringLiteral("s"),
+                                                        QString::fromStdString(formatCpuList(empty))));
         if (const size_t calls = t.functions.size())
             status_->setText(status_->text() + (t.functions.timed()
                                                     ? tr(" · %1 function_graph calls")

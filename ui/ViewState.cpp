@@ -6,7 +6,7 @@ namespace tickscope {
 
 ViewState::ViewState(QObject *parent) : QObject(parent) {}
 
-void ViewState::reset(int64_t first, int64_t last, int cpuCount)
+void ViewState::reset(int64_t first, int64_t last, int cpuCount, std::vector<int> shown)
 {
     if (first > last) { // nothing timed
         first = 0;
@@ -21,9 +21,11 @@ void ViewState::reset(int64_t first, int64_t last, int cpuCount)
     selection_ = {};
     markerA_.reset();
     markerB_.reset();
-    cpus_.clear();
-    for (int c = 0; c < cpuCount; ++c)
-        cpus_.push_back(c);
+    cpus_ = std::move(shown);
+    if (cpus_.empty()) {
+        for (int c = 0; c < cpuCount; ++c)
+            cpus_.push_back(c);
+    }
     undo_.clear();
     redo_.clear();
     emit documentReset();

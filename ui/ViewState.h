@@ -29,9 +29,9 @@ class ViewState : public QObject
 public:
     explicit ViewState(QObject *parent = nullptr);
 
-    // A new document: bounds = the trace span, range = all of it, CPUs 0..n-1, selection, markers and
-    // comparison cleared, zoom history emptied.
-    void reset(int64_t first, int64_t last, int cpuCount);
+    // A new document: bounds = the trace span, range = all of it, CPUs `shown` (empty: 0..n-1), selection,
+    // markers and comparison cleared, zoom history emptied.
+    void reset(int64_t first, int64_t last, int cpuCount, std::vector<int> shown = {});
     // A newer snapshot of the same live capture: reset() to its span, then the view the user had comes
     // back. A range that showed all of the old span shows all of the new one; one zoomed in at the end
     // shows the end of the new span, as wide as before; any other range stays where it was while it is

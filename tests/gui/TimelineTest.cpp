@@ -15,6 +15,7 @@
 
 #include <QApplication>
 #include <QDockWidget>
+#include <QFile>
 #include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -348,6 +349,49 @@ private slots:
         QVERIFY2(shapes > 10, qPrintable(QString::number(shapes)));
         QVERIFY2(spuriousShapes > 0, qPrintable(spurious));
         QVERIFY(!plot->exportTo(QStringLiteral("/nonexistent-dir/t.svg")));
+    }
+
+    // A file's CPUs without any event start hidden, the status bar says which; Show All CPUs brings them
+    // back. A trace whose every CPU has events shows them all.
+    void cpusWithoutEventsStartHidden()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("sparse.txt"));
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            for (int k = 0; k < 50; ++k) {
+                for (int cpu : {0, 5, 9}) {
+                    const double t = 100.0 + k * 0.004 + cpu * 0.0001;
+                    f.write(QStringLiteral(
+                                "          <idle>-0     [%1] d.h1.  %2: local_timer_entry: vector=236\n"
+                                "          <idle>-0     [%1] d.h1.  %3: local_timer_exit: vector=236\n")
+                                .arg(cpu, 3, 10, QLatin1Char('0'))
+                                .arg(t, 0, 'f', 6)
+                                .arg(t + 0.00001, 0, 'f', 6)
+                                .toUtf8());
+                }
+            }
+        }
+        MainWindow w;
+        w.resize(1400, 800);
+        w.show();
+        QSignalSpy shown(&w, &MainWindow::traceShown);
+        w.openFile(path);
+        QVERIFY(shown.wait(30000));
+        QCOMPARE(w.document().trace->cpuCount(), 10);
+        QCOMPARE(w.viewState()->cpus(), (std::vector<int>{0, 5, 9}));
+        QVERIFY2(w.statusText().contains(QStringLiteral("no events on CPUs 1-4,6-8: hidden")),
+                 qPrintable(w.statusText()));
+        QAction *all = nullptr;
+        for (QAction *a : w.timeline()->actions())
+            if (a->text() == QStringLiteral("Show All CPUs")) all = a;
+        QVERIFY(all);
+        all->trigger();
+        QCOMPARE(w.viewState()->cpus().size(), size_t{10});
+        QVERIFY(open(w, QStringLiteral("nohzfull-poll.dat")));
+        QCOMPARE(w.viewState()->cpus(), (std::vector<int>{0, 1}));
+        QVERIFY(!w.statusText().contains(QStringLiteral("hidden")));
     }
 
     // The jumps search the CPU under the pointer (else the CPUs shown) and honour the spurious class; F
