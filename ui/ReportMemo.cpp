@@ -6,8 +6,14 @@ std::shared_ptr<const TickReport> ReportMemo::get(const std::shared_ptr<const Tr
                                                   const std::shared_ptr<const TickAnalysis> &analysis,
                                                   const ReportOptions &options)
 {
-    if (!sameAsWholeTrace(options, *trace))
+    if (!sameAsWholeTrace(options, *trace)) {
+        if (cpuSubsetOfWholeTrace(options, *trace)) { // some CPUs shown: a filter of the whole report
+            auto sub = std::make_shared<TickReport>(cpuSubset(*wholeReport(trace, analysis), options.cpus));
+            sub->windowSource = options.windowSource;
+            return sub;
+        }
         return std::make_shared<const TickReport>(TickReport::make(*trace, *analysis, options));
+    }
     Result whole = wholeReport(trace, analysis);
     if (whole->windowSource == options.windowSource) return whole;
     auto named = std::make_shared<TickReport>(*whole);

@@ -17,7 +17,8 @@ class ReportMemo
 {
 public:
     // The report of `options` over trace and analysis: the shared one when they give the whole trace's
-    // numbers (sameAsWholeTrace, TickReport.h), renamed for a window; else a new one. Thread-safe: a
+    // numbers (sameAsWholeTrace, TickReport.h), renamed for a window; that one filtered when only the CPU
+    // list differs (cpuSubsetOfWholeTrace: the CPUs shown); else a new one. Thread-safe: a
     // second caller for the whole trace waits for the first one's result instead of making its own.
     std::shared_ptr<const TickReport> get(const std::shared_ptr<const Trace> &trace,
                                           const std::shared_ptr<const TickAnalysis> &analysis,

@@ -232,6 +232,30 @@ bool sameAsWholeTrace(const ReportOptions &o, const Trace &trace)
     return true;
 }
 
+bool cpuSubsetOfWholeTrace(const ReportOptions &o, const Trace &trace)
+{
+    if (o.cpus.empty() || !trace.functions.empty()) return false;
+    ReportOptions all = o;
+    all.cpus.clear();
+    return sameAsWholeTrace(all, trace);
+}
+
+TickReport cpuSubset(const TickReport &whole, const std::vector<int> &cpus)
+{
+    std::vector<int> keep = cpus;
+    std::sort(keep.begin(), keep.end());
+    auto kept = [&](int cpu) { return std::binary_search(keep.begin(), keep.end(), cpu); };
+    // make() keeps the analysis' CPU order and sorts the findings stably: filtering keeps both orders.
+    TickReport r = whole;
+    r.cpus.clear();
+    r.findings.clear();
+    for (const CpuReport &c : whole.cpus)
+        if (kept(c.cpu)) r.cpus.push_back(c);
+    for (const Finding &f : whole.findings)
+        if (kept(f.cpu)) r.findings.push_back(f);
+    return r;
+}
+
 std::optional<std::pair<int64_t, int64_t>> markerWindow(const Trace &trace, const TickAnalysis &analysis)
 {
     const auto [first, last] = markers(trace, analysis);

@@ -171,6 +171,12 @@ struct TickReport
 // the whole trace), so that one whole-trace report can serve both; the window's name (windowSource) may
 // still differ.
 bool sameAsWholeTrace(const ReportOptions &options, const Trace &trace);
+// Whether make() with `options` gives the whole-trace report's numbers on a subset of its CPUs only (the
+// CPU list is all that differs, and no function_graph report sums over the CPUs), so that
+// cpuSubset(whole, options.cpus) gives the same report.
+bool cpuSubsetOfWholeTrace(const ReportOptions &options, const Trace &trace);
+// The report of `whole` on the CPUs `cpus` (sorted or not): their CPU reports and findings, in order.
+TickReport cpuSubset(const TickReport &whole, const std::vector<int> &cpus);
 
 std::string formatReportText(const TickReport &report);
 std::string formatReportJson(const TickReport &report, int indent = 2); // 0: one line

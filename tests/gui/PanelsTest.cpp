@@ -524,6 +524,10 @@ private slots:
         for (int c = 0; c < t.cpuCount(); ++c)
             listed.cpus.push_back(c);
         QCOMPARE(memo.get(d.trace, d.analysis, listed).get(), whole.get());
+        // some CPUs listed (the CPUs shown): the whole report filtered, with the numbers make() gives
+        ReportOptions one;
+        one.cpus = {1};
+        QCOMPARE(json(*memo.get(d.trace, d.analysis, one)), direct(one));
         ReportOptions window;
         window.from = t.firstTs();
         window.to = t.lastTs();

@@ -108,6 +108,57 @@ TEST(Findings, EveryFixtureMatchesItsReport)
     }
 }
 
+// The report on a subset of the CPUs is the whole report filtered (what the GUI's memo serves for the CPUs
+// shown): the same JSON, the same findings with the same instances, in the same order.
+TEST(Findings, ACpuSubsetIsTheWholeReportFiltered)
+{
+    for (const char *name : {"nohzfull-poll.dat", "host-6.18-cyclictest.dat", "host-lost.dat",
+                             "rt-hrtimer-k32-fifo50.dat", "host-trace.txt", "text/tracefs-pipe-lost.txt"}) {
+        SCOPED_TRACE(name);
+        const auto trace = loadTrace(test::dataPath(name));
+        const TickAnalysis a = TickAnalysis::run(*trace);
+        const TickReport whole = TickReport::make(*trace, a, {});
+        const int n = trace->cpuCount();
+        std::vector<std::vector<int>> subsets;
+        for (int c = 0; c < n; ++c)
+            subsets.push_back({c});
+        std::vector<int> allButFirst;
+        for (int c = 1; c < n; ++c)
+            allButFirst.push_back(c);
+        subsets.push_back(allButFirst);
+        if (n >= 2) subsets.push_back({n - 1, 0}); // unsorted
+        for (const std::vector<int> &cpus : subsets) {
+            ReportOptions o;
+            o.cpus = cpus;
+            ASSERT_TRUE(cpuSubsetOfWholeTrace(o, *trace));
+            std::sort(o.cpus.begin(), o.cpus.end()); // make() takes them sorted, as the callers pass them
+            const TickReport made = TickReport::make(*trace, a, o);
+            const TickReport sub = cpuSubset(whole, cpus);
+            EXPECT_EQ(formatReportJson(sub), formatReportJson(made))
+                << cpus.size() << " CPUs from " << cpus[0];
+            ASSERT_EQ(sub.findings.size(), made.findings.size());
+            for (size_t k = 0; k < sub.findings.size(); ++k) {
+                EXPECT_EQ(sub.findings[k].what, made.findings[k].what);
+                EXPECT_EQ(sub.findings[k].at, made.findings[k].at) << sub.findings[k].what;
+            }
+        }
+    }
+    // not when the window or the threshold differ, nor over function_graph calls (summed over the CPUs)
+    const auto calls = loadTrace(test::dataPath("fgraph-timers.dat"));
+    ReportOptions o;
+    o.cpus = {0};
+    EXPECT_FALSE(cpuSubsetOfWholeTrace(o, *calls));
+    const auto poll = loadTrace(test::dataPath("nohzfull-poll.dat"));
+    EXPECT_TRUE(cpuSubsetOfWholeTrace(o, *poll));
+    o.from = poll->firstTs() + 1'000'000;
+    EXPECT_FALSE(cpuSubsetOfWholeTrace(o, *poll));
+    o = {};
+    o.cpus = {0};
+    o.lateWakeupNs = 5'000;
+    EXPECT_FALSE(cpuSubsetOfWholeTrace(o, *poll));
+    EXPECT_FALSE(cpuSubsetOfWholeTrace(ReportOptions{}, *poll)); // every CPU: sameAsWholeTrace's case
+}
+
 TEST(Findings, EveryPresetMatchesItsReport)
 {
     for (const char *spec :
