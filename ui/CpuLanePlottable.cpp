@@ -130,8 +130,7 @@ void shares(const StatePrefix::Times &t, const std::array<int, K> &order, int64_
 }
 } // namespace
 
-void CpuLanePlottable::fillSegs(QCPPainter *p, int top, const Seg *segs, size_t stride, const QColor &colour,
-                                int minW)
+void CpuLanePlottable::collectSegs(int top, const Seg *segs, size_t stride, const QColor &colour, int minW)
 {
     const int n = static_cast<int>(columns_.size());
     for (int j = 0; j < n;) {
@@ -145,24 +144,18 @@ void CpuLanePlottable::fillSegs(QCPPainter *p, int top, const Seg *segs, size_t 
                segs[static_cast<size_t>(k) * stride].h == s.h)
             ++k;
         const int w = std::max(k - j, minW);
-        canvas_.fill(p, QRect(left_ + j - (w - (k - j)) / 2, top + s.y, w, s.h), colour);
+        runs_.push_back({QRect(left_ + j - (w - (k - j)) / 2, top + s.y, w, s.h), colour});
         j = k;
     }
 }
 
-size_t CpuLanePlottable::countSegFills(const Seg *segs, size_t layers) const
+void CpuLanePlottable::fillCollected(QCPPainter *p, const QRect &band)
 {
-    const size_t n = columns_.size();
-    size_t fills = 0;
-    for (size_t i = 0; i < layers; ++i) {
-        Seg prev{};
-        for (size_t j = 0; j < n; ++j) {
-            const Seg s = segs[j * layers + i];
-            fills += s.h > 0 && (j == 0 || s.y != prev.y || s.h != prev.h);
-            prev = s;
-        }
-    }
-    return fills;
+    canvas_.begin(p, band, runs_.size());
+    for (const Run &r : runs_)
+        canvas_.fill(p, r.rect, r.colour);
+    canvas_.end(p);
+    runs_.clear();
 }
 
 // State row: the task band (upper two thirds) stacks the column's states by their share of its time,
@@ -188,10 +181,9 @@ void CpuLanePlottable::drawStateRow(QCPPainter *p, const QRect &row, bool collap
             y += hh;
         }
     }
-    canvas_.begin(p, QRect(left_, row.top(), n, taskH), countSegFills(segs_.data(), 7));
     for (size_t i = 0; i < 7; ++i)
-        fillSegs(p, row.top(), segs_.data() + i, 7, palette::task(static_cast<TaskSlot>(taskOrder[i])));
-    canvas_.end(p);
+        collectSegs(row.top(), segs_.data() + i, 7, palette::task(static_cast<TaskSlot>(taskOrder[i])));
+    fillCollected(p, QRect(left_, row.top(), n, taskH));
     if (collapsed) return;
     const int irqH = row.height() - taskH;
     constexpr std::array<int, 4> irqOrder{
@@ -208,10 +200,9 @@ void CpuLanePlottable::drawStateRow(QCPPainter *p, const QRect &row, bool collap
             y += hh;
         }
     }
-    canvas_.begin(p, QRect(left_, row.top() + taskH, n, irqH), countSegFills(segs_.data(), 4));
     for (size_t i = 0; i < 4; ++i)
-        fillSegs(p, row.top() + taskH, segs_.data() + i, 4, palette::irq(static_cast<IrqSlot>(irqOrder[i])));
-    canvas_.end(p);
+        collectSegs(row.top() + taskH, segs_.data() + i, 4, palette::irq(static_cast<IrqSlot>(irqOrder[i])));
+    fillCollected(p, QRect(left_, row.top() + taskH, n, irqH));
 }
 
 // Tick row: a bar along the bottom, split between running (top) and stopped (bottom) by their share of
@@ -235,10 +226,9 @@ void CpuLanePlottable::drawTickRow(QCPPainter *p, const QRect &row)
         segs_[static_cast<size_t>(j) * 2 + 1] = {hb[0],
                                                  static_cast<int16_t>(std::min<int>(hb[1], barH - hb[0]))};
     }
-    canvas_.begin(p, QRect(left_, barY, n, barH), countSegFills(segs_.data(), 2));
-    fillSegs(p, barY, segs_.data(), 2, palette::tickRunning());
-    fillSegs(p, barY, segs_.data() + 1, 2, palette::tickStopped());
-    canvas_.end(p);
+    collectSegs(barY, segs_.data(), 2, palette::tickRunning());
+    collectSegs(barY, segs_.data() + 1, 2, palette::tickStopped());
+    fillCollected(p, QRect(left_, barY, n, barH));
 
     const int64_t period = spec_.index->tickPeriodNs();
     // Ticks a column holds at HZ: at least floor(expected), so that dividing by it a column of a CPU ticking
@@ -261,10 +251,9 @@ void CpuLanePlottable::drawTickRow(QCPPainter *p, const QRect &row)
     }
     const bool sparse = expected < 0.25;
     // The marks' band: sparse marks are wider than their column (up to a pixel each side).
-    canvas_.begin(p, QRect(left_ - 1, areaTop, n + 2, std::max(0, area)), countSegFills(segs_.data(), 2));
-    fillSegs(p, areaTop, segs_.data(), 2, palette::tickMark(), sparse ? 2 : 1);
-    fillSegs(p, areaTop, segs_.data() + 1, 2, palette::spurious(), sparse ? 3 : 1);
-    canvas_.end(p);
+    collectSegs(areaTop, segs_.data(), 2, palette::tickMark(), sparse ? 2 : 1);
+    collectSegs(areaTop, segs_.data() + 1, 2, palette::spurious(), sparse ? 3 : 1);
+    fillCollected(p, QRect(left_ - 1, areaTop, n + 2, std::max(0, area)));
 
     // Failed tick stops: an x on the bar, with the dependency's name where there is room.
     p->setPen(QPen(palette::failedStop(), 1));
@@ -388,7 +377,8 @@ void CpuLanePlottable::drawFunctionRow(QCPPainter *p, const QRect &row)
     }
     constexpr int64_t kStepFloor[4] = {0, 10'000, 50'000, 200'000};
     for (size_t s = 0; s < 4; ++s)
-        fillSegs(p, row.top() + 1, segs_.data() + s, 4, palette::call(kStepFloor[s]));
+        collectSegs(row.top() + 1, segs_.data() + s, 4, palette::call(kStepFloor[s]));
+    fillCollected(p, QRect()); // few marks: on the painter
 }
 
 double CpuLanePlottable::xOfAbs(int64_t t) const

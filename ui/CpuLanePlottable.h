@@ -72,11 +72,17 @@ private:
     {
         int16_t y = 0, h = 0;
     };
-    // Fills runs of columns whose segment (segs[j * stride]) is the same, at least minW pixels wide
-    // (centred on the run).
-    void fillSegs(QCPPainter *p, int top, const Seg *segs, size_t stride, const QColor &colour, int minW = 1);
-    // How many fills fillSegs makes for the layers segs[0 .. layers) (stride == layers).
-    size_t countSegFills(const Seg *segs, size_t layers) const;
+    // Runs of columns whose segment (segs[j * stride]) is the same, at least minW pixels wide (centred on
+    // the run), appended to runs_ as rectangles of `colour`; fillCollected fills them in order through the
+    // canvas over `band` (an empty band: on the painter) and empties runs_.
+    void collectSegs(int top, const Seg *segs, size_t stride, const QColor &colour, int minW = 1);
+    void fillCollected(QCPPainter *p, const QRect &band);
+    struct Run
+    {
+        QRect rect;
+        QColor colour;
+    };
+    std::vector<Run> runs_; // scratch
 
     Spec spec_;
     const LaneGeometry *geometry_;

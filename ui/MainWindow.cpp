@@ -383,11 +383,8 @@ void MainWindow::onLoaded(const QString &path,
     // skipped) start hidden; View -> Show All CPUs brings them back. Not in a live capture, where a quiet
     // CPU (nohz_full, tick stopped) may have its first event in the next snapshot.
     std::vector<int> withData, empty;
-    for (int c = 0; c < doc_.trace->cpuCount(); ++c) {
-        const bool calls = static_cast<size_t>(c) < doc_.trace->functions.cpus.size() &&
-                           !doc_.trace->functions.cpus[static_cast<size_t>(c)].empty();
-        (doc_.trace->cpu(c).empty() && !calls ? empty : withData).push_back(c);
-    }
+    for (int c = 0; c < doc_.trace->cpuCount(); ++c)
+        (doc_.trace->cpuHasData(c) ? withData : empty).push_back(c);
     if (live_ || withData.empty()) empty.clear();
     if (live_ && liveViews_ > 1) // the next snapshot of the capture shown: the user's view stays
         state_->follow(doc_.trace->startTs(), doc_.trace->endTs(), doc_.trace->cpuCount());
@@ -561,26 +558,6 @@ void MainWindow::addRecent(const QString &path)
         recent.removeLast();
     settings.setValue(QStringLiteral("recentFiles"), recent);
     rebuildRecentMenu();
-}
-
-QString MainWindow::summaryMail() const
-{
-    const TickReport *r = panels_->summary()->report();
-    if (!r) return {};
-    const std::string tool = "tickscope " + QCoreApplication::applicationVersion().toStdString();
-    return QString::fromStdString(formatReportMail(*r, false, tool));
-}
-
-void MainWindow::copySummary()
-{
-    const QString text = summaryMail();
-    if (text.isEmpty()) {
-        statusBar()->showMessage(tr("The summary is not ready yet"), 3000);
-        return;
-    }
-    QGuiApplication::clipboard()->setText(text);
-    statusBar()->showMessage(
-        tr("Copied the summary of the visible range (%1 lines)").arg(text.count(QLatin1Char('\n'))), 3000);
 }
 
 void MainWindow::rebuildRecentMenu()

@@ -143,4 +143,24 @@ void MainWindow::copyImage()
                              3000);
 }
 
+QString MainWindow::summaryMail() const
+{
+    const TickReport *r = panels_->summary()->report();
+    if (!r) return {};
+    const std::string tool = "tickscope " + QCoreApplication::applicationVersion().toStdString();
+    return QString::fromStdString(formatReportMail(*r, false, tool));
+}
+
+void MainWindow::copySummary()
+{
+    const QString text = summaryMail();
+    if (text.isEmpty()) {
+        statusBar()->showMessage(tr("The summary is not ready yet"), 3000);
+        return;
+    }
+    QGuiApplication::clipboard()->setText(text);
+    statusBar()->showMessage(
+        tr("Copied the summary of the visible range (%1 lines)").arg(text.count(QLatin1Char('\n'))), 3000);
+}
+
 } // namespace tickscope

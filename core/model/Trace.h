@@ -68,6 +68,13 @@ public:
 
     void setCpuCount(int n);
     int cpuCount() const { return static_cast<int>(cpus_.size()); }
+    // Whether the CPU has any event or function_graph call (a CPU outside the recording's CPU mask, or a
+    // number a sparse text trace skipped, has neither).
+    bool cpuHasData(int cpu) const
+    {
+        const auto c = static_cast<size_t>(cpu);
+        return !cpus_[c].empty() || (c < functions.cpus.size() && !functions.cpus[c].empty());
+    }
     CpuEvents &cpu(int c) { return cpus_[c]; }
     const CpuEvents &cpu(int c) const { return cpus_[c]; }
 
