@@ -23,13 +23,17 @@ void ChangeLane::set(size_t i, uint8_t code)
         codes_[codes_.size() - 1] = code;
         return;
     }
+    if ((i >> 6) >= bits_.size()) bits_.resize(std::max((i >> 6) + 1, bits_.size() * 2), 0); // streamed
+    if (i >= events_) events_ = i + 1;
     bits_[i >> 6] |= uint64_t{1} << (i & 63);
     codes_.push_back(code);
     last_ = i;
 }
 
-void ChangeLane::finish()
+void ChangeLane::finish(size_t events)
 {
+    events_ = events;
+    bits_.resize((events + 63) / 64, 0);
     rank_.assign(bits_.size() / kBlockWords + 1, 0);
     uint32_t n = 0;
     for (size_t w = 0; w < bits_.size(); ++w) {

@@ -19,7 +19,8 @@ class ChangeLane
 public:
     static constexpr size_t npos = static_cast<size_t>(-1);
 
-    // Sizes the bitmap for a CPU with `events` events and clears the lane.
+    // Sizes the bitmap for a CPU with `events` events and clears the lane (a lane whose events arrive in
+    // parts may start with fewer: it grows as changes come).
     void reset(size_t events);
 
     // Records that the state becomes `code` at event i. Changes come in event order; a second change
@@ -33,8 +34,8 @@ public:
     size_t lastIndex() const { return last_; } // event index of the last change, npos when none
     uint8_t lastCode(uint8_t none = 0) const { return codes_.size() ? codes_.back() : none; }
 
-    // Builds the rank directory; call once when all changes are set.
-    void finish();
+    // Builds the rank directory for a CPU of `events` events; call once when all changes are set.
+    void finish(size_t events);
 
     // After finish(): the number of the last change at or before event i (npos when none), and its code.
     size_t changeAt(size_t i) const;

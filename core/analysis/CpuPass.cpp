@@ -36,52 +36,71 @@ bool isIrqEntry(Role r)
 
 CpuPass::CpuPass(const Trace &trace, const EventRoles &roles, int cpu, CpuAnalysis &out)
     : trace_(trace), roles_(roles), ev_(trace.cpu(cpu)), out_(out), tick_(roles, trace.strings, out),
-      timers_(out.timers, roles.hrtimerWakeupFunction()), unknown_(out)
+      timers_(out.timers, roles), unknown_(out)
 {
     out_.cpu = cpu;
 }
 
 void CpuPass::run()
 {
-    const size_t n = ev_.size();
-    out_.task.reset(n);
-    out_.irq.reset(n);
-    if (n == 0) return;
-    // Lost-event ranges: the first event after each gap restarts the state machine.
-    std::vector<size_t> gaps;
-    for (const LostRange &r : ev_.lost) {
-        if (r.from >= r.to) continue; // the gap opens the CPU's data
-        const size_t g = ev_.lowerBound(r.to);
-        if (g > 0 && g < n) gaps.push_back(g);
-    }
-    std::sort(gaps.begin(), gaps.end());
-    gaps.erase(std::unique(gaps.begin(), gaps.end()), gaps.end());
-    size_t nextGap = 0;
+    start(ev_.size());
+    advance();
+    finish();
+}
+
+void CpuPass::start(size_t capacity)
+{
+    out_.task.reset(capacity);
+    out_.irq.reset(capacity);
     // The timer part keeps a record per hrtimer expiry and switch: reserve address space for the
     // worst case once (Column: pages are only touched as records arrive, no copy on growth; huge pages
     // on big CPUs: a page fault per 4 KiB costs more than the records written into it).
-    const bool huge = n >= (size_t{1} << 20);
-    out_.timers.wakeups.reserve(n, huge);
-    out_.timers.otherLateness.reserve(n);
-    out_.timers.switches.reserve(n);
+    const bool huge = capacity >= (size_t{1} << 20);
+    out_.timers.wakeups.reserve(capacity, huge);
+    out_.timers.otherLateness.reserve(capacity);
+    out_.timers.switches.reserve(capacity);
+}
 
-    for (CpuEvents::Cursor c(ev_, 0); c.valid(); c.next()) {
+void CpuPass::advance()
+{
+    const size_t n = ev_.size();
+    if (next_ >= n) return;
+    // Lost-event ranges: the first event after each gap restarts the state machine. The ranges come in
+    // the order of the pages; the first event after a gap is at or after the events already seen.
+    for (; lostSeen_ < ev_.lost.size(); ++lostSeen_) {
+        const LostRange &r = ev_.lost[lostSeen_];
+        if (r.from >= r.to) continue; // the gap opens the CPU's data
+        const size_t g = ev_.lowerBound(r.to);
+        if (g > 0 && g < n && g >= next_) gaps_.push_back(g);
+    }
+    std::sort(gaps_.begin() + static_cast<std::ptrdiff_t>(nextGap_), gaps_.end());
+    gaps_.erase(std::unique(gaps_.begin() + static_cast<std::ptrdiff_t>(nextGap_), gaps_.end()), gaps_.end());
+
+    for (CpuEvents::Cursor c(ev_, next_); c.valid(); c.next()) {
         const size_t i = c.index();
         ts_ = c.ts();
         const Role role = roles_.role(ev_.type(i));
         if (i == 0) {
             begin(0, c.pid());
-        } else if (nextGap < gaps.size() && gaps[nextGap] == i) {
+        } else if (nextGap_ < gaps_.size() && gaps_[nextGap_] == i) {
             onGap(i, c.pid());
-            ++nextGap;
+            ++nextGap_;
         }
         event(c, i, role);
     }
+    next_ = n;
+    gaps_.erase(gaps_.begin(), gaps_.begin() + static_cast<std::ptrdiff_t>(nextGap_));
+    nextGap_ = 0;
+}
+
+void CpuPass::finish()
+{
+    if (next_ == 0) return;
     unknown_.finish();
     tick_.finish();
     timers_.finish();
-    out_.task.finish();
-    out_.irq.finish();
+    out_.task.finish(ev_.size());
+    out_.irq.finish(ev_.size());
 }
 
 void CpuPass::begin(size_t i, int32_t pid)

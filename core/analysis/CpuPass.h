@@ -20,6 +20,7 @@
 #include "model/Trace.h"
 
 #include <array>
+#include <vector>
 
 namespace tickscope {
 
@@ -27,7 +28,14 @@ class CpuPass
 {
 public:
     CpuPass(const Trace &trace, const EventRoles &roles, int cpu, CpuAnalysis &out);
-    void run();
+    void run(); // start(events), advance(), finish()
+
+    // The same over a CPU whose events arrive in parts (appended to its CpuEvents in time order): start
+    // sizes the lanes for at most `capacity` events, advance takes the events appended since the last
+    // call, finish closes what is still open at the end of the data.
+    void start(size_t capacity);
+    void advance();
+    void finish();
 
 private:
     static constexpr size_t npos = static_cast<size_t>(-1);
@@ -101,6 +109,11 @@ private:
 
     Role prevRole_ = Role::Other;
     bool prevIdleExit_ = false;
+
+    size_t next_ = 0;          // the first event advance() has not taken yet
+    size_t lostSeen_ = 0;      // lost ranges turned into gaps
+    std::vector<size_t> gaps_; // first events after lost events, from nextGap_ on still ahead
+    size_t nextGap_ = 0;
 };
 
 } // namespace tickscope

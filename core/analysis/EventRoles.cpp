@@ -66,17 +66,24 @@ Role roleOfKind(EventKind k)
 
 EventRoles::EventRoles(const Trace &trace)
 {
+    refresh(trace);
+}
+
+void EventRoles::refresh(const Trace &trace)
+{
     const auto &types = trace.types();
+    const size_t known = roles_.size();
     roles_.resize(types.size(), Role::Other);
-    for (size_t t = 0; t < types.size(); ++t) {
+    for (size_t t = known; t < types.size(); ++t) {
         roles_[t] = roleOfKind(types[t].kind);
         // exceptions:page_fault_user (x86) is kept as a generic event.
         if (types[t].kind == EventKind::Generic && types[t].name == "page_fault_user")
             roles_[t] = Role::PageFaultUser;
     }
-    tickFunctions_ = {trace.strings.find("tick_sched_timer"), trace.strings.find("tick_nohz_highres_handler"),
-                      trace.strings.find("tick_nohz_handler")};
-    hrtimerWakeup_ = trace.strings.find("hrtimer_wakeup");
+    const char *tick[] = {"tick_sched_timer", "tick_nohz_highres_handler", "tick_nohz_handler"};
+    for (size_t k = 0; k < tickFunctions_.size(); ++k)
+        if (!tickFunctions_[k]) tickFunctions_[k] = trace.strings.find(tick[k]);
+    if (!hrtimerWakeup_) hrtimerWakeup_ = trace.strings.find("hrtimer_wakeup");
 }
 
 } // namespace tickscope

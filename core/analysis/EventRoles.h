@@ -44,6 +44,9 @@ class EventRoles
 {
 public:
     explicit EventRoles(const Trace &trace);
+    // A trace whose events arrive in parts gains event types and strings as they come: takes in the new
+    // ones (the roles of the types known already stay).
+    void refresh(const Trace &trace);
 
     Role role(uint16_t type) const { return type < roles_.size() ? roles_[type] : Role::Other; }
     // The callback is one of the tick hrtimer's names across kernel versions:

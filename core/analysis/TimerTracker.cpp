@@ -106,7 +106,8 @@ void TimerTracker::onHrtimerExpireEntry(size_t i, int64_t ts, const HrtimerExpir
     o.entry = i;
     o.ts = ts;
     if (tick) return; // its lateness is kept in its TickRecord
-    if (p.function != wakeupFunction_ || !wakeupFunction_) {
+    const uint32_t wakeup = roles_.hrtimerWakeupFunction();
+    if (p.function != wakeup || !wakeup) {
         out_.otherLateness.push_back({index, kUnknownNs});
         return;
     }

@@ -5,6 +5,8 @@
 // No allocation per event beyond the amortised growth of the result vectors.
 #pragma once
 
+#include "EventRoles.h"
+
 #include "TimerRecords.h"
 
 #include "model/EventKind.h"
@@ -18,7 +20,8 @@ namespace tickscope {
 class TimerTracker
 {
 public:
-    TimerTracker(CpuTimers &out, uint32_t wakeupFunction) : out_(out), wakeupFunction_(wakeupFunction) {}
+    // roles: its hrtimer_wakeup name id, read at each expiry (a trace read in parts learns it late).
+    TimerTracker(CpuTimers &out, const EventRoles &roles) : out_(out), roles_(roles) {}
 
     void onSoftirqEntry(size_t i, int64_t ts, uint8_t vec);
     void onSoftirqExit(size_t i, int64_t ts, uint8_t vec);
@@ -51,7 +54,7 @@ private:
     static constexpr size_t npos = static_cast<size_t>(-1);
 
     CpuTimers &out_;
-    uint32_t wakeupFunction_;
+    const EventRoles &roles_;
 
     // softirq
     bool softOpen_ = false;

@@ -304,4 +304,178 @@ std::string checkCpuPages(const PageSource &src, const LoadOptions &options, boo
         [](uint64_t) {});
 }
 
+// ---- one CPU's pages a slice of time at a time ----------------------------------------------------------
+
+struct CpuPageStream::Impl
+{
+    Impl(const PageSource &s, RecordDecoder &d, CpuEvents &o, const LoadOptions &opt)
+        : src(s), dec(d), out(o), options(opt),
+          walker(*s.layout, d, o, static_cast<int>(s.cpu.cpu), s.from, s.to)
+    {
+    }
+    PageSource src;
+    RecordDecoder &dec;
+    CpuEvents &out;
+    const LoadOptions &options;
+    PageWalker walker;
+    std::string warning;
+    bool ended = false;
+    // raw: the pages [page, endPage) still to decode, a batch of them in buf from bufFirst
+    uint64_t page = 0, endPage = 0, bufFirst = 0, bufCount = 0;
+    // compressed: the chunk that starts at chunkPos, decompressed into plain; the next page at plainOff
+    uint32_t chunks = 0, chunk = 0;
+    uint64_t chunkPos = 4, limit = 0;
+    uint32_t plainSize = 0, plainOff = 0;
+    std::vector<uint8_t> buf, packed;
+
+    const uint8_t *current(); // the next page, loading its batch or chunk; nullptr at the end
+    void fail()
+    {
+        warning = truncatedWarning(src.cpu);
+        ended = true;
+    }
+};
+
+const uint8_t *CpuPageStream::Impl::current()
+{
+    const DatLayout &l = *src.layout;
+    const uint32_t ps = l.pageSize;
+    if (ended) return nullptr;
+    if (!l.compressed()) {
+        if (page >= endPage) {
+            const uint64_t avail =
+                std::min(src.cpu.size, src.fileSize - std::min(src.fileSize, src.cpu.offset));
+            if (avail < src.cpu.size && endPage == avail / ps) warning = truncatedWarning(src.cpu);
+            ended = true;
+            return nullptr;
+        }
+        if (page < bufFirst || page >= bufFirst + bufCount) {
+            const uint64_t batch = std::max<uint64_t>(1, (1u << 20) / ps);
+            bufFirst = page;
+            bufCount = std::min(batch, endPage - page);
+            buf.resize(static_cast<size_t>(bufCount * ps) + kPageSlack);
+            if (!readAt(src.fd, src.cpu.offset + page * ps, buf.data(), static_cast<size_t>(bufCount * ps))) {
+                fail();
+                return nullptr;
+            }
+        }
+        return buf.data() + (page - bufFirst) * ps;
+    }
+    while (plainOff >= plainSize) {
+        if (chunk >= chunks) {
+            ended = true;
+            return nullptr;
+        }
+        uint8_t hdr[8];
+        if (chunkPos + 8 > limit || !readAt(src.fd, src.cpu.offset + chunkPos, hdr, 8)) {
+            fail();
+            return nullptr;
+        }
+        const uint32_t cs = readU32(hdr, l.bigEndian);
+        const uint32_t us = readU32(hdr + 4, l.bigEndian);
+        if (cs > limit - chunkPos - 8 || us % ps != 0 || !plausibleInflation(cs, us)) {
+            fail();
+            return nullptr;
+        }
+        if (packed.size() < cs) packed.resize(cs);
+        if (buf.size() < us + kPageSlack) buf.resize(us + kPageSlack);
+        if (!readAt(src.fd, src.cpu.offset + chunkPos + 8, packed.data(), cs) ||
+            !decompressBlock(l.compression, packed.data(), cs, buf.data(), us)) {
+            fail();
+            return nullptr;
+        }
+        chunkPos += 8 + uint64_t{cs};
+        ++chunk;
+        plainSize = us;
+        plainOff = 0;
+    }
+    return buf.data() + plainOff;
+}
+
+CpuPageStream::CpuPageStream(const PageSource &src, RecordDecoder &dec, CpuEvents &out,
+                             const LoadOptions &options)
+    : d_(std::make_unique<Impl>(src, dec, out, options))
+{
+    Impl &d = *d_;
+    const DatLayout &l = *src.layout;
+    dec.beginCpu();
+    if (!d.walker.valid()) {
+        d.warning = "CPU " + std::to_string(src.cpu.cpu) + ": cannot allocate a page reader";
+        d.ended = true;
+        return;
+    }
+    if (src.oldFormat) d.walker.setOldFormat();
+    if (src.cpu.size == 0) {
+        d.ended = true;
+        return;
+    }
+    if (src.cpu.offset >= src.fileSize) {
+        d.fail();
+        return;
+    }
+    // Address space for every event of the CPU (pages are touched only as events arrive).
+    uint64_t bytes = 0;
+    if (!l.compressed()) {
+        const auto [begin, end] = rawPageRange(src);
+        d.page = begin;
+        d.endPage = end;
+        bytes = (end - begin) * l.pageSize;
+    } else {
+        d.limit = std::min(src.cpu.size + 4, src.fileSize - src.cpu.offset);
+        uint8_t hdr[8];
+        if (d.limit < 4 || !readAt(src.fd, src.cpu.offset, hdr, 4)) {
+            d.fail();
+            return;
+        }
+        d.chunks = readU32(hdr, l.bigEndian);
+        uint64_t pos = 4;
+        for (uint32_t k = 0; k < d.chunks && pos + 8 <= d.limit; ++k) {
+            if (!readAt(src.fd, src.cpu.offset + pos, hdr, 8)) break;
+            const uint32_t cs = readU32(hdr, l.bigEndian);
+            const uint32_t us = readU32(hdr + 4, l.bigEndian);
+            bytes += plausibleInflation(cs, us) ? us : 0;
+            pos += 8 + uint64_t{cs};
+        }
+    }
+    out.reserve(bytes / 12 + 64, bytes);
+}
+
+CpuPageStream::~CpuPageStream() = default;
+
+int64_t CpuPageStream::nextPageTs()
+{
+    const uint8_t *p = d_->current();
+    if (!p) return INT64_MAX;
+    uint64_t v;
+    std::memcpy(&v, p, 8);
+    if (d_->src.layout->bigEndian) v = __builtin_bswap64(v);
+    return static_cast<int64_t>(v);
+}
+
+bool CpuPageStream::decodeThrough(int64_t t)
+{
+    Impl &d = *d_;
+    const DatLayout &l = *d.src.layout;
+    while (nextPageTs() <= t) {
+        // the page nextPageTs loaded: kbuffer trusts its header and every event length in it, check them
+        uint8_t *p = const_cast<uint8_t *>(d.current());
+        if (!p) break; // the end (a page header may say INT64_MAX)
+        if (!pageIsSound(p, l.pageSize, l.longSize, l.bigEndian, d.src.oldFormat) || !d.walker.page(p)) {
+            d.fail();
+            break;
+        }
+        if (l.compressed())
+            d.plainOff += l.pageSize;
+        else
+            ++d.page;
+        checkCancel(d.options);
+    }
+    return !d.ended;
+}
+
+const std::string &CpuPageStream::warning() const
+{
+    return d_->warning;
+}
+
 } // namespace tickscope

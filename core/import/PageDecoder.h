@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 
 struct tep_handle;
@@ -43,6 +44,24 @@ CpuExtent cpuExtent(const PageSource &src);
 // Appends the CPU's events to out. Returns a warning when the data ends early (truncated/corrupt).
 std::string decodeCpuPages(const PageSource &src, RecordDecoder &dec, CpuEvents &out,
                            const std::function<void(double)> &progress, const LoadOptions &options);
+
+// One CPU's pages decoded a slice of time at a time, in order, into the same CpuEvents (for an analysis
+// that keeps only a window of the events): the same events, lost ranges and task names as decodeCpuPages.
+class CpuPageStream
+{
+public:
+    CpuPageStream(const PageSource &src, RecordDecoder &dec, CpuEvents &out, const LoadOptions &options);
+    ~CpuPageStream();
+    // Decodes the pages whose header time is at or before t (whole pages: the last may hold later events).
+    // Returns false once the data has ended (then warning() says whether it ended early).
+    bool decodeThrough(int64_t t);
+    int64_t nextPageTs(); // the next page's header time, INT64_MAX at the end
+    const std::string &warning() const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> d_;
+};
 
 // Only checks that every page of the CPU is sound (pageIsSound): the check the libtracecmd path
 // needs before libtracecmd reads the same pages. sound: false when a page is not. Returns the

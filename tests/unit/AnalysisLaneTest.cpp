@@ -19,9 +19,12 @@ TEST(AnalysisChangeLane, MatchesAPlainArrayOnRandomChanges)
     std::mt19937 rng(7);
     for (size_t n :
          {size_t{1}, size_t{63}, size_t{64}, size_t{511}, size_t{512}, size_t{513}, size_t{5000}}) {
-        for (int density : {1, 5, 60}) {
+        for (int density : {1, 5, 60, -1}) {
+            // -1: a lane of events that arrive in parts, reset to none and grown by its changes
+            const bool grown = density < 0;
+            density = grown ? 5 : density;
             ChangeLane lane;
-            lane.reset(n);
+            lane.reset(grown ? 0 : n);
             std::vector<int> truth(n, -1); // code in force at each event, -1 before the first change
             std::vector<size_t> where;
             std::vector<uint8_t> codes;
@@ -38,7 +41,7 @@ TEST(AnalysisChangeLane, MatchesAPlainArrayOnRandomChanges)
                 }
                 where.push_back(i);
             }
-            lane.finish();
+            lane.finish(n);
             for (size_t k = 0, c = 0; c < n; ++c) {
                 while (k < where.size() && where[k] <= c)
                     ++k;
@@ -77,7 +80,7 @@ TEST(AnalysisChangeLane, RelabelAndBytes)
     lane.set(10, 2);
     lane.set(99999, 3);
     lane.relabel(1, 7);
-    lane.finish();
+    lane.finish(100000);
     EXPECT_EQ(lane.codeAt(9), 1);
     EXPECT_EQ(lane.codeAt(10), 7);
     EXPECT_EQ(lane.codeAt(99998), 7);
