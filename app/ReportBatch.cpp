@@ -1,4 +1,5 @@
 #include "ReportBatch.h"
+#include "stream/StreamReport.h"
 
 #include "util/JsonWriter.h"
 #include "util/Parallel.h"
@@ -12,8 +13,38 @@
 
 namespace tickscope {
 
+namespace {
+
+void checkCpus(const std::vector<int> &cpus, const Trace &trace)
+{
+    for (int c : cpus) {
+        if (c >= trace.cpuCount())
+            throw RequestError("--cpus: CPU " + std::to_string(c) + " is not in the trace (" +
+                               std::to_string(trace.cpuCount()) + " CPUs)");
+    }
+}
+
+TickReport streamed(const std::string &file, const ReportRequest &request)
+{
+    StreamOptions o;
+    o.load = request.load;
+    o.analysis = request.analysis;
+    o.report = request.report;
+    if (request.window) o.report.windowSource = "window";
+    o.markers = request.markers;
+    if (request.sliceNs > 0) o.sliceNs = request.sliceNs;
+    o.opened = [&](const Trace &trace) { checkCpus(request.report.cpus, trace); };
+    StreamResult r = streamReport(file, o);
+    for (const auto &w : r.warnings)
+        std::fprintf(stderr, "tickscope-cli: warning: %s: %s\n", file.c_str(), w.c_str());
+    return std::move(r.report);
+}
+
+} // namespace
+
 TickReport reportOf(const std::string &file, const ReportRequest &request)
 {
+    if (request.stream) return streamed(file, request);
     const auto t0 = std::chrono::steady_clock::now();
     const auto trace = loadTrace(file, request.load);
     const double loadSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -27,11 +58,7 @@ TickReport reportOf(const std::string &file, const ReportRequest &request)
         ro.to = span->second;
         ro.windowSource = "markers";
     }
-    for (int c : ro.cpus) {
-        if (c >= trace->cpuCount())
-            throw RequestError("--cpus: CPU " + std::to_string(c) + " is not in the trace (" +
-                               std::to_string(trace->cpuCount()) + " CPUs)");
-    }
+    checkCpus(ro.cpus, *trace);
     TickReport report = TickReport::make(*trace, analysis, ro);
     report.loadSeconds = loadSeconds;
     for (const auto &w : trace->warnings)

@@ -20,6 +20,8 @@ struct ReportRequest
     ReportOptions report;
     bool markers = false; // the window between the first and last ftrace print marker
     bool window = false;  // report.from/to were given (--window)
+    bool stream = false;  // --stream: read the trace.dat a slice of time at a time (StreamReport.h)
+    int64_t sliceNs = 0;  // --stream's slice (0: its default)
 };
 
 // An option that does not fit the file (a --cpus CPU the trace does not have): a usage error for one

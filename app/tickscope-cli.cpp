@@ -45,13 +45,15 @@ constexpr const char *kUsage =
     "      that has events is listed (NAME 'top' selects the top-level buffer).\n"
     "  report FILE [--json | --format text|json|mail] [--instance NAME] [--threads N]\n"
     "         [--nohz-full LIST] [--cpus LIST] [--window A:B | --markers] [--functions NAME,...]\n"
-    "         [--load-window A:B]\n"
+    "         [--load-window A:B | --stream [--stream-slice-us N]]\n"
     "  report --jsonl FILE... [the options above but --json/--format]\n"
     "      the tick analysis per CPU: ticks and what they interrupted, spurious ticks, tick-stopped\n"
     "      time, failed tick stops, TIMER softirqs, hrtimer wakeup lateness and latency; then the\n"
     "      findings, worst first, with their pattern and known cause. With function_graph calls\n"
     "      in the trace (tracer text, trace-cmd report of a recording): the timer functions'\n"
     "      durations per CPU, and those of the functions --functions names\n"
+    "      --stream: a trace.dat read a slice of time at a time (N us of every CPU per step,\n"
+    "      default 10000) instead of loaded whole first: the same report\n"
     "      --jsonl: one line per FILE, in the order given, of compact JSON with the keys of --json\n"
     "      (or {\"file\", \"error\"} for a file that failed, which is also said on stderr); the files\n"
     "      run side by side over the cores (--threads N in all), each weighed against its share of\n"
@@ -248,6 +250,13 @@ int cmdReport(const std::vector<std::string> &args)
             formatGiven = true;
         } else if (a == "--jsonl") {
             jsonl = true;
+        } else if (a == "--stream") {
+            rq.stream = true;
+        } else if (a == "--stream-slice-us" && hasValue) {
+            const auto us = sim::parseWholeText<int64_t>(args[++i], 1, INT64_MAX / 1000);
+            if (!us)
+                throw UsageError{"report: --stream-slice-us: expected a whole number of microseconds >= 1"};
+            rq.sliceNs = *us * 1000;
         } else if (a == "--markers") {
             rq.markers = true;
         } else if (a == "--window" && hasValue) {
@@ -275,6 +284,8 @@ int cmdReport(const std::vector<std::string> &args)
     }
     if (files.empty()) throw UsageError{"report: FILE missing"};
     if (rq.markers && rq.window) throw UsageError{"report: --window and --markers exclude each other"};
+    if (rq.stream && rq.load.window)
+        throw UsageError{"report: --stream reads the whole file: no --load-window with it (use --window)"};
     if (jsonl && formatGiven)
         throw UsageError{"report: --jsonl writes JSON lines: no --json or --format with it"};
     if (jsonl) return reportJsonLines(files, rq, threads, stdout);

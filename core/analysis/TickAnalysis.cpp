@@ -95,21 +95,36 @@ TickAnalysis TickAnalysis::run(const Trace &trace, const AnalysisOptions &option
     });
     throwIfCancelled(options.cancel);
 
-    // The cross-CPU steps, each over every thread (they write different fields of the wakeup records).
-    pairHrtimers(trace, a.cpus, threads);
-    throwIfCancelled(options.cancel);
-    measureWakeupLatency(trace, a.cpus, threads);
-    throwIfCancelled(options.cancel);
-    a.crossCpuResolved = CrossCpuModes::resolve(trace, roles, a.cpus);
-    a.decideFallback(trace);
-    a.decidePolling(trace);
-    // The facts a capture stored (MachineFacts), read once for both lists.
-    const MachineFacts facts = MachineFacts::parse(trace.meta.machine);
-    a.decideNohzFull(trace, facts, options);
-    a.decideIsolated(trace, facts);
-    a.flagTicks();
+    a.acrossCpus(trace, roles, options);
     a.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return a;
+}
+
+TickAnalysis TickAnalysis::fromPasses(const Trace &trace, const EventRoles &roles,
+                                      std::vector<CpuAnalysis> cpus, const AnalysisOptions &options)
+{
+    TickAnalysis a;
+    a.cpus = std::move(cpus);
+    a.threads = std::clamp(defaultThreads(options.threads), 1, std::max(trace.cpuCount(), 1));
+    a.acrossCpus(trace, roles, options);
+    return a;
+}
+
+void TickAnalysis::acrossCpus(const Trace &trace, const EventRoles &roles, const AnalysisOptions &options)
+{
+    // The cross-CPU steps, each over every thread (they write different fields of the wakeup records).
+    pairHrtimers(trace, cpus, threads);
+    throwIfCancelled(options.cancel);
+    measureWakeupLatency(trace, cpus, threads);
+    throwIfCancelled(options.cancel);
+    crossCpuResolved = CrossCpuModes::resolve(trace, roles, cpus);
+    decideFallback(trace);
+    decidePolling(trace);
+    // The facts a capture stored (MachineFacts), read once for both lists.
+    const MachineFacts facts = MachineFacts::parse(trace.meta.machine);
+    decideNohzFull(trace, facts, options);
+    decideIsolated(trace, facts);
+    flagTicks();
 }
 
 void TickAnalysis::decideFallback(const Trace &trace)

@@ -26,6 +26,7 @@
 namespace tickscope {
 
 struct MachineFacts;
+class EventRoles;
 
 struct AnalysisOptions
 {
@@ -58,6 +59,10 @@ class TickAnalysis
 {
 public:
     static TickAnalysis run(const Trace &trace, const AnalysisOptions &options = {});
+    // The steps across CPUs and the decisions, after every CPU's pass (CpuPass) has filled `cpus`: for a
+    // trace whose passes ran as its events arrived. seconds stays 0.
+    static TickAnalysis fromPasses(const Trace &trace, const EventRoles &roles, std::vector<CpuAnalysis> cpus,
+                                   const AnalysisOptions &options = {});
 
     std::vector<CpuAnalysis> cpus;
     std::vector<bool> nohzFull;           // per CPU
@@ -85,6 +90,7 @@ public:
     }
 
 private:
+    void acrossCpus(const Trace &trace, const EventRoles &roles, const AnalysisOptions &options);
     void decideFallback(const Trace &trace);
     void decidePolling(const Trace &trace);
     void decideNohzFull(const Trace &trace, const MachineFacts &facts, const AnalysisOptions &options);

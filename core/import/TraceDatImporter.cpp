@@ -6,6 +6,7 @@
 
 #include "DatLayout.h"
 #include "FileSymbols.h"
+#include "FuncGraphText.h"
 #include "ImportSupport.h"
 #include "InputChecks.h"
 #include "InputFile.h"
@@ -587,6 +588,8 @@ void TraceDatStream::finish()
         trace.warnings.push_back(
             "the file is cut before its table of CPU data (trace.dat v7 writes it last): the top-level "
             "buffer's CPUs were found by walking the data, in CPU order; other buffer instances are lost");
+    funcgraph::spansFromRecords(trace); // as a load finishes: function_graph records become calls
+    trace.functions.finish();
 }
 
 } // namespace tickscope

@@ -1,0 +1,39 @@
+// `report --stream`: the tick report of a trace.dat read a slice of time at a time. Every CPU's pages are
+// decoded in time lockstep (TraceDatStream) and each CPU's pass (CpuPass) takes the new events after
+// every slice, so that the analysis follows the file instead of a loaded model.
+#pragma once
+
+#include "analysis/TickAnalysis.h"
+#include "analysis/TickReport.h"
+#include "import/Loader.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace tickscope {
+
+struct StreamOptions
+{
+    LoadOptions load; // instance, threads, cancel
+    AnalysisOptions analysis;
+    ReportOptions report;
+    bool markers = false;         // the report's window: the first to the last ftrace print marker
+    int64_t sliceNs = 10'000'000; // the time decoded per step on every CPU (whole pages)
+    // Called once the file is open, before any page is decoded (the caller checks its options against
+    // the trace's CPU count, names and metadata there, and may throw).
+    std::function<void(const Trace &)> opened;
+};
+
+struct StreamResult
+{
+    TickReport report;
+    std::vector<std::string> warnings; // the file's, as a load gives them
+    uint64_t steps = 0;                // slices decoded
+};
+
+// Throws LoadError (naming the file) for what cannot be streamed or read, and for --markers without two
+// print markers.
+StreamResult streamReport(const std::string &path, const StreamOptions &options);
+
+} // namespace tickscope
