@@ -33,6 +33,7 @@ TickReport streamed(const std::string &file, const ReportRequest &request)
     if (request.window) o.report.windowSource = "window";
     o.markers = request.markers;
     if (request.sliceNs > 0) o.sliceNs = request.sliceNs;
+    o.exactValues = request.exactValues;
     o.opened = [&](const Trace &trace) { checkCpus(request.report.cpus, trace); };
     StreamResult r = streamReport(file, o);
     for (const auto &w : r.warnings)

@@ -18,10 +18,11 @@ struct ReportRequest
     LoadOptions load;
     AnalysisOptions analysis;
     ReportOptions report;
-    bool markers = false; // the window between the first and last ftrace print marker
-    bool window = false;  // report.from/to were given (--window)
-    bool stream = false;  // --stream: read the trace.dat a slice of time at a time (StreamReport.h)
-    int64_t sliceNs = 0;  // --stream's slice (0: its default)
+    bool markers = false;      // the window between the first and last ftrace print marker
+    bool window = false;       // report.from/to were given (--window)
+    bool stream = false;       // --stream: read the trace.dat a slice of time at a time (StreamReport.h)
+    int64_t sliceNs = 0;       // --stream's slice (0: its default)
+    size_t exactValues = 4096; // --stream: values kept per distribution for exact percentiles
 };
 
 // An option that does not fit the file (a --cpus CPU the trace does not have): a usage error for one

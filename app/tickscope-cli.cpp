@@ -45,7 +45,7 @@ constexpr const char *kUsage =
     "      that has events is listed (NAME 'top' selects the top-level buffer).\n"
     "  report FILE [--json | --format text|json|mail] [--instance NAME] [--threads N]\n"
     "         [--nohz-full LIST] [--cpus LIST] [--window A:B | --markers] [--functions NAME,...]\n"
-    "         [--load-window A:B | --stream [--stream-slice-us N]]\n"
+    "         [--load-window A:B | --stream [--stream-slice-us N] [--stream-exact N]]\n"
     "  report --jsonl FILE... [the options above but --json/--format]\n"
     "      the tick analysis per CPU: ticks and what they interrupted, spurious ticks, tick-stopped\n"
     "      time, failed tick stops, TIMER softirqs, hrtimer wakeup lateness and latency; then the\n"
@@ -53,7 +53,9 @@ constexpr const char *kUsage =
     "      in the trace (tracer text, trace-cmd report of a recording): the timer functions'\n"
     "      durations per CPU, and those of the functions --functions names\n"
     "      --stream: a trace.dat read a slice of time at a time (N us of every CPU per step,\n"
-    "      default 10000) instead of loaded whole first: the same report\n"
+    "      default 10000) instead of loaded whole first: the same report, but for the p50/p90/p99\n"
+    "      of a distribution of more than N values (default 4096), which come from log-linear\n"
+    "      buckets (within 0.8 %)\n"
     "      --jsonl: one line per FILE, in the order given, of compact JSON with the keys of --json\n"
     "      (or {\"file\", \"error\"} for a file that failed, which is also said on stderr); the files\n"
     "      run side by side over the cores (--threads N in all), each weighed against its share of\n"
@@ -257,6 +259,10 @@ int cmdReport(const std::vector<std::string> &args)
             if (!us)
                 throw UsageError{"report: --stream-slice-us: expected a whole number of microseconds >= 1"};
             rq.sliceNs = *us * 1000;
+        } else if (a == "--stream-exact" && hasValue) {
+            const auto n = sim::parseWholeText<uint64_t>(args[++i], 0, uint64_t{1} << 32);
+            if (!n) throw UsageError{"report: --stream-exact: expected a number of values (0 to 2^32)"};
+            rq.exactValues = static_cast<size_t>(*n);
         } else if (a == "--markers") {
             rq.markers = true;
         } else if (a == "--window" && hasValue) {

@@ -80,8 +80,10 @@ void timerReport(const Trace &trace, const CpuAnalysis &c, int64_t from, int64_t
         if (l.vec != 1 && in(l.entry))
             longest.push_back({ev.ts(l.entry), l.vec, l.durationNs, 0, 0, 0, false});
     }
+    // Longest first; of equal ones the earlier first (a fixed order, which a report gathered while the
+    // trace is read can keep too).
     std::sort(longest.begin(), longest.end(), [](const LongSoftirqReport &a, const LongSoftirqReport &b) {
-        return a.durationNs > b.durationNs;
+        return a.durationNs != b.durationNs ? a.durationNs > b.durationNs : a.ts < b.ts;
     });
     if (longest.size() > kLongSoftirqsShown) longest.resize(kLongSoftirqsShown);
     cr.longSoftirqs = std::move(longest);

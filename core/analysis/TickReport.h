@@ -49,6 +49,9 @@ struct Distribution
 {
     uint64_t count = 0;
     int64_t min = 0, p50 = 0, p90 = 0, p99 = 0, max = 0;
+    // p50/p90/p99 come from log-linear buckets (within 0.8 %), not the values: `report --stream` keeps a
+    // bounded number of values per distribution (count, min and max stay exact)
+    bool binned = false;
     static Distribution of(std::vector<int64_t> &values); // reorders values
     static Distribution of(std::vector<int32_t> &values);
 };
@@ -160,6 +163,7 @@ struct TickReport
     uint64_t derivedBytes = 0;
     double loadSeconds = 0;        // filled by the caller (0: not shown)
     uint64_t peakRssBytes = 0;     // filled by the caller (0: not shown)
+    size_t binnedValues = 0;       // some distribution binned past this many values (Distribution::binned)
     std::vector<Finding> findings; // worst first (Findings.h)
     // function_graph calls (FunctionReport.h); null when the trace has none and none were asked for
     std::shared_ptr<const FunctionReport> functions;

@@ -69,7 +69,9 @@ void appendExpiryClasses(std::string &out, const WakeupReport &w)
 void distributionJson(JsonWriter &j, const char *key, const Distribution &d)
 {
     j.beginObject(key).value("count", d.count).value("min", d.min).value("p50", d.p50).value("p90", d.p90);
-    j.value("p99", d.p99).value("max", d.max).endObject();
+    j.value("p99", d.p99).value("max", d.max);
+    if (d.binned) j.value("binned", true);
+    j.endObject();
 }
 
 std::string formatReportText(const TickReport &r)
@@ -208,6 +210,12 @@ std::string formatReportText(const TickReport &r)
         "woken\n"
         "task (or, when the trace lacks that switch, to its first event: an upper bound); bursts: timer\n"
         "interrupts that woke >= 2 sleepers.\n";
+    if (r.binnedValues)
+        appendf(out,
+                "percentiles: of a distribution of more than %zu values, p50/p90/p99 come from log-linear\n"
+                "buckets (within 0.8 %%; --stream keeps that many values per distribution); counts, min and\n"
+                "max are exact.\n",
+                r.binnedValues);
     appendf(
         out,
         "analysis:   %.3f s on %d thread%s for %" PRIu64 " events; derived arrays %s (%.2f bytes/event)\n",

@@ -20,6 +20,8 @@ struct StreamOptions
     ReportOptions report;
     bool markers = false;         // the report's window: the first to the last ftrace print marker
     int64_t sliceNs = 10'000'000; // the time decoded per step on every CPU (whole pages)
+    // Values a distribution keeps for exact percentiles before it bins them (DistributionFold).
+    size_t exactValues = 4096;
     // Called once the file is open, before any page is decoded (the caller checks its options against
     // the trace's CPU count, names and metadata there, and may throw).
     std::function<void(const Trace &)> opened;

@@ -1,0 +1,498 @@
+#include "ReportFold.h"
+
+#include "stats/TraceStats.h"
+
+#include <algorithm>
+#include <bit>
+#include <cinttypes>
+#include <cstdio>
+
+namespace tickscope {
+
+namespace {
+
+std::string fmt(const char *f, auto... args)
+{
+    char buf[512];
+    std::snprintf(buf, sizeof buf, f, args...);
+    return buf;
+}
+
+std::string us(int64_t ns)
+{
+    return fmt("%.1f µs", static_cast<double>(ns) / 1e3);
+}
+
+constexpr std::array<const char *, 6> kDependencyMeaning{"a POSIX CPU timer is armed on the CPU",
+                                                         "a perf event needs the tick",
+                                                         "more than one task is runnable on the CPU",
+                                                         "the sched clock is not stable",
+                                                         "RCU needs the CPU to report",
+                                                         "an expedited RCU grace period is running"};
+
+// An instance at ts (in time order) of f, whose count already includes it: only the first and last are
+// kept (a printed report shows no more).
+void note(Finding &f, int64_t ts)
+{
+    if (f.count == 1) f.first = ts;
+    f.last = ts;
+}
+
+constexpr size_t kSub = 128;               // buckets per power of two
+constexpr size_t kHalf = kSub + 25 * kSub; // buckets of the values >= 0 (and as many below)
+
+// Log-linear bucket of u >= 0: exact below kSub, then kSub per power of two.
+size_t magnitudeBucket(uint32_t u)
+{
+    if (u < kSub) return u;
+    const int e = std::bit_width(u) - 1; // >= 7
+    const uint32_t mantissa = (u >> (e - 7)) & (kSub - 1);
+    return kSub + static_cast<size_t>(e - 7) * kSub + mantissa;
+}
+
+int64_t magnitudeFloor(size_t b)
+{
+    if (b < kSub) return static_cast<int64_t>(b);
+    const size_t e = (b - kSub) / kSub + 7;
+    const size_t mantissa = (b - kSub) % kSub;
+    return static_cast<int64_t>((uint64_t{kSub} + mantissa) << (e - 7));
+}
+
+} // namespace
+
+size_t DistributionFold::bucketOf(int32_t v)
+{
+    // negatives mirror the positives below kHalf, so that bucket order is value order
+    if (v >= 0) return kHalf + magnitudeBucket(static_cast<uint32_t>(v));
+    return kHalf - 1 - magnitudeBucket(static_cast<uint32_t>(-(static_cast<int64_t>(v) + 1)));
+}
+
+int64_t DistributionFold::bucketFloor(size_t b)
+{
+    if (b >= kHalf) return magnitudeFloor(b - kHalf);
+    // the most negative value of a negative bucket: -(the largest magnitude in it + 1)
+    const size_t m = kHalf - 1 - b;
+    const int64_t next = m + 1 < kHalf ? magnitudeFloor(m + 1) : int64_t{1} << 31;
+    return -next;
+}
+
+void DistributionFold::add(int32_t v)
+{
+    if (count_ == 0) min_ = max_ = v;
+    min_ = std::min<int64_t>(min_, v);
+    max_ = std::max<int64_t>(max_, v);
+    ++count_;
+    if (!binned_) {
+        values_.push_back(v);
+        if (values_.size() <= exact_) return;
+        binned_ = true;
+        buckets_.assign(2 * kHalf, 0);
+        for (int32_t x : values_)
+            ++buckets_[bucketOf(x)];
+        std::vector<int32_t>().swap(values_);
+        return;
+    }
+    ++buckets_[bucketOf(v)];
+}
+
+Distribution DistributionFold::result() const
+{
+    if (!binned_) {
+        std::vector<int32_t> v = values_;
+        return Distribution::of(v);
+    }
+    Distribution d;
+    d.count = count_;
+    d.min = min_;
+    d.max = max_;
+    d.binned = true;
+    // the nearest rank, ceil(p/100 * n), found in the buckets; the bucket's floor, kept within [min, max]
+    auto rank = [&](int p) {
+        const uint64_t r = std::max<uint64_t>((count_ * static_cast<uint64_t>(p) + 99) / 100, 1);
+        uint64_t seen = 0;
+        for (size_t b = 0; b < buckets_.size(); ++b) {
+            seen += buckets_[b];
+            if (seen >= r) return std::clamp(bucketFloor(b), min_, max_);
+        }
+        return max_;
+    };
+    d.p50 = rank(50);
+    d.p90 = rank(90);
+    d.p99 = rank(99);
+    return d;
+}
+
+CpuFold::CpuFold(int cpu, int64_t from, int64_t to, int64_t lateWakeupNs, size_t exactValues)
+    : cpu_(cpu), from_(from), to_(to), lateWakeupNs_(lateWakeupNs), tickLateness_(exactValues),
+      lateness_(exactValues), softLateness_(exactValues), latency_(exactValues), latencyRt_(exactValues),
+      latencyNormal_(exactValues), latencyUnknown_(exactValues),
+      byContext_{{{DistributionFold(exactValues), DistributionFold(exactValues)},
+                  {DistributionFold(exactValues), DistributionFold(exactValues)}}},
+      otherLateness_(exactValues)
+{
+    for (World &w : worlds_) {
+        w.user.cpu = cpu;
+        w.poll.cpu = cpu;
+    }
+    catchup_.cpu = late_.cpu = burst_.cpu = lost_.cpu = cpu;
+}
+
+void CpuFold::tick(int64_t ts, const TickRecord &t, bool local, bool afterPoll, size_t pollExit)
+{
+    if (!inWindow(ts)) return;
+    if (!local && t.latenessNs != kUnknownNs) tickLateness_.add(t.latenessNs);
+    for (const bool startsSeen : {false, true}) {
+        World &w = worlds_[worldOf(local, startsSeen)];
+        // TickAnalysis::decideFallback: without a re-arm seen (or any hrtimer_start), the tick lane says
+        bool periodic = t.flags & TickFlag::Periodic;
+        if (!(t.flags & TickFlag::Resolved) || !startsSeen) periodic = !(t.flags & TickFlag::LaneStopped);
+        TickCounts &n = w.n;
+        if (!periodic) {
+            ++n.nohzWakeups;
+            continue;
+        }
+        ++n.total;
+        switch (t.context) {
+        case TickContext::User:
+            ++n.user;
+            break;
+        case TickContext::Kernel:
+            ++n.kernel;
+            break;
+        case TickContext::Irq:
+            ++n.irq;
+            break;
+        case TickContext::Idle:
+            ++n.idle;
+            break;
+        case TickContext::Polling:
+            ++n.polling;
+            break;
+        case TickContext::Unknown:
+            ++n.unknown;
+            break;
+        }
+        // TickAnalysis::flagTicks, on a nohz_full CPU
+        const bool user = t.context == TickContext::User && !(t.flags & TickFlag::DependencyInForce);
+        if (!user && t.context != TickContext::Polling) continue;
+        ++n.spurious;
+        if (t.context != TickContext::User) {
+            ++n.spuriousPolling;
+            ++w.poll.count;
+            note(w.poll, ts);
+            continue;
+        }
+        ++n.spuriousUser;
+        ++w.user.count;
+        note(w.user, ts);
+        if (afterPoll) {
+            ++w.afterPoll;
+            if (pollExit != w.lastExit) ++w.exits;
+            w.lastExit = pollExit;
+        }
+    }
+}
+
+void CpuFold::tickLane(int64_t ts, TickState s)
+{
+    if (laneOpen_) {
+        const int64_t d = std::max<int64_t>(0, std::min(ts, to_) - std::max(laneTs_, from_));
+        if (laneState_ == TickState::Stopped) stoppedNs_ += d;
+        if (laneState_ != TickState::Unknown) knownNs_ += d;
+    }
+    laneOpen_ = true;
+    laneTs_ = ts;
+    laneState_ = s;
+}
+
+void CpuFold::polling(int64_t ts, bool poll)
+{
+    if (pollOpen_) pollingNs_ += std::max<int64_t>(0, std::min(ts, to_) - std::max(pollTs_, from_));
+    pollOpen_ = poll;
+    pollTs_ = ts;
+}
+
+void CpuFold::failedStop(int64_t ts, const FailedStop &f)
+{
+    if (!inWindow(ts)) return;
+    const int bit = f.dependency ? std::countr_zero(f.dependency) : 32; // the kernel reports the first
+    if (bit < static_cast<int>(kDependencyNames.size()))
+        ++failures_[static_cast<size_t>(bit)];
+    else
+        ++failuresOther_;
+    Finding &x = byDep_[std::min<size_t>(static_cast<size_t>(bit), 6)];
+    ++x.count;
+    note(x, ts);
+}
+
+namespace {
+void keepLongest(std::vector<LongSoftirqReport> &longest, const LongSoftirqReport &r)
+{
+    // longest first; of equal ones the earlier first (the order TickReport::make sorts them in)
+    auto before = [](const LongSoftirqReport &a, const LongSoftirqReport &b) {
+        return a.durationNs != b.durationNs ? a.durationNs > b.durationNs : a.ts < b.ts;
+    };
+    longest.insert(std::upper_bound(longest.begin(), longest.end(), r, before), r);
+    if (longest.size() > kLongSoftirqsShown) longest.pop_back();
+}
+} // namespace
+
+void CpuFold::timerSoftirq(int64_t ts, const TimerSoftirq &r)
+{
+    if (!inWindow(ts)) return;
+    TimerSoftirqReport &t = timerSoftirq_;
+    ++t.count;
+    t.maxNs = std::max(t.maxNs, r.durationNs);
+    t.catchup += r.catchup;
+    t.timers += r.timers;
+    t.maxIdleNs = std::max(t.maxIdleNs, r.idleNs);
+    t.maxJiffiesBehind = std::max(t.maxJiffiesBehind, r.jiffiesBehind);
+    if (r.durationNs >= kLongSoftirqNs)
+        keepLongest(longest_, {ts, 1, r.durationNs, r.timers, r.callbackNs, r.idleNs, r.catchup});
+    if (!r.catchup) return;
+    ++catchup_.count;
+    note(catchup_, ts);
+    catchup_.worstNs = std::max(catchup_.worstNs, r.durationNs);
+    catchupIdle_ = std::max(catchupIdle_, r.idleNs);
+    catchupBehind_ = std::max({catchupBehind_, r.jiffiesBehind, r.jiffiesSincePrev});
+}
+
+void CpuFold::longSoftirq(int64_t ts, const LongSoftirq &l)
+{
+    if (l.vec != 1 && inWindow(ts)) keepLongest(longest_, {ts, l.vec, l.durationNs, 0, 0, 0, false});
+}
+
+void CpuFold::wakeup(int64_t ts, const HrtimerWakeup &x)
+{
+    if (!inWindow(ts)) return;
+    constexpr uint8_t kClassMask =
+        WakeupFlag::ContextKnown | WakeupFlag::PrioKnown | WakeupFlag::Soft | WakeupFlag::Rt;
+    WakeupReport &w = w_;
+    ++w.count;
+    w.inBursts += (x.flags & WakeupFlag::Burst) != 0;
+    if (!(x.flags & WakeupFlag::ContextKnown))
+        ++w.contextUnknown;
+    else if (!(x.flags & WakeupFlag::Soft))
+        w.longestHardRun = std::max<uint64_t>(w.longestHardRun, 1);
+    int cellSoft = -1, cellNormal = -1;
+    for (int soft = 0; soft < 2; ++soft) {
+        for (int normal = 0; normal < 2; ++normal) {
+            const auto want =
+                static_cast<uint8_t>(WakeupFlag::ContextKnown | WakeupFlag::PrioKnown |
+                                     (soft ? WakeupFlag::Soft : 0) | (normal ? 0 : WakeupFlag::Rt));
+            if ((x.flags & kClassMask) == want) cellSoft = soft, cellNormal = normal;
+        }
+    }
+    if (cellSoft >= 0) ++w.byContext[static_cast<size_t>(cellSoft)][static_cast<size_t>(cellNormal)].count;
+    if (x.latenessNs == kUnknownNs) {
+        ++w.unpaired;
+    } else {
+        lateness_.add(x.latenessNs);
+        if (x.softLatenessNs != kUnknownNs) softLateness_.add(x.softLatenessNs);
+    }
+    const bool isRt = (x.flags & WakeupFlag::PrioKnown) && (x.flags & WakeupFlag::Rt);
+    if ((x.flags & WakeupFlag::PrioKnown) && !isRt) {
+        ++nonRt_;
+        nonRtHard_ += (x.flags & (WakeupFlag::ContextKnown | WakeupFlag::Soft)) == WakeupFlag::ContextKnown;
+    }
+    if (!(x.flags & WakeupFlag::TaskKnown)) {
+        ++w.noTask;
+        return;
+    }
+    if (x.latencyNs == kUnknownNs) {
+        ++w.noSwitch;
+        return;
+    }
+    w.latencyBounds += (x.flags & WakeupFlag::LatencyBound) != 0;
+    ++w.histogram[std::min(static_cast<size_t>(log2Bucket(x.latencyNs)), kHistogramBuckets - 1)];
+    latency_.add(x.latencyNs);
+    if (x.flags & WakeupFlag::PrioKnown)
+        (isRt ? latencyRt_ : latencyNormal_).add(x.latencyNs);
+    else
+        latencyUnknown_.add(x.latencyNs);
+    if (cellSoft >= 0)
+        byContext_[static_cast<size_t>(cellSoft)][static_cast<size_t>(cellNormal)].add(x.latencyNs);
+    if (x.latencyNs >= lateWakeupNs_) {
+        ++late_.count;
+        lateRt_ += isRt;
+        note(late_, ts);
+        late_.worstNs = std::max<int64_t>(late_.worstNs, x.latencyNs);
+    }
+}
+
+void CpuFold::otherLateness(int64_t ts, int32_t latenessNs)
+{
+    if (latenessNs != kUnknownNs && inWindow(ts)) otherLateness_.add(latenessNs);
+}
+
+void CpuFold::batch(int64_t ts, const WakeupBatch &b)
+{
+    if (!inWindow(ts)) return;
+    WakeupReport &w = w_;
+    ++w.bursts;
+    w.maxBurst = std::max<uint64_t>(w.maxBurst, b.count);
+    ++burst_.count;
+    note(burst_, ts);
+    maxBurst_ = std::max<uint64_t>(maxBurst_, b.count);
+    if (b.soft) return;
+    w.longestHardRun = std::max<uint64_t>(w.longestHardRun, b.count);
+    w.rtDelayed += b.rtDelayed;
+    w.rtDelayNs += b.rtDelayNs;
+    w.rtDelayMaxNs = std::max<int64_t>(w.rtDelayMaxNs, b.rtDelayMaxNs);
+}
+
+void CpuFold::lost(const LostRange &l)
+{
+    if (l.to < from_ || l.from > to_) return;
+    ++lost_.count;
+    lostEvents_ += l.count;
+    note(lost_, l.from);
+}
+
+bool CpuFold::binned() const
+{
+    bool b = tickLateness_.binned() || lateness_.binned() || softLateness_.binned() || latency_.binned() ||
+             latencyRt_.binned() || latencyNormal_.binned() || latencyUnknown_.binned() ||
+             otherLateness_.binned();
+    for (const auto &row : byContext_)
+        for (const DistributionFold &d : row)
+            b = b || d.binned();
+    return b;
+}
+
+CpuReport CpuFold::finish(const FoldDecisions &d, int64_t end, int64_t lastEvent, std::vector<Finding> &out)
+{
+    tickLane(end, TickState::Unknown); // closes the last span at the trace's end
+    if (pollOpen_) polling(lastEvent, false);
+    CpuReport cr;
+    cr.cpu = cpu_;
+    cr.events = events_;
+    cr.switchesIntoIdle = d.switchesIntoIdle;
+    cr.switchesOutOfIdle = d.switchesOutOfIdle;
+    cr.nohzFull = d.nohzFull;
+    cr.nohzFullWhy = d.nohzFullWhy;
+    World &world = worlds_[worldOf(d.fallback, d.startsSeen)];
+    cr.ticks = world.n;
+    if (!d.nohzFull) { // the tick is expected on housekeeping CPUs: nothing spurious
+        cr.ticks.spurious = cr.ticks.spuriousUser = cr.ticks.spuriousPolling = 0;
+        world.user.count = world.poll.count = 0;
+    }
+    cr.tickStoppedNs = stoppedNs_;
+    cr.laneKnownNs = knownNs_;
+    cr.failures = failures_;
+    cr.failuresOther = failuresOther_;
+    cr.timerSoftirq = timerSoftirq_;
+    cr.longSoftirqs = longest_;
+    WakeupReport &w = w_;
+    w.lateness = lateness_.result();
+    w.softLateness = softLateness_.result();
+    w.latency = latency_.result();
+    w.latencyRt = latencyRt_.result();
+    w.latencyNormal = latencyNormal_.result();
+    w.latencyUnknownPolicy = latencyUnknown_.result();
+    for (size_t soft = 0; soft < 2; ++soft)
+        for (size_t normal = 0; normal < 2; ++normal)
+            w.byContext[soft][normal].latency = byContext_[soft][normal].result();
+    cr.wakeup = w;
+    cr.tickLateness = tickLateness_.result();
+    cr.otherLateness = otherLateness_.result();
+
+    // The findings, in findFindings' order for one CPU: lost events, spurious, failed stops, timers.
+    if (lost_.count) {
+        Finding f = lost_;
+        f.what = fmt("%" PRIu64 " lost-event range%s", f.count, f.count == 1 ? "" : "s");
+        f.pattern = lostEvents_
+                        ? fmt("%" PRIu64 " events lost: counts near them are incomplete", lostEvents_)
+                        : std::string("the number lost is not known: counts near them are incomplete");
+        out.push_back(std::move(f));
+    }
+    if (world.user.count) {
+        Finding user = world.user;
+        user.what = fmt("%" PRIu64 " spurious tick%s in user mode", user.count, user.count == 1 ? "" : "s");
+        if (world.afterPoll * 10 >= user.count * 8) {
+            user.pattern = world.exits * 10 >= world.afterPoll * 8
+                               ? fmt("one per wakeup from polling idle (%" PRIu64
+                                     " of them came after %" PRIu64 " polling-idle exits)",
+                                     world.afterPoll, world.exits)
+                               : fmt("after wakeups from polling idle (%" PRIu64 " of %" PRIu64 ")",
+                                     world.afterPoll, user.count);
+            if (d.nohzFull && d.polling == PollingKind::IdlePoll)
+                user.cause = "Known cause: the idle=poll tick restart on nohz_full: the polling idle loop "
+                             "restarts the tick and never stops it, so each return to the task brings one "
+                             "tick in user mode before the nohz_full path stops it again.";
+        } else {
+            const double s = static_cast<double>(to_ - from_) / 1e9;
+            user.pattern = fmt("spread over the window, %.0f per second", s > 0 ? user.count / s : 0.0);
+        }
+        out.push_back(std::move(user));
+    }
+    if (world.poll.count) {
+        Finding poll = world.poll;
+        poll.what =
+            fmt("%" PRIu64 " spurious tick%s while polling idle", poll.count, poll.count == 1 ? "" : "s");
+        const double s = static_cast<double>(pollingNs_) / 1e9;
+        poll.pattern = fmt("the tick keeps running in polling idle: %.0f per second of it (%.3f s polling)",
+                           s > 0 ? static_cast<double>(poll.count) / s : 0.0, s);
+        if (d.polling == PollingKind::IdlePoll)
+            poll.cause = "Known cause: with idle=poll the idle loop polls with the tick running (it never "
+                         "stops it), so a nohz_full CPU waiting for work ticks at HZ.";
+        out.push_back(std::move(poll));
+    }
+    for (size_t b = 0; b < byDep_.size(); ++b) {
+        Finding x = byDep_[b];
+        if (!x.count) continue;
+        x.kind = FindingKind::FailedStops;
+        x.cpu = cpu_;
+        x.dependency = b < kDependencyNames.size() ? kDependencyNames[b] : "other";
+        x.what =
+            fmt("%" PRIu64 " failed tick stop%s: %s", x.count, x.count == 1 ? "" : "s", x.dependency.c_str());
+        x.pattern = b < kDependencyMeaning.size()
+                        ? std::string("the tick stays on while ") + kDependencyMeaning[b]
+                        : "a reason this kernel gave as text";
+        out.push_back(std::move(x));
+    }
+    if (catchup_.count) {
+        Finding cu = catchup_;
+        cu.what = fmt("%" PRIu64 " catch-up TIMER softirq%s, the longest %s", cu.count,
+                      cu.count == 1 ? "" : "s", us(cu.worstNs).c_str());
+        cu.pattern = catchupIdle_ > 0
+                         ? fmt("after up to %s s without a tick", formatSeconds(catchupIdle_).c_str())
+                         : std::string("no tickless stretch before it in the trace (it may have "
+                                       "begun before the trace did)");
+        if (catchupBehind_ > 1)
+            cu.pattern += fmt("; the wheel up to %" PRId64 " jiffies behind", catchupBehind_);
+        const auto [major, minor] = d.release;
+        if (major > 0 && (major < 4 || (major == 4 && minor < 8)))
+            cu.cause = "Known cause: the timer wheel before 4.8 walks every jiffy it missed during a "
+                       "tickless idle, one by one, in the first TIMER softirq after it (the legacy wheel "
+                       "catch-up); this kernel is older than 4.8.";
+        out.push_back(std::move(cu));
+    }
+    const std::string hardCause =
+        d.preemptRt && nonRtHard_ && nonRtHard_ * 10 >= nonRt_
+            ? fmt("Known cause: on PREEMPT_RT the sleepers of non-RT tasks should expire in soft interrupt "
+                  "context (v5.4 on); here %" PRIu64 " of %" PRIu64 " non-RT wakeups ran in hard interrupt "
+                  "context, where they delay the RT tasks.",
+                  nonRtHard_, nonRt_)
+            : std::string();
+    if (late_.count) {
+        Finding late = late_;
+        late.what = fmt("%" PRIu64 " hrtimer wakeup%s with latency ≥ %s (worst %s)", late.count,
+                        late.count == 1 ? "" : "s", us(lateWakeupNs_).c_str(), us(late.worstNs).c_str());
+        late.pattern = fmt("%" PRIu64 " woke RT tasks, %" PRIu64 " others", lateRt_, late.count - lateRt_);
+        late.cause = hardCause;
+        out.push_back(std::move(late));
+    }
+    if (burst_.count) {
+        Finding burst = burst_;
+        burst.what =
+            fmt("%" PRIu64 " timer interrupt%s woke two or more sleepers at once (at most %" PRIu64 ")",
+                burst.count, burst.count == 1 ? "" : "s", maxBurst_);
+        burst.pattern = "the wakeups of one interrupt run one after the other: the last waits for all";
+        if (late_.count == 0) burst.cause = hardCause;
+        out.push_back(std::move(burst));
+    }
+    return cr;
+}
+
+} // namespace tickscope

@@ -1,0 +1,134 @@
+// The report of one CPU gathered record by record, in event order, while the trace is still being read:
+// what TickReport::make and findFindings compute from a whole analysis, kept as counters, the values of
+// the distributions (binned past a bound) and each finding's first and last instance.
+//
+// The decisions taken across CPUs at the end (no tick hrtimer anywhere: the local timer interrupts are
+// the ticks; no hrtimer_start anywhere: the tick lane says whether a tick was periodic; whether this CPU
+// is nohz_full; which polling idle state 0 is) are not known while the records arrive. Each tick is
+// therefore counted once per possible outcome ("world": fallback or not x starts seen or not), as if
+// the CPU were nohz_full; finish() keeps the world that happened and drops the spurious ticks of a CPU
+// that is not nohz_full.
+#pragma once
+
+#include "analysis/CpuAnalysis.h"
+#include "analysis/Findings.h"
+#include "analysis/TickReport.h"
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+namespace tickscope {
+
+// min / p50 / p90 / p99 / max of values that arrive one at a time. Exact (the nearest rank, as
+// Distribution::of) while at most `exact` values came; past that the percentiles come from log-linear
+// buckets of 1/128 of a power of two (within 0.8 % of the value; below 128 ns exact). Count, min and max
+// stay exact.
+class DistributionFold
+{
+public:
+    static constexpr size_t kDefaultExact = 4096;
+    explicit DistributionFold(size_t exact = kDefaultExact) : exact_(exact) {}
+    void add(int32_t v);
+    Distribution result() const;
+    bool binned() const { return binned_; }
+
+    // The bucket of a value and the smallest value of a bucket (exposed for the tests).
+    static size_t bucketOf(int32_t v);
+    static int64_t bucketFloor(size_t b);
+
+private:
+    size_t exact_;
+    uint64_t count_ = 0;
+    int64_t min_ = 0, max_ = 0;
+    std::vector<int32_t> values_;
+    bool binned_ = false;
+    std::vector<uint64_t> buckets_;
+};
+
+// The decisions across CPUs that finish() applies.
+struct FoldDecisions
+{
+    bool fallback = false;   // no tick hrtimer traced on any CPU
+    bool startsSeen = false; // some hrtimer_start traced
+    bool nohzFull = false;   // this CPU
+    std::string nohzFullWhy;
+    PollingKind polling = PollingKind::None;
+    bool preemptRt = false;
+    std::pair<int, int> release{0, 0}; // the kernel release's (major, minor), (0, 0) unknown
+    uint64_t switchesIntoIdle = 0, switchesOutOfIdle = 0;
+};
+
+class CpuFold
+{
+public:
+    CpuFold(int cpu, int64_t from, int64_t to, int64_t lateWakeupNs, size_t exactValues);
+
+    bool inWindow(int64_t ts) const { return ts >= from_ && ts <= to_; }
+    void events(uint64_t inWindow) { events_ += inWindow; }
+    // A tick expiry (local: a local timer interrupt kept for the low-res fallback) with its final context
+    // and flags as the pass left them. afterPoll: the task came back from polling idle (the spurious-user
+    // pattern); pollExit numbers that idle stretch.
+    void tick(int64_t ts, const TickRecord &t, bool local, bool afterPoll, size_t pollExit);
+    // The tick lane and the task lane's polling spans, change by change.
+    void tickLane(int64_t ts, TickState s);
+    void polling(int64_t ts, bool poll);
+    void failedStop(int64_t ts, const FailedStop &f);
+    void timerSoftirq(int64_t ts, const TimerSoftirq &s);
+    void longSoftirq(int64_t ts, const LongSoftirq &l);
+    void wakeup(int64_t ts, const HrtimerWakeup &w);
+    void otherLateness(int64_t ts, int32_t latenessNs);
+    void batch(int64_t ts, const WakeupBatch &b);
+    void lost(const LostRange &l);
+
+    // end: the trace's last event (the tick lane's last span ends there); lastEvent: this CPU's.
+    // Appends the CPU's findings in findFindings' per-CPU order.
+    CpuReport finish(const FoldDecisions &d, int64_t end, int64_t lastEvent, std::vector<Finding> &findings);
+
+    // Whether any distribution went past its exact bound.
+    bool binned() const;
+
+private:
+    struct World // one outcome of (fallback, starts seen), as if the CPU were nohz_full
+    {
+        TickCounts n;
+        Finding user{FindingKind::SpuriousUser}, poll{FindingKind::SpuriousPolling};
+        uint64_t afterPoll = 0, exits = 0;
+        size_t lastExit = SIZE_MAX;
+    };
+    static size_t worldOf(bool fallback, bool startsSeen)
+    {
+        return (fallback ? 2 : 0) + (startsSeen ? 1 : 0);
+    }
+
+    int cpu_;
+    int64_t from_, to_, lateWakeupNs_;
+    uint64_t events_ = 0;
+    std::array<World, 4> worlds_;
+    DistributionFold tickLateness_;
+    // tick lane
+    bool laneOpen_ = false;
+    int64_t laneTs_ = 0;
+    TickState laneState_ = TickState::Unknown;
+    int64_t stoppedNs_ = 0, knownNs_ = 0;
+    // polling spans (findings)
+    bool pollOpen_ = false;
+    int64_t pollTs_ = 0, pollingNs_ = 0;
+    std::array<uint64_t, 6> failures_{};
+    uint64_t failuresOther_ = 0;
+    std::array<Finding, 7> byDep_;
+    TimerSoftirqReport timerSoftirq_;
+    std::vector<LongSoftirqReport> longest_; // at most kLongSoftirqsShown, longest first
+    Finding catchup_{FindingKind::CatchupSoftirq};
+    int64_t catchupIdle_ = 0, catchupBehind_ = -1;
+    WakeupReport w_;
+    DistributionFold lateness_, softLateness_, latency_, latencyRt_, latencyNormal_, latencyUnknown_;
+    std::array<std::array<DistributionFold, 2>, 2> byContext_;
+    DistributionFold otherLateness_;
+    Finding late_{FindingKind::LateWakeup}, burst_{FindingKind::WakeupBurst};
+    uint64_t lateRt_ = 0, nonRt_ = 0, nonRtHard_ = 0, maxBurst_ = 0;
+    Finding lost_{FindingKind::LostEvents};
+    uint64_t lostEvents_ = 0;
+};
+
+} // namespace tickscope
