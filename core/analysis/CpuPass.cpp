@@ -69,8 +69,8 @@ void CpuPass::advance()
     // the order of the pages; the first event after a gap is at or after the events already seen.
     for (; lostSeen_ < ev_.lost.size(); ++lostSeen_) {
         const LostRange &r = ev_.lost[lostSeen_];
-        if (r.from >= r.to) continue; // the gap opens the CPU's data
-        const size_t g = ev_.lowerBound(r.to);
+        if (r.from >= r.to) continue;                                 // the gap opens the CPU's data
+        const size_t g = ev_.lowerBound(r.to, next_ ? next_ - 1 : 0); // events before next_ - 1 may be gone
         if (g > 0 && g < n && g >= next_) gaps_.push_back(g);
     }
     std::sort(gaps_.begin() + static_cast<std::ptrdiff_t>(nextGap_), gaps_.end());

@@ -37,6 +37,15 @@ public:
     void advance();
     void finish();
 
+    // What a caller taking records as they become final needs to know (between advance() calls).
+    size_t processed() const { return next_; } // events taken
+    size_t firstUndecidedTick() const { return tick_.firstUndecidedTick(); }
+    size_t firstOpenWakeup() const { return timers_.firstOpenWakeup(); }
+    size_t openTimerSoftirq() const { return timers_.openTimerSoftirq(); }
+    size_t firstOpenEvent() const { return timers_.firstOpenEvent(); } // npos: none
+    bool idleUnknown() const { return idleUnknown_; }
+    const std::vector<uint32_t> &scheduledOpens() const { return unknown_.scheduledOpens(); }
+
 private:
     static constexpr size_t npos = static_cast<size_t>(-1);
     static constexpr unsigned kMaxDepth = 8;

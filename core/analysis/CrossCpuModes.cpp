@@ -3,43 +3,127 @@
 #include "UnknownStretches.h"
 
 #include <algorithm>
+#include <queue>
 
 namespace tickscope {
 
-namespace {
-
-struct Pending
+void SwitchOutSweep::through(const Trace &trace, const EventRoles &roles,
+                             const std::vector<CpuAnalysis> &cpus,
+                             const std::vector<std::vector<uint32_t>> &opens, int64_t t,
+                             SwitchOutCandidates &out)
 {
-    int64_t ts;
-    int cpu;
-    size_t k; // index in that CPU's pendingModes
-};
-
-// The latest switch-out of pid before ts on CPU `cpu`: its event index, or npos.
-size_t lastSwitchOut(const CpuEvents &ev, const EventRoles &roles, int32_t pid, int64_t ts, size_t &budget)
-{
-    size_t j = ev.lowerBound(ts);
-    for (size_t scanned = 0; j > 0 && scanned < CrossCpuModes::kScanPerCpu && budget; ++scanned, --budget) {
-        --j;
-        if (roles.role(ev.type(j)) == Role::SchedSwitch && ev.payload<SchedSwitchP>(j).prevPid == pid)
-            return j;
+    cpus_.resize(cpus.size());
+    out.resize(cpus.size());
+    // The next item of each CPU: an opening before a switch of the same time (a switch-out at the very
+    // time of the switch-in is not before it), else event order.
+    struct Head
+    {
+        int64_t ts;
+        int open; // 0: an opening, 1: a switch
+        size_t cpu;
+        bool operator>(const Head &o) const
+        {
+            return ts != o.ts ? ts > o.ts : open != o.open ? open > o.open : cpu > o.cpu;
+        }
+    };
+    auto head = [&](size_t c, Head &h) {
+        const CpuEvents &ev = trace.cpu(cpus[c].cpu);
+        const Cpu &s = cpus_[c];
+        const Column<SwitchRec> &sw = cpus[c].timers.switches;
+        const bool hasO = s.open < opens[c].size() && ev.ts(opens[c][s.open]) <= t;
+        const bool hasS = s.sw < sw.size() && ev.ts(sw[s.sw].index) <= t;
+        if (!hasO && !hasS) return false;
+        const int64_t to = hasO ? ev.ts(opens[c][s.open]) : INT64_MAX;
+        const int64_t ts = hasS ? ev.ts(sw[s.sw].index) : INT64_MAX;
+        h = to <= ts ? Head{to, 0, c} : Head{ts, 1, c};
+        return true;
+    };
+    std::priority_queue<Head, std::vector<Head>, std::greater<>> heads;
+    for (size_t c = 0; c < cpus.size(); ++c) {
+        Head h;
+        if (head(c, h)) heads.push(h);
     }
-    return CpuAnalysis::npos;
+    while (!heads.empty()) {
+        const Head h = heads.top();
+        heads.pop();
+        const size_t c = h.cpu;
+        const int cpu = cpus[c].cpu;
+        const CpuEvents &ev = trace.cpu(cpu);
+        Cpu &s = cpus_[c];
+        if (h.open == 0) {
+            const uint32_t at = opens[c][s.open++];
+            const int32_t pid = ev.payload<SchedSwitchP>(at).nextPid; // the task switched in
+            SwitchOutCandidate best;
+            best.ts = h.ts;
+            int64_t bestTs = INT64_MIN;
+            if (const auto it = byPid_.find(pid); it != byPid_.end()) {
+                for (const Entry &e : it->second) {
+                    if (e.cpu == cpu) continue;
+                    if (e.ts > bestTs || (e.ts == bestTs && e.cpu < best.cpu)) {
+                        bestTs = e.ts;
+                        best = {h.ts, e.cpu, e.change, e.runnable};
+                    }
+                }
+            }
+            out[c][at] = best;
+        } else {
+            const SwitchRec r = cpus[c].timers.switches[s.sw++];
+            if (roles.role(ev.type(r.index)) == Role::SchedSwitch) {
+                const auto p = ev.payload<SchedSwitchP>(r.index);
+                // the task-lane change in force at the event before the switch
+                const ChangeLane &lane = cpus[c].task;
+                if (r.index > 0 && s.scanFrom < r.index)
+                    lane.forEachFrom(s.change, s.scanFrom, r.index - 1, [&](size_t i, uint8_t) {
+                        s.lastChange = s.change++;
+                        s.scanFrom = i + 1;
+                    });
+                if (s.scanFrom < r.index) s.scanFrom = r.index;
+                const size_t change = r.index > 0 ? s.lastChange : SIZE_MAX;
+                std::vector<Entry> &list = byPid_[p.prevPid];
+                const Entry e{cpu, ev.ts(r.index), change, (p.prevState & 0xff) == 0};
+                auto at =
+                    std::find_if(list.begin(), list.end(), [&](const Entry &x) { return x.cpu == cpu; });
+                if (at == list.end())
+                    list.push_back(e);
+                else
+                    *at = e;
+            }
+        }
+        Head next;
+        if (head(c, next)) heads.push(next);
+    }
 }
-
-} // namespace
 
 size_t CrossCpuModes::resolve(const Trace &trace, const EventRoles &roles, std::vector<CpuAnalysis> &cpus)
 {
+    std::vector<std::vector<uint32_t>> opens(cpus.size());
+    for (size_t c = 0; c < cpus.size(); ++c)
+        for (const PendingMode &m : cpus[c].pendingModes)
+            opens[c].push_back(m.switchIndex);
+    SwitchOutCandidates candidates;
+    SwitchOutSweep().through(trace, roles, cpus, opens, INT64_MAX, candidates);
+    return resolve(cpus, candidates);
+}
+
+size_t CrossCpuModes::resolve(std::vector<CpuAnalysis> &cpus, const SwitchOutCandidates &candidates)
+{
+    struct Pending
+    {
+        int64_t ts;
+        int cpu;
+        size_t k; // index in that CPU's pendingModes
+    };
     std::vector<Pending> all;
     std::vector<std::vector<TaskState>> modes(cpus.size());
     for (const CpuAnalysis &c : cpus) {
         modes[static_cast<size_t>(c.cpu)].assign(c.pendingModes.size(), TaskState::Unknown);
-        for (size_t k = 0; k < c.pendingModes.size(); ++k)
-            all.push_back({trace.cpu(c.cpu).ts(c.pendingModes[k].switchIndex), c.cpu, k});
+        const auto &mine = candidates[static_cast<size_t>(c.cpu)];
+        for (size_t k = 0; k < c.pendingModes.size(); ++k) {
+            const auto it = mine.find(c.pendingModes[k].switchIndex);
+            all.push_back({it != mine.end() ? it->second.ts : INT64_MIN, c.cpu, k}); // every one has its own
+        }
     }
-    std::sort(all.begin(), all.end(), [](const Pending &a, const Pending &b) { return a.ts < b.ts; });
-    size_t budget = kScanBudget;
+    std::stable_sort(all.begin(), all.end(), [](const Pending &a, const Pending &b) { return a.ts < b.ts; });
     size_t resolved = 0;
     for (const Pending &p : all) {
         CpuAnalysis &a = cpus[static_cast<size_t>(p.cpu)];
@@ -48,25 +132,15 @@ size_t CrossCpuModes::resolve(const Trace &trace, const EventRoles &roles, std::
         if (m.prev >= 0) {
             mode = modes[static_cast<size_t>(p.cpu)][static_cast<size_t>(m.prev)]; // resumed as it left
         } else if (m.prev == PendingMode::kHead) {
-            // The latest switch-out on the other CPUs (this one has no history of it).
-            int from = -1;
-            size_t at = CpuAnalysis::npos;
-            int64_t atTs = INT64_MIN;
-            for (const CpuAnalysis &b : cpus) {
-                if (b.cpu == a.cpu) continue;
-                const CpuEvents &ev = trace.cpu(b.cpu);
-                const size_t j = lastSwitchOut(ev, roles, m.pid, p.ts, budget);
-                if (j != CpuAnalysis::npos && ev.ts(j) > atTs) {
-                    from = b.cpu;
-                    at = j;
-                    atTs = ev.ts(j);
-                }
-            }
-            if (from >= 0) {
+            const auto &mine = candidates[static_cast<size_t>(p.cpu)];
+            const auto it = mine.find(m.switchIndex);
+            if (it != mine.end() && it->second.cpu >= 0) {
+                const SwitchOutCandidate &s = it->second;
                 mode = TaskState::Kernel; // a task sleeps in the kernel
-                if ((trace.cpu(from).payload<SchedSwitchP>(at).prevState & 0xff) == 0)
-                    mode = at ? StateCode::taskState(cpus[static_cast<size_t>(from)].task.codeAt(at - 1))
-                              : TaskState::Unknown;
+                if (s.runnable)
+                    mode = s.change != SIZE_MAX
+                               ? StateCode::taskState(cpus[static_cast<size_t>(s.cpu)].task.code(s.change))
+                               : TaskState::Unknown;
             }
         }
         if (mode != TaskState::User && mode != TaskState::Kernel) continue;

@@ -1,10 +1,13 @@
 // Resolves the task stretches whose user/kernel mode one CPU's pass could not know: a task switched in
 // that last ran on another CPU (a migration) and revealed nothing (no syscall, no context tracking event)
-// before it left again. The CPU it last left knows: the latest sched_switch with
-// prev_pid == pid before the switch-in on another CPU. A sleeping task resumes in the kernel; a runnable
-// one (preempted) in the mode that CPU's task lane shows right before the switch. A stretch that continues
-// an earlier one on its own CPU (switched out runnable, unknown) gets that one's mode. Stretches are taken
-// in time order so that chains across CPUs resolve; the backward scans are bounded.
+// before it left again. The CPU it last left knows: the latest sched_switch with prev_pid == pid before
+// the switch-in, on any other CPU. A sleeping task resumes in the kernel; a runnable one (preempted) in
+// the mode that CPU's task lane shows right before the switch. A stretch that continues an earlier one
+// on its own CPU (switched out runnable, unknown) gets that one's mode. Stretches are taken in time order
+// so that chains across CPUs resolve.
+//
+// The switch-out each stretch resolves from (its candidate) is found by one sweep over every CPU's
+// switches in time order (SwitchOutSweep), which a trace read in parts runs as its events arrive.
 #pragma once
 
 #include "CpuAnalysis.h"
@@ -12,19 +15,63 @@
 
 #include "model/Trace.h"
 
+#include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 namespace tickscope {
+
+// The latest switch-out of a task on another CPU before a stretch began.
+struct SwitchOutCandidate
+{
+    int64_t ts = 0;           // of the switch-in that began the stretch
+    int cpu = -1;             // -1: none
+    size_t change = SIZE_MAX; // the task-lane change in force right before it on that CPU (SIZE_MAX: none)
+    bool runnable = false;    // switched out preempted or yielding (prev_state 0)
+};
+// Per CPU: a stretch's candidate by the event index of its switch-in.
+using SwitchOutCandidates = std::vector<std::unordered_map<uint32_t, SwitchOutCandidate>>;
+
+// Every CPU's switches (CpuTimers::switches) and the switch-ins that began stretches, taken in time order
+// up to a time: each switch-in gets the latest switch-out of its task on any other CPU before it (of two
+// equally late, the lower-numbered CPU's; on one CPU the later event's).
+class SwitchOutSweep
+{
+public:
+    // opens[c]: the event indices of CPU c's stretch-opening switch-ins, ascending (appended as they come);
+    // each gets a candidate (cpu -1 when none), with the switch-in's time.
+    void through(const Trace &trace, const EventRoles &roles, const std::vector<CpuAnalysis> &cpus,
+                 const std::vector<std::vector<uint32_t>> &opens, int64_t t, SwitchOutCandidates &out);
+    // How far CPU c's switches have been taken (a trace read in parts may release the ones before).
+    size_t switchesTaken(size_t c) const { return c < cpus_.size() ? cpus_[c].sw : 0; }
+    size_t opensTaken(size_t c) const { return c < cpus_.size() ? cpus_[c].open : 0; }
+
+private:
+    struct Entry
+    {
+        int cpu;
+        int64_t ts;
+        size_t change;
+        bool runnable;
+    };
+    struct Cpu
+    {
+        size_t sw = 0, open = 0;         // next switch record, next opening
+        size_t change = 0, scanFrom = 0; // task-lane cursor: changes seen, where to look for the next
+        size_t lastChange = SIZE_MAX;    // the last change seen
+    };
+    std::vector<Cpu> cpus_;
+    std::unordered_map<int32_t, std::vector<Entry>> byPid_; // the latest switch-out per CPU
+};
 
 class CrossCpuModes
 {
 public:
     // Relabels the lanes and ticks of every CPU's pendingModes, then empties them. Returns how many
-    // stretches were resolved.
+    // stretches were resolved. The first form finds the candidates itself (before measureWakeupLatency
+    // frees the switch arrays); the second is given them.
     static size_t resolve(const Trace &trace, const EventRoles &roles, std::vector<CpuAnalysis> &cpus);
-
-    static constexpr size_t kScanPerCpu = 20000;   // events scanned back per stretch and CPU
-    static constexpr size_t kScanBudget = 2000000; // events scanned in all
+    static size_t resolve(std::vector<CpuAnalysis> &cpus, const SwitchOutCandidates &candidates);
 };
 
 } // namespace tickscope

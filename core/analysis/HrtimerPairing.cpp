@@ -15,7 +15,7 @@ namespace {
 constexpr size_t kMaxScanSwitches = 1u << 14; // how far after a wakeup its switch-in is looked for
 // and at most this long after it: a later switch-in most likely belongs to a later wakeup (the task was
 // already running when this one came), so the latency is reported unknown rather than wrong.
-constexpr int64_t kMaxLatencyNs = 100000000;
+constexpr int64_t kMaxLatencyNs = kMaxWakeupLatencyNs;
 
 // Open addressing, linear probing, keyed by an hrtimer's address; key 0 is "empty" (no hrtimer lives at
 // address 0).
@@ -232,6 +232,84 @@ struct SharedItem
 
 } // namespace
 
+struct IncrementalPairing::Cursor
+{
+    size_t start = 0; // the next event to look for a start at
+    ExpiryHeads heads;
+    uint32_t seq = 0;
+};
+
+struct IncrementalPairing::Table : PtrTable
+{
+};
+
+IncrementalPairing::IncrementalPairing() : last_(std::make_unique<Table>()) {}
+IncrementalPairing::~IncrementalPairing() = default;
+
+void IncrementalPairing::through(const Trace &trace, std::vector<CpuAnalysis> &cpus, int64_t t)
+{
+    cursors_.resize(cpus.size());
+    // Each CPU's items up to t in walkTimerItems' order (the events up to t are all in: a start not seen
+    // yet comes after every expiry taken here), then all of them in pairHrtimers' merge order.
+    std::vector<SharedItem> items;
+    for (size_t c = 0; c < cpus.size(); ++c) {
+        CpuAnalysis &ca = cpus[c];
+        const CpuEvents &ev = trace.cpu(ca.cpu);
+        Cursor &cur = cursors_[c];
+        const size_t size = ev.size();
+        while (cur.start < size && trace.kind(ev.type(cur.start)) != EventKind::HrtimerStart)
+            ++cur.start;
+        for (;;) {
+            uint32_t expiry;
+            const ExpiryHeads::Kind kind = cur.heads.next(ca, expiry);
+            const bool hasS = cur.start < size && ev.ts(cur.start) <= t;
+            const bool hasE = kind != ExpiryHeads::None && ev.ts(expiry) <= t;
+            if (!hasS && !hasE) break;
+            if (hasS && (!hasE || ev.ts(cur.start) <= ev.ts(expiry))) {
+                items.push_back({ev.ts(cur.start), static_cast<uint32_t>(cur.start), 0,
+                                 static_cast<uint16_t>(c), 0, 0, cur.seq++});
+                ++cur.start;
+                while (cur.start < size && trace.kind(ev.type(cur.start)) != EventKind::HrtimerStart)
+                    ++cur.start;
+                continue;
+            }
+            size_t &slot = kind == ExpiryHeads::Wakeup ? cur.heads.wakeup
+                           : kind == ExpiryHeads::Tick ? cur.heads.tick
+                                                       : cur.heads.other;
+            items.push_back({ev.ts(expiry), expiry, static_cast<uint32_t>(slot++), static_cast<uint16_t>(c),
+                             1, static_cast<uint8_t>(kind), cur.seq++});
+        }
+    }
+    std::sort(items.begin(), items.end(), [](const SharedItem &a, const SharedItem &b) {
+        if (a.ts != b.ts) return a.ts < b.ts;
+        if (a.expiry != b.expiry) return a.expiry < b.expiry;
+        if (a.c != b.c) return a.c < b.c;
+        return a.seq < b.seq;
+    });
+    for (const SharedItem &it : items) {
+        const CpuEvents &ev = trace.cpu(cpus[it.c].cpu);
+        if (it.expiry == 0) {
+            const auto st = ev.payload<HrtimerStartP>(it.index);
+            last_->put(st.timer, {st.expires, st.softexpires});
+        } else {
+            settle(cpus[it.c], static_cast<ExpiryHeads::Kind>(it.kind), it.slot,
+                   ev.payload<HrtimerExpireEntryP>(it.index), *last_);
+        }
+    }
+}
+
+size_t IncrementalPairing::nextStart(size_t c) const
+{
+    return c < cursors_.size() ? cursors_[c].start : 0;
+}
+
+size_t IncrementalPairing::paired(size_t c, int kind) const
+{
+    if (c >= cursors_.size()) return 0;
+    const ExpiryHeads &h = cursors_[c].heads;
+    return kind == 0 ? h.wakeup : kind == 1 ? h.tick : h.other;
+}
+
 void pairHrtimers(const Trace &trace, std::vector<CpuAnalysis> &cpus, int threads)
 {
     // The pairing follows each pointer through time: an expiry pairs with the last start of its pointer
@@ -318,10 +396,10 @@ void pairHrtimers(const Trace &trace, std::vector<CpuAnalysis> &cpus, int thread
 
 namespace {
 
-// The first switch at or after event `index` (binary search: the switches are in event order).
-size_t firstSwitchFrom(const Column<SwitchRec> &sw, size_t index)
+// The first switch at or after event `index` (binary search from `lo`: the switches are in event order).
+size_t firstSwitchFrom(const Column<SwitchRec> &sw, size_t index, size_t lo = 0)
 {
-    size_t lo = 0, hi = sw.size();
+    size_t hi = sw.size();
     while (lo < hi) {
         const size_t mid = lo + (hi - lo) / 2;
         if (sw[mid].index < index)
@@ -383,7 +461,7 @@ WakeTarget wokenBy(const Trace &trace, const CpuEvents &ev, const HrtimerWakeup 
 WakeTarget wokenBy(const Trace &trace, const CpuEvents &ev, const HrtimerWakeup &w,
                    CpuEvents::OffsetWalker &walk)
 {
-    constexpr size_t kMaxInside = 256; // events after the naming one inside one expiry callback
+    constexpr size_t kMaxInside = kWokenByEvents; // events after the naming one inside one expiry callback
     WakeTarget t;
     if (!(w.flags & WakeupFlag::TaskKnown)) return t;
     const size_t named = size_t{w.index} + w.wakeOffset;
@@ -409,66 +487,96 @@ WakeTarget wokenBy(const Trace &trace, const CpuEvents &ev, const HrtimerWakeup 
     return t;
 }
 
-void measureWakeupLatency(const Trace &trace, std::vector<CpuAnalysis> &cpus, int threads)
+namespace {
+
+// The latency of CPU k's wakeups [from, to).
+void measureCpu(const Trace &trace, std::vector<CpuAnalysis> &cpus, size_t k, size_t from, size_t to,
+                const std::vector<int> &switching, const std::vector<size_t> *firstSwitch)
 {
     const int n = trace.cpuCount();
-    // The CPUs with any switch: the only ones a woken task can be switched in on or running on.
-    std::vector<int> switching;
-    for (int c = 0; c < n; ++c) {
-        if (!cpus[static_cast<size_t>(c)].timers.switches.empty()) switching.push_back(c);
-    }
-    parallelFor(cpus.size(), threads, [&](size_t k) {
-        CpuAnalysis &a = cpus[k];
-        // Per-CPU search hints below are n long: a CPU without wakeups must not pay n (a text trace
-        // naming CPU 7000 has 7001 CPUs, nearly all empty, and n x n hints were 0.8 GB of zeroing).
-        if (a.timers.wakeups.empty()) return;
-        const CpuEvents &own = trace.cpu(a.cpu);
-        std::vector<size_t> hint(static_cast<size_t>(n), 0);
-        auto find = [&](int c, const HrtimerWakeup &w, int32_t pid, int64_t t0) {
-            const CpuEvents &ev = trace.cpu(c);
+    CpuAnalysis &a = cpus[k];
+    // Per-CPU search hints below are n long: a CPU without wakeups must not pay n (a text trace
+    // naming CPU 7000 has 7001 CPUs, nearly all empty, and n x n hints were 0.8 GB of zeroing).
+    if (from >= to) return;
+    const CpuEvents &own = trace.cpu(a.cpu);
+    std::vector<size_t> hint(static_cast<size_t>(n), 0);
+    if (firstSwitch) hint = *firstSwitch;
+    auto find = [&](int c, const HrtimerWakeup &w, int32_t pid, int64_t t0) {
+        const CpuEvents &ev = trace.cpu(c);
+        const Column<SwitchRec> &sw = cpus[static_cast<size_t>(c)].timers.switches;
+        size_t &h = hint[static_cast<size_t>(c)];
+        h = c == a.cpu
+                ? firstSwitchFrom(sw, w.index, firstSwitch ? (*firstSwitch)[static_cast<size_t>(c)] : 0)
+                : seekSwitch(ev, sw, h, t0);
+        return findSwitchIn(trace, ev, sw, h, pid, t0);
+    };
+    std::vector<size_t> atT0(static_cast<size_t>(n), 0);
+    if (firstSwitch) atT0 = *firstSwitch;
+    // Whether pid is the current task of some CPU at t0 (per the last switch-in at or before it).
+    auto runningAt = [&](int32_t pid, int64_t t0) {
+        for (int c : switching) {
             const Column<SwitchRec> &sw = cpus[static_cast<size_t>(c)].timers.switches;
-            size_t &h = hint[static_cast<size_t>(c)];
-            h = c == a.cpu ? firstSwitchFrom(sw, w.index) : seekSwitch(ev, sw, h, t0);
-            return findSwitchIn(trace, ev, sw, h, pid, t0);
-        };
-        std::vector<size_t> atT0(static_cast<size_t>(n), 0);
-        // Whether pid is the current task of some CPU at t0 (per the last switch-in at or before it).
-        auto runningAt = [&](int32_t pid, int64_t t0) {
-            for (int c : switching) {
-                const Column<SwitchRec> &sw = cpus[static_cast<size_t>(c)].timers.switches;
-                size_t &h = atT0[static_cast<size_t>(c)];
-                h = seekSwitch(trace.cpu(c), sw, h, t0 + 1);
-                if (h > 0 && sw[h - 1].nextPid == pid) return true;
-            }
-            return false;
-        };
-        CpuEvents::OffsetWalker walk(own); // the wakeups are in event order
-        for (size_t j = 0; j < a.timers.wakeups.size(); ++j) {
-            HrtimerWakeup &w = a.timers.wakeups[j];
-            const WakeTarget to = wokenBy(trace, own, w, walk);
-            if (to.pid <= 0) continue;
-            const int64_t t0 = own.ts(w.index);
-            // Woken while still running (it had not scheduled out yet): no switch-in follows this
-            // wakeup, and the next one belongs to a later sleep. Its latency is unknown, not huge.
-            if (runningAt(to.pid, t0)) continue;
-            const int target = to.cpu >= 0 && to.cpu < n ? to.cpu : a.cpu;
-            SwitchIn first = find(target, w, to.pid, t0);
-            if (first.ts < 0) { // migrated before it ran: the earliest switch-in elsewhere
-                for (int c : switching) {
-                    if (c == target) continue;
-                    const SwitchIn s = find(c, w, to.pid, t0);
-                    if (s.ts >= 0 && (first.ts < 0 || s.ts < first.ts)) first = s;
-                }
-            }
-            if (first.ts < 0) continue;
-            // A switch-in the trace shows gives the latency; the task's first event after a switch the
-            // trace does not show only bounds it from above.
-            w.latencyNs = saturate(first.ts - t0);
-            if (!first.shown) w.flags |= WakeupFlag::LatencyBound;
+            size_t &h = atT0[static_cast<size_t>(c)];
+            h = seekSwitch(trace.cpu(c), sw, h, t0 + 1);
+            if (h > 0 && sw[h - 1].nextPid == pid) return true;
         }
+        return false;
+    };
+    CpuEvents::OffsetWalker walk(own); // the wakeups are in event order
+    for (size_t j = from; j < to; ++j) {
+        HrtimerWakeup &w = a.timers.wakeups[j];
+        const WakeTarget target = wokenBy(trace, own, w, walk);
+        if (target.pid <= 0) continue;
+        const int64_t t0 = own.ts(w.index);
+        // Woken while still running (it had not scheduled out yet): no switch-in follows this
+        // wakeup, and the next one belongs to a later sleep. Its latency is unknown, not huge.
+        if (runningAt(target.pid, t0)) continue;
+        const int on = target.cpu >= 0 && target.cpu < n ? target.cpu : a.cpu;
+        SwitchIn first = find(on, w, target.pid, t0);
+        if (first.ts < 0) { // migrated before it ran: the earliest switch-in elsewhere
+            for (int c : switching) {
+                if (c == on) continue;
+                const SwitchIn s = find(c, w, target.pid, t0);
+                if (s.ts >= 0 && (first.ts < 0 || s.ts < first.ts)) first = s;
+            }
+        }
+        if (first.ts < 0) continue;
+        // A switch-in the trace shows gives the latency; the task's first event after a switch the
+        // trace does not show only bounds it from above.
+        w.latencyNs = saturate(first.ts - t0);
+        if (!first.shown) w.flags |= WakeupFlag::LatencyBound;
+    }
+}
+
+// The CPUs with any switch: the only ones a woken task can be switched in on or running on.
+std::vector<int> switchingCpus(const std::vector<CpuAnalysis> &cpus)
+{
+    std::vector<int> switching;
+    for (const CpuAnalysis &c : cpus)
+        if (!c.timers.switches.empty()) switching.push_back(c.cpu);
+    return switching;
+}
+
+} // namespace
+
+void measureWakeupLatency(const Trace &trace, std::vector<CpuAnalysis> &cpus, int threads)
+{
+    const std::vector<int> switching = switchingCpus(cpus);
+    parallelFor(cpus.size(), threads, [&](size_t k) {
+        measureCpu(trace, cpus, k, 0, cpus[k].timers.wakeups.size(), switching, nullptr);
     });
     for (CpuAnalysis &c : cpus)
         c.timers.switches = Column<SwitchRec>();
+}
+
+void measureWakeupLatency(const Trace &trace, std::vector<CpuAnalysis> &cpus, int threads,
+                          const std::vector<std::pair<size_t, size_t>> &ranges,
+                          const std::vector<size_t> &firstSwitch)
+{
+    const std::vector<int> switching = switchingCpus(cpus);
+    parallelFor(cpus.size(), threads, [&](size_t k) {
+        measureCpu(trace, cpus, k, ranges[k].first, ranges[k].second, switching, &firstSwitch);
+    });
 }
 
 } // namespace tickscope

@@ -101,23 +101,27 @@ TickAnalysis TickAnalysis::run(const Trace &trace, const AnalysisOptions &option
 }
 
 TickAnalysis TickAnalysis::fromPasses(const Trace &trace, const EventRoles &roles,
-                                      std::vector<CpuAnalysis> cpus, const AnalysisOptions &options)
+                                      std::vector<CpuAnalysis> cpus, const AnalysisOptions &options,
+                                      bool acrossDone)
 {
     TickAnalysis a;
     a.cpus = std::move(cpus);
     a.threads = std::clamp(defaultThreads(options.threads), 1, std::max(trace.cpuCount(), 1));
-    a.acrossCpus(trace, roles, options);
+    a.acrossCpus(trace, roles, options, acrossDone);
     return a;
 }
 
-void TickAnalysis::acrossCpus(const Trace &trace, const EventRoles &roles, const AnalysisOptions &options)
+void TickAnalysis::acrossCpus(const Trace &trace, const EventRoles &roles, const AnalysisOptions &options,
+                              bool stepsDone)
 {
-    // The cross-CPU steps, each over every thread (they write different fields of the wakeup records).
-    pairHrtimers(trace, cpus, threads);
-    throwIfCancelled(options.cancel);
-    measureWakeupLatency(trace, cpus, threads);
-    throwIfCancelled(options.cancel);
-    crossCpuResolved = CrossCpuModes::resolve(trace, roles, cpus);
+    if (!stepsDone) {
+        // The cross-CPU steps, each over every thread (they write different fields of the wakeup records).
+        pairHrtimers(trace, cpus, threads);
+        throwIfCancelled(options.cancel);
+        crossCpuResolved = CrossCpuModes::resolve(trace, roles, cpus); // before the switch arrays are freed
+        measureWakeupLatency(trace, cpus, threads);
+        throwIfCancelled(options.cancel);
+    }
     decideFallback(trace);
     decidePolling(trace);
     // The facts a capture stored (MachineFacts), read once for both lists.

@@ -61,8 +61,10 @@ public:
     static TickAnalysis run(const Trace &trace, const AnalysisOptions &options = {});
     // The steps across CPUs and the decisions, after every CPU's pass (CpuPass) has filled `cpus`: for a
     // trace whose passes ran as its events arrived. seconds stays 0.
+    // acrossDone: the steps across CPUs (pairing, latency, modes) were done as the events came; only the
+    // decisions remain (they read the passes' evidence and flag the ticks kept).
     static TickAnalysis fromPasses(const Trace &trace, const EventRoles &roles, std::vector<CpuAnalysis> cpus,
-                                   const AnalysisOptions &options = {});
+                                   const AnalysisOptions &options = {}, bool acrossDone = false);
 
     std::vector<CpuAnalysis> cpus;
     std::vector<bool> nohzFull;           // per CPU
@@ -90,7 +92,8 @@ public:
     }
 
 private:
-    void acrossCpus(const Trace &trace, const EventRoles &roles, const AnalysisOptions &options);
+    void acrossCpus(const Trace &trace, const EventRoles &roles, const AnalysisOptions &options,
+                    bool stepsDone = false);
     void decideFallback(const Trace &trace);
     void decidePolling(const Trace &trace);
     void decideNohzFull(const Trace &trace, const MachineFacts &facts, const AnalysisOptions &options);

@@ -272,7 +272,8 @@ std::optional<int64_t> firstMarker(const Trace &trace, const TickAnalysis &analy
     return first.ts;
 }
 
-TickReport TickReport::make(const Trace &trace, const TickAnalysis &analysis, const ReportOptions &options)
+TickReport TickReport::header(const Trace &trace, const TickAnalysis &analysis, const ReportOptions &options,
+                              int64_t firstTs, int64_t lastTs)
 {
     TickReport r;
     r.path = trace.meta.path;
@@ -288,10 +289,22 @@ TickReport TickReport::make(const Trace &trace, const TickAnalysis &analysis, co
         if (analysis.nohzFull[c]) full.push_back(static_cast<int>(c));
     }
     r.nohzFullList = formatCpuList(full);
-    const int64_t end = trace.eventCount() ? trace.lastTs() : 0;
-    r.from = std::max(options.from, trace.eventCount() ? trace.firstTs() : 0);
-    r.to = std::min(options.to, end);
+    const bool any = trace.eventCount() > 0;
+    r.from = std::max(options.from, any ? firstTs : 0);
+    r.to = std::min(options.to, any ? lastTs : 0);
     r.windowSource = options.windowSource;
+    r.events = trace.eventCount();
+    r.analysisSeconds = analysis.seconds;
+    r.threads = analysis.threads;
+    r.derivedBytes = analysis.bytes();
+    return r;
+}
+
+TickReport TickReport::make(const Trace &trace, const TickAnalysis &analysis, const ReportOptions &options)
+{
+    const bool any = trace.eventCount() > 0;
+    TickReport r = header(trace, analysis, options, any ? trace.firstTs() : 0, any ? trace.lastTs() : 0);
+    const int64_t end = any ? trace.lastTs() : 0;
     if (options.windowSource == "markers") {
         const auto [first, last] = markers(trace, analysis);
         if (first.cpu >= 0) {
@@ -299,10 +312,6 @@ TickReport TickReport::make(const Trace &trace, const TickAnalysis &analysis, co
             r.markerTo = markerText(trace, last);
         }
     }
-    r.events = trace.eventCount();
-    r.analysisSeconds = analysis.seconds;
-    r.threads = analysis.threads;
-    r.derivedBytes = analysis.bytes();
 
     for (const CpuAnalysis &c : analysis.cpus) {
         if (!options.cpus.empty() && !std::binary_search(options.cpus.begin(), options.cpus.end(), c.cpu))

@@ -169,6 +169,10 @@ struct TickReport
     std::shared_ptr<const FunctionReport> functions;
 
     static TickReport make(const Trace &trace, const TickAnalysis &analysis, const ReportOptions &options);
+    // make()'s header (file, kernel, decisions, window, counts) without the CPUs and findings, for a trace
+    // whose first and last event times are given (a trace read in parts has let its events go).
+    static TickReport header(const Trace &trace, const TickAnalysis &analysis, const ReportOptions &options,
+                             int64_t firstTs, int64_t lastTs);
 };
 
 // Whether make() with `options` gives the numbers of make() with ReportOptions{} (the defaults: every CPU,

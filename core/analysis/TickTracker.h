@@ -6,6 +6,8 @@
 // force, and drives the tick lane.
 #pragma once
 
+#include <algorithm>
+
 #include "CpuAnalysis.h"
 #include "EventRoles.h"
 
@@ -45,6 +47,12 @@ public:
     void onIdleExitToTask(size_t i); // low-res fallback: no tick hrtimer to tell when it restarts
 
     void begin(size_t i) { out_.tickLane.reset(i); }
+    // The first tick record whose periodic flag is still to be decided (ticks.size() when none).
+    size_t firstUndecidedTick() const
+    {
+        return std::min({openTick_ == npos ? out_.ticks.size() : openTick_,
+                         rearmTick_ == npos ? out_.ticks.size() : rearmTick_, out_.ticks.size()});
+    }
     void gap(size_t gapStart, size_t resume);
     void finish();
 

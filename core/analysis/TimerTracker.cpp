@@ -193,6 +193,29 @@ void TimerTracker::closeBatch(Batch &b)
     b = Batch{};
 }
 
+size_t TimerTracker::firstOpenWakeup() const
+{
+    size_t first = out_.wakeups.size();
+    for (size_t k = 0; k < openCount_; ++k)
+        if (open_[k].wakeup != npos) first = std::min(first, open_[k].wakeup);
+    if (hard_.open && hard_.first != npos) first = std::min(first, hard_.first);
+    for (const Batch &b : soft_)
+        if (b.open && b.first != npos) first = std::min(first, b.first);
+    return first;
+}
+
+size_t TimerTracker::firstOpenEvent() const
+{
+    size_t first = npos;
+    if (softOpen_) first = std::min<size_t>(first, softEntry_);
+    for (size_t k = 0; k < openCount_; ++k)
+        first = std::min(first, open_[k].entry);
+    if (hard_.open && hard_.count) first = std::min<size_t>(first, hard_.rec.first);
+    for (const Batch &b : soft_)
+        if (b.open && b.count) first = std::min<size_t>(first, b.rec.first);
+    return first;
+}
+
 void TimerTracker::gap()
 {
     softOpen_ = cbOpen_ = false;

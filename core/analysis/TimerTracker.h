@@ -50,6 +50,13 @@ public:
     void gap();
     void finish();
 
+    // For a pass whose records are taken as they become final: the first wakeup record that may still
+    // change (an open expiry may yet name its task, an open batch flag it), the open TIMER softirq record
+    // (npos: none), and the first event index an open softirq or batch still refers to (npos: none).
+    size_t firstOpenWakeup() const;
+    size_t openTimerSoftirq() const { return timerSoftirq_; }
+    size_t firstOpenEvent() const;
+
 private:
     static constexpr size_t npos = static_cast<size_t>(-1);
 

@@ -6,6 +6,8 @@ namespace tickscope {
 
 void UnknownStretches::open(size_t at, int32_t pid, bool scheduled, int32_t prev)
 {
+    if (scheduled && (scheduledOpens_.empty() || scheduledOpens_.back() != at))
+        scheduledOpens_.push_back(static_cast<uint32_t>(at));
     open_.active = true;
     open_.pid = pid;
     open_.scheduled = scheduled;

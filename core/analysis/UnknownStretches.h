@@ -36,6 +36,10 @@ public:
     // Hands the unresolved stretches that began with a sched_switch to CrossCpuModes.
     void finish();
 
+    // The sched_switch switch-ins that began stretches (event indices, ascending): the ones that can be
+    // handed to CrossCpuModes.
+    const std::vector<uint32_t> &scheduledOpens() const { return scheduledOpens_; }
+
     // Relabels a stretch's unknown task-lane changes and ticks.
     static void apply(CpuAnalysis &out, const PendingMode &m, TaskState mode);
 
@@ -57,6 +61,7 @@ private:
         PendingMode m{};
     } open_;
     std::vector<Stretch> closed_;
+    std::vector<uint32_t> scheduledOpens_;
 };
 
 } // namespace tickscope

@@ -23,7 +23,8 @@ size_t pageRound(size_t bytes)
 void *columnMap(size_t bytes, bool huge)
 {
     const size_t len = pageRound(bytes);
-    void *p = ::mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    void *p =
+        ::mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED) throw std::bad_alloc();
     if (huge && len >= kHugeFrom) ::madvise(p, len, MADV_HUGEPAGE);
     return p;
@@ -56,6 +57,15 @@ void columnTrim(void *p, size_t usedBytes, size_t mappedBytes)
     const size_t keep = pageRound(usedBytes);
     const size_t len = pageRound(mappedBytes);
     if (len > keep) ::madvise(static_cast<char *>(p) + keep, len - keep, MADV_DONTNEED);
+}
+
+size_t columnReleaseHead(void *p, size_t releasedBytes, size_t bytes)
+{
+    const size_t page = pageRound(1);
+    const size_t whole = bytes / page * page;
+    if (!p || whole <= releasedBytes) return releasedBytes;
+    ::madvise(static_cast<char *>(p) + releasedBytes, whole - releasedBytes, MADV_DONTNEED);
+    return whole;
 }
 
 size_t columnPopulate(void *p, size_t populatedBytes, size_t needBytes, size_t capBytes)

@@ -16,6 +16,7 @@ void *columnMap(size_t bytes, bool huge);
 void *columnRemap(void *p, size_t oldBytes, size_t newBytes, bool huge);
 void columnUnmap(void *p, size_t bytes);
 void columnTrim(void *p, size_t usedBytes, size_t mappedBytes);
+size_t columnReleaseHead(void *p, size_t releasedBytes, size_t bytes); // returns the bytes now released
 size_t columnPopulate(void *p, size_t populatedBytes, size_t needBytes, size_t capBytes);
 } // namespace detail
 
@@ -76,6 +77,11 @@ public:
         if (count) std::memcpy(data_ + size_, p, count * sizeof(T));
         size_ += count;
     }
+    // Returns the memory of the values before n to the system (whole pages); they read as zeros after.
+    void releaseBefore(size_t n)
+    {
+        released_ = detail::columnReleaseHead(data_, released_, std::min(n, size_) * sizeof(T));
+    }
     // Returns the mapping's untouched tail to the system (after loading).
     void trim() { detail::columnTrim(data_, size_ * sizeof(T), cap_ * sizeof(T)); }
     size_t bytes() const { return size_ * sizeof(T); }
@@ -101,7 +107,7 @@ private:
     {
         if (data_) detail::columnUnmap(data_, cap_ * sizeof(T));
         data_ = nullptr;
-        size_ = cap_ = populated_ = 0;
+        size_ = cap_ = populated_ = released_ = 0;
     }
     void swap(Column &o) noexcept
     {
@@ -110,12 +116,14 @@ private:
         std::swap(cap_, o.cap_);
         std::swap(populated_, o.populated_);
         std::swap(huge_, o.huge_);
+        std::swap(released_, o.released_);
     }
 
     T *data_ = nullptr;
     size_t size_ = 0;
     size_t cap_ = 0;
     size_t populated_ = 0; // bytes known to be backed by memory
+    size_t released_ = 0;  // bytes at the start handed back (releaseBefore)
     bool huge_ = false;
 };
 

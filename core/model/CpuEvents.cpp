@@ -124,9 +124,9 @@ size_t CpuEvents::runOf(size_t i) const
     return static_cast<size_t>(it - 1 - b);
 }
 
-size_t CpuEvents::lowerBound(int64_t t) const
+size_t CpuEvents::lowerBound(int64_t t, size_t first) const
 {
-    size_t lo = 0;
+    size_t lo = first;
     size_t hi = size();
     while (lo < hi) {
         const size_t mid = lo + (hi - lo) / 2;
@@ -136,6 +136,27 @@ size_t CpuEvents::lowerBound(int64_t t) const
             hi = mid;
     }
     return lo;
+}
+
+void CpuEvents::releaseBefore(size_t i)
+{
+    // whole 64-event blocks: a payload offset is found from its block's start
+    i = std::min(i, size()) & ~((size_t{1} << kBlockShift) - 1);
+    if (i <= released_) return;
+    released_ = i;
+    tsLow_.releaseBefore(i);
+    type8_.releaseBefore(wide_ ? 0 : i);
+    type16_.releaseBefore(wide_ ? i : 0);
+    flags_.releaseBefore(i);
+    preempt_.releaseBefore(i);
+    arena_.releaseBefore(blockOffset_[i >> kBlockShift]);
+    blockOffset_.releaseBefore(i >> kBlockShift);
+    blockEpoch_.releaseBefore(i >> kBlockShift);
+    // the pid runs that end before i (a run holds its first event's index)
+    const PidRun *b = runs_.data();
+    const size_t r = static_cast<size_t>(
+        std::upper_bound(b, b + runs_.size(), i, [](size_t v, const PidRun &x) { return v < x.first; }) - b);
+    if (r > 1) runs_.releaseBefore(r - 1);
 }
 
 void CpuEvents::sortByTime()

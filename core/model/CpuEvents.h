@@ -78,7 +78,13 @@ public:
     }
 
     // First event with ts >= t (size() when none).
-    size_t lowerBound(int64_t t) const;
+    size_t lowerBound(int64_t t, size_t first = 0) const; // searching from `first` on
+
+    // A CPU whose events are read in parts and analysed as they come: hands the memory of the events
+    // before i (rounded down to a 64-event block) back to the system. Their indices stay; reading one
+    // is an error (it reads zeros). The caller keeps every later read at or after i.
+    void releaseBefore(size_t i);
+    size_t releasedBefore() const { return released_; }
     // The events with from <= ts <= to, as indices [first, second).
     std::pair<size_t, size_t> indexRange(int64_t from, int64_t to) const
     {
@@ -195,6 +201,7 @@ private:
     Column<uint32_t> blockEpoch_; // per 64-event block: the epoch of its first event
     int64_t lastTs_ = INT64_MIN;
     bool sorted_ = true;
+    size_t released_ = 0;
 };
 
 } // namespace tickscope

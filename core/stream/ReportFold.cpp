@@ -34,8 +34,8 @@ constexpr std::array<const char *, 6> kDependencyMeaning{"a POSIX CPU timer is a
 // kept (a printed report shows no more).
 void note(Finding &f, int64_t ts)
 {
-    if (f.count == 1) f.first = ts;
-    f.last = ts;
+    if (f.count == 1 || ts < f.first) f.first = ts; // any order: batches come as they close
+    if (f.count == 1 || ts > f.last) f.last = ts;
 }
 
 constexpr size_t kSub = 128;               // buckets per power of two

@@ -65,6 +65,12 @@ public:
     CpuFold(int cpu, int64_t from, int64_t to, int64_t lateWakeupNs, size_t exactValues);
 
     bool inWindow(int64_t ts) const { return ts >= from_ && ts <= to_; }
+    // The report's window once the trace's first and last times are known (the same records fall in it).
+    void setWindow(int64_t from, int64_t to)
+    {
+        from_ = from;
+        to_ = to;
+    }
     void events(uint64_t inWindow) { events_ += inWindow; }
     // A tick expiry (local: a local timer interrupt kept for the low-res fallback) with its final context
     // and flags as the pass left them. afterPoll: the task came back from polling idle (the spurious-user

@@ -2,8 +2,9 @@
 
 #include "ReportFold.h"
 #include "analysis/CpuPass.h"
+#include "analysis/CrossCpuModes.h"
 #include "analysis/EventRoles.h"
-#include "analysis/FunctionReport.h"
+#include "analysis/HrtimerPairing.h"
 #include "import/TraceDatStream.h"
 #include "util/Cancel.h"
 #include "util/Parallel.h"
@@ -11,87 +12,372 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <deque>
 #include <memory>
 
 namespace tickscope {
 
 namespace {
 
-// The report from the analysis' records through one CpuFold per CPU.
-TickReport foldedReport(const Trace &trace, const TickAnalysis &analysis, const ReportOptions &options,
-                        size_t exactValues)
+constexpr size_t npos = static_cast<size_t>(-1);
+
+// What a tick needs from the task lane for the spurious-user pattern, found while the lane around it is
+// in memory: whether the task came back from polling idle, and which polling stretch that was.
+struct TickInfo
 {
-    // The header as TickReport::make gives it, without its CPUs and findings.
-    ReportOptions none = options;
-    none.cpus = {-1};
-    TickReport r = TickReport::make(trace, analysis, none);
-    r.cpus.clear();
-    r.findings.clear();
-    if (r.functions)
-        r.functions = std::make_shared<const FunctionReport>(
-            makeFunctionReport(trace, &analysis, options.functions, options.cpus, options.from, options.to));
-    const int64_t end = trace.eventCount() ? trace.lastTs() : 0;
+    int64_t ts;
+    bool afterPoll;
+    size_t exit;
+};
+
+// One CPU's records on their way into its fold: each kind taken in order once final (the steps across
+// CPUs done, no later decision of the pass can change it), after which its events can go.
+struct CpuStream
+{
+    explicit CpuStream(CpuFold f) : fold(std::move(f)) {}
+    CpuFold fold;
+    size_t counted = 0;                 // events counted
+    size_t lost = 0;                    // lost ranges
+    size_t looked = 0, lookedLocal = 0; // ticks / local timer ticks whose TickInfo is known
+    std::deque<TickInfo> info, infoLocal;
+    size_t ticks = 0, local = 0;                          // folded
+    size_t laneChange = 0, laneScan = 0, laneLast = npos; // task-lane cursor: changes seen, next index
+    size_t tickLane = 0, failed = 0, softirqs = 0, longs = 0, wakeups = 0, other = 0;
+    size_t measured = 0;    // wakeups whose latency is measured
+    size_t liveSwitch = 0;  // the first switch record the latency step may still read
+    size_t batchesSeen = 0; // batches folded (the pass appends them as they close)
+};
+
+class Engine
+{
+public:
+    Engine(TraceDatStream &stream, const StreamOptions &o)
+        : stream_(stream), trace_(stream.trace()), options_(o), roles_(trace_),
+          cpus_(static_cast<size_t>(trace_.cpuCount()))
+    {
+        const int n = trace_.cpuCount();
+        threads_ = std::clamp(defaultThreads(o.analysis.threads), 1, std::max(n, 1));
+        for (int c = 0; c < n; ++c) {
+            passes_.push_back(std::make_unique<CpuPass>(trace_, roles_, c, cpus_[static_cast<size_t>(c)]));
+            passes_.back()->start(0);
+            state_.emplace_back(CpuFold(c, o.report.from, o.report.to, o.report.lateWakeupNs, o.exactValues));
+        }
+        opens_.resize(static_cast<size_t>(n));
+    }
+
+    // One step: every CPU's events up to t are in (end: all of them).
+    void step(int64_t t, bool end)
+    {
+        roles_.refresh(trace_);
+        parallelFor(passes_.size(), threads_, [&](size_t c) {
+            throwIfCancelled(options_.analysis.cancel);
+            passes_[c]->advance();
+        });
+        if (end) {
+            for (auto &p : passes_)
+                p->finish();
+            t = INT64_MAX;
+        }
+        pairing_.through(trace_, cpus_, t);
+        for (size_t c = 0; c < cpus_.size(); ++c) {
+            const auto &heads = end ? headsAtEnd_[c] : passes_[c]->scheduledOpens();
+            for (size_t k = opens_[c].size(); k < heads.size(); ++k)
+                opens_[c].push_back(heads[k]);
+        }
+        sweep_.through(trace_, roles_, cpus_, opens_, t, candidates_);
+        if (end) crossCpuResolved_ = CrossCpuModes::resolve(cpus_, candidates_);
+        measure(t, end);
+        parallelFor(cpus_.size(), threads_, [&](size_t c) { fold(c, end); });
+        if (!end) release();
+    }
+
+    // Before the passes finish (they hand their unresolved stretches over and forget the list).
+    void keepHeads()
+    {
+        headsAtEnd_.resize(cpus_.size());
+        for (size_t c = 0; c < cpus_.size(); ++c)
+            headsAtEnd_[c] = passes_[c]->scheduledOpens();
+    }
+
+    TickReport finish(double seconds);
+
+private:
+    void measure(int64_t t, bool end);
+    void fold(size_t c, bool end);
+    void lookUpTicks(size_t c, size_t until, bool end);
+    void advanceLane(size_t c, size_t through);
+    void release();
+    size_t eventsNeeded(size_t c) const;
+
+    TraceDatStream &stream_;
+    Trace &trace_;
+    const StreamOptions &options_;
+    EventRoles roles_;
+    std::vector<CpuAnalysis> cpus_;
+    std::vector<std::unique_ptr<CpuPass>> passes_;
+    std::deque<CpuStream> state_;
+    int threads_ = 1;
+    IncrementalPairing pairing_;
+    SwitchOutSweep sweep_;
+    SwitchOutCandidates candidates_;
+    std::vector<std::vector<uint32_t>> opens_, headsAtEnd_;
+    size_t crossCpuResolved_ = 0;
+
+    std::vector<int64_t> lastOf_; // per CPU: its last event's time
+
+public:
+    int64_t firstTs = INT64_MAX, lastTs = INT64_MIN; // over the events seen
+    void noteTimes()
+    {
+        lastOf_.resize(cpus_.size(), 0);
+        for (size_t c = 0; c < cpus_.size(); ++c) {
+            const CpuEvents &ev = trace_.cpu(cpus_[c].cpu);
+            const size_t seen = state_[c].counted;
+            if (seen == ev.size() || ev.empty()) continue;
+            if (seen == 0) firstTs = std::min(firstTs, ev.ts(0));
+            lastOf_[c] = ev.ts(ev.size() - 1);
+            lastTs = std::max(lastTs, lastOf_[c]);
+        }
+    }
+};
+
+void Engine::measure(int64_t t, bool end)
+{
+    // A wakeup's latency is final once every CPU holds its events to 100 ms after it, its own CPU the
+    // events that may name its target, and its expiry is closed.
+    std::vector<std::pair<size_t, size_t>> ranges(cpus_.size());
+    int64_t oldest = INT64_MAX;
+    for (size_t c = 0; c < cpus_.size(); ++c) {
+        CpuStream &s = state_[c];
+        const CpuTimers &tm = cpus_[c].timers;
+        const CpuEvents &ev = trace_.cpu(cpus_[c].cpu);
+        size_t j = s.measured;
+        const size_t open = end ? tm.wakeups.size() : passes_[c]->firstOpenWakeup();
+        const size_t paired = pairing_.paired(c, 0);
+        while (j < tm.wakeups.size() && j < open && j < paired) {
+            const HrtimerWakeup &w = tm.wakeups[j];
+            const int64_t t0 = ev.ts(w.index);
+            if (!end &&
+                (t0 > t - kMaxWakeupLatencyNs || ev.size() < size_t{w.index} + w.wakeOffset + kWokenByEvents))
+                break;
+            ++j;
+        }
+        ranges[c] = {s.measured, j};
+        s.measured = j;
+        if (j < tm.wakeups.size()) oldest = std::min(oldest, ev.ts(tm.wakeups[j].index));
+    }
+    std::vector<size_t> live(cpus_.size());
+    for (size_t c = 0; c < cpus_.size(); ++c)
+        live[c] = state_[c].liveSwitch;
+    measureWakeupLatency(trace_, cpus_, threads_, ranges, live);
+    // The switches the wakeups still to measure may read: from the last one at or before the oldest.
+    for (size_t c = 0; c < cpus_.size(); ++c) {
+        const Column<SwitchRec> &sw = cpus_[c].timers.switches;
+        const CpuEvents &ev = trace_.cpu(cpus_[c].cpu);
+        size_t &k = state_[c].liveSwitch;
+        while (k + 1 < sw.size() && ev.ts(sw[k + 1].index) <= oldest && k + 1 < sweep_.switchesTaken(c))
+            ++k;
+    }
+}
+
+void Engine::advanceLane(size_t c, size_t through)
+{
+    CpuStream &s = state_[c];
+    const ChangeLane &lane = cpus_[c].task;
+    const CpuEvents &ev = trace_.cpu(cpus_[c].cpu);
+    if (s.laneScan > through) return;
+    lane.forEachFrom(s.laneChange, s.laneScan, through, [&](size_t i, uint8_t code) {
+        s.laneLast = s.laneChange++;
+        s.laneScan = i + 1;
+        s.fold.polling(ev.ts(i), StateCode::taskState(code) == TaskState::Poll);
+    });
+    s.laneScan = std::max(s.laneScan, through + 1);
+}
+
+void Engine::lookUpTicks(size_t c, size_t until, bool end)
+{
+    // The spurious-user look-back reads the 17 task-lane changes up to the tick's: it waits while the pass
+    // may still relabel the idle task's change there (a cpuidle state the trace began in).
+    if (!end && passes_[c]->idleUnknown()) return;
+    CpuStream &s = state_[c];
+    const CpuAnalysis &a = cpus_[c];
+    const CpuEvents &ev = trace_.cpu(a.cpu);
+    auto info = [&](uint32_t index) {
+        advanceLane(c, index);
+        TickInfo t{ev.ts(index), false, 0};
+        if (s.laneLast == npos) return t;
+        size_t k = s.laneLast;
+        int limit = 16;
+        while (k > 0 && limit-- > 0) {
+            const TaskState st = StateCode::taskState(a.task.code(k));
+            if (st == TaskState::Poll || st == TaskState::Idle) break;
+            --k;
+        }
+        t.afterPoll = StateCode::taskState(a.task.code(k)) == TaskState::Poll;
+        t.exit = k;
+        return t;
+    };
+    for (;;) {
+        const bool hasT = s.looked < a.ticks.size() && a.ticks[s.looked].index < until;
+        const bool hasL =
+            s.lookedLocal < a.localTimerTicks.size() && a.localTimerTicks[s.lookedLocal].index < until;
+        if (!hasT && !hasL) break;
+        if (hasT && (!hasL || a.ticks[s.looked].index <= a.localTimerTicks[s.lookedLocal].index)) {
+            s.info.push_back(info(a.ticks[s.looked++].index));
+        } else {
+            s.infoLocal.push_back(info(a.localTimerTicks[s.lookedLocal++].index));
+        }
+    }
+    if (s.lookedLocal > a.localTimerTicks.size()) { // dropped: the CPU has a tick hrtimer
+        s.lookedLocal = s.local = a.localTimerTicks.size();
+        s.infoLocal.clear();
+    }
+    advanceLane(c, until ? until - 1 : 0);
+}
+
+void Engine::fold(size_t c, bool end)
+{
+    CpuStream &s = state_[c];
+    CpuAnalysis &a = cpus_[c];
+    const CpuEvents &ev = trace_.cpu(a.cpu);
+    CpuPass &p = *passes_[c];
+    const size_t done = end ? ev.size() : p.processed();
+    CpuFold &f = s.fold;
+    // events and lost ranges
+    if (done > s.counted) {
+        const int64_t from = options_.report.from, to = options_.report.to;
+        const size_t lo = ev.lowerBound(from, s.counted),
+                     hi = to == INT64_MAX ? done : ev.lowerBound(to + 1, s.counted);
+        f.events(std::min(hi, done) - std::min(std::max(lo, s.counted), std::min(hi, done)));
+        s.counted = done;
+    }
+    for (; s.lost < ev.lost.size(); ++s.lost)
+        f.lost(ev.lost[s.lost]);
+    if (done == 0) return;
+    lookUpTicks(c, done, end);
+    // ticks: paired, their periodic flag decided, their context known (an unknown one may be relabelled
+    // when its task's mode shows, here or from another CPU)
+    const size_t decided = end ? a.ticks.size() : std::min(p.firstUndecidedTick(), pairing_.paired(c, 1));
+    while (s.ticks < std::min(decided, s.looked) &&
+           (end || a.ticks[s.ticks].context != TickContext::Unknown)) {
+        const TickInfo t = s.info.front();
+        s.info.pop_front();
+        f.tick(t.ts, a.ticks[s.ticks++], false, t.afterPoll, t.exit);
+    }
+    while (s.local < std::min(a.localTimerTicks.size(), s.lookedLocal) &&
+           (end || a.localTimerTicks[s.local].context != TickContext::Unknown)) {
+        const TickInfo t = s.infoLocal.front();
+        s.infoLocal.pop_front();
+        f.tick(t.ts, a.localTimerTicks[s.local++], true, t.afterPoll, t.exit);
+    }
+    // the tick lane, change by change (a change is final once the pass is past its event)
+    const auto &lane = a.tickLane.changes();
+    for (; s.tickLane < lane.size() && (end || lane[s.tickLane].index < done); ++s.tickLane)
+        f.tickLane(ev.ts(lane[s.tickLane].index), lane[s.tickLane].state);
+    for (; s.failed < a.failedStops.size(); ++s.failed)
+        f.failedStop(ev.ts(a.failedStops[s.failed].index), a.failedStops[s.failed]);
+    const size_t openSoftirq = end ? npos : p.openTimerSoftirq();
+    for (; s.softirqs < a.timers.timerSoftirqs.size() && s.softirqs != openSoftirq; ++s.softirqs)
+        f.timerSoftirq(ev.ts(a.timers.timerSoftirqs[s.softirqs].entry), a.timers.timerSoftirqs[s.softirqs]);
+    for (; s.longs < a.timers.longSoftirqs.size(); ++s.longs)
+        f.longSoftirq(ev.ts(a.timers.longSoftirqs[s.longs].entry), a.timers.longSoftirqs[s.longs]);
+    for (; s.wakeups < s.measured; ++s.wakeups)
+        f.wakeup(ev.ts(a.timers.wakeups[s.wakeups].index), a.timers.wakeups[s.wakeups]);
+    for (const size_t paired = pairing_.paired(c, 2); s.other < paired; ++s.other)
+        f.otherLateness(ev.ts(a.timers.otherLateness[s.other].index),
+                        a.timers.otherLateness[s.other].latenessNs);
+    // batches come as they close (the pass sorts what is left at its end); folded ones are dropped
+    for (const WakeupBatch &b : a.timers.batches)
+        f.batch(ev.ts(b.first), b);
+    a.timers.batches.clear();
+}
+
+size_t Engine::eventsNeeded(size_t c) const
+{
+    const CpuStream &s = state_[c];
+    const CpuAnalysis &a = cpus_[c];
+    const CpuPass &p = *passes_[c];
+    size_t need = p.processed() ? p.processed() - 1 : 0;
+    need = std::min(need, s.counted);
+    need = std::min(need, p.firstOpenEvent());
+    // records not folded yet read their events' times
+    if (s.looked < a.ticks.size()) need = std::min<size_t>(need, a.ticks[s.looked].index);
+    if (s.lookedLocal < a.localTimerTicks.size())
+        need = std::min<size_t>(need, a.localTimerTicks[s.lookedLocal].index);
+    const auto &lane = a.tickLane.changes();
+    if (s.tickLane < lane.size()) need = std::min<size_t>(need, lane[s.tickLane].index);
+    if (s.laneScan < need) need = s.laneScan;
+    if (s.failed < a.failedStops.size()) need = std::min<size_t>(need, a.failedStops[s.failed].index);
+    if (s.softirqs < a.timers.timerSoftirqs.size())
+        need = std::min<size_t>(need, a.timers.timerSoftirqs[s.softirqs].entry);
+    if (s.longs < a.timers.longSoftirqs.size())
+        need = std::min<size_t>(need, a.timers.longSoftirqs[s.longs].entry);
+    if (s.wakeups < a.timers.wakeups.size()) need = std::min<size_t>(need, a.timers.wakeups[s.wakeups].index);
+    if (s.other < a.timers.otherLateness.size())
+        need = std::min<size_t>(need, a.timers.otherLateness[s.other].index);
+    // the pairing's next start and expiries, the sweep's next switch, the latency step's switches
+    const Column<SwitchRec> &sw = a.timers.switches;
+    if (s.liveSwitch < sw.size()) need = std::min<size_t>(need, sw[s.liveSwitch].index);
+    const size_t taken = sweep_.switchesTaken(c);
+    if (taken < sw.size()) need = std::min<size_t>(need, sw[taken].index);
+    need = std::min(need, pairing_.nextStart(c));
+    if (const size_t k = pairing_.paired(c, 1); k < a.ticks.size())
+        need = std::min<size_t>(need, a.ticks[k].index);
+    if (const size_t k = sweep_.opensTaken(c); k < opens_[c].size())
+        need = std::min<size_t>(need, opens_[c][k]);
+    return need;
+}
+
+void Engine::release()
+{
+    for (size_t c = 0; c < cpus_.size(); ++c) {
+        CpuEvents &ev = trace_.cpu(cpus_[c].cpu);
+        const size_t need = eventsNeeded(c);
+        if (need > ev.releasedBefore() + 4096) ev.releaseBefore(need);
+        CpuTimers &tm = cpus_[c].timers;
+        const CpuStream &s = state_[c];
+        tm.wakeups.releaseBefore(std::min(s.wakeups, pairing_.paired(c, 0)));
+        tm.otherLateness.releaseBefore(s.other);
+        tm.switches.releaseBefore(std::min(s.liveSwitch, sweep_.switchesTaken(c)));
+    }
+}
+
+TickReport Engine::finish(double seconds)
+{
+    // The decisions across CPUs, from the evidence the passes gathered (their records are folded).
+    for (CpuAnalysis &c : cpus_)
+        c.pendingModes.clear();
+    TickAnalysis analysis =
+        TickAnalysis::fromPasses(trace_, roles_, std::move(cpus_), options_.analysis, true);
+    analysis.crossCpuResolved = crossCpuResolved_;
+    analysis.seconds = seconds;
+    const ReportOptions &o = options_.report;
+    TickReport r = TickReport::header(trace_, analysis, o, firstTs, lastTs);
+    r.derivedBytes = 0;
     FoldDecisions base;
     base.fallback = analysis.localTimerFallback;
     for (const CpuAnalysis &c : analysis.cpus)
         base.startsSeen |= c.evidence.hrtimerStarts > 0;
     base.polling = analysis.polling;
-    base.preemptRt = trace.meta.uname.find("PREEMPT_RT") != std::string::npos ||
-                     trace.meta.kernelRelease.find("-rt") != std::string::npos;
-    if (std::sscanf(trace.meta.kernelRelease.c_str(), "%d.%d", &base.release.first, &base.release.second) !=
+    base.preemptRt = trace_.meta.uname.find("PREEMPT_RT") != std::string::npos ||
+                     trace_.meta.kernelRelease.find("-rt") != std::string::npos;
+    if (std::sscanf(trace_.meta.kernelRelease.c_str(), "%d.%d", &base.release.first, &base.release.second) !=
         2)
         base.release = {0, 0};
     std::vector<Finding> findings;
     for (const CpuAnalysis &c : analysis.cpus) {
-        if (!options.cpus.empty() && !std::binary_search(options.cpus.begin(), options.cpus.end(), c.cpu))
-            continue;
-        const CpuEvents &ev = trace.cpu(c.cpu);
-        CpuFold f(c.cpu, r.from, r.to, options.lateWakeupNs, exactValues);
-        const auto w = ev.indexRange(r.from, r.to);
-        f.events(w.second - w.first);
-        for (const LostRange &l : ev.lost)
-            f.lost(l);
-        for (const TickRecord &t : c.ticks) {
-            bool afterPoll = false;
-            size_t exit = 0;
-            const size_t ch = c.task.changeAt(t.index);
-            if (ch != ChangeLane::npos) {
-                size_t k = ch;
-                int limit = 16;
-                while (k != ChangeLane::npos && k > 0 && limit-- > 0) {
-                    const TaskState s = StateCode::taskState(c.task.code(k));
-                    if (s == TaskState::Poll || s == TaskState::Idle) break;
-                    --k;
-                }
-                afterPoll = StateCode::taskState(c.task.code(k)) == TaskState::Poll;
-                exit = k;
-            }
-            f.tick(ev.ts(t.index), t, analysis.localTimerFallback, afterPoll, exit);
-        }
-        for (const TickLaneChange &l : c.tickLane.changes())
-            f.tickLane(ev.ts(l.index), l.state);
-        c.task.forEach([&](size_t i, uint8_t code) {
-            f.polling(ev.ts(i), StateCode::taskState(code) == TaskState::Poll);
-        });
-        for (const FailedStop &s : c.failedStops)
-            f.failedStop(ev.ts(s.index), s);
-        for (const TimerSoftirq &s : c.timers.timerSoftirqs)
-            f.timerSoftirq(ev.ts(s.entry), s);
-        for (const LongSoftirq &l : c.timers.longSoftirqs)
-            f.longSoftirq(ev.ts(l.entry), l);
-        for (size_t k = 0; k < c.timers.wakeups.size(); ++k)
-            f.wakeup(ev.ts(c.timers.wakeups[k].index), c.timers.wakeups[k]);
-        for (size_t k = 0; k < c.timers.otherLateness.size(); ++k)
-            f.otherLateness(ev.ts(c.timers.otherLateness[k].index), c.timers.otherLateness[k].latenessNs);
-        for (const WakeupBatch &b : c.timers.batches)
-            f.batch(ev.ts(b.first), b);
+        if (!o.cpus.empty() && !std::binary_search(o.cpus.begin(), o.cpus.end(), c.cpu)) continue;
+        const CpuEvents &ev = trace_.cpu(c.cpu);
         FoldDecisions d = base;
         d.nohzFull = analysis.isNohzFull(c.cpu);
         d.nohzFullWhy = analysis.nohzFullWhy[static_cast<size_t>(c.cpu)];
         d.switchesIntoIdle = c.evidence.switchesIntoIdle;
         d.switchesOutOfIdle = c.evidence.switchesOutOfIdle;
-        r.cpus.push_back(f.finish(d, end, ev.empty() ? 0 : ev.ts(ev.size() - 1), findings));
-        if (f.binned()) r.binnedValues = exactValues;
+        CpuFold &f = state_[static_cast<size_t>(c.cpu)].fold;
+        f.setWindow(r.from, r.to);
+        r.cpus.push_back(f.finish(d, lastTs == INT64_MIN ? 0 : lastTs,
+                                  ev.empty() ? 0 : lastOf_[static_cast<size_t>(c.cpu)], findings));
+        if (f.binned()) r.binnedValues = options_.exactValues;
     }
     std::stable_sort(findings.begin(), findings.end(), [](const Finding &a, const Finding &b) {
         if (a.kind != b.kind) return a.kind < b.kind;
@@ -107,47 +393,32 @@ TickReport foldedReport(const Trace &trace, const TickAnalysis &analysis, const 
 StreamResult streamReport(const std::string &path, const StreamOptions &options)
 {
     const auto t0 = std::chrono::steady_clock::now();
+    if (options.markers)
+        throw LoadError(path + ": --stream reads the file once and needs its window before it starts; the "
+                               "print markers' window is known only at its end (give it as --window A:B)");
     TraceDatStream stream(path, options.load);
     const Trace &trace = stream.trace();
     if (options.opened) options.opened(trace);
-    const int n = trace.cpuCount();
-    const int threads = std::clamp(defaultThreads(options.analysis.threads), 1, std::max(n, 1));
-    EventRoles roles(trace);
-    std::vector<CpuAnalysis> cpus(static_cast<size_t>(n));
-    std::vector<std::unique_ptr<CpuPass>> passes;
-    for (int c = 0; c < n; ++c) {
-        passes.push_back(std::make_unique<CpuPass>(trace, roles, c, cpus[static_cast<size_t>(c)]));
-        passes.back()->start(0);
-    }
+    Engine engine(stream, options);
     StreamResult r;
     const int64_t slice = std::max<int64_t>(options.sliceNs, 1);
     for (;;) {
         const int64_t t = stream.nextPageTs();
         if (t == INT64_MAX) break;
-        stream.decodeThrough(t > INT64_MAX - slice ? INT64_MAX : t + slice - 1);
+        const int64_t to = t > INT64_MAX - slice ? INT64_MAX : t + slice - 1;
+        stream.decodeThrough(to);
         ++r.steps;
-        roles.refresh(trace);
-        parallelFor(passes.size(), threads, [&](size_t c) {
-            throwIfCancelled(options.analysis.cancel);
-            passes[c]->advance();
-        });
+        engine.noteTimes();
+        engine.step(to, false);
     }
     stream.finish();
-    for (auto &p : passes)
-        p->finish();
-    passes.clear();
-    TickAnalysis analysis = TickAnalysis::fromPasses(trace, roles, std::move(cpus), options.analysis);
-    analysis.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-
-    ReportOptions ro = options.report;
-    if (options.markers) {
-        const auto span = markerWindow(trace, analysis);
-        if (!span) throw LoadError(path + ": --markers: the trace has fewer than two ftrace print markers");
-        ro.from = span->first;
-        ro.to = span->second;
-        ro.windowSource = "markers";
-    }
-    r.report = foldedReport(trace, analysis, ro, options.exactValues);
+    engine.noteTimes();
+    engine.keepHeads();
+    engine.step(INT64_MAX, true);
+    if (!trace.functions.empty())
+        throw LoadError(path + ": the trace has function_graph records, whose report needs the whole trace: "
+                               "report it without --stream");
+    r.report = engine.finish(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     r.warnings = trace.warnings;
     return r;
 }
