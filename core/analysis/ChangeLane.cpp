@@ -12,7 +12,8 @@ void ChangeLane::reset(size_t events)
 {
     events_ = events;
     last_ = npos;
-    bits_.assign((events + 63) / 64, 0);
+    bits_ = Column<uint64_t>();
+    bits_.resize((events + 63) / 64);
     rank_.clear();
     codes_ = Column<uint8_t>();
 }
@@ -23,7 +24,7 @@ void ChangeLane::set(size_t i, uint8_t code)
         codes_[codes_.size() - 1] = code;
         return;
     }
-    if ((i >> 6) >= bits_.size()) bits_.resize(std::max((i >> 6) + 1, bits_.size() * 2), 0); // streamed
+    if ((i >> 6) >= bits_.size()) bits_.resize(std::max((i >> 6) + 1, bits_.size() * 2)); // streamed
     if (i >= events_) events_ = i + 1;
     bits_[i >> 6] |= uint64_t{1} << (i & 63);
     codes_.push_back(code);
@@ -33,7 +34,7 @@ void ChangeLane::set(size_t i, uint8_t code)
 void ChangeLane::finish(size_t events)
 {
     events_ = events;
-    bits_.resize((events + 63) / 64, 0);
+    bits_.resize((events + 63) / 64);
     rank_.assign(bits_.size() / kBlockWords + 1, 0);
     uint32_t n = 0;
     for (size_t w = 0; w < bits_.size(); ++w) {
@@ -80,7 +81,7 @@ size_t ChangeLane::indexOf(size_t change) const
 
 size_t ChangeLane::bytes() const
 {
-    return bits_.size() * sizeof(uint64_t) + rank_.size() * sizeof(uint32_t) + codes_.bytes();
+    return bits_.bytes() + rank_.size() * sizeof(uint32_t) + codes_.bytes();
 }
 
 } // namespace tickscope

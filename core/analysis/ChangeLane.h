@@ -26,6 +26,13 @@ public:
     // Records that the state becomes `code` at event i. Changes come in event order; a second change
     // at the same event replaces the first (its interval would last no time).
     void set(size_t i, uint8_t code);
+    // A lane whose events are read in parts and taken as they come: hands back the memory of the bitmap
+    // before event i and of the codes before change number `change` (reading them after is an error).
+    void releaseBefore(size_t i, size_t change)
+    {
+        bits_.releaseBefore(i >> 6);
+        codes_.releaseBefore(change);
+    }
     // Rewrites the code of an existing change (retroactive decisions).
     void relabel(size_t change, uint8_t code) { codes_[change] = code; }
 
@@ -97,7 +104,7 @@ public:
 private:
     size_t events_ = 0;
     size_t last_ = npos;
-    std::vector<uint64_t> bits_;
+    Column<uint64_t> bits_;
     std::vector<uint32_t> rank_; // changes before each 512-event block
     Column<uint8_t> codes_;
 };

@@ -6,8 +6,7 @@ namespace tickscope {
 
 size_t CpuAnalysis::bytes() const
 {
-    return task.bytes() + irq.bytes() + ticks.capacity() * sizeof(TickRecord) +
-           localTimerTicks.capacity() * sizeof(TickRecord) + tickLane.bytes() +
+    return task.bytes() + irq.bytes() + ticks.bytes() + localTimerTicks.bytes() + tickLane.bytes() +
            failedStops.capacity() * sizeof(FailedStop) + timers.bytes();
 }
 

@@ -85,11 +85,10 @@ struct CpuAnalysis
     static constexpr size_t npos = static_cast<size_t>(-1);
 
     int cpu = 0;
-    ChangeLane task;               // StateCode::task(TaskState, detail)
-    ChangeLane irq;                // StateCode::irq(IrqState, detail)
-    std::vector<TickRecord> ticks; // every expiry of the tick hrtimer (periodic or nohz wakeup)
-    std::vector<TickRecord>
-        localTimerTicks; // local timer interrupts while no tick hrtimer is known (fallback)
+    ChangeLane task;                    // StateCode::task(TaskState, detail)
+    ChangeLane irq;                     // StateCode::irq(IrqState, detail)
+    Column<TickRecord> ticks;           // every expiry of the tick hrtimer (periodic or nohz wakeup)
+    Column<TickRecord> localTimerTicks; // local timer interrupts while no tick hrtimer is known (fallback)
     TickLane tickLane;
     std::vector<FailedStop> failedStops;
     uint64_t tickTimer = 0;    // the tick hrtimer's pointer, 0 when none was traced on this CPU

@@ -45,6 +45,10 @@ public:
     // How far CPU c's switches have been taken (a trace read in parts may release the ones before).
     size_t switchesTaken(size_t c) const { return c < cpus_.size() ? cpus_[c].sw : 0; }
     size_t opensTaken(size_t c) const { return c < cpus_.size() ? cpus_[c].open : 0; }
+    size_t laneScanned(size_t c) const
+    {
+        return c < cpus_.size() ? cpus_[c].scanFrom : 0;
+    } // task-lane events
 
 private:
     struct Entry

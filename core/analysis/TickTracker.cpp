@@ -20,8 +20,7 @@ void TickTracker::learn(uint64_t ptr, uint32_t function)
 {
     out_.tickTimer = ptr;
     out_.tickFunction = function;
-    out_.localTimerTicks.clear(); // this CPU has a tick hrtimer: its local timer interrupts are not the tick
-    out_.localTimerTicks.shrink_to_fit();
+    out_.localTimerTicks = {}; // this CPU has a tick hrtimer: its local timer interrupts are not the tick
 }
 
 void TickTracker::onStart(size_t i, const HrtimerStartP &p, bool rearm)
@@ -127,8 +126,8 @@ void TickTracker::finish()
     if (pendingCancel_.active) out_.tickLane.onCancel(pendingCancel_.index);
     pendingCancel_ = {};
     out_.tickLane.shrink();
-    out_.ticks.shrink_to_fit();
-    out_.localTimerTicks.shrink_to_fit();
+    out_.ticks.trim();
+    out_.localTimerTicks.trim();
     out_.failedStops.shrink_to_fit();
 }
 

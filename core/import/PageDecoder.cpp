@@ -350,7 +350,8 @@ const uint8_t *CpuPageStream::Impl::current()
             return nullptr;
         }
         if (page < bufFirst || page >= bufFirst + bufCount) {
-            const uint64_t batch = std::max<uint64_t>(1, (1u << 20) / ps);
+            // small reads: one buffer per CPU, and a stream reads every CPU at once
+            const uint64_t batch = std::max<uint64_t>(1, (64u << 10) / ps);
             bufFirst = page;
             bufCount = std::min(batch, endPage - page);
             buf.resize(static_cast<size_t>(bufCount * ps) + kPageSlack);
@@ -437,7 +438,7 @@ CpuPageStream::CpuPageStream(const PageSource &src, RecordDecoder &dec, CpuEvent
             pos += 8 + uint64_t{cs};
         }
     }
-    out.reserve(bytes / 12 + 64, bytes);
+    out.reserve(bytes / 12 + 64, bytes, false, true);
 }
 
 CpuPageStream::~CpuPageStream() = default;

@@ -46,6 +46,21 @@ public:
     const T &operator[](size_t i) const { return data_[i]; }
     T &operator[](size_t i) { return data_[i]; }
     const T &back() const { return data_[size_ - 1]; }
+    T &back() { return data_[size_ - 1]; }
+    const T &front() const { return data_[0]; }
+    const T *begin() const { return data_; }
+    const T *end() const { return data_ + size_; }
+    T *begin() { return data_; }
+    T *end() { return data_ + size_; }
+    void clear() { size_ = 0; }
+    // Grows (zero-filled) or shrinks to n values.
+    void resize(size_t n)
+    {
+        if (n > cap_) grow(std::max(n, cap_ * 2));
+        if (n * sizeof(T) > populated_) populate(n * sizeof(T));
+        if (n > size_) std::memset(static_cast<void *>(data_ + size_), 0, (n - size_) * sizeof(T));
+        size_ = n;
+    }
 
     // huge: back the column with transparent huge pages (worth it for the biggest columns only: each
     // growing column keeps one partly used 2 MiB page while loading).
@@ -87,12 +102,19 @@ public:
     size_t bytes() const { return size_ * sizeof(T); }
     size_t capacity() const { return cap_; }
     bool huge() const { return huge_; }
+    // Lazy: pages are faulted in as values are written, none ahead (a column whose front moves on and
+    // whose head is released: many such, one per CPU, would each keep a stretch populated ahead).
+    void setLazy(bool lazy) { lazy_ = lazy; }
 
 private:
     // Faults the next stretch in with one call: on a VM a page fault per 4 KiB page costs more
     // than the decoding of the events in it.
     void populate(size_t needBytes)
     {
+        if (lazy_) {
+            populated_ = needBytes; // faulted in as written
+            return;
+        }
         populated_ = detail::columnPopulate(data_, populated_, needBytes, cap_ * sizeof(T));
     }
     void grow(size_t n)
@@ -117,6 +139,7 @@ private:
         std::swap(populated_, o.populated_);
         std::swap(huge_, o.huge_);
         std::swap(released_, o.released_);
+        std::swap(lazy_, o.lazy_);
     }
 
     T *data_ = nullptr;
@@ -124,6 +147,7 @@ private:
     size_t cap_ = 0;
     size_t populated_ = 0; // bytes known to be backed by memory
     size_t released_ = 0;  // bytes at the start handed back (releaseBefore)
+    bool lazy_ = false;
     bool huge_ = false;
 };
 

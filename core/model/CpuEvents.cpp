@@ -6,8 +6,14 @@
 
 namespace tickscope {
 
-void CpuEvents::reserve(size_t events, size_t payloadBytes, bool hugeColumns)
+void CpuEvents::reserve(size_t events, size_t payloadBytes, bool hugeColumns, bool streamed)
 {
+    for (auto *c : {&tsLow_, &blockOffset_, &blockEpoch_})
+        c->setLazy(streamed);
+    for (auto *c : {&type8_, &flags_, &preempt_, &arena_})
+        c->setLazy(streamed);
+    type16_.setLazy(streamed);
+    runs_.setLazy(streamed);
     // An upper bound is cheap: Column reserves address space, not memory.
     tsLow_.reserve(events, hugeColumns);
     if (wide_)
@@ -16,7 +22,7 @@ void CpuEvents::reserve(size_t events, size_t payloadBytes, bool hugeColumns)
         type8_.reserve(events, hugeColumns);
     flags_.reserve(events, hugeColumns);
     preempt_.reserve(events, hugeColumns);
-    arena_.reserve(payloadBytes, true);
+    arena_.reserve(payloadBytes, !streamed);
     blockOffset_.reserve((events >> kBlockShift) + 1);
     blockEpoch_.reserve((events >> kBlockShift) + 1);
 }

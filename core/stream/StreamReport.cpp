@@ -9,9 +9,11 @@
 #include "util/Cancel.h"
 #include "util/Parallel.h"
 
+#include "util/ProcessStats.h"
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <deque>
 #include <memory>
 
@@ -100,6 +102,7 @@ public:
     }
 
     TickReport finish(double seconds);
+    void debugMemory() const;
 
 private:
     void measure(int64_t t, bool end);
@@ -339,14 +342,51 @@ void Engine::release()
         tm.wakeups.releaseBefore(std::min(s.wakeups, pairing_.paired(c, 0)));
         tm.otherLateness.releaseBefore(s.other);
         tm.switches.releaseBefore(std::min(s.liveSwitch, sweep_.switchesTaken(c)));
+        CpuAnalysis &a = cpus_[c];
+        a.ticks.releaseBefore(s.ticks);
+        a.localTimerTicks.releaseBefore(s.local);
+        // the lanes' bitmaps behind their readers; the IRQ lane's codes too (the task lane's are read at the
+        // end, by the stretches resolved from another CPU)
+        const size_t done = passes_[c]->processed();
+        a.task.releaseBefore(std::min({s.laneScan, sweep_.laneScanned(c), done}), 0);
+        a.irq.releaseBefore(done, a.irq.changes() > 64 ? a.irq.changes() - 64 : 0);
     }
+}
+
+void Engine::debugMemory() const
+{
+    size_t task = 0, irq = 0, ticks = 0, lane = 0, softirqs = 0, events = 0, wakeups = 0, sw = 0, other = 0;
+    for (size_t c = 0; c < cpus_.size(); ++c) {
+        const CpuAnalysis &a = cpus_[c];
+        task += a.task.bytes();
+        irq += a.irq.bytes();
+        ticks += (a.ticks.capacity() + a.localTimerTicks.capacity()) * sizeof(TickRecord);
+        lane += a.tickLane.bytes();
+        softirqs += a.timers.timerSoftirqs.capacity() * sizeof(TimerSoftirq);
+        const CpuEvents &ev = trace_.cpu(a.cpu);
+        events += ev.size() - ev.releasedBefore();
+        wakeups += a.timers.wakeups.size() - state_[c].wakeups;
+        sw += a.timers.switches.size() - state_[c].liveSwitch;
+        other += a.timers.otherLateness.size() - state_[c].other;
+    }
+    std::fprintf(
+        stderr,
+        "stream: rss %.1f MB; task lanes %.1f MB, irq lanes %.1f MB, ticks %.1f MB, tick lanes %.1f MB, "
+        "softirqs %.1f MB; live events %zu, wakeups %zu, switches %zu, lateness %zu; names %zu\n",
+        static_cast<double>(currentRssBytes()) / 1e6, task / 1e6, irq / 1e6, ticks / 1e6, lane / 1e6,
+        softirqs / 1e6, events, wakeups, sw, other, trace_.tasks.entries().size());
 }
 
 TickReport Engine::finish(double seconds)
 {
+    if (std::getenv("TICKSCOPE_STREAM_DEBUG")) debugMemory();
     // The decisions across CPUs, from the evidence the passes gathered (their records are folded).
-    for (CpuAnalysis &c : cpus_)
+    // (their ticks are folded: the decisions would rewrite every one, faulting the released pages back in)
+    for (CpuAnalysis &c : cpus_) {
         c.pendingModes.clear();
+        c.ticks = {};
+        c.localTimerTicks = {};
+    }
     TickAnalysis analysis =
         TickAnalysis::fromPasses(trace_, roles_, std::move(cpus_), options_.analysis, true);
     analysis.crossCpuResolved = crossCpuResolved_;
@@ -410,6 +450,7 @@ StreamResult streamReport(const std::string &path, const StreamOptions &options)
         ++r.steps;
         engine.noteTimes();
         engine.step(to, false);
+        if (std::getenv("TICKSCOPE_STREAM_DEBUG") && r.steps % 200 == 0) engine.debugMemory();
     }
     stream.finish();
     engine.noteTimes();
