@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <functional>
 #include <limits>
+#include <queue>
 #include <utility>
 #include <vector>
 
@@ -243,22 +244,33 @@ struct IncrementalPairing::Table : PtrTable
 {
 };
 
+struct IncrementalPairing::Item
+{
+    SharedItem v;
+};
+
 IncrementalPairing::IncrementalPairing() : last_(std::make_unique<Table>()) {}
 IncrementalPairing::~IncrementalPairing() = default;
 
-void IncrementalPairing::through(const Trace &trace, std::vector<CpuAnalysis> &cpus, int64_t t)
+void IncrementalPairing::through(const Trace &trace, std::vector<CpuAnalysis> &cpus, int64_t t, int threads)
 {
     cursors_.resize(cpus.size());
+    items_.resize(cpus.size());
     // Each CPU's items up to t in walkTimerItems' order (the events up to t are all in: a start not seen
-    // yet comes after every expiry taken here), then all of them in pairHrtimers' merge order.
-    std::vector<SharedItem> items;
-    for (size_t c = 0; c < cpus.size(); ++c) {
+    // yet comes after every expiry taken here), all CPUs at once; then all of them merged in
+    // pairHrtimers' order (ts, start first, CPU, the CPU's order).
+    parallelFor(cpus.size(), threads, [&](size_t c) {
         CpuAnalysis &ca = cpus[c];
         const CpuEvents &ev = trace.cpu(ca.cpu);
         Cursor &cur = cursors_[c];
+        std::vector<Item> &items = items_[c];
+        items.clear();
         const size_t size = ev.size();
-        while (cur.start < size && trace.kind(ev.type(cur.start)) != EventKind::HrtimerStart)
-            ++cur.start;
+        auto nextStart = [&] {
+            while (cur.start < size && trace.kind(ev.type(cur.start)) != EventKind::HrtimerStart)
+                ++cur.start;
+        };
+        nextStart();
         for (;;) {
             uint32_t expiry;
             const ExpiryHeads::Kind kind = cur.heads.next(ca, expiry);
@@ -266,27 +278,38 @@ void IncrementalPairing::through(const Trace &trace, std::vector<CpuAnalysis> &c
             const bool hasE = kind != ExpiryHeads::None && ev.ts(expiry) <= t;
             if (!hasS && !hasE) break;
             if (hasS && (!hasE || ev.ts(cur.start) <= ev.ts(expiry))) {
-                items.push_back({ev.ts(cur.start), static_cast<uint32_t>(cur.start), 0,
-                                 static_cast<uint16_t>(c), 0, 0, cur.seq++});
+                items.push_back({{ev.ts(cur.start), static_cast<uint32_t>(cur.start), 0,
+                                  static_cast<uint16_t>(c), 0, 0, cur.seq++}});
                 ++cur.start;
-                while (cur.start < size && trace.kind(ev.type(cur.start)) != EventKind::HrtimerStart)
-                    ++cur.start;
+                nextStart();
                 continue;
             }
             size_t &slot = kind == ExpiryHeads::Wakeup ? cur.heads.wakeup
                            : kind == ExpiryHeads::Tick ? cur.heads.tick
                                                        : cur.heads.other;
-            items.push_back({ev.ts(expiry), expiry, static_cast<uint32_t>(slot++), static_cast<uint16_t>(c),
-                             1, static_cast<uint8_t>(kind), cur.seq++});
+            items.push_back({{ev.ts(expiry), expiry, static_cast<uint32_t>(slot++), static_cast<uint16_t>(c),
+                              1, static_cast<uint8_t>(kind), cur.seq++}});
         }
-    }
-    std::sort(items.begin(), items.end(), [](const SharedItem &a, const SharedItem &b) {
-        if (a.ts != b.ts) return a.ts < b.ts;
-        if (a.expiry != b.expiry) return a.expiry < b.expiry;
-        if (a.c != b.c) return a.c < b.c;
-        return a.seq < b.seq;
     });
-    for (const SharedItem &it : items) {
+    auto later = [](const SharedItem &a, const SharedItem &b) {
+        if (a.ts != b.ts) return a.ts > b.ts;
+        if (a.expiry != b.expiry) return a.expiry > b.expiry;
+        if (a.c != b.c) return a.c > b.c;
+        return a.seq > b.seq;
+    };
+    struct Head
+    {
+        SharedItem item;
+        size_t at;
+    };
+    auto cmp = [&](const Head &a, const Head &b) { return later(a.item, b.item); };
+    std::priority_queue<Head, std::vector<Head>, decltype(cmp)> heads(cmp);
+    for (size_t c = 0; c < items_.size(); ++c)
+        if (!items_[c].empty()) heads.push({items_[c][0].v, 0});
+    while (!heads.empty()) {
+        const Head h = heads.top();
+        heads.pop();
+        const SharedItem &it = h.item;
         const CpuEvents &ev = trace.cpu(cpus[it.c].cpu);
         if (it.expiry == 0) {
             const auto st = ev.payload<HrtimerStartP>(it.index);
@@ -295,6 +318,8 @@ void IncrementalPairing::through(const Trace &trace, std::vector<CpuAnalysis> &c
             settle(cpus[it.c], static_cast<ExpiryHeads::Kind>(it.kind), it.slot,
                    ev.payload<HrtimerExpireEntryP>(it.index), *last_);
         }
+        const std::vector<Item> &mine = items_[it.c];
+        if (h.at + 1 < mine.size()) heads.push({mine[h.at + 1].v, h.at + 1});
     }
 }
 

@@ -25,7 +25,7 @@ class IncrementalPairing
 public:
     IncrementalPairing();
     ~IncrementalPairing();
-    void through(const Trace &trace, std::vector<CpuAnalysis> &cpus, int64_t t);
+    void through(const Trace &trace, std::vector<CpuAnalysis> &cpus, int64_t t, int threads = 1);
     // How many of CPU c's wakeups (kind 0), ticks (1) and other expiries (2) are paired.
     size_t paired(size_t c, int kind) const;
     // The event index from which CPU c's starts are still to be taken.
@@ -34,7 +34,9 @@ public:
 private:
     struct Cursor;
     struct Table;
+    struct Item;
     std::vector<Cursor> cursors_;
+    std::vector<std::vector<Item>> items_; // per CPU, reused
     std::unique_ptr<Table> last_;
 };
 

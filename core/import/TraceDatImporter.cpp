@@ -13,6 +13,7 @@
 #include "PageDecoder.h"
 #include "RecordDecoder.h"
 #include "model/MachineFacts.h"
+#include "util/Parallel.h"
 #include "util/ProcessStats.h"
 
 #include <algorithm>
@@ -549,9 +550,14 @@ int64_t TraceDatStream::nextPageTs()
 bool TraceDatStream::decodeThrough(int64_t t)
 {
     Impl &d = *d_;
+    // every CPU on its own decoder, side by side (the trace's types and strings take concurrent adds, as
+    // in a load)
+    parallelFor(d.cpus.size(), hardwareThreads(d.options), [&](size_t k) {
+        Impl::Cpu &c = d.cpus[k];
+        if (!c.ended) c.ended = !c.pages->decodeThrough(t);
+    });
     bool more = false, named = false;
     for (Impl::Cpu &c : d.cpus) {
-        if (!c.ended) c.ended = !c.pages->decodeThrough(t);
         more |= !c.ended;
         auto &noted = c.dec->tasks.entries;
         if (noted.empty()) continue;

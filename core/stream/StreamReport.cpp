@@ -80,7 +80,7 @@ public:
                 p->finish();
             t = INT64_MAX;
         }
-        pairing_.through(trace_, cpus_, t);
+        pairing_.through(trace_, cpus_, t, threads_);
         for (size_t c = 0; c < cpus_.size(); ++c) {
             const auto &heads = end ? headsAtEnd_[c] : passes_[c]->scheduledOpens();
             for (size_t k = opens_[c].size(); k < heads.size(); ++k)
@@ -103,6 +103,13 @@ public:
 
     TickReport finish(double seconds);
     void debugMemory() const;
+    uint64_t liveEvents() const
+    {
+        uint64_t n = 0;
+        for (const CpuAnalysis &a : cpus_)
+            n += trace_.cpu(a.cpu).size() - trace_.cpu(a.cpu).releasedBefore();
+        return n;
+    }
 
 private:
     void measure(int64_t t, bool end);
@@ -450,6 +457,7 @@ StreamResult streamReport(const std::string &path, const StreamOptions &options)
         ++r.steps;
         engine.noteTimes();
         engine.step(to, false);
+        r.maxLiveEvents = std::max(r.maxLiveEvents, engine.liveEvents());
         if (std::getenv("TICKSCOPE_STREAM_DEBUG") && r.steps % 200 == 0) engine.debugMemory();
     }
     stream.finish();

@@ -32,6 +32,7 @@ struct StreamResult
     TickReport report;
     std::vector<std::string> warnings; // the file's, as a load gives them
     uint64_t steps = 0;                // slices decoded
+    uint64_t maxLiveEvents = 0;        // the most events held in memory at once (after a step)
 };
 
 // Throws LoadError (naming the file) for what cannot be streamed or read, and for --markers without two

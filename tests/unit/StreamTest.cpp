@@ -8,11 +8,15 @@
 #include "import/Loader.h"
 #include "import/TraceDatStream.h"
 #include "model/EventFormat.h"
+#include "stream/ReportFold.h"
+#include "stream/StreamReport.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <filesystem>
+#include <random>
+#include <tuple>
 
 using namespace tickscope;
 using namespace tickscope::test;
@@ -230,4 +234,189 @@ TEST(Stream, PassAdvancedAfterEachSliceGivesTheRecordsOfOneRun)
             }
         }
     }
+}
+
+namespace {
+
+// The report of a whole load, and the streamed one, with the timing figures (which differ) cleared.
+std::string loadedJson(const Trace &trace, const ReportOptions &o = {})
+{
+    TickReport r = TickReport::make(trace, TickAnalysis::run(trace), o);
+    r.analysisSeconds = 0;
+    r.derivedBytes = 0;
+    r.threads = 1;
+    return formatReportJson(r);
+}
+
+std::string streamedJson(const std::string &path, const Trace &loaded, int64_t sliceNs, size_t exact,
+                         StreamResult *out = nullptr, const ReportOptions &o = {})
+{
+    StreamOptions so;
+    so.load = instanceOptions(loaded);
+    so.sliceNs = sliceNs;
+    so.exactValues = exact;
+    so.report = o;
+    StreamResult r = streamReport(path, so);
+    r.report.analysisSeconds = 0;
+    r.report.derivedBytes = 0;
+    r.report.threads = 1;
+    std::string json = formatReportJson(r.report);
+    if (out) *out = std::move(r);
+    return json;
+}
+
+} // namespace
+
+TEST(Stream, ReportIsTheLoadedReportOnEveryFixture)
+{
+    for (const std::string &path : datFixtures()) {
+        for (const auto &loaded : loadAll(path)) {
+            const std::string name = fs::path(path).filename().string() + " '" + loaded->meta.instance + "'";
+            if (!loaded->functions.empty()) {
+                // function_graph calls: their report needs the whole trace
+                try {
+                    streamedJson(path, *loaded, 1000000, SIZE_MAX);
+                    ADD_FAILURE() << name << ": streamed a function_graph trace";
+                } catch (const LoadError &e) {
+                    EXPECT_NE(std::string(e.what()).find("function_graph"), std::string::npos) << e.what();
+                }
+                continue;
+            }
+            const std::string whole = loadedJson(*loaded);
+            // slices of 100 us, 1 ms and 50 ms: every step boundary falls somewhere else
+            for (int64_t slice : {100000, 1000000, 50000000}) {
+                StreamResult r;
+                EXPECT_EQ(whole, streamedJson(path, *loaded, slice, SIZE_MAX, &r))
+                    << name << ", " << slice << " ns slices";
+                if (loaded->eventCount() > 100000 && slice == 1000000)
+                    EXPECT_LT(r.maxLiveEvents * 4, loaded->eventCount())
+                        << name << ": the stream held " << r.maxLiveEvents << " events at once";
+            }
+            // a window of the trace: the same records fall in it
+            const int64_t a = loaded->firstTs(), b = loaded->lastTs();
+            ReportOptions w;
+            w.from = a + (b - a) / 3;
+            w.to = a + 2 * (b - a) / 3;
+            w.windowSource = "window";
+            EXPECT_EQ(loadedJson(*loaded, w), streamedJson(path, *loaded, 1000000, SIZE_MAX, nullptr, w))
+                << name << ", a window";
+        }
+    }
+}
+
+TEST(Stream, PercentilesPastTheExactBoundAreWithinTheirBucket)
+{
+    // rt-hrtimer-k32.dat has thousands of wakeups per CPU: bound the exact values at 100
+    const std::string path = dataPath("rt-hrtimer-k32.dat");
+    const auto loaded = loadTrace(path);
+    const TickReport whole = TickReport::make(*loaded, TickAnalysis::run(*loaded), {});
+    StreamOptions so;
+    so.exactValues = 100;
+    const TickReport streamed = streamReport(path, so).report;
+    EXPECT_EQ(streamed.binnedValues, 100u);
+    ASSERT_EQ(whole.cpus.size(), streamed.cpus.size());
+    size_t binned = 0;
+    auto check = [&](const Distribution &x, const Distribution &y, const std::string &what) {
+        EXPECT_EQ(x.count, y.count) << what;
+        EXPECT_EQ(x.min, y.min) << what;
+        EXPECT_EQ(x.max, y.max) << what;
+        EXPECT_EQ(y.binned, y.count > 100) << what;
+        if (!y.binned) {
+            EXPECT_EQ(std::make_tuple(x.p50, x.p90, x.p99), std::make_tuple(y.p50, y.p90, y.p99)) << what;
+            return;
+        }
+        ++binned;
+        for (auto [p, q] : {std::pair{x.p50, y.p50}, {x.p90, y.p90}, {x.p99, y.p99}}) {
+            // the bucket's floor: at most the value, and within 1/128 of it
+            EXPECT_LE(q, p) << what;
+            EXPECT_LE(static_cast<double>(p - q), std::max(1.0, std::abs(static_cast<double>(p)) / 128.0))
+                << what;
+        }
+    };
+    for (size_t c = 0; c < whole.cpus.size(); ++c) {
+        const WakeupReport &x = whole.cpus[c].wakeup, &y = streamed.cpus[c].wakeup;
+        const std::string cpu = "CPU " + std::to_string(c);
+        check(x.latency, y.latency, cpu + " latency");
+        check(x.lateness, y.lateness, cpu + " lateness");
+        check(x.latencyRt, y.latencyRt, cpu + " RT latency");
+        check(whole.cpus[c].tickLateness, streamed.cpus[c].tickLateness, cpu + " tick lateness");
+        EXPECT_EQ(x.count, y.count) << cpu;
+        EXPECT_EQ(x.histogram, y.histogram) << cpu;
+    }
+    EXPECT_GT(binned, 3u);
+}
+
+TEST(Stream, DistributionFoldBucketsKeepOrderAndBound)
+{
+    std::mt19937 rng(11);
+    std::vector<int32_t> values;
+    for (int k = 0; k < 20000; ++k) {
+        const int shift = static_cast<int>(rng() % 31);
+        const auto v = static_cast<int32_t>(rng() >> (32 - shift - 1) >> 1);
+        values.push_back(rng() % 5 == 0 ? -v : v);
+    }
+    values.push_back(INT32_MAX);
+    values.push_back(INT32_MIN + 1);
+    values.push_back(0);
+    for (int32_t v : values) {
+        const size_t b = DistributionFold::bucketOf(v);
+        const int64_t floor = DistributionFold::bucketFloor(b);
+        ASSERT_LE(floor, v) << v;
+        ASSERT_LE(static_cast<double>(v - floor), std::max(1.0, std::abs(static_cast<double>(v)) / 128.0))
+            << v;
+        ASSERT_EQ(DistributionFold::bucketOf(static_cast<int32_t>(floor)), b) << v;
+    }
+    std::vector<int32_t> sorted = values;
+    std::sort(sorted.begin(), sorted.end());
+    for (size_t k = 1; k < sorted.size(); ++k)
+        ASSERT_LE(DistributionFold::bucketOf(sorted[k - 1]), DistributionFold::bucketOf(sorted[k]));
+    // exact while within its bound: the nearest rank, as a whole report computes it
+    DistributionFold exact(SIZE_MAX), bounded(1000);
+    for (int32_t v : values) {
+        exact.add(v);
+        bounded.add(v);
+    }
+    std::vector<int32_t> copy = values;
+    const Distribution want = Distribution::of(copy), got = exact.result(), approx = bounded.result();
+    EXPECT_EQ(std::make_tuple(want.count, want.min, want.p50, want.p90, want.p99, want.max),
+              std::make_tuple(got.count, got.min, got.p50, got.p90, got.p99, got.max));
+    EXPECT_FALSE(got.binned);
+    EXPECT_TRUE(approx.binned);
+    EXPECT_EQ(std::make_tuple(want.count, want.min, want.max),
+              std::make_tuple(approx.count, approx.min, approx.max));
+    for (auto [p, q] : {std::pair{want.p50, approx.p50}, {want.p90, approx.p90}, {want.p99, approx.p99}}) {
+        EXPECT_LE(q, p);
+        EXPECT_LE(static_cast<double>(p - q), std::max(1.0, std::abs(static_cast<double>(p)) / 128.0));
+    }
+}
+
+TEST(Stream, RefusesWhatItCannotStreamInOneLine)
+{
+    // a text trace, --markers, and a file that is not a trace: one line on stderr, exit 1
+    const auto text = cli("report " + dataPath("host-trace.txt") + " --stream");
+    EXPECT_EQ(text.exitCode, 1);
+    EXPECT_NE(text.err.find("--stream reads trace.dat files"), std::string::npos) << text.err;
+    const auto markers = cli("report " + dataPath("nohzfull-poll.dat") + " --stream --markers");
+    EXPECT_EQ(markers.exitCode, 1);
+    EXPECT_NE(markers.err.find("--window A:B"), std::string::npos) << markers.err;
+    for (const auto *r : {&text, &markers})
+        EXPECT_EQ(std::count(r->err.begin(), r->err.end(), '\n'), 1) << r->err;
+    // the command line's report is the same as without --stream
+    const auto a = cli("report " + dataPath("nohzfull-poll.dat") + " --json");
+    const auto b = cli("report " + dataPath("nohzfull-poll.dat") + " --json --stream --stream-slice-us 500");
+    ASSERT_EQ(a.exitCode, 0) << a.err;
+    ASSERT_EQ(b.exitCode, 0) << b.err;
+    auto timeless = [](std::string s) {
+        std::string out;
+        for (size_t p = 0, q; p < s.size(); p = q + 1) {
+            q = s.find('\n', p);
+            if (q == std::string::npos) q = s.size();
+            const std::string line = s.substr(p, q - p);
+            if (line.find("seconds") == std::string::npos && line.find("peak_rss") == std::string::npos &&
+                line.find("derived_bytes") == std::string::npos)
+                out += line + "\n";
+        }
+        return out;
+    };
+    EXPECT_EQ(timeless(a.out), timeless(b.out));
 }
