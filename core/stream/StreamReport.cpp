@@ -437,7 +437,31 @@ TickReport Engine::finish(double seconds)
 
 } // namespace
 
+namespace {
+StreamResult streamed(const std::string &path, const StreamOptions &options);
+}
+
 StreamResult streamReport(const std::string &path, const StreamOptions &options)
+{
+    // As a load: every failure reaches the user as one LoadError naming the file; anything else thrown
+    // is a defect of ours (the fuzz target looks for it).
+    try {
+        return streamed(path, options);
+    } catch (const LoadError &) {
+        throw;
+    } catch (const Cancelled &) {
+        throw;
+    } catch (const std::bad_alloc &) {
+        throw LoadError(path + ": not enough memory to stream it (" +
+                        std::to_string(currentRssBytes() >> 20) + " MiB in use)");
+    } catch (const std::exception &) {
+        throw LoadError(path + ": " + kUnexpectedContent);
+    }
+}
+
+namespace {
+
+StreamResult streamed(const std::string &path, const StreamOptions &options)
 {
     const auto t0 = std::chrono::steady_clock::now();
     if (options.markers)
@@ -471,5 +495,7 @@ StreamResult streamReport(const std::string &path, const StreamOptions &options)
     r.warnings = trace.warnings;
     return r;
 }
+
+} // namespace
 
 } // namespace tickscope

@@ -5,6 +5,7 @@
 #include "analysis/TickAnalysis.h"
 #include "analysis/TickReport.h"
 #include "import/Loader.h"
+#include "stream/StreamReport.h"
 #include "view/TimelineIndex.h"
 
 #include <cstdint>
@@ -56,6 +57,47 @@ inline void loadAndAnalyse(const uint8_t *data, size_t size, bool recordApi)
         }
     } catch (const LoadError &e) {
         // An exception the importers do not turn into a message of their own is a defect.
+        if (std::string_view(e.what()).find(kUnexpectedContent) != std::string_view::npos) std::abort();
+    }
+}
+
+// The same file through `report --stream` (1 ms slices, every value kept): a LoadError is fine (a text
+// trace, events out of order, a damaged page), an unexpected exception or a crash is not, and when both
+// the load and the stream read one source their reports must be the same.
+inline void streamAndCompare(const uint8_t *data, size_t size)
+{
+    MemFile file(data, size);
+    auto timeless = [](TickReport r) {
+        r.analysisSeconds = 0;
+        r.derivedBytes = 0;
+        r.threads = 1;
+        r.path.clear();
+        return formatReportJson(r);
+    };
+    std::string loaded;
+    try {
+        LoadOptions options;
+        options.threads = 1;
+        options.streamIdleTimeoutMs = 10;
+        const auto traces = loadAll(file.path(), options);
+        if (traces.size() == 1 && traces[0]->functions.empty() && traces[0]->warnings.empty()) {
+            AnalysisOptions ao;
+            ao.threads = 1;
+            loaded =
+                timeless(TickReport::make(*traces[0], TickAnalysis::run(*traces[0], ao), ReportOptions{}));
+        }
+    } catch (const LoadError &) {
+    }
+    try {
+        StreamOptions so;
+        so.load.threads = 1;
+        so.analysis.threads = 1;
+        so.sliceNs = 1000000;
+        so.exactValues = SIZE_MAX;
+        const StreamResult r = streamReport(file.path(), so);
+        (void)formatReportText(r.report);
+        if (!loaded.empty() && r.warnings.empty() && timeless(r.report) != loaded) std::abort();
+    } catch (const LoadError &e) {
         if (std::string_view(e.what()).find(kUnexpectedContent) != std::string_view::npos) std::abort();
     }
 }
