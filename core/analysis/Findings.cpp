@@ -1,5 +1,6 @@
 #include "Findings.h"
 
+#include "FindingText.h"
 #include "TickReport.h"
 
 #include "stats/TraceStats.h"
@@ -19,33 +20,6 @@ std::string fmt(const char *f, auto... args)
     char buf[512];
     std::snprintf(buf, sizeof buf, f, args...);
     return buf;
-}
-
-std::string us(int64_t ns)
-{
-    return fmt("%.1f µs", static_cast<double>(ns) / 1e3);
-}
-
-// What each tick dependency means, for the failed-stop findings.
-constexpr std::array<const char *, 6> kDependencyMeaning{"a POSIX CPU timer is armed on the CPU",
-                                                         "a perf event needs the tick",
-                                                         "more than one task is runnable on the CPU",
-                                                         "the sched clock is not stable",
-                                                         "RCU needs the CPU to report",
-                                                         "an expedited RCU grace period is running"};
-
-// The kernel release's (major, minor), or (0, 0) when the trace does not say.
-std::pair<int, int> releaseVersion(const Trace &trace)
-{
-    int major = 0, minor = 0;
-    if (std::sscanf(trace.meta.kernelRelease.c_str(), "%d.%d", &major, &minor) != 2) return {0, 0};
-    return {major, minor};
-}
-
-bool preemptRt(const Trace &trace)
-{
-    return trace.meta.uname.find("PREEMPT_RT") != std::string::npos ||
-           trace.meta.kernelRelease.find("-rt") != std::string::npos;
 }
 
 // Notes an instance at `ts` (in time order) of finding f, whose count already includes it.
@@ -108,33 +82,13 @@ void spuriousFindings(const Trace &trace, const TickAnalysis &analysis, const Ti
     }
     const bool nohzFull = analysis.isNohzFull(c.cpu);
     if (user.count) {
-        user.what = fmt("%" PRIu64 " spurious tick%s in user mode", user.count, user.count == 1 ? "" : "s");
-        if (afterPoll * 10 >= user.count * 8) {
-            user.pattern = exits * 10 >= afterPoll * 8
-                               ? fmt("one per wakeup from polling idle (%" PRIu64
-                                     " of them came after %" PRIu64 " polling-idle exits)",
-                                     afterPoll, exits)
-                               : fmt("after wakeups from polling idle (%" PRIu64 " of %" PRIu64 ")",
-                                     afterPoll, user.count);
-            if (nohzFull && analysis.polling == PollingKind::IdlePoll)
-                user.cause = "Known cause: the idle=poll tick restart on nohz_full: the polling idle loop "
-                             "restarts the tick and never stops it, so each return to the task brings one "
-                             "tick in user mode before the nohz_full path stops it again.";
-        } else {
-            const double s = static_cast<double>(r.to - r.from) / 1e9;
-            user.pattern = fmt("spread over the window, %.0f per second", s > 0 ? user.count / s : 0.0);
-        }
+        findingtext::spuriousUser(user, afterPoll, exits, static_cast<double>(r.to - r.from) / 1e9, nohzFull,
+                                  analysis.polling);
         out.push_back(std::move(user));
     }
     if (poll.count) {
-        poll.what =
-            fmt("%" PRIu64 " spurious tick%s while polling idle", poll.count, poll.count == 1 ? "" : "s");
-        const double s = static_cast<double>(pollingNs(ev, c.task, r.from, r.to)) / 1e9;
-        poll.pattern = fmt("the tick keeps running in polling idle: %.0f per second of it (%.3f s polling)",
-                           s > 0 ? static_cast<double>(poll.count) / s : 0.0, s);
-        if (analysis.polling == PollingKind::IdlePoll)
-            poll.cause = "Known cause: with idle=poll the idle loop polls with the tick running (it never "
-                         "stops it), so a nohz_full CPU waiting for work ticks at HZ.";
+        findingtext::spuriousPolling(poll, static_cast<double>(pollingNs(ev, c.task, r.from, r.to)) / 1e9,
+                                     analysis.polling);
         out.push_back(std::move(poll));
     }
 }
@@ -155,14 +109,7 @@ void stopFindings(const Trace &trace, const TickReport &r, const CpuAnalysis &c,
     for (size_t b = 0; b < byDep.size(); ++b) {
         Finding &x = byDep[b];
         if (!x.count) continue;
-        x.kind = FindingKind::FailedStops;
-        x.cpu = c.cpu;
-        x.dependency = b < kDependencyNames.size() ? kDependencyNames[b] : "other";
-        x.what =
-            fmt("%" PRIu64 " failed tick stop%s: %s", x.count, x.count == 1 ? "" : "s", x.dependency.c_str());
-        x.pattern = b < kDependencyMeaning.size()
-                        ? std::string("the tick stays on while ") + kDependencyMeaning[b]
-                        : "a reason this kernel gave as text";
+        findingtext::failedStops(x, b, c.cpu);
         out.push_back(std::move(x));
     }
 }
@@ -185,24 +132,13 @@ void timerFindings(const Trace &trace, const TickReport &r, const CpuAnalysis &c
         behind = std::max({behind, s.jiffiesBehind, s.jiffiesSincePrev});
     }
     if (cu.count) {
-        cu.what = fmt("%" PRIu64 " catch-up TIMER softirq%s, the longest %s", cu.count,
-                      cu.count == 1 ? "" : "s", us(cu.worstNs).c_str());
-        cu.pattern = maxIdle > 0
-                         ? fmt("after up to %s s without a tick", formatSeconds(maxIdle).c_str())
-                         : std::string("no tickless stretch before it in the trace (it may have begun "
-                                       "before the trace did)");
-        if (behind > 1) cu.pattern += fmt("; the wheel up to %" PRId64 " jiffies behind", behind);
-        const auto [major, minor] = releaseVersion(trace);
-        if (major > 0 && (major < 4 || (major == 4 && minor < 8)))
-            cu.cause = "Known cause: the timer wheel before 4.8 walks every jiffy it missed during a "
-                       "tickless idle, one by one, in the first TIMER softirq after it (the legacy wheel "
-                       "catch-up); this kernel is older than 4.8.";
+        findingtext::catchup(cu, maxIdle, behind, findingtext::releaseVersion(trace));
         out.push_back(std::move(cu));
     }
 
     Finding late{FindingKind::LateWakeup, c.cpu}, burst{FindingKind::WakeupBurst, c.cpu};
     uint64_t lateRt = 0, nonRt = 0, nonRtHard = 0, maxBurst = 0;
-    const bool rt = preemptRt(trace);
+    const bool rt = findingtext::preemptRt(trace);
     const auto &w = c.timers.wakeups;
     for (size_t k = 0; k < w.size(); ++k) {
         const HrtimerWakeup &x = w[k];
@@ -226,28 +162,13 @@ void timerFindings(const Trace &trace, const TickReport &r, const CpuAnalysis &c
         push(burst, ev.ts(b.first), keep);
         maxBurst = std::max<uint64_t>(maxBurst, b.count);
     }
-    // Claimed when at least a tenth of the non-RT wakeups ran in hard interrupt context: a few at the
-    // edges of lost or unpaired interrupt records are not the pattern.
-    const std::string hardCause =
-        rt && nonRtHard && nonRtHard * 10 >= nonRt
-            ? fmt("Known cause: on PREEMPT_RT the sleepers of non-RT tasks should expire in soft interrupt "
-                  "context (v5.4 on); here %" PRIu64 " of %" PRIu64 " non-RT wakeups ran in hard interrupt "
-                  "context, where they delay the RT tasks.",
-                  nonRtHard, nonRt)
-            : std::string();
+    const std::string hardCause = findingtext::hardCause(rt, nonRtHard, nonRt);
     if (late.count) {
-        late.what = fmt("%" PRIu64 " hrtimer wakeup%s with latency ≥ %s (worst %s)", late.count,
-                        late.count == 1 ? "" : "s", us(o.lateWakeupNs).c_str(), us(late.worstNs).c_str());
-        late.pattern = fmt("%" PRIu64 " woke RT tasks, %" PRIu64 " others", lateRt, late.count - lateRt);
-        late.cause = hardCause;
+        findingtext::lateWakeups(late, o.lateWakeupNs, lateRt, hardCause);
         out.push_back(std::move(late));
     }
     if (burst.count) {
-        burst.what =
-            fmt("%" PRIu64 " timer interrupt%s woke two or more sleepers at once (at most %" PRIu64 ")",
-                burst.count, burst.count == 1 ? "" : "s", maxBurst);
-        burst.pattern = "the wakeups of one interrupt run one after the other: the last waits for all";
-        if (late.count == 0) burst.cause = hardCause;
+        findingtext::bursts(burst, maxBurst, hardCause, late.count > 0);
         out.push_back(std::move(burst));
     }
 }
@@ -263,9 +184,7 @@ void lostFindings(const Trace &trace, const TickReport &r, int cpu, size_t keep,
         push(f, l.from, keep);
     }
     if (!f.count) return;
-    f.what = fmt("%" PRIu64 " lost-event range%s", f.count, f.count == 1 ? "" : "s");
-    f.pattern = events ? fmt("%" PRIu64 " events lost: counts near them are incomplete", events)
-                       : std::string("the number lost is not known: counts near them are incomplete");
+    findingtext::lost(f, events);
     out.push_back(std::move(f));
 }
 

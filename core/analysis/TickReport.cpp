@@ -333,27 +333,7 @@ TickReport TickReport::make(const Trace &trace, const TickAnalysis &analysis, co
                 ++n.nohzWakeups;
                 continue;
             }
-            ++n.total;
-            switch (t.context) {
-            case TickContext::User:
-                ++n.user;
-                break;
-            case TickContext::Kernel:
-                ++n.kernel;
-                break;
-            case TickContext::Irq:
-                ++n.irq;
-                break;
-            case TickContext::Idle:
-                ++n.idle;
-                break;
-            case TickContext::Polling:
-                ++n.polling;
-                break;
-            case TickContext::Unknown:
-                ++n.unknown;
-                break;
-            }
+            n.addPeriodic(t.context);
             if (t.flags & TickFlag::Spurious) {
                 ++n.spurious;
                 ++(t.context == TickContext::User ? n.spuriousUser : n.spuriousPolling);

@@ -37,6 +37,14 @@ struct TickCounts
     uint64_t user = 0, kernel = 0, irq = 0, idle = 0, polling = 0, unknown = 0;
     uint64_t spurious = 0, spuriousUser = 0, spuriousPolling = 0;
     uint64_t nohzWakeups = 0; // expiries of the stopped tick: a wakeup for the next event, not a tick
+
+    // A periodic tick that interrupted `c` (total and its context's count).
+    void addPeriodic(TickContext c)
+    {
+        ++total;
+        uint64_t *by[] = {&unknown, &user, &kernel, &irq, &idle, &polling};
+        ++*by[static_cast<size_t>(c)];
+    }
 };
 
 // Tick dependency names in the kernel's check order, the JSON keys of tick_stop_failures.

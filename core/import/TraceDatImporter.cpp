@@ -393,6 +393,17 @@ std::vector<std::unique_ptr<Trace>> withMachineFacts(std::vector<std::unique_ptr
     return traces;
 }
 
+// The header page and event formats, before libtraceevent parses them.
+void checkFormats(const std::string &path, const DatLayout &layout)
+{
+    if (!layout.complete || layout.headerPage.empty())
+        throw LoadError(path + ": not a readable trace.dat: its event formats are missing or truncated");
+    if (auto bad = checkHeaderPageText(layout.headerPage))
+        throw LoadError(path + ": not a readable trace.dat: " + *bad);
+    if (auto bad = checkFormatTexts(layout.formats))
+        throw LoadError(path + ": not a readable trace.dat: " + *bad);
+}
+
 } // namespace
 DatLayout traceDatLayout(const InputFile &in)
 {
@@ -412,12 +423,7 @@ std::vector<std::unique_ptr<Trace>> importTraceDat(const std::string &path, uint
     PhaseClock clock;
     // libtracecmd and libtraceevent are not hardened against hostile input: they only ever see a file
     // whose layout, event formats and pages this code has checked.
-    if (!layout.complete || layout.headerPage.empty())
-        throw LoadError(path + ": not a readable trace.dat: its event formats are missing or truncated");
-    if (auto bad = checkHeaderPageText(layout.headerPage))
-        throw LoadError(path + ": not a readable trace.dat: " + *bad);
-    if (auto bad = checkFormatTexts(layout.formats))
-        throw LoadError(path + ": not a readable trace.dat: " + *bad);
+    checkFormats(path, layout);
     if (!options.recordApi && !layout.needsLibraryPath)
         return withMachineFacts(importOwnPath(path, fileSize, layout, options, requireOne, clock), layout);
     if (auto bad = checkPrintkText(layout.printk))
@@ -488,12 +494,7 @@ TraceDatStream::TraceDatStream(const std::string &path, const LoadOptions &optio
         d.fileSize = in.bytes().size();
     }
     DatLayout &layout = d.layout;
-    if (!layout.complete || layout.headerPage.empty())
-        throw LoadError(path + ": not a readable trace.dat: its event formats are missing or truncated");
-    if (auto bad = checkHeaderPageText(layout.headerPage))
-        throw LoadError(path + ": not a readable trace.dat: " + *bad);
-    if (auto bad = checkFormatTexts(layout.formats))
-        throw LoadError(path + ": not a readable trace.dat: " + *bad);
+    checkFormats(path, layout);
     if (layout.needsLibraryPath)
         throw LoadError(path +
                         ": --stream reads through tickscope's own page decoder; this file has timestamp "

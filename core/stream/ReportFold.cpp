@@ -1,6 +1,6 @@
 #include "ReportFold.h"
 
-#include "stats/TraceStats.h"
+#include "analysis/FindingText.h"
 
 #include <algorithm>
 #include <bit>
@@ -10,33 +10,6 @@
 namespace tickscope {
 
 namespace {
-
-std::string fmt(const char *f, auto... args)
-{
-    char buf[512];
-    std::snprintf(buf, sizeof buf, f, args...);
-    return buf;
-}
-
-std::string us(int64_t ns)
-{
-    return fmt("%.1f µs", static_cast<double>(ns) / 1e3);
-}
-
-constexpr std::array<const char *, 6> kDependencyMeaning{"a POSIX CPU timer is armed on the CPU",
-                                                         "a perf event needs the tick",
-                                                         "more than one task is runnable on the CPU",
-                                                         "the sched clock is not stable",
-                                                         "RCU needs the CPU to report",
-                                                         "an expedited RCU grace period is running"};
-
-// An instance at ts (in time order) of f, whose count already includes it: only the first and last are
-// kept (a printed report shows no more).
-void note(Finding &f, int64_t ts)
-{
-    if (f.count == 1 || ts < f.first) f.first = ts; // any order: batches come as they close
-    if (f.count == 1 || ts > f.last) f.last = ts;
-}
 
 constexpr size_t kSub = 128;               // buckets per power of two
 constexpr size_t kHalf = kSub + 25 * kSub; // buckets of the values >= 0 (and as many below)
@@ -151,27 +124,7 @@ void CpuFold::tick(int64_t ts, const TickRecord &t, bool local, bool afterPoll, 
             ++n.nohzWakeups;
             continue;
         }
-        ++n.total;
-        switch (t.context) {
-        case TickContext::User:
-            ++n.user;
-            break;
-        case TickContext::Kernel:
-            ++n.kernel;
-            break;
-        case TickContext::Irq:
-            ++n.irq;
-            break;
-        case TickContext::Idle:
-            ++n.idle;
-            break;
-        case TickContext::Polling:
-            ++n.polling;
-            break;
-        case TickContext::Unknown:
-            ++n.unknown;
-            break;
-        }
+        n.addPeriodic(t.context);
         // TickAnalysis::flagTicks, on a nohz_full CPU
         const bool user = t.context == TickContext::User && !(t.flags & TickFlag::DependencyInForce);
         if (!user && t.context != TickContext::Polling) continue;
@@ -179,12 +132,12 @@ void CpuFold::tick(int64_t ts, const TickRecord &t, bool local, bool afterPoll, 
         if (t.context != TickContext::User) {
             ++n.spuriousPolling;
             ++w.poll.count;
-            note(w.poll, ts);
+            findingtext::note(w.poll, ts);
             continue;
         }
         ++n.spuriousUser;
         ++w.user.count;
-        note(w.user, ts);
+        findingtext::note(w.user, ts);
         if (afterPoll) {
             ++w.afterPoll;
             if (pollExit != w.lastExit) ++w.exits;
@@ -222,7 +175,7 @@ void CpuFold::failedStop(int64_t ts, const FailedStop &f)
         ++failuresOther_;
     Finding &x = byDep_[std::min<size_t>(static_cast<size_t>(bit), 6)];
     ++x.count;
-    note(x, ts);
+    findingtext::note(x, ts);
 }
 
 namespace {
@@ -251,7 +204,7 @@ void CpuFold::timerSoftirq(int64_t ts, const TimerSoftirq &r)
         keepLongest(longest_, {ts, 1, r.durationNs, r.timers, r.callbackNs, r.idleNs, r.catchup});
     if (!r.catchup) return;
     ++catchup_.count;
-    note(catchup_, ts);
+    findingtext::note(catchup_, ts);
     catchup_.worstNs = std::max(catchup_.worstNs, r.durationNs);
     catchupIdle_ = std::max(catchupIdle_, r.idleNs);
     catchupBehind_ = std::max({catchupBehind_, r.jiffiesBehind, r.jiffiesSincePrev});
@@ -315,7 +268,7 @@ void CpuFold::wakeup(int64_t ts, const HrtimerWakeup &x)
     if (x.latencyNs >= lateWakeupNs_) {
         ++late_.count;
         lateRt_ += isRt;
-        note(late_, ts);
+        findingtext::note(late_, ts);
         late_.worstNs = std::max<int64_t>(late_.worstNs, x.latencyNs);
     }
 }
@@ -332,7 +285,7 @@ void CpuFold::batch(int64_t ts, const WakeupBatch &b)
     ++w.bursts;
     w.maxBurst = std::max<uint64_t>(w.maxBurst, b.count);
     ++burst_.count;
-    note(burst_, ts);
+    findingtext::note(burst_, ts);
     maxBurst_ = std::max<uint64_t>(maxBurst_, b.count);
     if (b.soft) return;
     w.longestHardRun = std::max<uint64_t>(w.longestHardRun, b.count);
@@ -346,7 +299,7 @@ void CpuFold::lost(const LostRange &l)
     if (l.to < from_ || l.from > to_) return;
     ++lost_.count;
     lostEvents_ += l.count;
-    note(lost_, l.from);
+    findingtext::note(lost_, l.from);
 }
 
 bool CpuFold::binned() const
@@ -400,96 +353,40 @@ CpuReport CpuFold::finish(const FoldDecisions &d, int64_t end, int64_t lastEvent
     // The findings, in findFindings' order for one CPU: lost events, spurious, failed stops, timers.
     if (lost_.count) {
         Finding f = lost_;
-        f.what = fmt("%" PRIu64 " lost-event range%s", f.count, f.count == 1 ? "" : "s");
-        f.pattern = lostEvents_
-                        ? fmt("%" PRIu64 " events lost: counts near them are incomplete", lostEvents_)
-                        : std::string("the number lost is not known: counts near them are incomplete");
+        findingtext::lost(f, lostEvents_);
         out.push_back(std::move(f));
     }
     if (world.user.count) {
         Finding user = world.user;
-        user.what = fmt("%" PRIu64 " spurious tick%s in user mode", user.count, user.count == 1 ? "" : "s");
-        if (world.afterPoll * 10 >= user.count * 8) {
-            user.pattern = world.exits * 10 >= world.afterPoll * 8
-                               ? fmt("one per wakeup from polling idle (%" PRIu64
-                                     " of them came after %" PRIu64 " polling-idle exits)",
-                                     world.afterPoll, world.exits)
-                               : fmt("after wakeups from polling idle (%" PRIu64 " of %" PRIu64 ")",
-                                     world.afterPoll, user.count);
-            if (d.nohzFull && d.polling == PollingKind::IdlePoll)
-                user.cause = "Known cause: the idle=poll tick restart on nohz_full: the polling idle loop "
-                             "restarts the tick and never stops it, so each return to the task brings one "
-                             "tick in user mode before the nohz_full path stops it again.";
-        } else {
-            const double s = static_cast<double>(to_ - from_) / 1e9;
-            user.pattern = fmt("spread over the window, %.0f per second", s > 0 ? user.count / s : 0.0);
-        }
+        findingtext::spuriousUser(user, world.afterPoll, world.exits, static_cast<double>(to_ - from_) / 1e9,
+                                  d.nohzFull, d.polling);
         out.push_back(std::move(user));
     }
     if (world.poll.count) {
         Finding poll = world.poll;
-        poll.what =
-            fmt("%" PRIu64 " spurious tick%s while polling idle", poll.count, poll.count == 1 ? "" : "s");
-        const double s = static_cast<double>(pollingNs_) / 1e9;
-        poll.pattern = fmt("the tick keeps running in polling idle: %.0f per second of it (%.3f s polling)",
-                           s > 0 ? static_cast<double>(poll.count) / s : 0.0, s);
-        if (d.polling == PollingKind::IdlePoll)
-            poll.cause = "Known cause: with idle=poll the idle loop polls with the tick running (it never "
-                         "stops it), so a nohz_full CPU waiting for work ticks at HZ.";
+        findingtext::spuriousPolling(poll, static_cast<double>(pollingNs_) / 1e9, d.polling);
         out.push_back(std::move(poll));
     }
     for (size_t b = 0; b < byDep_.size(); ++b) {
         Finding x = byDep_[b];
         if (!x.count) continue;
-        x.kind = FindingKind::FailedStops;
-        x.cpu = cpu_;
-        x.dependency = b < kDependencyNames.size() ? kDependencyNames[b] : "other";
-        x.what =
-            fmt("%" PRIu64 " failed tick stop%s: %s", x.count, x.count == 1 ? "" : "s", x.dependency.c_str());
-        x.pattern = b < kDependencyMeaning.size()
-                        ? std::string("the tick stays on while ") + kDependencyMeaning[b]
-                        : "a reason this kernel gave as text";
+        findingtext::failedStops(x, b, cpu_);
         out.push_back(std::move(x));
     }
     if (catchup_.count) {
         Finding cu = catchup_;
-        cu.what = fmt("%" PRIu64 " catch-up TIMER softirq%s, the longest %s", cu.count,
-                      cu.count == 1 ? "" : "s", us(cu.worstNs).c_str());
-        cu.pattern = catchupIdle_ > 0
-                         ? fmt("after up to %s s without a tick", formatSeconds(catchupIdle_).c_str())
-                         : std::string("no tickless stretch before it in the trace (it may have "
-                                       "begun before the trace did)");
-        if (catchupBehind_ > 1)
-            cu.pattern += fmt("; the wheel up to %" PRId64 " jiffies behind", catchupBehind_);
-        const auto [major, minor] = d.release;
-        if (major > 0 && (major < 4 || (major == 4 && minor < 8)))
-            cu.cause = "Known cause: the timer wheel before 4.8 walks every jiffy it missed during a "
-                       "tickless idle, one by one, in the first TIMER softirq after it (the legacy wheel "
-                       "catch-up); this kernel is older than 4.8.";
+        findingtext::catchup(cu, catchupIdle_, catchupBehind_, d.release);
         out.push_back(std::move(cu));
     }
-    const std::string hardCause =
-        d.preemptRt && nonRtHard_ && nonRtHard_ * 10 >= nonRt_
-            ? fmt("Known cause: on PREEMPT_RT the sleepers of non-RT tasks should expire in soft interrupt "
-                  "context (v5.4 on); here %" PRIu64 " of %" PRIu64 " non-RT wakeups ran in hard interrupt "
-                  "context, where they delay the RT tasks.",
-                  nonRtHard_, nonRt_)
-            : std::string();
+    const std::string hardCause = findingtext::hardCause(d.preemptRt, nonRtHard_, nonRt_);
     if (late_.count) {
         Finding late = late_;
-        late.what = fmt("%" PRIu64 " hrtimer wakeup%s with latency ≥ %s (worst %s)", late.count,
-                        late.count == 1 ? "" : "s", us(lateWakeupNs_).c_str(), us(late.worstNs).c_str());
-        late.pattern = fmt("%" PRIu64 " woke RT tasks, %" PRIu64 " others", lateRt_, late.count - lateRt_);
-        late.cause = hardCause;
+        findingtext::lateWakeups(late, lateWakeupNs_, lateRt_, hardCause);
         out.push_back(std::move(late));
     }
     if (burst_.count) {
         Finding burst = burst_;
-        burst.what =
-            fmt("%" PRIu64 " timer interrupt%s woke two or more sleepers at once (at most %" PRIu64 ")",
-                burst.count, burst.count == 1 ? "" : "s", maxBurst_);
-        burst.pattern = "the wakeups of one interrupt run one after the other: the last waits for all";
-        if (late_.count == 0) burst.cause = hardCause;
+        findingtext::bursts(burst, maxBurst_, hardCause, late_.count > 0);
         out.push_back(std::move(burst));
     }
     return cr;

@@ -4,6 +4,7 @@
 #include "analysis/CpuPass.h"
 #include "analysis/CrossCpuModes.h"
 #include "analysis/EventRoles.h"
+#include "analysis/FindingText.h"
 #include "analysis/HrtimerPairing.h"
 #include "import/TraceDatStream.h"
 #include "util/Cancel.h"

@@ -38,8 +38,10 @@ std::optional<Line> parse(const std::string &s)
     const size_t tsStart = s.find_first_not_of(' ', open + 6);
     const size_t dot = s.find('.', tsStart);
     const size_t colon = s.find(':', dot);
-    if (tsStart == std::string::npos || dot == std::string::npos || colon == std::string::npos) return std::nullopt;
-    l.ts = std::stoll(s.substr(tsStart, dot - tsStart)) * 1000000000LL + std::stoll(s.substr(dot + 1, colon - dot - 1));
+    if (tsStart == std::string::npos || dot == std::string::npos || colon == std::string::npos)
+        return std::nullopt;
+    l.ts = std::stoll(s.substr(tsStart, dot - tsStart)) * 1000000000LL +
+           std::stoll(s.substr(dot + 1, colon - dot - 1));
     const size_t ev = s.find_first_not_of(' ', colon + 1);
     const size_t evEnd = s.find(':', ev);
     if (ev == std::string::npos || evEnd == std::string::npos) return std::nullopt;
@@ -93,8 +95,10 @@ TEST(AnalysisTimerRealData, CyclictestAgainstTraceCmdReport)
     for (size_t k = 0; k < lines.size(); ++k) {
         const Line &l = lines[k];
         if (l.event == "softirq_entry" && l.rest.rfind("vec=1 ", 0) == 0) ++timerSoftirqs[l.cpu];
-        if (l.event == "hrtimer_start") starts[word(l.rest, "hrtimer")] = {field(l.rest, "expires"), field(l.rest, "softexpires")};
-        if (l.event != "hrtimer_expire_entry" || word(l.rest, "function").rfind("hrtimer_wakeup", 0) != 0) continue;
+        if (l.event == "hrtimer_start")
+            starts[word(l.rest, "hrtimer")] = {field(l.rest, "expires"), field(l.rest, "softexpires")};
+        if (l.event != "hrtimer_expire_entry" || word(l.rest, "function").rfind("hrtimer_wakeup", 0) != 0)
+            continue;
         ++wakeups[l.cpu];
         if (!starts.count(word(l.rest, "hrtimer"))) ++unpaired[l.cpu]; // armed before the trace began
         if (explicitPicked >= 2 && implicitPicked >= 1 && slackPicked >= 1) continue;
@@ -115,7 +119,8 @@ TEST(AnalysisTimerRealData, CyclictestAgainstTraceCmdReport)
             }
         }
         if (pid <= 0 || target != l.cpu) continue;
-        // its switch-in on that CPU: a sched_switch "==> comm:pid", or its first event there (switch not traced)
+        // its switch-in on that CPU: a sched_switch "==> comm:pid", or its first event there (switch not
+        // traced)
         const std::string into = ":" + std::to_string(pid) + " [";
         for (++j; j < lines.size(); ++j) {
             const Line &m = lines[j];
@@ -162,7 +167,8 @@ TEST(AnalysisTimerRealData, CyclictestAgainstTraceCmdReport)
             EXPECT_EQ(t.wakeups[k].softLatenessNs, e.softLateness) << e.ts;
             // A switch-in the trace shows gives the latency; for a task that just appears, the latency to
             // its first event is an upper bound, and says so.
-            EXPECT_EQ(t.wakeups[k].latencyNs, e.latency) << e.ts << (e.explicitSwitch ? " switch" : " first event");
+            EXPECT_EQ(t.wakeups[k].latencyNs, e.latency)
+                << e.ts << (e.explicitSwitch ? " switch" : " first event");
             EXPECT_EQ((t.wakeups[k].flags & WakeupFlag::LatencyBound) != 0, !e.explicitSwitch) << e.ts;
         }
         EXPECT_TRUE(found) << "no wakeup at " << e.ts << " on CPU " << e.cpu;
@@ -187,8 +193,8 @@ TEST(AnalysisTimerRealData, ReportJsonHasTheTimerKeys)
             if (p != std::string::npos) pos = p + text.size();
         };
         expect("\"timer_softirq\": {\n        \"count\": " + std::to_string(c.timerSoftirq.count) +
-               ",\n        \"max_ns\": " + std::to_string(c.timerSoftirq.maxNs) + ",\n        \"catchup\": " +
-               std::to_string(c.timerSoftirq.catchup) + ",");
+               ",\n        \"max_ns\": " + std::to_string(c.timerSoftirq.maxNs) +
+               ",\n        \"catchup\": " + std::to_string(c.timerSoftirq.catchup) + ",");
         expect("\"hrtimer_wakeup\": {\n        \"count\": " + std::to_string(c.wakeup.count) + ",");
         expect("\"lateness_ns\": {");
         expect("\"p50\": " + std::to_string(c.wakeup.lateness.p50) + ",");

@@ -24,7 +24,8 @@ CliRun stats(const std::string &file, const std::string &extra = "")
 {
     CliRun c;
     c.r = run("timeout 60 '" + std::string(TICKSCOPE_CLI) + "' stats --json " + extra + " '" + file + "'");
-    for (char ch : c.r.err) c.lines += ch == '\n';
+    for (char ch : c.r.err)
+        c.lines += ch == '\n';
     return c;
 }
 
@@ -113,7 +114,8 @@ TEST(BadInput, RandomBytes)
     std::mt19937 rng(7);
     for (int k = 0; k < 3; ++k) {
         std::string bytes(4096 << k, '\0');
-        for (char &b : bytes) b = static_cast<char>(rng());
+        for (char &b : bytes)
+            b = static_cast<char>(rng());
         const fs::path p = dir / ("random" + std::to_string(k));
         writeFile(p, bytes);
         const auto c = stats(p.string());
@@ -122,7 +124,8 @@ TEST(BadInput, RandomBytes)
     }
     // The trace.dat magic followed by garbage.
     std::string fake("\x17\x08\x44tracing6\0", 11);
-    for (int i = 0; i < 5000; ++i) fake += static_cast<char>(rng());
+    for (int i = 0; i < 5000; ++i)
+        fake += static_cast<char>(rng());
     writeFile(dir / "fake.dat", fake);
     const auto c = stats((dir / "fake.dat").string());
     EXPECT_EQ(c.r.exitCode, 1) << c.r.err;
@@ -141,12 +144,14 @@ TEST(BadInput, TruncatedTraceDatAnywhere)
         ASSERT_GT(fullEvents, 0u);
         const auto dir = tempDir();
         std::vector<size_t> cuts = {1, 3, 9, 10, 12, 20, 64, 200, 1000, 4096};
-        for (int k = 1; k < 24; ++k) cuts.push_back(full.size() * static_cast<size_t>(k) / 24);
+        for (int k = 1; k < 24; ++k)
+            cuts.push_back(full.size() * static_cast<size_t>(k) / 24);
         cuts.push_back(full.size() - 1);
         for (size_t cut : cuts) {
             const fs::path p = dir / "cut.dat";
             writeFile(p, full.substr(0, cut));
-            expectCleanOutcome(stats(p.string()), fullEvents, std::string(name) + " cut at " + std::to_string(cut));
+            expectCleanOutcome(stats(p.string()), fullEvents,
+                               std::string(name) + " cut at " + std::to_string(cut));
         }
         fs::remove_all(dir);
     }

@@ -15,7 +15,8 @@ namespace {
 
 std::string instancesNow()
 {
-    return run("ls /sys/kernel/tracing/instances 2>/dev/null; cat /sys/kernel/tracing/set_event 2>/dev/null").out;
+    return run("ls /sys/kernel/tracing/instances 2>/dev/null; cat /sys/kernel/tracing/set_event 2>/dev/null")
+        .out;
 }
 
 } // namespace
@@ -36,7 +37,8 @@ TEST(LiveRecord, FreshTraceMatchesTraceCmdReport)
 
     const auto traces = loadAll(dat);
     std::vector<const Trace *> p;
-    for (const auto &t : traces) p.push_back(t.get());
+    for (const auto &t : traces)
+        p.push_back(t.get());
     const auto model = countModel(p);
     const auto report = countReport(dat);
     ASSERT_GT(report.total, 100u);
@@ -48,7 +50,8 @@ TEST(LiveRecord, FreshTraceMatchesTraceCmdReport)
     ASSERT_EQ(run("trace-cmd report '" + dat + "' > '" + txt + "'").exitCode, 0);
     std::vector<const Trace *> q;
     const auto textTraces = loadAll(txt);
-    for (const auto &t : textTraces) q.push_back(t.get());
+    for (const auto &t : textTraces)
+        q.push_back(t.get());
     EXPECT_EQ(countModel(q).byName, report.byName);
     std::filesystem::remove_all(dir);
 }

@@ -1,5 +1,9 @@
 #include "TestUtil.h"
 
+#include "model/EventFormat.h"
+
+#include <gtest/gtest.h>
+
 #include <array>
 #include <cstdio>
 #include <fstream>
@@ -140,6 +144,26 @@ ReportCounts countModel(const std::vector<const Trace *> &traces)
         }
     }
     return c;
+}
+
+void expectSameEvents(const Trace &a, const Trace &b, const std::string &what)
+{
+    ASSERT_EQ(a.cpuCount(), b.cpuCount()) << what;
+    for (int c = 0; c < a.cpuCount(); ++c) {
+        const CpuEvents &x = a.cpu(c);
+        const CpuEvents &y = b.cpu(c);
+        ASSERT_EQ(x.size(), y.size()) << what << " CPU " << c;
+        for (size_t i = 0; i < x.size(); ++i) {
+            const std::string at = what + " CPU " + std::to_string(c) + " event " + std::to_string(i);
+            ASSERT_EQ(x.ts(i), y.ts(i)) << at;
+            ASSERT_EQ(a.types()[x.type(i)].name, b.types()[y.type(i)].name) << at;
+            ASSERT_EQ(x.pid(i), y.pid(i)) << at;
+            ASSERT_EQ(x.flags(i), y.flags(i)) << at;
+            ASSERT_EQ(x.preempt(i), y.preempt(i)) << at;
+            ASSERT_EQ(formatEventFields(a, c, i), formatEventFields(b, c, i)) << at;
+            ASSERT_EQ(taskComm(a, c, i), taskComm(b, c, i)) << at;
+        }
+    }
 }
 
 } // namespace tickscope::test

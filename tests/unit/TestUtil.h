@@ -40,6 +40,9 @@ struct ReportCounts
 ReportCounts countReport(const std::string &file, const std::string &extraArgs = "");
 ReportCounts countReportText(const std::string &text);
 
+// Every event of a and b: the same CPU, time, name, task, flags and printed fields (gtest assertions).
+void expectSameEvents(const Trace &a, const Trace &b, const std::string &what);
+
 // The same counts from a loaded model (summed over sources).
 ReportCounts countModel(const std::vector<const Trace *> &traces);
 
