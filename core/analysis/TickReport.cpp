@@ -56,6 +56,49 @@ size_t histogramBucket(int64_t v)
     return std::min(static_cast<size_t>(log2Bucket(v)), kHistogramBuckets - 1);
 }
 
+} // namespace
+
+int wakeupClass(uint8_t flags)
+{
+    constexpr uint8_t kClassMask =
+        WakeupFlag::ContextKnown | WakeupFlag::PrioKnown | WakeupFlag::Soft | WakeupFlag::Rt;
+    for (int soft = 0; soft < 2; ++soft) {
+        for (int normal = 0; normal < 2; ++normal) {
+            const auto want =
+                static_cast<uint8_t>(WakeupFlag::ContextKnown | WakeupFlag::PrioKnown |
+                                     (soft ? WakeupFlag::Soft : 0) | (normal ? 0 : WakeupFlag::Rt));
+            if ((flags & kClassMask) == want) return soft * 2 + normal;
+        }
+    }
+    return -1;
+}
+
+bool countWakeup(WakeupReport &w, const HrtimerWakeup &x)
+{
+    ++w.count;
+    w.inBursts += (x.flags & WakeupFlag::Burst) != 0;
+    if (!(x.flags & WakeupFlag::ContextKnown))
+        ++w.contextUnknown;
+    else if (!(x.flags & WakeupFlag::Soft))
+        w.longestHardRun = std::max<uint64_t>(w.longestHardRun, 1);
+    if (const int k = wakeupClass(x.flags); k >= 0)
+        ++w.byContext[static_cast<size_t>(k / 2)][static_cast<size_t>(k % 2)].count;
+    if (x.latenessNs == kUnknownNs) ++w.unpaired;
+    if (!(x.flags & WakeupFlag::TaskKnown)) {
+        ++w.noTask;
+        return false;
+    }
+    if (x.latencyNs == kUnknownNs) {
+        ++w.noSwitch;
+        return false;
+    }
+    w.latencyBounds += (x.flags & WakeupFlag::LatencyBound) != 0;
+    ++w.histogram[histogramBucket(x.latencyNs)];
+    return true;
+}
+
+namespace {
+
 void timerReport(const Trace &trace, const CpuAnalysis &c, int64_t from, int64_t to, CpuReport &cr)
 {
     const CpuEvents &ev = trace.cpu(c.cpu);
@@ -102,30 +145,8 @@ void timerReport(const Trace &trace, const CpuAnalysis &c, int64_t from, int64_t
         return static_cast<uint8_t>(WakeupFlag::ContextKnown | WakeupFlag::PrioKnown |
                                     (soft ? WakeupFlag::Soft : 0) | (normal ? 0 : WakeupFlag::Rt));
     };
-    for (const HrtimerWakeup *it = wFirst; it != wLast; ++it) {
-        const HrtimerWakeup &x = *it;
-        ++w.count;
-        w.inBursts += (x.flags & WakeupFlag::Burst) != 0;
-        if (!(x.flags & WakeupFlag::ContextKnown))
-            ++w.contextUnknown;
-        else if (!(x.flags & WakeupFlag::Soft))
-            w.longestHardRun = std::max<uint64_t>(w.longestHardRun, 1);
-        for (size_t soft = 0; soft < 2; ++soft) {
-            for (size_t normal = 0; normal < 2; ++normal)
-                w.byContext[soft][normal].count += (x.flags & kClassMask) == classFlags(soft, normal);
-        }
-        if (x.latenessNs == kUnknownNs) ++w.unpaired;
-        if (!(x.flags & WakeupFlag::TaskKnown)) {
-            ++w.noTask;
-            continue;
-        }
-        if (x.latencyNs == kUnknownNs) {
-            ++w.noSwitch;
-            continue;
-        }
-        w.latencyBounds += (x.flags & WakeupFlag::LatencyBound) != 0;
-        ++w.histogram[histogramBucket(x.latencyNs)];
-    }
+    for (const HrtimerWakeup *it = wFirst; it != wLast; ++it)
+        countWakeup(w, *it);
     // One distribution at a time through one buffer: a busy trace has a wakeup per ~9 events, and six
     // copies of them would outgrow the analysis itself.
     std::vector<int32_t> v;

@@ -124,6 +124,12 @@ struct WakeupReport
     uint64_t unpaired = 0;       // no hrtimer_start of its pointer before it
 };
 
+// Counts one hrtimer_wakeup expiry into w's counters and latency histogram (not its distributions);
+// true when it has a latency. wakeupClass: its cell of WakeupReport::byContext as soft * 2 + normal, or
+// -1 when its context or priority is not known.
+bool countWakeup(WakeupReport &w, const HrtimerWakeup &x);
+int wakeupClass(uint8_t flags);
+
 struct CpuReport
 {
     int cpu = 0;

@@ -218,28 +218,9 @@ void CpuFold::longSoftirq(int64_t ts, const LongSoftirq &l)
 void CpuFold::wakeup(int64_t ts, const HrtimerWakeup &x)
 {
     if (!inWindow(ts)) return;
-    constexpr uint8_t kClassMask =
-        WakeupFlag::ContextKnown | WakeupFlag::PrioKnown | WakeupFlag::Soft | WakeupFlag::Rt;
-    WakeupReport &w = w_;
-    ++w.count;
-    w.inBursts += (x.flags & WakeupFlag::Burst) != 0;
-    if (!(x.flags & WakeupFlag::ContextKnown))
-        ++w.contextUnknown;
-    else if (!(x.flags & WakeupFlag::Soft))
-        w.longestHardRun = std::max<uint64_t>(w.longestHardRun, 1);
-    int cellSoft = -1, cellNormal = -1;
-    for (int soft = 0; soft < 2; ++soft) {
-        for (int normal = 0; normal < 2; ++normal) {
-            const auto want =
-                static_cast<uint8_t>(WakeupFlag::ContextKnown | WakeupFlag::PrioKnown |
-                                     (soft ? WakeupFlag::Soft : 0) | (normal ? 0 : WakeupFlag::Rt));
-            if ((x.flags & kClassMask) == want) cellSoft = soft, cellNormal = normal;
-        }
-    }
-    if (cellSoft >= 0) ++w.byContext[static_cast<size_t>(cellSoft)][static_cast<size_t>(cellNormal)].count;
-    if (x.latenessNs == kUnknownNs) {
-        ++w.unpaired;
-    } else {
+    const int cell = wakeupClass(x.flags);
+    const bool hasLatency = countWakeup(w_, x);
+    if (x.latenessNs != kUnknownNs) {
         lateness_.add(x.latenessNs);
         if (x.softLatenessNs != kUnknownNs) softLateness_.add(x.softLatenessNs);
     }
@@ -248,23 +229,13 @@ void CpuFold::wakeup(int64_t ts, const HrtimerWakeup &x)
         ++nonRt_;
         nonRtHard_ += (x.flags & (WakeupFlag::ContextKnown | WakeupFlag::Soft)) == WakeupFlag::ContextKnown;
     }
-    if (!(x.flags & WakeupFlag::TaskKnown)) {
-        ++w.noTask;
-        return;
-    }
-    if (x.latencyNs == kUnknownNs) {
-        ++w.noSwitch;
-        return;
-    }
-    w.latencyBounds += (x.flags & WakeupFlag::LatencyBound) != 0;
-    ++w.histogram[std::min(static_cast<size_t>(log2Bucket(x.latencyNs)), kHistogramBuckets - 1)];
+    if (!hasLatency) return;
     latency_.add(x.latencyNs);
     if (x.flags & WakeupFlag::PrioKnown)
         (isRt ? latencyRt_ : latencyNormal_).add(x.latencyNs);
     else
         latencyUnknown_.add(x.latencyNs);
-    if (cellSoft >= 0)
-        byContext_[static_cast<size_t>(cellSoft)][static_cast<size_t>(cellNormal)].add(x.latencyNs);
+    if (cell >= 0) byContext_[static_cast<size_t>(cell / 2)][static_cast<size_t>(cell % 2)].add(x.latencyNs);
     if (x.latencyNs >= lateWakeupNs_) {
         ++late_.count;
         lateRt_ += isRt;
