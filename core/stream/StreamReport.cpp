@@ -55,8 +55,7 @@ class Engine
 {
 public:
     Engine(TraceDatStream &stream, const StreamOptions &o)
-        : stream_(stream), trace_(stream.trace()), options_(o), roles_(trace_),
-          cpus_(static_cast<size_t>(trace_.cpuCount()))
+        : trace_(stream.trace()), options_(o), roles_(trace_), cpus_(static_cast<size_t>(trace_.cpuCount()))
     {
         const int n = trace_.cpuCount();
         threads_ = std::clamp(defaultThreads(o.analysis.threads), 1, std::max(n, 1));
@@ -120,7 +119,6 @@ private:
     void release();
     size_t eventsNeeded(size_t c) const;
 
-    TraceDatStream &stream_;
     Trace &trace_;
     const StreamOptions &options_;
     EventRoles roles_;
