@@ -88,12 +88,12 @@ private:
     const LaneGeometry *geometry_;
     int left_ = 0;
     LaneSummaries *summaries_;
-    std::span<const ColumnSummary> columns_; // this draw's columns
-    double colNs_ = 0;                       // and the time one column covers
-    std::vector<Seg> segs_;                  // scratch: segments by column and layer
-    PixelCanvas canvas_;                     // the fills of the band being drawn (state, tick, event rows)
-    double rangeLower_ = 0;                  // the key range's lower end of this draw
-    int64_t from_ = 0, to_ = 0;              // and the visible range in the run's absolute time
+    std::span<const ColumnSummary> columns_;             // this draw's columns
+    double colNs_ = 0;                                   // and the time one column covers
+    std::vector<Seg> segs_;                              // scratch: segments by column and layer
+    PixelCanvas &canvas_ = PixelCanvas::forThisThread(); // the band being drawn (state, tick, event rows)
+    double rangeLower_ = 0;                              // the key range's lower end of this draw
+    int64_t from_ = 0, to_ = 0;                          // and the visible range in the run's absolute time
     QStringList namesDrawn_;
     int arrowsDrawn_ = 0;
     int callsDrawn_ = -1;

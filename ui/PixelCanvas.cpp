@@ -103,4 +103,10 @@ void PixelCanvas::end(QPainter *p)
     touched_ = false;
 }
 
+PixelCanvas &PixelCanvas::forThisThread()
+{
+    static thread_local PixelCanvas canvas;
+    return canvas;
+}
+
 } // namespace tickscope
