@@ -201,14 +201,12 @@ template <class F> void walkTimerItems(const Trace &trace, const CpuAnalysis &c,
     }
 }
 
-// An expiry's lateness against the last start of its pointer (`last`), which it then uses up.
-void settle(CpuAnalysis &c, ExpiryHeads::Kind kind, size_t slot, const HrtimerExpireEntryP &x, PtrTable &last)
+// An expiry (at `now`) against the last start of its pointer (`v`, null: none): its lateness.
+void settle(CpuAnalysis &c, ExpiryHeads::Kind kind, size_t slot, int64_t now, const PtrTable::Value *v)
 {
     CpuTimers &t = c.timers;
-    const PtrTable::Value *v = last.get(x.timer);
-    const int32_t hard = v ? saturate(x.now - v->expires) : kUnknownNs;
-    const int32_t soft = v ? saturate(x.now - v->softexpires) : kUnknownNs;
-    last.consume(x.timer);
+    const int32_t hard = v ? saturate(now - v->expires) : kUnknownNs;
+    const int32_t soft = v ? saturate(now - v->softexpires) : kUnknownNs;
     if (kind == ExpiryHeads::Wakeup) {
         t.wakeups[slot].latenessNs = hard;
         t.wakeups[slot].softLatenessNs = soft;
@@ -217,6 +215,13 @@ void settle(CpuAnalysis &c, ExpiryHeads::Kind kind, size_t slot, const HrtimerEx
     } else {
         t.otherLateness[slot].latenessNs = hard;
     }
+}
+
+// The same against the table of last starts, whose start the expiry then uses up.
+void settle(CpuAnalysis &c, ExpiryHeads::Kind kind, size_t slot, const HrtimerExpireEntryP &x, PtrTable &last)
+{
+    settle(c, kind, slot, x.now, last.get(x.timer));
+    last.consume(x.timer);
 }
 
 // An item of a pointer that more than one CPU names, kept for the merge across CPUs.
@@ -240,31 +245,47 @@ struct IncrementalPairing::Cursor
     uint32_t seq = 0;
 };
 
-struct IncrementalPairing::Table : PtrTable
+// The last start of each pointer of one shard (ids s, s + kShards, ...), indexed by id / kShards: the ids
+// are dense (a per-trace table), so a vector, grown as new ids come, stands for the hash map. Absent and
+// used-up starts read the same (no start to pair with).
+struct IncrementalPairing::Table
 {
+    std::vector<PtrTable::Value> last;
+    PtrTable::Value &at(uint32_t id)
+    {
+        const size_t k = id / kShards;
+        if (k >= last.size()) last.resize(std::max(k + 1, last.size() * 2), {PtrTable::kConsumed, 0});
+        return last[k];
+    }
 };
 
+// A start or an expiry with what the merge needs of its payload, read on its CPU's thread.
 struct IncrementalPairing::Item
 {
     SharedItem v;
+    uint32_t timer;
+    int64_t expiresOrNow;
+    int64_t softexpires;
 };
 
-IncrementalPairing::IncrementalPairing() : last_(std::make_unique<Table>()) {}
+IncrementalPairing::IncrementalPairing() : last_(kShards) {}
 IncrementalPairing::~IncrementalPairing() = default;
 
 void IncrementalPairing::through(const Trace &trace, std::vector<CpuAnalysis> &cpus, int64_t t, int threads)
 {
     cursors_.resize(cpus.size());
-    items_.resize(cpus.size());
+    items_.resize(cpus.size() * kShards);
     // Each CPU's items up to t in walkTimerItems' order (the events up to t are all in: a start not seen
-    // yet comes after every expiry taken here), all CPUs at once; then all of them merged in
-    // pairHrtimers' order (ts, start first, CPU, the CPU's order).
+    // yet comes after every expiry taken here), all CPUs at once, each into the shard of its pointer; then
+    // each shard's items of every CPU merged in pairHrtimers' order (ts, start first, CPU, the CPU's
+    // order), the shards at once: pointers are independent of one another, so the pairs are those of a
+    // single merge of everything.
     parallelFor(cpus.size(), threads, [&](size_t c) {
         CpuAnalysis &ca = cpus[c];
         const CpuEvents &ev = trace.cpu(ca.cpu);
         Cursor &cur = cursors_[c];
-        std::vector<Item> &items = items_[c];
-        items.clear();
+        for (size_t s = 0; s < kShards; ++s)
+            items_[c * kShards + s].clear();
         const size_t size = ev.size();
         auto nextStart = [&] {
             while (cur.start < size && trace.kind(ev.type(cur.start)) != EventKind::HrtimerStart)
@@ -278,8 +299,13 @@ void IncrementalPairing::through(const Trace &trace, std::vector<CpuAnalysis> &c
             const bool hasE = kind != ExpiryHeads::None && ev.ts(expiry) <= t;
             if (!hasS && !hasE) break;
             if (hasS && (!hasE || ev.ts(cur.start) <= ev.ts(expiry))) {
-                items.push_back({{ev.ts(cur.start), static_cast<uint32_t>(cur.start), 0,
-                                  static_cast<uint16_t>(c), 0, 0, cur.seq++}});
+                const auto st = ev.payload<HrtimerStartP>(cur.start);
+                items_[c * kShards + st.timer % kShards].push_back(
+                    {{ev.ts(cur.start), static_cast<uint32_t>(cur.start), 0, static_cast<uint16_t>(c), 0, 0,
+                      cur.seq++},
+                     st.timer,
+                     st.expires,
+                     st.softexpires});
                 ++cur.start;
                 nextStart();
                 continue;
@@ -287,8 +313,13 @@ void IncrementalPairing::through(const Trace &trace, std::vector<CpuAnalysis> &c
             size_t &slot = kind == ExpiryHeads::Wakeup ? cur.heads.wakeup
                            : kind == ExpiryHeads::Tick ? cur.heads.tick
                                                        : cur.heads.other;
-            items.push_back({{ev.ts(expiry), expiry, static_cast<uint32_t>(slot++), static_cast<uint16_t>(c),
-                              1, static_cast<uint8_t>(kind), cur.seq++}});
+            const auto x = ev.payload<HrtimerExpireEntryP>(expiry);
+            items_[c * kShards + x.timer % kShards].push_back(
+                {{ev.ts(expiry), expiry, static_cast<uint32_t>(slot++), static_cast<uint16_t>(c), 1,
+                  static_cast<uint8_t>(kind), cur.seq++},
+                 x.timer,
+                 x.now,
+                 0});
         }
     });
     auto later = [](const SharedItem &a, const SharedItem &b) {
@@ -302,25 +333,33 @@ void IncrementalPairing::through(const Trace &trace, std::vector<CpuAnalysis> &c
         SharedItem item;
         size_t at;
     };
-    auto cmp = [&](const Head &a, const Head &b) { return later(a.item, b.item); };
-    std::priority_queue<Head, std::vector<Head>, decltype(cmp)> heads(cmp);
-    for (size_t c = 0; c < items_.size(); ++c)
-        if (!items_[c].empty()) heads.push({items_[c][0].v, 0});
-    while (!heads.empty()) {
-        const Head h = heads.top();
-        heads.pop();
-        const SharedItem &it = h.item;
-        const CpuEvents &ev = trace.cpu(cpus[it.c].cpu);
-        if (it.expiry == 0) {
-            const auto st = ev.payload<HrtimerStartP>(it.index);
-            last_->put(st.timer, {st.expires, st.softexpires});
-        } else {
-            settle(cpus[it.c], static_cast<ExpiryHeads::Kind>(it.kind), it.slot,
-                   ev.payload<HrtimerExpireEntryP>(it.index), *last_);
+    parallelFor(kShards, threads, [&](size_t s) {
+        auto cmp = [&](const Head &a, const Head &b) { return later(a.item, b.item); };
+        std::priority_queue<Head, std::vector<Head>, decltype(cmp)> heads(cmp);
+        for (size_t c = 0; c < cpus.size(); ++c)
+            if (!items_[c * kShards + s].empty()) heads.push({items_[c * kShards + s][0].v, 0});
+        Table &table = last_[s];
+        while (!heads.empty()) {
+            const Head h = heads.top();
+            heads.pop();
+            const std::vector<Item> &mine = items_[size_t{h.item.c} * kShards + s];
+            const Item &it = mine[h.at];
+            if (it.timer != 0) { // no pointer: nothing to pair (as PtrTable)
+                PtrTable::Value &v = table.at(it.timer);
+                if (it.v.expiry == 0) {
+                    v = {it.expiresOrNow, it.softexpires};
+                } else {
+                    settle(cpus[it.v.c], static_cast<ExpiryHeads::Kind>(it.v.kind), it.v.slot,
+                           it.expiresOrNow, v.expires == PtrTable::kConsumed ? nullptr : &v);
+                    v.expires = PtrTable::kConsumed;
+                }
+            } else if (it.v.expiry) {
+                settle(cpus[it.v.c], static_cast<ExpiryHeads::Kind>(it.v.kind), it.v.slot, it.expiresOrNow,
+                       nullptr);
+            }
+            if (h.at + 1 < mine.size()) heads.push({mine[h.at + 1].v, h.at + 1});
         }
-        const std::vector<Item> &mine = items_[it.c];
-        if (h.at + 1 < mine.size()) heads.push({mine[h.at + 1].v, h.at + 1});
-    }
+    });
 }
 
 size_t IncrementalPairing::nextStart(size_t c) const

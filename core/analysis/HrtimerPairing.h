@@ -32,12 +32,13 @@ public:
     size_t nextStart(size_t c) const;
 
 private:
+    static constexpr size_t kShards = 16; // pointers merged apart, by id modulo this
     struct Cursor;
     struct Table;
     struct Item;
     std::vector<Cursor> cursors_;
-    std::vector<std::vector<Item>> items_; // per CPU, reused
-    std::unique_ptr<Table> last_;
+    std::vector<std::vector<Item>> items_; // per CPU and shard (c * kShards + s), reused
+    std::vector<Table> last_;              // per shard
 };
 
 // Who the hrtimer_wakeup expiry `w` of CPU events `ev` woke, and the CPU it was sent to: the event the pass
