@@ -466,6 +466,10 @@ StreamResult streamed(const std::string &path, const StreamOptions &options)
     if (options.markers)
         throw LoadError(path + ": --stream reads the file once and needs its window before it starts; the "
                                "print markers' window is known only at its end (give it as --window A:B)");
+    // Thousands of steps, each a few parallel loops: on threads that wait between them.
+    const int threads = defaultThreads(options.analysis.threads);
+    WorkerPool pool(threads);
+    const ScopedPool scoped(pool, threads);
     TraceDatStream stream(path, options.load);
     const Trace &trace = stream.trace();
     if (options.opened) options.opened(trace);

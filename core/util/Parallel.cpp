@@ -36,8 +36,40 @@ void runThreads(int threads, const std::function<void(int)> &work)
     }
 }
 
+namespace {
+struct CurrentPool
+{
+    WorkerPool *pool = nullptr;
+    int threads = 0;
+};
+thread_local CurrentPool current;
+} // namespace
+
+ScopedPool::ScopedPool(WorkerPool &pool, int threads)
+    : previousPool_(current.pool), previousThreads_(current.threads)
+{
+    current = {&pool, threads};
+}
+
+ScopedPool::~ScopedPool()
+{
+    current = {previousPool_, previousThreads_};
+}
+
 void parallelFor(size_t count, int threads, const std::function<void(size_t)> &item)
 {
+    if (current.pool && count > 1 && threads >= current.threads) {
+        const CurrentPool mine = current;
+        current = {}; // an item run on this thread that calls parallelFor starts its own threads
+        try {
+            mine.pool->parallelFor(count, item);
+        } catch (...) {
+            current = mine;
+            throw;
+        }
+        current = mine;
+        return;
+    }
     std::atomic<size_t> next{0};
     runThreads(std::clamp<int>(threads, 1, std::max<int>(1, static_cast<int>(count))), [&](int) {
         for (size_t k = next++; k < count; k = next++)

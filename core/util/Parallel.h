@@ -50,6 +50,23 @@ private:
     std::exception_ptr error_;
 };
 
+// While one lives on a thread, the parallelFor calls made on that thread with at least the pool's threads
+// run on `pool` instead of starting threads per call: for a loop of many small steps (a streamed report
+// takes thousands), where creating and joining threads costs more than the work. Calls made from inside
+// an item start their own threads as before.
+class ScopedPool
+{
+public:
+    explicit ScopedPool(WorkerPool &pool, int threads);
+    ~ScopedPool();
+    ScopedPool(const ScopedPool &) = delete;
+    ScopedPool &operator=(const ScopedPool &) = delete;
+
+private:
+    WorkerPool *previousPool_;
+    int previousThreads_;
+};
+
 // Independent jobs run in the order given on a fixed set of threads (each job on one of them). All the
 // hand-offs go through one std::mutex, so ThreadSanitizer sees what a job reads as written before
 // submit(). A job that throws is dropped (the exception goes to `onError`). The destructor drops the
