@@ -24,7 +24,10 @@ void ChangeLane::set(size_t i, uint8_t code)
         codes_[codes_.size() - 1] = code;
         return;
     }
-    if ((i >> 6) >= bits_.size()) bits_.resize(std::max((i >> 6) + 1, bits_.size() * 2)); // streamed
+    // Streamed (a lane whose events arrive in parts): grown by a fixed step, not doubled, since resize
+    // touches what it adds and the head behind the reader is handed back (doubling kept a tail as long as
+    // all the events so far in memory).
+    if ((i >> 6) >= bits_.size()) bits_.resize((i >> 6) + 1 + 1024);
     if (i >= events_) events_ = i + 1;
     bits_[i >> 6] |= uint64_t{1} << (i & 63);
     codes_.push_back(code);

@@ -100,6 +100,8 @@ public:
     size_t indexOf(size_t change) const;
 
     size_t bytes() const;
+    size_t liveCodeBytes() const { return codes_.liveBytes(); }
+    size_t liveBitBytes() const { return bits_.liveBytes(); }
 
 private:
     size_t events_ = 0;

@@ -94,6 +94,18 @@ void SwitchOutSweep::through(const Trace &trace, const EventRoles &roles,
     }
 }
 
+void SwitchOutSweep::readLaneThrough(size_t c, const CpuAnalysis &cpu, size_t through)
+{
+    if (c >= cpus_.size() || through == SIZE_MAX) return;
+    Cpu &s = cpus_[c];
+    if (s.sw < cpu.timers.switches.size() || s.scanFrom > through) return;
+    cpu.task.forEachFrom(s.change, s.scanFrom, through, [&](size_t i, uint8_t) {
+        s.lastChange = s.change++;
+        s.scanFrom = i + 1;
+    });
+    s.scanFrom = through + 1;
+}
+
 size_t CrossCpuModes::resolve(const Trace &trace, const EventRoles &roles, std::vector<CpuAnalysis> &cpus)
 {
     std::vector<std::vector<uint32_t>> opens(cpus.size());

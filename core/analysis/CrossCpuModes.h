@@ -45,6 +45,10 @@ public:
     // How far CPU c's switches have been taken (a trace read in parts may release the ones before).
     size_t switchesTaken(size_t c) const { return c < cpus_.size() ? cpus_[c].sw : 0; }
     size_t opensTaken(size_t c) const { return c < cpus_.size() ? cpus_[c].open : 0; }
+    // CPU c has taken every switch record it has and its task lane will not change at or before event
+    // `through`: its next switch comes later, so the lane is read up to there now (a caller releasing the
+    // lane's bitmap behind laneScanned need not keep it from the CPU's last switch on).
+    void readLaneThrough(size_t c, const CpuAnalysis &cpu, size_t through);
     size_t laneScanned(size_t c) const
     {
         return c < cpus_.size() ? cpus_[c].scanFrom : 0;

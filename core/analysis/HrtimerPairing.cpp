@@ -474,21 +474,37 @@ size_t firstSwitchFrom(const Column<SwitchRec> &sw, size_t index, size_t lo = 0)
     return lo;
 }
 
-// The first switch with ts >= t at or after `hint` (hints only move forward: wakeups come in time order).
-size_t seekSwitch(const CpuEvents &ev, const Column<SwitchRec> &sw, size_t hint, int64_t t)
+// A CPU's switch records with their events' times and kinds; in a trace read in parts the first record
+// still read may have lost its event (`live`: its time and kind kept aside).
+struct SwitchTimes
 {
-    const size_t n = sw.size();
+    const Trace &trace;
+    const CpuEvents &ev;
+    const Column<SwitchRec> &sw;
+    const LiveSwitch *live = nullptr;
+    int64_t ts(size_t k) const { return live && k == live->record ? live->ts : ev.ts(sw[k].index); }
+    bool shown(size_t k) const
+    {
+        return live && k == live->record ? live->shown
+                                         : trace.kind(ev.type(sw[k].index)) == EventKind::SchedSwitch;
+    }
+};
+
+// The first switch with ts >= t at or after `hint` (hints only move forward: wakeups come in time order).
+size_t seekSwitch(const SwitchTimes &st, size_t hint, int64_t t)
+{
+    const size_t n = st.sw.size();
     if (hint >= n) return n;
-    if (ev.ts(sw[hint].index) >= t) return hint;
+    if (st.ts(hint) >= t) return hint;
     size_t step = 1, lo = hint, hi = hint + 1;
-    while (hi < n && ev.ts(sw[hi].index) < t) { // galloping, then binary search in (lo, hi]
+    while (hi < n && st.ts(hi) < t) { // galloping, then binary search in (lo, hi]
         lo = hi;
         step *= 2;
         hi = std::min(n, hi + step);
     }
     while (hi - lo > 1) {
         const size_t mid = lo + (hi - lo) / 2;
-        (ev.ts(sw[mid].index) < t ? lo : hi) = mid;
+        (st.ts(mid) < t ? lo : hi) = mid;
     }
     return hi;
 }
@@ -501,15 +517,14 @@ struct SwitchIn
     int64_t ts = -1;
     bool shown = false;
 };
-SwitchIn findSwitchIn(const Trace &trace, const CpuEvents &ev, const Column<SwitchRec> &sw, size_t k,
-                      int32_t pid, int64_t from)
+SwitchIn findSwitchIn(const SwitchTimes &st, size_t k, int32_t pid, int64_t from)
 {
-    const size_t end = std::min(sw.size(), k + kMaxScanSwitches);
+    const size_t end = std::min(st.sw.size(), k + kMaxScanSwitches);
     for (; k < end; ++k) {
-        if (sw[k].nextPid != pid) continue;
-        const int64_t ts = ev.ts(sw[k].index);
+        if (st.sw[k].nextPid != pid) continue;
+        const int64_t ts = st.ts(k);
         if (ts - from > kMaxLatencyNs) return {};
-        return {ts, trace.kind(ev.type(sw[k].index)) == EventKind::SchedSwitch};
+        return {ts, st.shown(k)};
     }
     return {};
 }
@@ -555,7 +570,7 @@ namespace {
 
 // The latency of CPU k's wakeups [from, to).
 void measureCpu(const Trace &trace, std::vector<CpuAnalysis> &cpus, size_t k, size_t from, size_t to,
-                const std::vector<int> &switching, const std::vector<size_t> *firstSwitch)
+                const std::vector<int> &switching, const std::vector<LiveSwitch> *live)
 {
     const int n = trace.cpuCount();
     CpuAnalysis &a = cpus[k];
@@ -563,26 +578,28 @@ void measureCpu(const Trace &trace, std::vector<CpuAnalysis> &cpus, size_t k, si
     // naming CPU 7000 has 7001 CPUs, nearly all empty, and n x n hints were 0.8 GB of zeroing).
     if (from >= to) return;
     const CpuEvents &own = trace.cpu(a.cpu);
-    std::vector<size_t> hint(static_cast<size_t>(n), 0);
-    if (firstSwitch) hint = *firstSwitch;
-    auto find = [&](int c, const HrtimerWakeup &w, int32_t pid, int64_t t0) {
-        const CpuEvents &ev = trace.cpu(c);
-        const Column<SwitchRec> &sw = cpus[static_cast<size_t>(c)].timers.switches;
-        size_t &h = hint[static_cast<size_t>(c)];
-        h = c == a.cpu
-                ? firstSwitchFrom(sw, w.index, firstSwitch ? (*firstSwitch)[static_cast<size_t>(c)] : 0)
-                : seekSwitch(ev, sw, h, t0);
-        return findSwitchIn(trace, ev, sw, h, pid, t0);
+    auto first = [&](int c) { return live ? (*live)[static_cast<size_t>(c)].record : 0; };
+    auto times = [&](int c) {
+        return SwitchTimes{trace, trace.cpu(c), cpus[static_cast<size_t>(c)].timers.switches,
+                           live ? &(*live)[static_cast<size_t>(c)] : nullptr};
     };
-    std::vector<size_t> atT0(static_cast<size_t>(n), 0);
-    if (firstSwitch) atT0 = *firstSwitch;
+    std::vector<size_t> hint(static_cast<size_t>(n), 0);
+    for (int c : switching)
+        hint[static_cast<size_t>(c)] = first(c);
+    auto find = [&](int c, const HrtimerWakeup &w, int32_t pid, int64_t t0) {
+        const SwitchTimes st = times(c);
+        size_t &h = hint[static_cast<size_t>(c)];
+        h = c == a.cpu ? firstSwitchFrom(st.sw, w.index, first(c)) : seekSwitch(st, h, t0);
+        return findSwitchIn(st, h, pid, t0);
+    };
+    std::vector<size_t> atT0 = hint;
     // Whether pid is the current task of some CPU at t0 (per the last switch-in at or before it).
     auto runningAt = [&](int32_t pid, int64_t t0) {
         for (int c : switching) {
-            const Column<SwitchRec> &sw = cpus[static_cast<size_t>(c)].timers.switches;
+            const SwitchTimes st = times(c);
             size_t &h = atT0[static_cast<size_t>(c)];
-            h = seekSwitch(trace.cpu(c), sw, h, t0 + 1);
-            if (h > 0 && sw[h - 1].nextPid == pid) return true;
+            h = seekSwitch(st, h, t0 + 1);
+            if (h > 0 && st.sw[h - 1].nextPid == pid) return true;
         }
         return false;
     };
@@ -635,11 +652,11 @@ void measureWakeupLatency(const Trace &trace, std::vector<CpuAnalysis> &cpus, in
 
 void measureWakeupLatency(const Trace &trace, std::vector<CpuAnalysis> &cpus, int threads,
                           const std::vector<std::pair<size_t, size_t>> &ranges,
-                          const std::vector<size_t> &firstSwitch)
+                          const std::vector<LiveSwitch> &live)
 {
     const std::vector<int> switching = switchingCpus(cpus);
     parallelFor(cpus.size(), threads, [&](size_t k) {
-        measureCpu(trace, cpus, k, ranges[k].first, ranges[k].second, switching, &firstSwitch);
+        measureCpu(trace, cpus, k, ranges[k].first, ranges[k].second, switching, &live);
     });
 }
 

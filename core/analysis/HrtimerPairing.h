@@ -55,11 +55,18 @@ void measureWakeupLatency(const Trace &trace, std::vector<CpuAnalysis> &cpus, in
 // The same for the wakeups [ranges[k].first, ranges[k].second) of each CPU k, keeping the switch arrays:
 // for a trace whose events arrive in parts, once every CPU holds its events to 100 ms after the last
 // of them (the longest latency measured) and the 256 events after each on its own CPU.
-// firstSwitch[c]: CPU c's first switch record still in memory (the ones before may be gone), at or
-// before the last switch-in at or before the earliest wakeup measured.
+// live[c]: CPU c's first switch record still in memory (the ones before may be gone), at or before the
+// last switch-in at or before the earliest wakeup measured, with its event's time and kind: that event
+// may be gone too (a CPU that stops switching would otherwise hold every event after its last switch).
+struct LiveSwitch
+{
+    size_t record = 0;
+    int64_t ts = 0;
+    bool shown = false; // a sched_switch (not a pid change the trace did not explain)
+};
 void measureWakeupLatency(const Trace &trace, std::vector<CpuAnalysis> &cpus, int threads,
                           const std::vector<std::pair<size_t, size_t>> &ranges,
-                          const std::vector<size_t> &firstSwitch);
+                          const std::vector<LiveSwitch> &live);
 constexpr int64_t kMaxWakeupLatencyNs = 100000000; // a switch-in later than this is not the wakeup's
 constexpr size_t kWokenByEvents = 256;             // events after a wakeup that may name its target
 

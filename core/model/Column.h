@@ -100,6 +100,10 @@ public:
     // Returns the mapping's untouched tail to the system (after loading).
     void trim() { detail::columnTrim(data_, size_ * sizeof(T), cap_ * sizeof(T)); }
     size_t bytes() const { return size_ * sizeof(T); }
+    size_t liveBytes() const
+    {
+        return size_ * sizeof(T) - std::min(released_, size_ * sizeof(T));
+    } // not released
     size_t capacity() const { return cap_; }
     bool huge() const { return huge_; }
     // Lazy: pages are faulted in as values are written, none ahead (a column whose front moves on and

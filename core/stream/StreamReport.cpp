@@ -48,6 +48,7 @@ struct CpuStream
     size_t tickLane = 0, failed = 0, softirqs = 0, longs = 0, wakeups = 0, other = 0;
     size_t measured = 0;    // wakeups whose latency is measured
     size_t liveSwitch = 0;  // the first switch record the latency step may still read
+    LiveSwitch live{npos};  // that record with its event's time and kind (the event may go)
     size_t batchesSeen = 0; // batches folded (the pass appends them as they close)
 };
 
@@ -87,6 +88,9 @@ public:
                 opens_[c].push_back(heads[k]);
         }
         sweep_.through(trace_, roles_, cpus_, opens_, t, candidates_);
+        // (a gap found in the next step may still set a change at the last event taken: two back)
+        for (size_t c = 0; c < cpus_.size() && !end; ++c)
+            if (const size_t n = passes_[c]->processed(); n >= 2) sweep_.readLaneThrough(c, cpus_[c], n - 2);
         if (end) crossCpuResolved_ = CrossCpuModes::resolve(cpus_, candidates_);
         measure(t, end);
         parallelFor(cpus_.size(), threads_, [&](size_t c) { fold(c, end); });
@@ -113,6 +117,7 @@ public:
 
 private:
     void measure(int64_t t, bool end);
+    void keepLiveSwitch(size_t c);
     void fold(size_t c, bool end);
     void lookUpTicks(size_t c, size_t until, bool end);
     void advanceLane(size_t c, size_t through);
@@ -175,9 +180,12 @@ void Engine::measure(int64_t t, bool end)
         s.measured = j;
         if (j < tm.wakeups.size()) oldest = std::min(oldest, ev.ts(tm.wakeups[j].index));
     }
-    std::vector<size_t> live(cpus_.size());
-    for (size_t c = 0; c < cpus_.size(); ++c)
-        live[c] = state_[c].liveSwitch;
+    std::vector<LiveSwitch> live(cpus_.size());
+    for (size_t c = 0; c < cpus_.size(); ++c) {
+        keepLiveSwitch(c);
+        live[c] = state_[c].live;
+        live[c].record = state_[c].liveSwitch;
+    }
     measureWakeupLatency(trace_, cpus_, threads_, ranges, live);
     // The switches the wakeups still to measure may read: from the last one at or before the oldest.
     for (size_t c = 0; c < cpus_.size(); ++c) {
@@ -186,7 +194,19 @@ void Engine::measure(int64_t t, bool end)
         size_t &k = state_[c].liveSwitch;
         while (k + 1 < sw.size() && ev.ts(sw[k + 1].index) <= oldest && k + 1 < sweep_.switchesTaken(c))
             ++k;
+        keepLiveSwitch(c);
     }
+}
+
+void Engine::keepLiveSwitch(size_t c)
+{
+    // While the record is new its event is still in memory (eventsNeeded keeps it until this is done).
+    CpuStream &s = state_[c];
+    const Column<SwitchRec> &sw = cpus_[c].timers.switches;
+    if (s.live.record == s.liveSwitch || s.liveSwitch >= sw.size()) return;
+    const CpuEvents &ev = trace_.cpu(cpus_[c].cpu);
+    const uint32_t i = sw[s.liveSwitch].index;
+    s.live = {s.liveSwitch, ev.ts(i), trace_.kind(ev.type(i)) == EventKind::SchedSwitch};
 }
 
 void Engine::advanceLane(size_t c, size_t through)
@@ -326,7 +346,9 @@ size_t Engine::eventsNeeded(size_t c) const
         need = std::min<size_t>(need, a.timers.otherLateness[s.other].index);
     // the pairing's next start and expiries, the sweep's next switch, the latency step's switches
     const Column<SwitchRec> &sw = a.timers.switches;
-    if (s.liveSwitch < sw.size()) need = std::min<size_t>(need, sw[s.liveSwitch].index);
+    // (the first one's time and kind are kept aside once it is the first)
+    const size_t firstRead = s.live.record == s.liveSwitch ? s.liveSwitch + 1 : s.liveSwitch;
+    if (firstRead < sw.size()) need = std::min<size_t>(need, sw[firstRead].index);
     const size_t taken = sweep_.switchesTaken(c);
     if (taken < sw.size()) need = std::min<size_t>(need, sw[taken].index);
     need = std::min(need, pairing_.nextStart(c));
@@ -361,26 +383,32 @@ void Engine::release()
 
 void Engine::debugMemory() const
 {
-    size_t task = 0, irq = 0, ticks = 0, lane = 0, softirqs = 0, events = 0, wakeups = 0, sw = 0, other = 0;
+    // Bytes not handed back yet (released heads read as zeros and hold no memory).
+    size_t taskCodes = 0, taskBits = 0, irq = 0, ticks = 0, lane = 0, softirqs = 0, events = 0, wakeups = 0,
+           sw = 0, other = 0, info = 0;
     for (size_t c = 0; c < cpus_.size(); ++c) {
         const CpuAnalysis &a = cpus_[c];
-        task += a.task.bytes();
-        irq += a.irq.bytes();
-        ticks += (a.ticks.capacity() + a.localTimerTicks.capacity()) * sizeof(TickRecord);
+        taskCodes += a.task.liveCodeBytes();
+        taskBits += a.task.liveBitBytes();
+        irq += a.irq.liveCodeBytes() + a.irq.liveBitBytes();
+        ticks += a.ticks.liveBytes() + a.localTimerTicks.liveBytes();
         lane += a.tickLane.bytes();
         softirqs += a.timers.timerSoftirqs.capacity() * sizeof(TimerSoftirq);
         const CpuEvents &ev = trace_.cpu(a.cpu);
         events += ev.size() - ev.releasedBefore();
-        wakeups += a.timers.wakeups.size() - state_[c].wakeups;
-        sw += a.timers.switches.size() - state_[c].liveSwitch;
-        other += a.timers.otherLateness.size() - state_[c].other;
+        wakeups += a.timers.wakeups.liveBytes();
+        sw += a.timers.switches.liveBytes();
+        other += a.timers.otherLateness.liveBytes();
+        info += (state_[c].info.size() + state_[c].infoLocal.size()) * sizeof(TickInfo);
     }
     std::fprintf(
         stderr,
-        "stream: rss %.1f MB; task lanes %.1f MB, irq lanes %.1f MB, ticks %.1f MB, tick lanes %.1f MB, "
-        "softirqs %.1f MB; live events %zu, wakeups %zu, switches %zu, lateness %zu; names %zu\n",
-        static_cast<double>(currentRssBytes()) / 1e6, task / 1e6, irq / 1e6, ticks / 1e6, lane / 1e6,
-        softirqs / 1e6, events, wakeups, sw, other, trace_.tasks.entries().size());
+        "stream: rss %.1f MB; task codes %.1f MB, task bits %.1f MB, irq lanes %.1f MB, ticks %.1f MB, "
+        "tick info %.1f MB, tick lanes %.1f MB, softirqs %.1f MB, wakeups %.1f MB, switches %.1f MB, "
+        "lateness %.1f MB; live events %zu; names %zu\n",
+        static_cast<double>(currentRssBytes()) / 1e6, taskCodes / 1e6, taskBits / 1e6, irq / 1e6, ticks / 1e6,
+        info / 1e6, lane / 1e6, softirqs / 1e6, wakeups / 1e6, sw / 1e6, other / 1e6, events,
+        trace_.tasks.entries().size());
 }
 
 TickReport Engine::finish(double seconds)

@@ -8,8 +8,12 @@
 #include "import/Loader.h"
 #include "import/TraceDatStream.h"
 #include "model/EventFormat.h"
+#include "sim/Presets.h"
+#include "sim/Scenario.h"
+#include "sim/Simulator.h"
 #include "stream/ReportFold.h"
 #include "stream/StreamReport.h"
+#include "write/TraceDatWriter.h"
 
 #include <gtest/gtest.h>
 
@@ -292,6 +296,28 @@ TEST(Stream, ReportIsTheLoadedReportOnEveryFixture)
                 << name << ", a window";
         }
     }
+}
+
+TEST(Stream, HoldsAboutTheLookAheadWhenCpusStopSwitching)
+{
+    // nohz_full CPUs running one user loop each: after the first switch-in they never switch again, and
+    // the memory held must not grow from that switch on (it did: every event after a CPU's last switch
+    // was kept, for the wakeup latency's switch search and the cross-CPU mode sweep).
+    sim::Scenario s = sim::loadScenario("seed000-nohzfull-poll");
+    sim::applySetting(s, "cpus", "4");
+    sim::applySetting(s, "nohz_full", "1-3");
+    sim::applySetting(s, "duration_ms", "20000");
+    const sim::SimResult run = sim::simulate(s, 1);
+    const std::string path = (tempDir() / "stops-switching.dat").string();
+    writeTraceDat(*run.trace, path);
+    const auto loaded = loadTrace(path);
+    ASSERT_GT(loaded->eventCount(), 300000u);
+    StreamResult r;
+    EXPECT_EQ(loadedJson(*loaded), streamedJson(path, *loaded, 10000000, SIZE_MAX, &r));
+    // 20 s of trace; what is held is ~100 ms of look-ahead, a slice and the 4096 events a CPU releases at
+    // once: well under a tenth (one CPU of four kept from its last switch on was a quarter)
+    EXPECT_LT(r.maxLiveEvents * 10, loaded->eventCount())
+        << "the stream held " << r.maxLiveEvents << " of " << loaded->eventCount() << " events at once";
 }
 
 TEST(Stream, PercentilesPastTheExactBoundAreWithinTheirBucket)
