@@ -261,7 +261,7 @@ void Engine::lookUpTicks(size_t c, size_t until, bool end)
         s.lookedLocal = s.local = a.localTimerTicks.size();
         s.infoLocal.clear();
     }
-    advanceLane(c, until ? until - 1 : 0);
+    if (until) advanceLane(c, until - 1);
 }
 
 void Engine::fold(size_t c, bool end)
@@ -283,7 +283,9 @@ void Engine::fold(size_t c, bool end)
     for (; s.lost < ev.lost.size(); ++s.lost)
         f.lost(ev.lost[s.lost]);
     if (done == 0) return;
-    lookUpTicks(c, done, end);
+    // The task lane is read two events behind the pass: a gap found in the next step (its lost-events
+    // flag is on the page after) marks the last event taken here with a change of its own.
+    lookUpTicks(c, end ? done : done - 1, end);
     // ticks: paired, their periodic flag decided, their context known (an unknown one may be relabelled
     // when its task's mode shows, here or from another CPU)
     const size_t decided = end ? a.ticks.size() : std::min(p.firstUndecidedTick(), pairing_.paired(c, 1));
@@ -299,9 +301,10 @@ void Engine::fold(size_t c, bool end)
         s.infoLocal.pop_front();
         f.tick(t.ts, a.localTimerTicks[s.local++], true, t.afterPoll, t.exit);
     }
-    // the tick lane, change by change (a change is final once the pass is past its event)
+    // the tick lane, change by change (a change is final once the pass is two events past it: a gap found
+    // in the next step resets the lane at the last event taken here)
     const auto &lane = a.tickLane.changes();
-    for (; s.tickLane < lane.size() && (end || lane[s.tickLane].index < done); ++s.tickLane)
+    for (; s.tickLane < lane.size() && (end || size_t{lane[s.tickLane].index} + 1 < done); ++s.tickLane)
         f.tickLane(ev.ts(lane[s.tickLane].index), lane[s.tickLane].state);
     for (; s.failed < a.failedStops.size(); ++s.failed)
         f.failedStop(ev.ts(a.failedStops[s.failed].index), a.failedStops[s.failed]);

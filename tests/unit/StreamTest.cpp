@@ -5,6 +5,7 @@
 #include "TestUtil.h"
 #include "analysis/CpuPass.h"
 #include "analysis/EventRoles.h"
+#include "import/DatLayout.h"
 #include "import/Loader.h"
 #include "import/TraceDatStream.h"
 #include "model/EventFormat.h"
@@ -19,6 +20,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <random>
 #include <tuple>
 
@@ -318,6 +320,50 @@ TEST(Stream, HoldsAboutTheLookAheadWhenCpusStopSwitching)
     // once: well under a tenth (one CPU of four kept from its last switch on was a quarter)
     EXPECT_LT(r.maxLiveEvents * 10, loaded->eventCount())
         << "the stream held " << r.maxLiveEvents << " of " << loaded->eventCount() << " events at once";
+}
+
+TEST(Stream, LostEventsFoundAtAStepBoundaryGiveTheLoadedReport)
+{
+    // A page flagged "events were lost before me" starts a gap whose first event is the page's first:
+    // the pass then marks the last event of the page before (read in an earlier step) with a change of
+    // its own. Every preset's simulation with pages flagged on every CPU, streamed with steps of a page
+    // or less and of a few pages.
+    for (const auto &preset : sim::presets()) {
+        const std::string name(preset.name);
+        sim::Scenario sc = sim::loadScenario(name);
+        sim::applySetting(sc, "duration_ms", "500");
+        const sim::SimResult run = sim::simulate(sc, 1);
+        const std::string path = (tempDir() / "lost-at-boundaries.dat").string();
+        writeTraceDat(*run.trace, path);
+        std::string bytes;
+        {
+            std::ifstream in(path, std::ios::binary);
+            bytes.assign(std::istreambuf_iterator<char>(in), {});
+        }
+        const auto layout = readDatLayout(reinterpret_cast<const uint8_t *>(bytes.data()), bytes.size());
+        ASSERT_TRUE(layout && !layout->compressed() && layout->longSize == 8);
+        int flagged = 0;
+        for (const DatCpuData &c : layout->buffers.front().cpus) {
+            for (uint64_t page = 2; (page + 1) * layout->pageSize <= c.size; page += 3) {
+                // the page header's commit word (after the u64 timestamp): bit 31 is RB_MISSED_EVENTS
+                bytes[c.offset + page * layout->pageSize + 8 + 3] |= static_cast<char>(0x80);
+                ++flagged;
+            }
+        }
+        ASSERT_GT(flagged, 5) << name;
+        {
+            std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+        }
+        const auto loaded = loadTrace(path);
+        size_t gaps = 0;
+        for (int c = 0; c < loaded->cpuCount(); ++c)
+            gaps += loaded->cpu(c).lost.size();
+        ASSERT_GE(gaps, static_cast<size_t>(flagged)) << name;
+        const std::string whole = loadedJson(*loaded);
+        for (int64_t slice : {1, 20000, 300000})
+            EXPECT_EQ(whole, streamedJson(path, *loaded, slice, SIZE_MAX))
+                << name << ", " << slice << " ns slices";
+    }
 }
 
 TEST(Stream, PercentilesPastTheExactBoundAreWithinTheirBucket)
