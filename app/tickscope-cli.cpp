@@ -53,7 +53,7 @@ constexpr const char *kUsage =
     "      in the trace (tracer text, trace-cmd report of a recording): the timer functions'\n"
     "      durations per CPU, and those of the functions --functions names\n"
     "      --stream: a trace.dat read a slice of time at a time (N us of every CPU per step,\n"
-    "      default 10000) instead of loaded whole first: the same report, but for the p50/p90/p99\n"
+    "      default 100000) instead of loaded whole first: the same report, but for the p50/p90/p99\n"
     "      of a distribution of more than N values (default 4096), which come from log-linear\n"
     "      buckets (within 0.8 %)\n"
     "      --jsonl: one line per FILE, in the order given, of compact JSON with the keys of --json\n"
