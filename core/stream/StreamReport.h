@@ -18,7 +18,7 @@ struct StreamOptions
     LoadOptions load; // instance, threads, cancel
     AnalysisOptions analysis;
     ReportOptions report;
-    bool markers = false;         // the report's window: the first to the last ftrace print marker
+    bool markers = false; // the report's window: the first to the last ftrace print marker
     // The time decoded per step on every CPU (whole pages): as long as the look-ahead the wakeup latency
     // holds anyway, so the events held at most double, and the steps' fixed costs (a parallel loop per
     // part, a release per CPU) weigh little (25.6 M events: 10 ms slices 3.8-4.4 s, 100 ms 3.1-3.9 s).
