@@ -10,6 +10,8 @@ constexpr unsigned kBlockWords = 8; // 512 events per rank entry
 
 void ChangeLane::reset(size_t events)
 {
+    codesGone_ = 0;
+    kept_.clear();
     events_ = events;
     last_ = npos;
     bits_ = Column<uint64_t>();
@@ -80,6 +82,33 @@ size_t ChangeLane::indexOf(size_t change) const
         return w * 64 + static_cast<size_t>(std::countr_zero(word));
     }
     return npos;
+}
+
+void ChangeLane::releaseKeeping(size_t i, size_t change, uint8_t keep, uint8_t gone)
+{
+    bits_.releaseBefore(i >> 6);
+    change = std::min(change, codes_.size());
+    if (change <= codesGone_) return;
+    gone_ = gone;
+    for (size_t c = codesGone_; c < change; ++c)
+        if (codes_[c] == keep) kept_[static_cast<uint32_t>(c)] = keep;
+    codes_.releaseBefore(change);
+    const size_t now = std::max(codesGone_, codes_.releasedCount()); // whole pages only
+    for (size_t c = now; c < change; ++c)                            // still in the column
+        kept_.erase(static_cast<uint32_t>(c));
+    codesGone_ = now;
+}
+
+uint8_t ChangeLane::kept(size_t change) const
+{
+    const auto it = kept_.find(static_cast<uint32_t>(change));
+    return it == kept_.end() ? gone_ : it->second;
+}
+
+void ChangeLane::relabelKept(size_t change, uint8_t code)
+{
+    // only a kept code can be relabelled (the others were not `keep`, which is what relabelling changes)
+    if (const auto it = kept_.find(static_cast<uint32_t>(change)); it != kept_.end()) it->second = code;
 }
 
 size_t ChangeLane::bytes() const

@@ -10,6 +10,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 namespace tickscope {
@@ -33,11 +34,21 @@ public:
         bits_.releaseBefore(i >> 6);
         codes_.releaseBefore(change);
     }
+    // The same for a lane whose codes may still be read or relabelled long after: the released codes equal
+    // to `keep` (a task whose mode is not known yet, which a later decision may relabel or read) are kept
+    // apart; any other released code reads as `gone`.
+    void releaseKeeping(size_t i, size_t change, uint8_t keep, uint8_t gone);
     // Rewrites the code of an existing change (retroactive decisions).
-    void relabel(size_t change, uint8_t code) { codes_[change] = code; }
+    void relabel(size_t change, uint8_t code)
+    {
+        if (change < codesGone_)
+            relabelKept(change, code);
+        else
+            codes_[change] = code;
+    }
 
     size_t changes() const { return codes_.size(); }
-    uint8_t code(size_t change) const { return codes_[change]; }
+    uint8_t code(size_t change) const { return change < codesGone_ ? kept(change) : codes_[change]; }
     size_t lastIndex() const { return last_; } // event index of the last change, npos when none
     uint8_t lastCode(uint8_t none = 0) const { return codes_.size() ? codes_.back() : none; }
 
@@ -104,11 +115,17 @@ public:
     size_t liveBitBytes() const { return bits_.liveBytes(); }
 
 private:
+    uint8_t kept(size_t change) const;
+    void relabelKept(size_t change, uint8_t code);
+
     size_t events_ = 0;
     size_t last_ = npos;
     Column<uint64_t> bits_;
     std::vector<uint32_t> rank_; // changes before each 512-event block
     Column<uint8_t> codes_;
+    size_t codesGone_ = 0; // codes before this change were handed back by releaseKeeping
+    uint8_t gone_ = 0;
+    std::unordered_map<uint32_t, uint8_t> kept_; // the ones kept apart, by change number
 };
 
 } // namespace tickscope

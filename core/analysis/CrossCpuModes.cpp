@@ -61,7 +61,7 @@ void SwitchOutSweep::through(const Trace &trace, const EventRoles &roles,
                     if (e.cpu == cpu) continue;
                     if (e.ts > bestTs || (e.ts == bestTs && e.cpu < best.cpu)) {
                         bestTs = e.ts;
-                        best = {h.ts, e.cpu, e.change, e.runnable};
+                        best = {h.ts, e.cpu, e.change, e.code, e.runnable};
                     }
                 }
             }
@@ -80,7 +80,8 @@ void SwitchOutSweep::through(const Trace &trace, const EventRoles &roles,
                 if (s.scanFrom < r.index) s.scanFrom = r.index;
                 const size_t change = r.index > 0 ? s.lastChange : SIZE_MAX;
                 std::vector<Entry> &list = byPid_[p.prevPid];
-                const Entry e{cpu, ev.ts(r.index), change, (p.prevState & 0xff) == 0};
+                const Entry e{cpu, ev.ts(r.index), change,
+                              change != SIZE_MAX ? lane.code(change) : uint8_t{0}, (p.prevState & 0xff) == 0};
                 auto at =
                     std::find_if(list.begin(), list.end(), [&](const Entry &x) { return x.cpu == cpu; });
                 if (at == list.end())
@@ -149,10 +150,15 @@ size_t CrossCpuModes::resolve(std::vector<CpuAnalysis> &cpus, const SwitchOutCan
             if (it != mine.end() && it->second.cpu >= 0) {
                 const SwitchOutCandidate &s = it->second;
                 mode = TaskState::Kernel; // a task sleeps in the kernel
-                if (s.runnable)
-                    mode = s.change != SIZE_MAX
-                               ? StateCode::taskState(cpus[static_cast<size_t>(s.cpu)].task.code(s.change))
-                               : TaskState::Unknown;
+                if (s.runnable && s.change == SIZE_MAX) {
+                    mode = TaskState::Unknown;
+                } else if (s.runnable) {
+                    // a known mode stays as the sweep saw it; a mode-unknown change may have been relabelled
+                    const uint8_t code = s.code == StateCode::task(TaskState::Unknown)
+                                             ? cpus[static_cast<size_t>(s.cpu)].task.code(s.change)
+                                             : s.code;
+                    mode = StateCode::taskState(code);
+                }
             }
         }
         if (mode != TaskState::User && mode != TaskState::Kernel) continue;

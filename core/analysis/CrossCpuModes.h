@@ -27,6 +27,7 @@ struct SwitchOutCandidate
     int64_t ts = 0;           // of the switch-in that began the stretch
     int cpu = -1;             // -1: none
     size_t change = SIZE_MAX; // the task-lane change in force right before it on that CPU (SIZE_MAX: none)
+    uint8_t code = 0;         // its code when the sweep passed it (a mode-unknown one may be relabelled)
     bool runnable = false;    // switched out preempted or yielding (prev_state 0)
 };
 // Per CPU: a stretch's candidate by the event index of its switch-in.
@@ -49,6 +50,8 @@ public:
     // `through`: its next switch comes later, so the lane is read up to there now (a caller releasing the
     // lane's bitmap behind laneScanned need not keep it from the CPU's last switch on).
     void readLaneThrough(size_t c, const CpuAnalysis &cpu, size_t through);
+    // The task-lane changes of CPU c read so far: the codes from the last of them on are still read.
+    size_t laneChangesSeen(size_t c) const { return c < cpus_.size() ? cpus_[c].change : 0; }
     size_t laneScanned(size_t c) const
     {
         return c < cpus_.size() ? cpus_[c].scanFrom : 0;
@@ -60,6 +63,7 @@ private:
         int cpu;
         int64_t ts;
         size_t change;
+        uint8_t code;
         bool runnable;
     };
     struct Cpu

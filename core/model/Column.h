@@ -100,6 +100,7 @@ public:
     // Returns the mapping's untouched tail to the system (after loading).
     void trim() { detail::columnTrim(data_, size_ * sizeof(T), cap_ * sizeof(T)); }
     size_t bytes() const { return size_ * sizeof(T); }
+    size_t releasedCount() const { return released_ / sizeof(T); } // values handed back at the start
     size_t liveBytes() const
     {
         return size_ * sizeof(T) - std::min(released_, size_ * sizeof(T));

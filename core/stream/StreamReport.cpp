@@ -376,10 +376,18 @@ void Engine::release()
         CpuAnalysis &a = cpus_[c];
         a.ticks.releaseBefore(s.ticks);
         a.localTimerTicks.releaseBefore(s.local);
-        // the lanes' bitmaps behind their readers; the IRQ lane's codes too (the task lane's are read at the
-        // end, by the stretches resolved from another CPU)
+        // The lanes' bitmaps behind their readers, and their codes. The task lane's codes behind the
+        // spurious-user look-back (16 changes) and the sweep's last change; the mode-unknown ones are kept
+        // apart (a task's mode found later, here or from another CPU, relabels them; the sweep's candidates
+        // read them at the end). While the idle task's first change may still be relabelled, none go.
         const size_t done = passes_[c]->processed();
-        a.task.releaseBefore(std::min({s.laneScan, sweep_.laneScanned(c), done}), 0);
+        size_t codes = s.laneLast == npos ? 0 : s.laneLast - std::min<size_t>(s.laneLast, 16);
+        const size_t seen = sweep_.laneChangesSeen(c);
+        codes = std::min(codes, seen ? seen - 1 : 0);
+        if (passes_[c]->idleUnknown()) codes = 0;
+        a.task.releaseKeeping(std::min({s.laneScan, sweep_.laneScanned(c), done}), codes,
+                              StateCode::task(TaskState::Unknown),
+                              StateCode::task(TaskState::Unknown, StateCode::kDetailLost));
         a.irq.releaseBefore(done, a.irq.changes() > 64 ? a.irq.changes() - 64 : 0);
     }
 }

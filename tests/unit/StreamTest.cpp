@@ -3,6 +3,7 @@
 // warnings as loadTrace; the per-CPU pass advanced after each slice gives the same records as one run
 // over the loaded CPU.
 #include "TestUtil.h"
+#include "TextTraceBuilder.h"
 #include "analysis/CpuPass.h"
 #include "analysis/EventRoles.h"
 #include "import/DatLayout.h"
@@ -364,6 +365,68 @@ TEST(Stream, LostEventsFoundAtAStepBoundaryGiveTheLoadedReport)
             EXPECT_EQ(whole, streamedJson(path, *loaded, slice, SIZE_MAX))
                 << name << ", " << slice << " ns slices";
     }
+}
+
+namespace {
+struct TickText : test::TextTraceBuilder<TickText>
+{
+    TickText &tick(int cpu, double ts, const std::string &task, const std::string &ptr)
+    {
+        const auto ns = [&](double d) { return std::to_string(static_cast<long long>((ts + d) * 1e9)); };
+        ev(cpu, ts, task, "local_timer_entry: vector=236", "d.h..");
+        ev(cpu, ts + 1e-6, task,
+           "hrtimer_expire_entry: hrtimer=" + ptr + " function=tick_nohz_handler now=" + ns(0), "d.h..");
+        ev(cpu, ts + 2e-6, task, "hrtimer_expire_exit: hrtimer=" + ptr, "d.h..");
+        ev(cpu, ts + 3e-6, task,
+           "hrtimer_start: hrtimer=" + ptr + " function=tick_nohz_handler expires=" + ns(0.001) +
+               " softexpires=" + ns(0.001) + " mode=ABS was_armed=0",
+           "d.h..");
+        return ev(cpu, ts + 4e-6, task, "local_timer_exit: vector=236", "d.h..");
+    }
+    TickText &sw(int cpu, double ts, const std::string &from, int fromPid, const std::string &prevState,
+                 const std::string &to, int toPid)
+    {
+        return ev(cpu, ts, from + "-" + std::to_string(fromPid),
+                  "sched_switch: prev_comm=" + from + " prev_pid=" + std::to_string(fromPid) +
+                      " prev_prio=120 prev_state=" + prevState + " ==> next_comm=" + to +
+                      " next_pid=" + std::to_string(toPid) + " next_prio=120",
+                  "d..2.");
+    }
+};
+} // namespace
+
+TEST(Stream, ModesFoundLongAfterTheirTaskLaneChangesWereReleased)
+{
+    // The stream hands back task-lane codes behind its readers; a task's mode found much later still
+    // relabels them and is read through them from another CPU. "app" runs on CPU 0 from the start, mode
+    // unknown, is preempted, runs on CPU 1 (a tick there) and leaves it runnable; CPU 0 then takes 10,000
+    // task-lane changes of "hog"'s syscalls (its first codes are released) before app comes back and
+    // enters a syscall: it was in user mode all along, on CPU 0 and so on CPU 1, whose tick is a user one.
+    TickText t;
+    const std::string p0 = "00000000aaaa0000", p1 = "00000000bbbb0000";
+    t.tick(0, 1.000000, "app-100", p0);
+    t.sw(0, 1.001000, "app", 100, "R+", "hog", 200);
+    for (int k = 0; k < 5000; ++k) {
+        const double ts = 1.002 + k * 20e-6;
+        t.ev(0, ts, "hog-200", "sys_enter: NR 1 (0, 0, 0, 0, 0, 0)");
+        t.ev(0, ts + 10e-6, "hog-200", "sys_exit: NR 1 = 0");
+    }
+    t.sw(0, 1.200000, "hog", 200, "R+", "app", 100);
+    t.ev(0, 1.201000, "app-100", "sys_enter: NR 1 (0, 0, 0, 0, 0, 0)");
+    t.ev(0, 1.202000, "app-100", "sys_exit: NR 1 = 0");
+    t.sw(1, 1.050000, "swapper/1", 0, "R", "app", 100);
+    t.tick(1, 1.060000, "app-100", p1);
+    t.sw(1, 1.070000, "app", 100, "R+", "swapper/1", 0);
+    t.tick(1, 1.203000, "swapper/1-0", p1);
+    const auto text = t.load();
+    const std::string path = (tempDir() / "late-modes.dat").string();
+    writeTraceDat(*text, path);
+    const auto loaded = loadTrace(path);
+    const TickReport whole = TickReport::make(*loaded, TickAnalysis::run(*loaded), {});
+    ASSERT_EQ(whole.cpus.size(), 2u);
+    EXPECT_EQ(whole.cpus[1].ticks.user, 1u) << "the batch report resolves CPU 1's tick from CPU 0";
+    for (int64_t slice : {100000, 1000000})
+        EXPECT_EQ(loadedJson(*loaded), streamedJson(path, *loaded, slice, SIZE_MAX)) << slice << " ns slices";
 }
 
 TEST(Stream, PercentilesPastTheExactBoundAreWithinTheirBucket)
