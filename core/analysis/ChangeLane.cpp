@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <unistd.h>
+
 namespace tickscope {
 
 namespace {
@@ -87,16 +89,15 @@ size_t ChangeLane::indexOf(size_t change) const
 void ChangeLane::releaseKeeping(size_t i, size_t change, uint8_t keep, uint8_t gone)
 {
     bits_.releaseBefore(i >> 6);
-    change = std::min(change, codes_.size());
-    if (change <= codesGone_) return;
+    // whole pages of codes only (what the column can hand back), each looked through once
+    static const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+    const size_t upTo = std::min(change, codes_.size()) / page * page;
+    if (upTo <= codesGone_) return;
     gone_ = gone;
-    for (size_t c = codesGone_; c < change; ++c)
+    for (size_t c = codesGone_; c < upTo; ++c)
         if (codes_[c] == keep) kept_[static_cast<uint32_t>(c)] = keep;
-    codes_.releaseBefore(change);
-    const size_t now = std::max(codesGone_, codes_.releasedCount()); // whole pages only
-    for (size_t c = now; c < change; ++c)                            // still in the column
-        kept_.erase(static_cast<uint32_t>(c));
-    codesGone_ = now;
+    codes_.releaseBefore(upTo);
+    codesGone_ = upTo;
 }
 
 uint8_t ChangeLane::kept(size_t change) const
