@@ -57,15 +57,6 @@ public:
                       " expires=999000000000 softexpires=999000000000" + mode,
                   "d....");
     }
-    TextTrace &sw(int cpu, double ts, const std::string &from, int fromPid, const std::string &prevState,
-                  const std::string &to, int toPid)
-    {
-        return ev(cpu, ts, from + "-" + std::to_string(fromPid),
-                  "sched_switch: prev_comm=" + from + " prev_pid=" + std::to_string(fromPid) +
-                      " prev_prio=120 prev_state=" + prevState + " ==> next_comm=" + to +
-                      " next_pid=" + std::to_string(toPid) + " next_prio=120",
-                  "d..2.");
-    }
 };
 
 const char *kIdle = "<idle>-0";

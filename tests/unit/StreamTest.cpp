@@ -383,15 +383,6 @@ struct TickText : test::TextTraceBuilder<TickText>
            "d.h..");
         return ev(cpu, ts + 4e-6, task, "local_timer_exit: vector=236", "d.h..");
     }
-    TickText &sw(int cpu, double ts, const std::string &from, int fromPid, const std::string &prevState,
-                 const std::string &to, int toPid)
-    {
-        return ev(cpu, ts, from + "-" + std::to_string(fromPid),
-                  "sched_switch: prev_comm=" + from + " prev_pid=" + std::to_string(fromPid) +
-                      " prev_prio=120 prev_state=" + prevState + " ==> next_comm=" + to +
-                      " next_pid=" + std::to_string(toPid) + " next_prio=120",
-                  "d..2.");
-    }
 };
 } // namespace
 

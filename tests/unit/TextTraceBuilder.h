@@ -16,12 +16,24 @@ template <class Derived> class TextTraceBuilder
 {
 public:
     // One event line: "<task> [cpu] flags ts: event".
-    Derived &ev(int cpu, double ts, const std::string &task, const std::string &event, const char *flags = ".....")
+    Derived &ev(int cpu, double ts, const std::string &task, const std::string &event,
+                const char *flags = ".....")
     {
         char buf[512];
-        std::snprintf(buf, sizeof buf, "%22s [%03d] %s %12.6f: %s\n", task.c_str(), cpu, flags, ts, event.c_str());
+        std::snprintf(buf, sizeof buf, "%22s [%03d] %s %12.6f: %s\n", task.c_str(), cpu, flags, ts,
+                      event.c_str());
         text_ += buf;
         return static_cast<Derived &>(*this);
+    }
+    // A sched_switch from `from`-fromPid (leaving in prevState: R+, S, ...) to `to`-toPid.
+    Derived &sw(int cpu, double ts, const std::string &from, int fromPid, const std::string &prevState,
+                const std::string &to, int toPid)
+    {
+        return ev(cpu, ts, from + "-" + std::to_string(fromPid),
+                  "sched_switch: prev_comm=" + from + " prev_pid=" + std::to_string(fromPid) +
+                      " prev_prio=120 prev_state=" + prevState + " ==> next_comm=" + to +
+                      " next_pid=" + std::to_string(toPid) + " next_prio=120",
+                  "d..2.");
     }
     std::unique_ptr<Trace> load() const
     {
