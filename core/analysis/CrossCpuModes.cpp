@@ -72,12 +72,7 @@ void SwitchOutSweep::through(const Trace &trace, const EventRoles &roles,
                 const auto p = ev.payload<SchedSwitchP>(r.index);
                 // the task-lane change in force at the event before the switch
                 const ChangeLane &lane = cpus[c].task;
-                if (r.index > 0 && s.scanFrom < r.index)
-                    lane.forEachFrom(s.change, s.scanFrom, r.index - 1, [&](size_t i, uint8_t) {
-                        s.lastChange = s.change++;
-                        s.scanFrom = i + 1;
-                    });
-                if (s.scanFrom < r.index) s.scanFrom = r.index;
+                if (r.index > 0 && s.scanFrom < r.index) s.readLane(lane, r.index - 1);
                 const size_t change = r.index > 0 ? s.lastChange : SIZE_MAX;
                 std::vector<Entry> &list = byPid_[p.prevPid];
                 const Entry e{cpu, ev.ts(r.index), change,
@@ -100,11 +95,13 @@ void SwitchOutSweep::readLaneThrough(size_t c, const CpuAnalysis &cpu, size_t th
     if (c >= cpus_.size() || through == SIZE_MAX) return;
     Cpu &s = cpus_[c];
     if (s.sw < cpu.timers.switches.size() || s.scanFrom > through) return;
-    cpu.task.forEachFrom(s.change, s.scanFrom, through, [&](size_t i, uint8_t) {
-        s.lastChange = s.change++;
-        s.scanFrom = i + 1;
-    });
-    s.scanFrom = through + 1;
+    s.readLane(cpu.task, through);
+}
+
+void SwitchOutSweep::Cpu::readLane(const ChangeLane &lane, size_t through)
+{
+    lane.forEachFrom(change, scanFrom, through, [&](size_t, uint8_t) { lastChange = change++; });
+    scanFrom = through + 1;
 }
 
 size_t CrossCpuModes::resolve(const Trace &trace, const EventRoles &roles, std::vector<CpuAnalysis> &cpus)

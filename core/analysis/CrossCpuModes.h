@@ -71,6 +71,7 @@ private:
         size_t sw = 0, open = 0;         // next switch record, next opening
         size_t change = 0, scanFrom = 0; // task-lane cursor: changes seen, where to look for the next
         size_t lastChange = SIZE_MAX;    // the last change seen
+        void readLane(const ChangeLane &lane, size_t through); // the changes up to event `through`
     };
     std::vector<Cpu> cpus_;
     std::unordered_map<int32_t, std::vector<Entry>> byPid_; // the latest switch-out per CPU

@@ -13,11 +13,6 @@ namespace tickscope {
 
 namespace {
 
-constexpr size_t kMaxScanSwitches = 1u << 14; // how far after a wakeup its switch-in is looked for
-// and at most this long after it: a later switch-in most likely belongs to a later wakeup (the task was
-// already running when this one came), so the latency is reported unknown rather than wrong.
-constexpr int64_t kMaxLatencyNs = kMaxWakeupLatencyNs;
-
 // Open addressing, linear probing, keyed by an hrtimer's address; key 0 is "empty" (no hrtimer lives at
 // address 0).
 template <class V> class PtrMap
@@ -114,12 +109,6 @@ private:
     PtrMap<Value> map_{512};
 };
 
-int32_t saturate(int64_t v)
-{
-    return static_cast<int32_t>(
-        std::clamp<int64_t>(v, std::numeric_limits<int32_t>::min() + 1, std::numeric_limits<int32_t>::max()));
-}
-
 // The next hrtimer expiry of one CPU: the earliest head of its three expiry lists (each in event order; the
 // ticks are the tick hrtimer's expiries until the low-res fallback is decided, after the pairing).
 struct ExpiryHeads
@@ -205,8 +194,8 @@ template <class F> void walkTimerItems(const Trace &trace, const CpuAnalysis &c,
 void settle(CpuAnalysis &c, ExpiryHeads::Kind kind, size_t slot, int64_t now, const PtrTable::Value *v)
 {
     CpuTimers &t = c.timers;
-    const int32_t hard = v ? saturate(now - v->expires) : kUnknownNs;
-    const int32_t soft = v ? saturate(now - v->softexpires) : kUnknownNs;
+    const int32_t hard = v ? saturateNs(now - v->expires) : kUnknownNs;
+    const int32_t soft = v ? saturateNs(now - v->softexpires) : kUnknownNs;
     if (kind == ExpiryHeads::Wakeup) {
         t.wakeups[slot].latenessNs = hard;
         t.wakeups[slot].softLatenessNs = soft;
@@ -344,18 +333,13 @@ void IncrementalPairing::through(const Trace &trace, std::vector<CpuAnalysis> &c
             heads.pop();
             const std::vector<Item> &mine = items_[size_t{h.item.c} * kShards + s];
             const Item &it = mine[h.at];
-            if (it.timer != 0) { // no pointer: nothing to pair (as PtrTable)
-                PtrTable::Value &v = table.at(it.timer);
-                if (it.v.expiry == 0) {
-                    v = {it.expiresOrNow, it.softexpires};
-                } else {
-                    settle(cpus[it.v.c], static_cast<ExpiryHeads::Kind>(it.v.kind), it.v.slot,
-                           it.expiresOrNow, v.expires == PtrTable::kConsumed ? nullptr : &v);
-                    v.expires = PtrTable::kConsumed;
-                }
-            } else if (it.v.expiry) {
+            PtrTable::Value *v = it.timer ? &table.at(it.timer) : nullptr; // no pointer: nothing to pair
+            if (it.v.expiry == 0) {
+                if (v) *v = {it.expiresOrNow, it.softexpires};
+            } else {
                 settle(cpus[it.v.c], static_cast<ExpiryHeads::Kind>(it.v.kind), it.v.slot, it.expiresOrNow,
-                       nullptr);
+                       v && v->expires != PtrTable::kConsumed ? v : nullptr);
+                if (v) v->expires = PtrTable::kConsumed;
             }
             if (h.at + 1 < mine.size()) heads.push({mine[h.at + 1].v, h.at + 1});
         }
@@ -456,208 +440,6 @@ void pairHrtimers(const Trace &trace, std::vector<CpuAnalysis> &cpus, int thread
                    ev.payload<HrtimerExpireEntryP>(it.index), last);
         }
     }
-}
-
-namespace {
-
-// The first switch at or after event `index` (binary search from `lo`: the switches are in event order).
-size_t firstSwitchFrom(const Column<SwitchRec> &sw, size_t index, size_t lo = 0)
-{
-    size_t hi = sw.size();
-    while (lo < hi) {
-        const size_t mid = lo + (hi - lo) / 2;
-        if (sw[mid].index < index)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-// A CPU's switch records with their events' times and kinds; in a trace read in parts the first record
-// still read may have lost its event (`live`: its time and kind kept aside).
-struct SwitchTimes
-{
-    const Trace &trace;
-    const CpuEvents &ev;
-    const Column<SwitchRec> &sw;
-    const LiveSwitch *live = nullptr;
-    int64_t ts(size_t k) const { return live && k == live->record ? live->ts : ev.ts(sw[k].index); }
-    bool shown(size_t k) const
-    {
-        return live && k == live->record ? live->shown
-                                         : trace.kind(ev.type(sw[k].index)) == EventKind::SchedSwitch;
-    }
-};
-
-// The first switch with ts >= t at or after `hint` (hints only move forward: wakeups come in time order).
-size_t seekSwitch(const SwitchTimes &st, size_t hint, int64_t t)
-{
-    const size_t n = st.sw.size();
-    if (hint >= n) return n;
-    if (st.ts(hint) >= t) return hint;
-    size_t step = 1, lo = hint, hi = hint + 1;
-    while (hi < n && st.ts(hi) < t) { // galloping, then binary search in (lo, hi]
-        lo = hi;
-        step *= 2;
-        hi = std::min(n, hi + step);
-    }
-    while (hi - lo > 1) {
-        const size_t mid = lo + (hi - lo) / 2;
-        (st.ts(mid) < t ? lo : hi) = mid;
-    }
-    return hi;
-}
-
-// The first switch-in of pid from switch `k` on: its ts, and whether the trace showed it (a pid change
-// without sched_switch says the task ran by then, not when it was switched in). ts -1: none within the
-// limits.
-struct SwitchIn
-{
-    int64_t ts = -1;
-    bool shown = false;
-};
-SwitchIn findSwitchIn(const SwitchTimes &st, size_t k, int32_t pid, int64_t from)
-{
-    const size_t end = std::min(st.sw.size(), k + kMaxScanSwitches);
-    for (; k < end; ++k) {
-        if (st.sw[k].nextPid != pid) continue;
-        const int64_t ts = st.ts(k);
-        if (ts - from > kMaxLatencyNs) return {};
-        return {ts, st.shown(k)};
-    }
-    return {};
-}
-
-} // namespace
-
-WakeTarget wokenBy(const Trace &trace, const CpuEvents &ev, const HrtimerWakeup &w)
-{
-    CpuEvents::OffsetWalker walk(ev);
-    return wokenBy(trace, ev, w, walk);
-}
-
-WakeTarget wokenBy(const Trace &trace, const CpuEvents &ev, const HrtimerWakeup &w,
-                   CpuEvents::OffsetWalker &walk)
-{
-    constexpr size_t kMaxInside = kWokenByEvents; // events after the naming one inside one expiry callback
-    WakeTarget t;
-    if (!(w.flags & WakeupFlag::TaskKnown)) return t;
-    const size_t named = size_t{w.index} + w.wakeOffset;
-    const auto p = walk.payload<SchedWakeP>(named);
-    t.onWake(p.pid, p.prio, p.targetCpu, trace.kind(ev.type(named)) == EventKind::SchedWakeup);
-    // A soft expiry's task can be preempted (PREEMPT_RT) and other tasks' expiries run before its exit;
-    // a hard one ends at the next expiry event.
-    const bool soft = w.flags & WakeupFlag::Soft;
-    const int32_t expiring = soft ? ev.pid(w.index) : -1;
-    const size_t end = std::min(ev.size(), named + kMaxInside);
-    for (size_t i = named + 1; i < end; ++i) {
-        const EventKind k = trace.kind(ev.type(i));
-        if (k == EventKind::HrtimerExpireExit || k == EventKind::HrtimerExpireEntry) {
-            if (!soft || ev.pid(i) == expiring) return t;
-        } else if (k == EventKind::SchedWakeup) {
-            const auto q = walk.payload<SchedWakeP>(i);
-            t.onWake(q.pid, q.prio, q.targetCpu, true);
-        } else if (k == EventKind::SchedMigrateTask) {
-            const auto q = walk.payload<SchedMigrateP>(i);
-            t.onMigrate(q.pid, q.destCpu);
-        }
-    }
-    return t;
-}
-
-namespace {
-
-// The latency of CPU k's wakeups [from, to).
-void measureCpu(const Trace &trace, std::vector<CpuAnalysis> &cpus, size_t k, size_t from, size_t to,
-                const std::vector<int> &switching, const std::vector<LiveSwitch> *live)
-{
-    const int n = trace.cpuCount();
-    CpuAnalysis &a = cpus[k];
-    // Per-CPU search hints below are n long: a CPU without wakeups must not pay n (a text trace
-    // naming CPU 7000 has 7001 CPUs, nearly all empty, and n x n hints were 0.8 GB of zeroing).
-    if (from >= to) return;
-    const CpuEvents &own = trace.cpu(a.cpu);
-    auto first = [&](int c) { return live ? (*live)[static_cast<size_t>(c)].record : 0; };
-    auto times = [&](int c) {
-        return SwitchTimes{trace, trace.cpu(c), cpus[static_cast<size_t>(c)].timers.switches,
-                           live ? &(*live)[static_cast<size_t>(c)] : nullptr};
-    };
-    std::vector<size_t> hint(static_cast<size_t>(n), 0);
-    for (int c : switching)
-        hint[static_cast<size_t>(c)] = first(c);
-    auto find = [&](int c, const HrtimerWakeup &w, int32_t pid, int64_t t0) {
-        const SwitchTimes st = times(c);
-        size_t &h = hint[static_cast<size_t>(c)];
-        h = c == a.cpu ? firstSwitchFrom(st.sw, w.index, first(c)) : seekSwitch(st, h, t0);
-        return findSwitchIn(st, h, pid, t0);
-    };
-    std::vector<size_t> atT0 = hint;
-    // Whether pid is the current task of some CPU at t0 (per the last switch-in at or before it).
-    auto runningAt = [&](int32_t pid, int64_t t0) {
-        for (int c : switching) {
-            const SwitchTimes st = times(c);
-            size_t &h = atT0[static_cast<size_t>(c)];
-            h = seekSwitch(st, h, t0 + 1);
-            if (h > 0 && st.sw[h - 1].nextPid == pid) return true;
-        }
-        return false;
-    };
-    CpuEvents::OffsetWalker walk(own); // the wakeups are in event order
-    for (size_t j = from; j < to; ++j) {
-        HrtimerWakeup &w = a.timers.wakeups[j];
-        const WakeTarget target = wokenBy(trace, own, w, walk);
-        if (target.pid <= 0) continue;
-        const int64_t t0 = own.ts(w.index);
-        // Woken while still running (it had not scheduled out yet): no switch-in follows this
-        // wakeup, and the next one belongs to a later sleep. Its latency is unknown, not huge.
-        if (runningAt(target.pid, t0)) continue;
-        const int on = target.cpu >= 0 && target.cpu < n ? target.cpu : a.cpu;
-        SwitchIn first = find(on, w, target.pid, t0);
-        if (first.ts < 0) { // migrated before it ran: the earliest switch-in elsewhere
-            for (int c : switching) {
-                if (c == on) continue;
-                const SwitchIn s = find(c, w, target.pid, t0);
-                if (s.ts >= 0 && (first.ts < 0 || s.ts < first.ts)) first = s;
-            }
-        }
-        if (first.ts < 0) continue;
-        // A switch-in the trace shows gives the latency; the task's first event after a switch the
-        // trace does not show only bounds it from above.
-        w.latencyNs = saturate(first.ts - t0);
-        if (!first.shown) w.flags |= WakeupFlag::LatencyBound;
-    }
-}
-
-// The CPUs with any switch: the only ones a woken task can be switched in on or running on.
-std::vector<int> switchingCpus(const std::vector<CpuAnalysis> &cpus)
-{
-    std::vector<int> switching;
-    for (const CpuAnalysis &c : cpus)
-        if (!c.timers.switches.empty()) switching.push_back(c.cpu);
-    return switching;
-}
-
-} // namespace
-
-void measureWakeupLatency(const Trace &trace, std::vector<CpuAnalysis> &cpus, int threads)
-{
-    const std::vector<int> switching = switchingCpus(cpus);
-    parallelFor(cpus.size(), threads, [&](size_t k) {
-        measureCpu(trace, cpus, k, 0, cpus[k].timers.wakeups.size(), switching, nullptr);
-    });
-    for (CpuAnalysis &c : cpus)
-        c.timers.switches = Column<SwitchRec>();
-}
-
-void measureWakeupLatency(const Trace &trace, std::vector<CpuAnalysis> &cpus, int threads,
-                          const std::vector<std::pair<size_t, size_t>> &ranges,
-                          const std::vector<LiveSwitch> &live)
-{
-    const std::vector<int> switching = switchingCpus(cpus);
-    parallelFor(cpus.size(), threads, [&](size_t k) {
-        measureCpu(trace, cpus, k, ranges[k].first, ranges[k].second, switching, &live);
-    });
 }
 
 } // namespace tickscope

@@ -41,33 +41,4 @@ private:
     std::vector<Table> last_;              // per shard
 };
 
-// Who the hrtimer_wakeup expiry `w` of CPU events `ev` woke, and the CPU it was sent to: the event the pass
-// found naming the task, then that task's sched_wakeup / sched_migrate_task up to the next expiry event
-// (of the expiring task, for a soft expiry).
-WakeTarget wokenBy(const Trace &trace, const CpuEvents &ev, const HrtimerWakeup &w);
-// The same for expiries visited in event order, their payloads read through one walker of ev.
-WakeTarget wokenBy(const Trace &trace, const CpuEvents &ev, const HrtimerWakeup &w,
-                   CpuEvents::OffsetWalker &walk);
-
-// Fills HrtimerWakeup::latencyNs; one work item per CPU.
-// Frees the transient switch arrays.
-void measureWakeupLatency(const Trace &trace, std::vector<CpuAnalysis> &cpus, int threads);
-// The same for the wakeups [ranges[k].first, ranges[k].second) of each CPU k, keeping the switch arrays:
-// for a trace whose events arrive in parts, once every CPU holds its events to 100 ms after the last
-// of them (the longest latency measured) and the 256 events after each on its own CPU.
-// live[c]: CPU c's first switch record still in memory (the ones before may be gone), at or before the
-// last switch-in at or before the earliest wakeup measured, with its event's time and kind: that event
-// may be gone too (a CPU that stops switching would otherwise hold every event after its last switch).
-struct LiveSwitch
-{
-    size_t record = 0;
-    int64_t ts = 0;
-    bool shown = false; // a sched_switch (not a pid change the trace did not explain)
-};
-void measureWakeupLatency(const Trace &trace, std::vector<CpuAnalysis> &cpus, int threads,
-                          const std::vector<std::pair<size_t, size_t>> &ranges,
-                          const std::vector<LiveSwitch> &live);
-constexpr int64_t kMaxWakeupLatencyNs = 100000000; // a switch-in later than this is not the wakeup's
-constexpr size_t kWokenByEvents = 256;             // events after a wakeup that may name its target
-
 } // namespace tickscope

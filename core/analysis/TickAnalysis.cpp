@@ -10,6 +10,7 @@
 #include "CrossCpuModes.h"
 #include "EventRoles.h"
 #include "HrtimerPairing.h"
+#include "WakeupLatency.h"
 
 #include <algorithm>
 #include <atomic>

@@ -43,6 +43,7 @@
 
 #include "model/Column.h"
 
+#include <algorithm>
 #include <climits>
 #include <cstddef>
 #include <cstdint>
@@ -54,7 +55,12 @@ constexpr int64_t kCatchupMinNs = 50000;       // a TIMER softirq this long is "
 constexpr int64_t kCatchupUnexplainedPct = 80; // % of it not spent in timer callbacks: catch-up
 constexpr int64_t kLongSoftirqNs = 50000;      // softirqs of any vector at least this long are listed
 constexpr int32_t kUnknownNs = INT32_MIN;      // a lateness or latency that could not be paired
-constexpr int kRtPrioLimit = 100;              // kernel prio < 100: an RT task (DL: -1)
+// A lateness or latency in ns as the records keep it: clamped to int32, above kUnknownNs.
+inline int32_t saturateNs(int64_t v)
+{
+    return static_cast<int32_t>(std::clamp<int64_t>(v, int64_t{INT32_MIN} + 1, INT32_MAX));
+}
+constexpr int kRtPrioLimit = 100; // kernel prio < 100: an RT task (DL: -1)
 
 namespace WakeupFlag {
 constexpr uint8_t Burst = 0x01; // one of >= 2 hrtimer_wakeup expiries of one timer interrupt

@@ -100,11 +100,8 @@ public:
     // Returns the mapping's untouched tail to the system (after loading).
     void trim() { detail::columnTrim(data_, size_ * sizeof(T), cap_ * sizeof(T)); }
     size_t bytes() const { return size_ * sizeof(T); }
-    size_t releasedCount() const { return released_ / sizeof(T); } // values handed back at the start
-    size_t liveBytes() const
-    {
-        return size_ * sizeof(T) - std::min(released_, size_ * sizeof(T));
-    } // not released
+    // Bytes not handed back by releaseBefore (clear() keeps the released head: none are then live).
+    size_t liveBytes() const { return size_ * sizeof(T) - std::min(released_, size_ * sizeof(T)); }
     size_t capacity() const { return cap_; }
     bool huge() const { return huge_; }
     // Lazy: pages are faulted in as values are written, none ahead (a column whose front moves on and

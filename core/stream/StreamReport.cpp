@@ -6,6 +6,7 @@
 #include "analysis/EventRoles.h"
 #include "analysis/FindingText.h"
 #include "analysis/HrtimerPairing.h"
+#include "analysis/WakeupLatency.h"
 #include "import/TraceDatStream.h"
 #include "util/Cancel.h"
 #include "util/Parallel.h"

@@ -1,9 +1,9 @@
 #include "TimelinePick.h"
 
 #include "analysis/FunctionReport.h"
-#include "analysis/HrtimerPairing.h"
 #include "analysis/StateCode.h"
 #include "analysis/TickReport.h"
+#include "analysis/WakeupLatency.h"
 #include "model/EventFormat.h"
 
 #include <algorithm>

@@ -7,9 +7,9 @@
 #include "TestUtil.h"
 #include "TextTestUtil.h"
 
-#include "analysis/HrtimerPairing.h"
 #include "analysis/TickAnalysis.h"
 #include "analysis/TickReport.h"
+#include "analysis/WakeupLatency.h"
 #include "import/Loader.h"
 
 #include <gtest/gtest.h>
