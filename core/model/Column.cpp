@@ -73,9 +73,12 @@ size_t columnPopulate(void *p, size_t populatedBytes, size_t needBytes, size_t c
 #ifndef MADV_POPULATE_WRITE
     constexpr int MADV_POPULATE_WRITE = 23; // Linux 5.14; older kernels answer EINVAL and fault lazily
 #endif
+    // Stretches double from one page up to 64 KiB: a small column (one of thousands of CPUs with a few
+    // events each) touches a page, not 64 KiB.
     constexpr size_t kStep = 64 * 1024;
     const size_t from = populatedBytes;
-    size_t to = std::max(pageRound(needBytes), from + kStep);
+    const size_t step = std::clamp(from, pageRound(1), kStep);
+    size_t to = std::max(pageRound(needBytes), from + step);
     to = std::min(to, pageRound(capBytes));
     if (to > from) ::madvise(static_cast<char *>(p) + from, to - from, MADV_POPULATE_WRITE);
     return std::max(to, needBytes);
