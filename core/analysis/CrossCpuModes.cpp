@@ -7,6 +7,25 @@
 
 namespace tickscope {
 
+void SwitchOutSweep::Latest::note(const Entry &x)
+{
+    auto before = [](const Entry &a, const Entry &b) { return a.ts != b.ts ? a.ts > b.ts : a.cpu < b.cpu; };
+    if (n > 0 && e[0].cpu == x.cpu) { // x replaces its CPU's earlier one
+        e[0] = e[1];
+        --n;
+    } else if (n > 1 && e[1].cpu == x.cpu) {
+        --n;
+    }
+    if (n == 0 || before(x, e[0])) { // x first, the former first second
+        e[1] = e[0];
+        e[0] = x;
+        n = std::min(n + 1, 2u);
+    } else if (n == 1 || before(x, e[1])) { // a tie x loses to the first only
+        e[1] = x;
+        n = 2;
+    }
+}
+
 void SwitchOutSweep::through(const Trace &trace, const EventRoles &roles,
                              const std::vector<CpuAnalysis> &cpus,
                              const std::vector<std::vector<uint32_t>> &opens, int64_t t,
@@ -55,14 +74,12 @@ void SwitchOutSweep::through(const Trace &trace, const EventRoles &roles,
             const int32_t pid = ev.payload<SchedSwitchP>(at).nextPid; // the task switched in
             SwitchOutCandidate best;
             best.ts = h.ts;
-            int64_t bestTs = INT64_MIN;
             if (const auto it = byPid_.find(pid); it != byPid_.end()) {
-                for (const Entry &e : it->second) {
+                for (unsigned k = 0; k < it->second.n; ++k) { // the better first: the first not on `cpu`
+                    const Entry &e = it->second.e[k];
                     if (e.cpu == cpu) continue;
-                    if (e.ts > bestTs || (e.ts == bestTs && e.cpu < best.cpu)) {
-                        bestTs = e.ts;
-                        best = {h.ts, e.cpu, e.change, e.code, e.runnable};
-                    }
+                    best = {h.ts, e.cpu, e.change, e.code, e.runnable};
+                    break;
                 }
             }
             out[c][at] = best;
@@ -74,15 +91,9 @@ void SwitchOutSweep::through(const Trace &trace, const EventRoles &roles,
                 const ChangeLane &lane = cpus[c].task;
                 if (r.index > 0 && s.scanFrom < r.index) s.readLane(lane, r.index - 1);
                 const size_t change = r.index > 0 ? s.lastChange : SIZE_MAX;
-                std::vector<Entry> &list = byPid_[p.prevPid];
-                const Entry e{cpu, ev.ts(r.index), change,
-                              change != SIZE_MAX ? lane.code(change) : uint8_t{0}, (p.prevState & 0xff) == 0};
-                auto at =
-                    std::find_if(list.begin(), list.end(), [&](const Entry &x) { return x.cpu == cpu; });
-                if (at == list.end())
-                    list.push_back(e);
-                else
-                    *at = e;
+                byPid_[p.prevPid].note({cpu, ev.ts(r.index), change,
+                                        change != SIZE_MAX ? lane.code(change) : uint8_t{0},
+                                        (p.prevState & 0xff) == 0});
             }
         }
         Head next;

@@ -15,6 +15,7 @@
 
 #include "model/Trace.h"
 
+#include <array>
 #include <cstdint>
 #include <unordered_map>
 #include <vector>
@@ -73,8 +74,19 @@ private:
         size_t lastChange = SIZE_MAX;    // the last change seen
         void readLane(const ChangeLane &lane, size_t through); // the changes up to event `through`
     };
+    // A task's two best switch-outs on two different CPUs, the later first (of equal times the lower
+    // CPU's). A switch-in on CPU X takes the first not on X; a third CPU's is never better than both,
+    // and the sweep's later switch-outs only come before it. (One per CPU the task ran on had each
+    // switch look through up to every CPU's: with thousands of CPUs and one task on all of them, most of
+    // the analysis time.)
+    struct Latest
+    {
+        std::array<Entry, 2> e{};
+        unsigned n = 0;
+        void note(const Entry &x); // x is the latest: the sweep goes in time order
+    };
     std::vector<Cpu> cpus_;
-    std::unordered_map<int32_t, std::vector<Entry>> byPid_; // the latest switch-out per CPU
+    std::unordered_map<int32_t, Latest> byPid_;
 };
 
 class CrossCpuModes
