@@ -30,8 +30,8 @@ CpuLanePlottable::CpuLanePlottable(QCPAxis *keyAxis, QCPAxis *valueAxis, Spec sp
 QCPRange CpuLanePlottable::getKeyRange(bool &foundRange, QCP::SignDomain) const
 {
     foundRange = true;
-    return {static_cast<double>(spec_.index->trace().startTs() - spec_.origin),
-            static_cast<double>(spec_.index->trace().endTs() - spec_.origin)};
+    return {static_cast<double>(spec_.index->startTs() - spec_.origin),
+            static_cast<double>(spec_.index->endTs() - spec_.origin)};
 }
 
 QCPRange CpuLanePlottable::getValueRange(bool &foundRange, QCP::SignDomain, const QCPRange &) const

@@ -48,13 +48,21 @@ void LaneGeometry::layout(std::vector<Lane> in, int top, int scroll, int availab
         y += l.height + (l.groupEnd ? gap : 2);
     }
     contentHeight = y;
+    laneAt_.clear();
+    for (size_t k = 0; k < lanes.size(); ++k) {
+        const Lane &l = lanes[k];
+        if (l.cpu < 0 || l.run < 0 || l.run > 1) continue;
+        const size_t at = static_cast<size_t>(l.cpu) * 2 + static_cast<size_t>(l.run);
+        if (at >= laneAt_.size()) laneAt_.resize(at + 1, -1);
+        if (laneAt_[at] < 0) laneAt_[at] = static_cast<int>(k);
+    }
 }
 
 const LaneGeometry::Lane *LaneGeometry::laneOf(int cpu, int run) const
 {
-    for (const Lane &l : lanes)
-        if (l.cpu == cpu && l.run == run) return &l;
-    return nullptr;
+    if (cpu < 0 || run < 0 || run > 1) return nullptr;
+    const size_t at = static_cast<size_t>(cpu) * 2 + static_cast<size_t>(run);
+    return at < laneAt_.size() && laneAt_[at] >= 0 ? &lanes[static_cast<size_t>(laneAt_[at])] : nullptr;
 }
 
 QRect LaneGeometry::rowRect(int cpu, LaneRow row, int run) const

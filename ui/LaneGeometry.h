@@ -59,6 +59,9 @@ struct LaneGeometry
     QRect rowRect(int cpu, LaneRow row, int run = 0) const;
     // The lane and row at widget y; false when between lanes.
     bool hit(int y, int &cpu, LaneRow &row, int *run = nullptr) const;
+
+private:
+    std::vector<int> laneAt_; // (cpu * 2 + run) -> index in lanes, -1 for none (each lane draws, asks)
 };
 
 } // namespace tickscope

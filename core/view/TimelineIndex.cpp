@@ -17,6 +17,8 @@ TimelineIndex TimelineIndex::build(const Trace &trace, const TickAnalysis &analy
     const int n = std::min(trace.cpuCount(), static_cast<int>(analysis.cpus.size()));
     x.cpus_.resize(static_cast<size_t>(n));
     const int64_t end = trace.endTs(); // a walk over every CPU: once, not per CPU (7001 CPUs, quadratic)
+    x.startTs_ = trace.startTs();
+    x.endTs_ = end;
     parallelFor(static_cast<size_t>(n), std::min(defaultThreads(threads), std::max(n, 1)), [&](size_t c) {
         throwIfCancelled(cancel);
         x.cpus_[c].build(trace.cpu(static_cast<int>(c)), analysis.cpus[c],

@@ -47,8 +47,11 @@ public:
     // One ColumnSummary per column of [start, end) for CPU `cpu` (see CpuTimelineIndex::summarize).
     void summarize(int cpu, int64_t start, int64_t end, int columns, ColumnSummary *out) const
     {
-        cpus_[cpu].summarize(start, end, columns, out, trace_->startTs(), trace_->endTs());
+        cpus_[cpu].summarize(start, end, columns, out, startTs_, endTs_);
     }
+    // The trace's startTs() and endTs() when the index was built (each a walk over every CPU).
+    int64_t startTs() const { return startTs_; }
+    int64_t endTs() const { return endTs_; }
 
     // The nearest target strictly after t (forward) or strictly before it, on the given CPUs.
     std::optional<TimelineHit> jump(JumpTarget target, const std::vector<int> &cpus, int64_t t, bool forward,
@@ -68,6 +71,7 @@ private:
     const TickAnalysis *analysis_ = nullptr;
     std::vector<CpuTimelineIndex> cpus_;
     int64_t tickPeriod_ = 0;
+    int64_t startTs_ = 0, endTs_ = 0;
 };
 
 } // namespace tickscope
