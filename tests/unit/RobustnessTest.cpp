@@ -438,6 +438,38 @@ TEST_F(Robustness, LoadingReservesAboutWhatTheFileHolds)
     }
 }
 
+// A CPU with a few events costs a few pages of each of its columns, not a stretch faulted in ahead: a text
+// trace of 4096 CPUs with 8 events each took 250 KB per CPU (1 GB) when every column's first stretch
+// was 64 KiB. Now 36 KB per CPU to load, 58 KB to analyse too.
+TEST_F(Robustness, ThousandsOfCpusCostAFewPagesEach)
+{
+    if (kSanitized) GTEST_SKIP() << "a sanitizer's shadow memory makes resident-memory figures meaningless";
+    constexpr int kCpus = 4096;
+    const fs::path f = dir / "many-cpus.txt";
+    {
+        std::ofstream out(f);
+        out << "# tracer: nop\n#\n";
+        char line[256];
+        for (int k = 0; k < 8 * kCpus; ++k) {
+            const int cpu = k % kCpus, pid = 2 + (k / kCpus) % 2, next = 5 - pid;
+            std::snprintf(line, sizeof line,
+                          " t-%d [%04d] d..2. %.6f: sched_switch: prev_comm=t prev_pid=%d prev_prio=120 "
+                          "prev_state=S ==> next_comm=t next_pid=%d next_prio=120\n",
+                          pid, cpu, 100.0 + k * 1e-6, pid, next);
+            out << line;
+        }
+    }
+    for (const char *cmd : {"stats", "report"}) {
+        const auto r =
+            run("'" + std::string(TICKSCOPE_CLI) + "' " + cmd + " --json '" + f.string() + "' 2>/dev/null");
+        ASSERT_EQ(r.exitCode, 0) << cmd;
+        const auto p = r.out.rfind("\"peak_rss_bytes\": ");
+        ASSERT_NE(p, std::string::npos) << cmd;
+        const double perCpuKb = std::stod(r.out.substr(p + 18)) / 1e3 / kCpus;
+        EXPECT_LT(perCpuKb, 120) << cmd;
+    }
+}
+
 // v7 writes the table of its CPU data last: a file cut anywhere in the data used to load nothing. Now
 // each CPU's events up to the cut load (the same events, in the same order, as the intact file's first
 // ones), with a warning; the reference path, which needs the table, refuses it in one line.
