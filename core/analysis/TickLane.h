@@ -43,12 +43,14 @@ public:
     void onIdleExitWithoutTimer(size_t i); // low-res fallback: the idle exit restarts a stopped tick
 
     TickState state() const { return state_; }
+    // The arm a later expiry may date a restart at (a change then appears at that event): npos for none.
+    size_t pendingRestart() const { return lastArm_; }
+    static constexpr size_t npos = static_cast<size_t>(-1);
     const std::vector<TickLaneChange> &changes() const { return changes_; }
     size_t bytes() const { return changes_.capacity() * sizeof(TickLaneChange); }
     void shrink() { changes_.shrink_to_fit(); }
 
 private:
-    static constexpr size_t npos = static_cast<size_t>(-1);
     void push(size_t i, TickState s);
     size_t lastIndex() const { return changes_.empty() ? npos : changes_.back().index; }
     size_t restartPoint(size_t fallback) const; // the last arm after the last change, else fallback

@@ -51,6 +51,9 @@ struct CpuStream
     size_t liveSwitch = 0;  // the first switch record the latency step may still read
     LiveSwitch live{npos};  // that record with its event's time and kind (the event may go)
     size_t batchesSeen = 0; // batches folded (the pass appends them as they close)
+    // The times of the tick-lane changes not folded yet, and of the event a later expiry may date a
+    // restart at, kept aside (index, ts) so that their events can go.
+    std::vector<std::pair<uint32_t, int64_t>> laneTs;
 };
 
 class Engine
@@ -120,6 +123,7 @@ private:
     void measure(int64_t t, bool end);
     void keepLiveSwitch(size_t c);
     void fold(size_t c, bool end);
+    void foldTickLane(size_t c, size_t done, bool end);
     void lookUpTicks(size_t c, size_t until, bool end);
     void advanceLane(size_t c, size_t through);
     void release();
@@ -302,11 +306,7 @@ void Engine::fold(size_t c, bool end)
         s.infoLocal.pop_front();
         f.tick(t.ts, a.localTimerTicks[s.local++], true, t.afterPoll, t.exit);
     }
-    // the tick lane, change by change (a change is final once the pass is two events past it: a gap found
-    // in the next step resets the lane at the last event taken here)
-    const auto &lane = a.tickLane.changes();
-    for (; s.tickLane < lane.size() && (end || size_t{lane[s.tickLane].index} + 1 < done); ++s.tickLane)
-        f.tickLane(ev.ts(lane[s.tickLane].index), lane[s.tickLane].state);
+    foldTickLane(c, done, end);
     for (; s.failed < a.failedStops.size(); ++s.failed)
         f.failedStop(ev.ts(a.failedStops[s.failed].index), a.failedStops[s.failed]);
     const size_t openSoftirq = end ? npos : p.openTimerSoftirq();
@@ -325,6 +325,33 @@ void Engine::fold(size_t c, bool end)
     a.timers.batches.clear();
 }
 
+void Engine::foldTickLane(size_t c, size_t done, bool end)
+{
+    // The lane revises its tail: an expiry re-dates the last change, rewrites an Unknown one, or drops a
+    // restart it had inferred, long after the change began. A change is folded once two more follow it,
+    // which none of these reach, and once the pass is two events past it (a gap found in the next step
+    // resets the lane at the last event taken here).
+    CpuStream &s = state_[c];
+    const CpuEvents &ev = trace_.cpu(cpus_[c].cpu);
+    const TickLane &tl = cpus_[c].tickLane;
+    const auto &lane = tl.changes();
+    auto tsOf = [&](uint32_t index) {
+        for (const auto &[i, ts] : s.laneTs)
+            if (i == index) return ts;
+        return ev.ts(index); // a change of this step's events: still in
+    };
+    for (; s.tickLane < lane.size() &&
+           (end || (s.tickLane + 2 < lane.size() && size_t{lane[s.tickLane].index} + 1 < done));
+         ++s.tickLane)
+        s.fold.tickLane(tsOf(lane[s.tickLane].index), lane[s.tickLane].state);
+    std::vector<std::pair<uint32_t, int64_t>> keep;
+    for (size_t k = s.tickLane; k < lane.size(); ++k)
+        if (size_t{lane[k].index} + 1 < done) keep.emplace_back(lane[k].index, tsOf(lane[k].index));
+    if (const size_t at = tl.pendingRestart(); at != TickLane::npos && at + 1 < done)
+        keep.emplace_back(static_cast<uint32_t>(at), tsOf(static_cast<uint32_t>(at)));
+    s.laneTs = std::move(keep);
+}
+
 size_t Engine::eventsNeeded(size_t c) const
 {
     const CpuStream &s = state_[c];
@@ -337,8 +364,8 @@ size_t Engine::eventsNeeded(size_t c) const
     if (s.looked < a.ticks.size()) need = std::min<size_t>(need, a.ticks[s.looked].index);
     if (s.lookedLocal < a.localTimerTicks.size())
         need = std::min<size_t>(need, a.localTimerTicks[s.lookedLocal].index);
-    const auto &lane = a.tickLane.changes();
-    if (s.tickLane < lane.size()) need = std::min<size_t>(need, lane[s.tickLane].index);
+    // (the tick lane's changes not folded yet: their times are kept aside, but for those at the last event
+    // taken, which is held above)
     if (s.laneScan < need) need = s.laneScan;
     if (s.failed < a.failedStops.size()) need = std::min<size_t>(need, a.failedStops[s.failed].index);
     if (s.softirqs < a.timers.timerSoftirqs.size())

@@ -420,6 +420,69 @@ TEST(Stream, ModesFoundLongAfterTheirTaskLaneChangesWereReleased)
         EXPECT_EQ(loadedJson(*loaded), streamedJson(path, *loaded, slice, SIZE_MAX)) << slice << " ns slices";
 }
 
+TEST(Stream, TickLaneChangesRevisedLongAfterTheyBeganGiveTheLoadedReport)
+{
+    // The tick lane revises its last change when an expiry tells what the tick was doing: the Unknown
+    // at the start of CPU 0 becomes Running at its first re-arming expiry 0.2 s (10,000 events) later;
+    // on CPU 1 a cancel + arm is taken for a restart (Running) until an expiry 0.2 s later does not
+    // re-arm, and the restart is dropped (the tick stayed stopped). The stream folded each change once the
+    // pass was two events past it.
+    TickText t;
+    const std::string p0 = "00000000aaaa0000", p1 = "00000000bbbb0000";
+    for (int k = 0; k < 5000; ++k) {
+        const double ts = 1.0 + k * 40e-6;
+        t.ev(0, ts, "hog-200", "sys_enter: NR 1 (0, 0, 0, 0, 0, 0)");
+        t.ev(0, ts + 20e-6, "hog-200", "sys_exit: NR 1 = 0");
+    }
+    t.tick(0, 1.201, "hog-200", p0);
+    t.tick(0, 1.202, "hog-200", p0);
+    t.tick(1, 1.0, "app-300", p1);
+    t.ev(1, 1.0001, "app-300", "tick_stop: success=1 dependency=NONE");
+    t.ev(1, 1.0002, "app-300", "hrtimer_cancel: hrtimer=" + p1);
+    t.ev(1, 1.0003, "app-300",
+         "hrtimer_start: hrtimer=" + p1 +
+             " function=tick_nohz_handler expires=1300000000 softexpires=1300000000 mode=ABS|PINNED|HARD "
+             "was_armed=0");
+    t.ev(1, 1.0004, "app-300", "hrtimer_cancel: hrtimer=" + p1);
+    t.ev(1, 1.0005, "app-300",
+         "hrtimer_start: hrtimer=" + p1 +
+             " function=tick_nohz_handler expires=1200000000 softexpires=1200000000 mode=ABS|PINNED|HARD "
+             "was_armed=0");
+    for (int k = 0; k < 5000; ++k) {
+        const double ts = 1.001 + k * 40e-6;
+        t.ev(1, ts, "app-300", "sys_enter: NR 1 (0, 0, 0, 0, 0, 0)");
+        t.ev(1, ts + 20e-6, "app-300", "sys_exit: NR 1 = 0");
+    }
+    t.ev(1, 1.2009, "app-300", "local_timer_entry: vector=236", "d.h..");
+    t.ev(1, 1.201, "app-300",
+         "hrtimer_expire_entry: hrtimer=" + p1 + " function=tick_nohz_handler now=1201000000", "d.h..");
+    t.ev(1, 1.2011, "app-300", "hrtimer_expire_exit: hrtimer=" + p1, "d.h..");
+    t.ev(1, 1.2012, "app-300", "local_timer_exit: vector=236", "d.h..");
+    // then the stopped tick is re-programmed (an arm, no cancel), and an expiry that re-arms 0.2 s later
+    // dates the restart back at that arm
+    t.ev(1, 1.2015, "app-300",
+         "hrtimer_start: hrtimer=" + p1 +
+             " function=tick_nohz_handler expires=1450000000 softexpires=1450000000 mode=ABS|PINNED|HARD "
+             "was_armed=0");
+    for (int k = 0; k < 5000; ++k) {
+        const double ts = 1.202 + k * 40e-6;
+        t.ev(1, ts, "app-300", "sys_enter: NR 1 (0, 0, 0, 0, 0, 0)");
+        t.ev(1, ts + 20e-6, "app-300", "sys_exit: NR 1 = 0");
+    }
+    t.tick(1, 1.45, "app-300", p1);
+    t.ev(1, 1.5, "app-300", "sys_enter: NR 1 (0, 0, 0, 0, 0, 0)");
+    const auto text = t.load();
+    const std::string path = (tempDir() / "late-lane.dat").string();
+    writeTraceDat(*text, path);
+    const auto loaded = loadTrace(path);
+    const TickReport whole = TickReport::make(*loaded, TickAnalysis::run(*loaded), {});
+    ASSERT_EQ(whole.cpus.size(), 2u);
+    EXPECT_GT(whole.cpus[0].laneKnownNs, 200'000'000) << "CPU 0's tick ran from the start";
+    EXPECT_EQ(whole.cpus[1].tickStoppedNs, 201'400'000) << "CPU 1's tick stopped until the arm at 1.2015 s";
+    for (int64_t slice : {100000, 1000000, 10000000})
+        EXPECT_EQ(loadedJson(*loaded), streamedJson(path, *loaded, slice, SIZE_MAX)) << slice << " ns slices";
+}
+
 TEST(Stream, PercentilesPastTheExactBoundAreWithinTheirBucket)
 {
     // rt-hrtimer-k32.dat has thousands of wakeups per CPU: bound the exact values at 100
