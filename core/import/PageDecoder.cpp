@@ -347,11 +347,12 @@ const uint8_t *CpuPageStream::Impl::current()
                 std::min(src.cpu.size, src.fileSize - std::min(src.fileSize, src.cpu.offset));
             if (avail < src.cpu.size && endPage == avail / ps) warning = truncatedWarning(src.cpu);
             ended = true;
+            std::vector<uint8_t>().swap(buf);
             return nullptr;
         }
         if (page < bufFirst || page >= bufFirst + bufCount) {
             // small reads: one buffer per CPU, and a stream reads every CPU at once
-            const uint64_t batch = std::max<uint64_t>(1, (64u << 10) / ps);
+            const uint64_t batch = std::max<uint64_t>(1, src.readBytes / ps);
             bufFirst = page;
             bufCount = std::min(batch, endPage - page);
             buf.resize(static_cast<size_t>(bufCount * ps) + kPageSlack);
@@ -365,6 +366,8 @@ const uint8_t *CpuPageStream::Impl::current()
     while (plainOff >= plainSize) {
         if (chunk >= chunks) {
             ended = true;
+            std::vector<uint8_t>().swap(buf);
+            std::vector<uint8_t>().swap(packed);
             return nullptr;
         }
         uint8_t hdr[8];

@@ -28,6 +28,8 @@ struct PageSource
     // Only part `part` of `parts` equal parts of the pages (raw) or compressed chunks: one busy CPU's data
     // decoded on several threads, the parts joined in order afterwards (CpuEvents::appendEvents).
     uint32_t part = 0, parts = 1;
+    // CpuPageStream's raw reads (at least a page): a stream keeps one such buffer per CPU.
+    uint32_t readBytes = 64u << 10;
 };
 
 // What one CPU's data spans and holds, from a few page headers (no events are decoded): the timestamps

@@ -522,12 +522,18 @@ TraceDatStream::TraceDatStream(const std::string &path, const LoadOptions &optio
     d.layouts = std::make_unique<EventLayouts>(d.tep.get(), trace, layout.formats, d.tepMutex);
     d.file = std::make_unique<RegularFile>(path);
     const bool oldFormat = tep_is_old_format(d.tep.get());
+    // Every CPU has a read buffer at once: 64 KiB each up to 256 CPUs, then 16 MiB over all of them, down
+    // to 16 KiB each (1024 CPUs).
+    const uint32_t readBytes =
+        std::clamp<uint32_t>((16u << 20) / static_cast<uint32_t>(std::max<size_t>(d.buffer->cpus.size(), 1)),
+                             16u << 10, 64u << 10);
     for (const DatCpuData &c : d.buffer->cpus) {
         if (c.cpu >= static_cast<uint32_t>(trace.cpuCount())) continue;
         Impl::Cpu s;
         s.cpu = static_cast<int>(c.cpu);
         s.dec = std::make_unique<RecordDecoder>(d.tep.get(), *d.symbols, *d.layouts, trace);
-        const PageSource src{d.file->fd(), d.fileSize, &layout, c, oldFormat};
+        PageSource src{d.file->fd(), d.fileSize, &layout, c, oldFormat};
+        src.readBytes = readBytes;
         s.pages = std::make_unique<CpuPageStream>(src, *s.dec, trace.cpu(s.cpu), d.options);
         d.cpus.push_back(std::move(s));
     }
