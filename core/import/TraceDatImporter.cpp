@@ -2,7 +2,7 @@
 // libtraceevent), symbols and cmdlines are read from the file itself, and every CPU's pages are
 // decoded on their own thread. The decoder-equality tests hold it to libtracecmd's record API.
 #include "TraceDatImporter.h"
-#include "TraceDatStream.h"
+#include "TraceDatOwnPath.h"
 
 #include "DatLayout.h"
 #include "FileSymbols.h"
@@ -167,66 +167,12 @@ void decodeWithPages(int fd, uint64_t fileSize, const DatLayout &layout, const D
     });
 }
 
-struct TepDeleter
-{
-    void operator()(tep_handle *t) const { tep_free(t); }
-};
-
-// Metadata of one instance from the file's own options (the path without libtracecmd).
-void fillMetaFromLayout(Trace &trace, const std::string &path, const DatLayout &l, const DatBuffer &b)
-{
-    TraceMeta &m = trace.meta;
-    m.path = path;
-    m.instance = b.name;
-    m.fileVersion = l.version;
-    if (l.compressed()) m.compression = l.compression;
-    m.format =
-        "trace.dat v" + std::to_string(l.version) + (m.compression.empty() ? "" : " (" + m.compression + ")");
-    int cpus = l.cpuCount;
-    for (const auto &c : b.cpus)
-        cpus = std::max(cpus, static_cast<int>(c.cpu) + 1);
-    m.cpuCount = cpus;
-    m.pageSize = static_cast<int>(l.pageSize);
-    m.longSize = l.longSize;
-    m.traceClock = selectedTraceClock(b.clock.empty() ? l.traceClock : b.clock);
-    m.uname = l.uname;
-    while (!m.uname.empty() && (m.uname.back() == '\n' || m.uname.back() == ' '))
-        m.uname.pop_back();
-    m.kernelRelease = kernelReleaseFromUname(m.uname);
-    m.fileInstances.push_back("");
-    for (const auto &buf : l.buffers) {
-        if (!buf.name.empty()) m.fileInstances.push_back(buf.name);
-    }
-    struct stat st
-    {
-    };
-    if (::stat(path.c_str(), &st) == 0) m.fileBytes = static_cast<uint64_t>(st.st_size);
-}
-
 void decodeFile(const std::string &path, uint64_t fileSize, const DatLayout &layout, const DatBuffer &buffer,
                 tep_handle *tep, bool oldFormat, const NameResolver &names, DecodeState &st,
                 const LoadOptions &options, std::pair<int64_t, int64_t> window)
 {
     const RegularFile file(path);
     decodeWithPages(file.fd(), fileSize, layout, buffer, tep, oldFormat, names, st, options, window);
-}
-
-// A libtraceevent handle for this file's ring-buffer pages: byte order, long and page size, and the
-// header page (checked by checkHeaderPageText before it gets here).
-std::unique_ptr<tep_handle, TepDeleter> pageTep(const std::string &path, const DatLayout &layout)
-{
-    std::unique_ptr<tep_handle, TepDeleter> tep(tep_alloc());
-    if (!tep) throw std::bad_alloc();
-    tep_set_file_bigendian(tep.get(), layout.bigEndian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
-    tep_set_local_bigendian(tep.get(),
-                            std::endian::native == std::endian::big ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
-    tep_set_long_size(tep.get(), layout.longSize);
-    tep_set_page_size(tep.get(), static_cast<int>(layout.pageSize));
-    // The text is only read (libtraceevent's prototype lacks the const).
-    char *text = const_cast<char *>(layout.headerPage.data());
-    if (tep_parse_header_page(tep.get(), text, layout.headerPage.size(), layout.longSize) != 0)
-        throw LoadError(path + ": unreadable ring-buffer page header");
-    return tep;
 }
 
 namespace {
@@ -393,6 +339,57 @@ std::vector<std::unique_ptr<Trace>> withMachineFacts(std::vector<std::unique_ptr
     return traces;
 }
 
+} // namespace
+
+// Metadata of one instance from the file's own options (the path without libtracecmd).
+void fillMetaFromLayout(Trace &trace, const std::string &path, const DatLayout &l, const DatBuffer &b)
+{
+    TraceMeta &m = trace.meta;
+    m.path = path;
+    m.instance = b.name;
+    m.fileVersion = l.version;
+    if (l.compressed()) m.compression = l.compression;
+    m.format =
+        "trace.dat v" + std::to_string(l.version) + (m.compression.empty() ? "" : " (" + m.compression + ")");
+    int cpus = l.cpuCount;
+    for (const auto &c : b.cpus)
+        cpus = std::max(cpus, static_cast<int>(c.cpu) + 1);
+    m.cpuCount = cpus;
+    m.pageSize = static_cast<int>(l.pageSize);
+    m.longSize = l.longSize;
+    m.traceClock = selectedTraceClock(b.clock.empty() ? l.traceClock : b.clock);
+    m.uname = l.uname;
+    while (!m.uname.empty() && (m.uname.back() == '\n' || m.uname.back() == ' '))
+        m.uname.pop_back();
+    m.kernelRelease = kernelReleaseFromUname(m.uname);
+    m.fileInstances.push_back("");
+    for (const auto &buf : l.buffers) {
+        if (!buf.name.empty()) m.fileInstances.push_back(buf.name);
+    }
+    struct stat st
+    {
+    };
+    if (::stat(path.c_str(), &st) == 0) m.fileBytes = static_cast<uint64_t>(st.st_size);
+}
+
+// A libtraceevent handle for this file's ring-buffer pages: byte order, long and page size, and the
+// header page (checked by checkHeaderPageText before it gets here).
+std::unique_ptr<tep_handle, TepDeleter> pageTep(const std::string &path, const DatLayout &layout)
+{
+    std::unique_ptr<tep_handle, TepDeleter> tep(tep_alloc());
+    if (!tep) throw std::bad_alloc();
+    tep_set_file_bigendian(tep.get(), layout.bigEndian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+    tep_set_local_bigendian(tep.get(),
+                            std::endian::native == std::endian::big ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+    tep_set_long_size(tep.get(), layout.longSize);
+    tep_set_page_size(tep.get(), static_cast<int>(layout.pageSize));
+    // The text is only read (libtraceevent's prototype lacks the const).
+    char *text = const_cast<char *>(layout.headerPage.data());
+    if (tep_parse_header_page(tep.get(), text, layout.headerPage.size(), layout.longSize) != 0)
+        throw LoadError(path + ": unreadable ring-buffer page header");
+    return tep;
+}
+
 // The header page and event formats, before libtraceevent parses them.
 void checkFormats(const std::string &path, const DatLayout &layout)
 {
@@ -404,7 +401,6 @@ void checkFormats(const std::string &path, const DatLayout &layout)
         throw LoadError(path + ": not a readable trace.dat: " + *bad);
 }
 
-} // namespace
 DatLayout traceDatLayout(const InputFile &in)
 {
     PhaseClock clock;
@@ -448,161 +444,6 @@ std::vector<std::unique_ptr<Trace>> importTraceDat(const std::string &path, uint
         fitInMemory(path, fileSize, layout, all, options);
     }
     return withMachineFacts(importWithLibtracecmd(path, options, requireOne), layout);
-}
-
-// ---- a slice of time at a time --------------------------------------------------------------------------
-
-struct TraceDatStream::Impl
-{
-    std::string path;
-    LoadOptions options;
-    DatLayout layout;
-    uint64_t fileSize = 0;
-    std::unique_ptr<RegularFile> file;
-    std::unique_ptr<tep_handle, TepDeleter> tep;
-    std::unique_ptr<FileSymbols> symbols;
-    std::mutex tepMutex;
-    std::unique_ptr<Trace> trace;
-    std::unique_ptr<EventLayouts> layouts;
-    const DatBuffer *buffer = nullptr;
-    struct Cpu
-    {
-        std::unique_ptr<RecordDecoder> dec;
-        std::unique_ptr<CpuPageStream> pages;
-        int cpu = 0;
-        bool ended = false;
-    };
-    std::vector<Cpu> cpus;
-    // Every task name noted so far, unmerged: the table is rebuilt from them after each step, so that it
-    // ends as a load's (finalize() drops repeats, which later names from other CPUs can undo).
-    std::vector<TaskTable::Entry> names;
-};
-
-TraceDatStream::TraceDatStream(const std::string &path, const LoadOptions &options)
-    : d_(std::make_unique<Impl>())
-{
-    Impl &d = *d_;
-    d.path = path;
-    d.options = options;
-    {
-        const InputFile in(path, options.streamIdleTimeoutMs);
-        if (detectFormat(in) == FileFormat::Text)
-            throw LoadError(path +
-                            ": --stream reads trace.dat files; this is a text trace (report it without "
-                            "--stream)");
-        d.layout = traceDatLayout(in);
-        d.fileSize = in.bytes().size();
-    }
-    DatLayout &layout = d.layout;
-    checkFormats(path, layout);
-    if (layout.needsLibraryPath)
-        throw LoadError(path +
-                        ": --stream reads through tickscope's own page decoder; this file has timestamp "
-                        "options that need libtracecmd (report it without --stream)");
-    d.tep = pageTep(path, layout);
-    const auto names = chooseInstances(path, nullptr, &layout, options, true);
-    if (names.size() != 1) throw severalInstancesError(path, names);
-    for (const auto &b : layout.buffers)
-        if (b.name == names.front()) d.buffer = &b;
-    if (!d.buffer) throw LoadError(path + ": no buffer instance named '" + names.front() + "'");
-    d.symbols = std::make_unique<FileSymbols>(std::move(layout.kallsyms), layout.cmdlines);
-    d.trace = std::make_unique<Trace>();
-    Trace &trace = *d.trace;
-    fillMetaFromLayout(trace, path, layout, *d.buffer);
-    if (trace.meta.cpuCount <= 0 || trace.meta.cpuCount > 8192)
-        throw LoadError(path + ": implausible CPU count " + std::to_string(trace.meta.cpuCount));
-    trace.setCpuCount(trace.meta.cpuCount);
-    trace.meta.format += ", direct page decode, streamed";
-    if (!layout.machine.empty()) {
-        const MachineFacts facts = MachineFacts::parse(layout.machine);
-        trace.meta.machine = layout.machine;
-        if (!facts.cmdline.empty()) trace.meta.kernelCmdline = facts.cmdline;
-        if (trace.meta.kernelRelease.empty()) trace.meta.kernelRelease = facts.kernelRelease;
-    }
-    d.layouts = std::make_unique<EventLayouts>(d.tep.get(), trace, layout.formats, d.tepMutex);
-    d.file = std::make_unique<RegularFile>(path);
-    const bool oldFormat = tep_is_old_format(d.tep.get());
-    // Every CPU has a read buffer at once: 64 KiB each up to 256 CPUs, then 16 MiB over all of them, down
-    // to 16 KiB each (1024 CPUs).
-    const uint32_t readBytes =
-        std::clamp<uint32_t>((16u << 20) / static_cast<uint32_t>(std::max<size_t>(d.buffer->cpus.size(), 1)),
-                             16u << 10, 64u << 10);
-    for (const DatCpuData &c : d.buffer->cpus) {
-        if (c.cpu >= static_cast<uint32_t>(trace.cpuCount())) continue;
-        Impl::Cpu s;
-        s.cpu = static_cast<int>(c.cpu);
-        s.dec = std::make_unique<RecordDecoder>(d.tep.get(), *d.symbols, *d.layouts, trace);
-        PageSource src{d.file->fd(), d.fileSize, &layout, c, oldFormat};
-        src.readBytes = readBytes;
-        s.pages = std::make_unique<CpuPageStream>(src, *s.dec, trace.cpu(s.cpu), d.options);
-        d.cpus.push_back(std::move(s));
-    }
-}
-
-TraceDatStream::~TraceDatStream() = default;
-
-Trace &TraceDatStream::trace()
-{
-    return *d_->trace;
-}
-
-int64_t TraceDatStream::nextPageTs()
-{
-    int64_t t = INT64_MAX;
-    for (Impl::Cpu &c : d_->cpus)
-        if (!c.ended) t = std::min(t, c.pages->nextPageTs());
-    return t;
-}
-
-bool TraceDatStream::decodeThrough(int64_t t)
-{
-    Impl &d = *d_;
-    // every CPU on its own decoder, side by side (the trace's types and strings take concurrent adds, as
-    // in a load)
-    parallelFor(d.cpus.size(), hardwareThreads(d.options), [&](size_t k) {
-        Impl::Cpu &c = d.cpus[k];
-        if (!c.ended) c.ended = !c.pages->decodeThrough(t);
-    });
-    bool more = false, named = false;
-    for (Impl::Cpu &c : d.cpus) {
-        more |= !c.ended;
-        auto &noted = c.dec->tasks.entries;
-        if (noted.empty()) continue;
-        d.names.insert(d.names.end(), noted.begin(), noted.end());
-        noted.clear();
-        named = true;
-    }
-    if (named) {
-        TaskTable table;
-        table.merge(std::vector<TaskTable::Entry>(d.names));
-        table.finalize();
-        d.trace->tasks = std::move(table);
-    }
-    return more;
-}
-
-void TraceDatStream::finish()
-{
-    Impl &d = *d_;
-    Trace &trace = *d.trace;
-    size_t unknown = 0;
-    for (Impl::Cpu &c : d.cpus) {
-        unknown += c.dec->unknownRecords;
-        if (!c.pages->warning().empty()) trace.warnings.push_back(c.pages->warning());
-        if (!trace.cpu(c.cpu).sorted())
-            throw LoadError(d.path + ": CPU " + std::to_string(c.cpu) +
-                            "'s events go back in time; --stream needs them in order (report it without "
-                            "--stream, which sorts them)");
-    }
-    if (unknown)
-        trace.warnings.push_back(std::to_string(unknown) +
-                                 " records of event ids without a format were skipped");
-    if (d.layout.recovered)
-        trace.warnings.push_back(
-            "the file is cut before its table of CPU data (trace.dat v7 writes it last): the top-level "
-            "buffer's CPUs were found by walking the data, in CPU order; other buffer instances are lost");
-    funcgraph::spansFromRecords(trace); // as a load finishes: function_graph records become calls
-    trace.functions.finish();
 }
 
 } // namespace tickscope

@@ -19,12 +19,12 @@ struct InstanceInfo
 // The buffer instances of the file, the top level first.
 std::vector<InstanceInfo> listInstances(TraceDatHandle &file);
 
+// The file's layout (DatLayout), read from its bytes; a LoadError naming the file says what is wrong.
+DatLayout traceDatLayout(const InputFile &in);
 // Loads options.instance when given, else every instance that has events; with requireOne, a file
 // with events in several instances is a LoadError that names them.
 // v6/v7 files the page decoder covers are read without libtracecmd; others go to the libtracecmd
 // record API (the reference, also used for options.recordApi).
-// The file's layout (DatLayout), read from its bytes; a LoadError naming the file says what is wrong.
-DatLayout traceDatLayout(const InputFile &in);
 std::vector<std::unique_ptr<Trace>> importTraceDat(const std::string &path, uint64_t fileSize,
                                                    DatLayout layout, const LoadOptions &options,
                                                    bool requireOne);
