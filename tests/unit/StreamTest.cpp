@@ -383,6 +383,23 @@ struct TickText : test::TextTraceBuilder<TickText>
            "d.h..");
         return ev(cpu, ts + 4e-6, task, "local_timer_exit: vector=236", "d.h..");
     }
+    // An arm of the tick hrtimer outside its expiry (tick_nohz_restart(), or a stopped tick re-programmed).
+    TickText &arm(int cpu, double ts, const std::string &task, const std::string &ptr,
+                  const std::string &expires)
+    {
+        return ev(cpu, ts, task,
+                  "hrtimer_start: hrtimer=" + ptr + " function=tick_nohz_handler expires=" + expires +
+                      " softexpires=" + expires + " mode=ABS|PINNED|HARD was_armed=0");
+    }
+    // `count` syscalls from ts, one every `every` seconds.
+    TickText &syscalls(int cpu, double ts, const std::string &task, int count, double every = 40e-6)
+    {
+        for (int k = 0; k < count; ++k) {
+            ev(cpu, ts + k * every, task, "sys_enter: NR 1 (0, 0, 0, 0, 0, 0)");
+            ev(cpu, ts + k * every + every / 2, task, "sys_exit: NR 1 = 0");
+        }
+        return *this;
+    }
 };
 } // namespace
 
@@ -429,30 +446,16 @@ TEST(Stream, TickLaneChangesRevisedLongAfterTheyBeganGiveTheLoadedReport)
     // pass was two events past it.
     TickText t;
     const std::string p0 = "00000000aaaa0000", p1 = "00000000bbbb0000";
-    for (int k = 0; k < 5000; ++k) {
-        const double ts = 1.0 + k * 40e-6;
-        t.ev(0, ts, "hog-200", "sys_enter: NR 1 (0, 0, 0, 0, 0, 0)");
-        t.ev(0, ts + 20e-6, "hog-200", "sys_exit: NR 1 = 0");
-    }
+    t.syscalls(0, 1.0, "hog-200", 5000);
     t.tick(0, 1.201, "hog-200", p0);
     t.tick(0, 1.202, "hog-200", p0);
     t.tick(1, 1.0, "app-300", p1);
     t.ev(1, 1.0001, "app-300", "tick_stop: success=1 dependency=NONE");
     t.ev(1, 1.0002, "app-300", "hrtimer_cancel: hrtimer=" + p1);
-    t.ev(1, 1.0003, "app-300",
-         "hrtimer_start: hrtimer=" + p1 +
-             " function=tick_nohz_handler expires=1300000000 softexpires=1300000000 mode=ABS|PINNED|HARD "
-             "was_armed=0");
+    t.arm(1, 1.0003, "app-300", p1, "1300000000");
     t.ev(1, 1.0004, "app-300", "hrtimer_cancel: hrtimer=" + p1);
-    t.ev(1, 1.0005, "app-300",
-         "hrtimer_start: hrtimer=" + p1 +
-             " function=tick_nohz_handler expires=1200000000 softexpires=1200000000 mode=ABS|PINNED|HARD "
-             "was_armed=0");
-    for (int k = 0; k < 5000; ++k) {
-        const double ts = 1.001 + k * 40e-6;
-        t.ev(1, ts, "app-300", "sys_enter: NR 1 (0, 0, 0, 0, 0, 0)");
-        t.ev(1, ts + 20e-6, "app-300", "sys_exit: NR 1 = 0");
-    }
+    t.arm(1, 1.0005, "app-300", p1, "1200000000");
+    t.syscalls(1, 1.001, "app-300", 5000);
     t.ev(1, 1.2009, "app-300", "local_timer_entry: vector=236", "d.h..");
     t.ev(1, 1.201, "app-300",
          "hrtimer_expire_entry: hrtimer=" + p1 + " function=tick_nohz_handler now=1201000000", "d.h..");
@@ -460,15 +463,8 @@ TEST(Stream, TickLaneChangesRevisedLongAfterTheyBeganGiveTheLoadedReport)
     t.ev(1, 1.2012, "app-300", "local_timer_exit: vector=236", "d.h..");
     // then the stopped tick is re-programmed (an arm, no cancel), and an expiry that re-arms 0.2 s later
     // dates the restart back at that arm
-    t.ev(1, 1.2015, "app-300",
-         "hrtimer_start: hrtimer=" + p1 +
-             " function=tick_nohz_handler expires=1450000000 softexpires=1450000000 mode=ABS|PINNED|HARD "
-             "was_armed=0");
-    for (int k = 0; k < 5000; ++k) {
-        const double ts = 1.202 + k * 40e-6;
-        t.ev(1, ts, "app-300", "sys_enter: NR 1 (0, 0, 0, 0, 0, 0)");
-        t.ev(1, ts + 20e-6, "app-300", "sys_exit: NR 1 = 0");
-    }
+    t.arm(1, 1.2015, "app-300", p1, "1450000000");
+    t.syscalls(1, 1.202, "app-300", 5000);
     t.tick(1, 1.45, "app-300", p1);
     t.ev(1, 1.5, "app-300", "sys_enter: NR 1 (0, 0, 0, 0, 0, 0)");
     const auto text = t.load();
