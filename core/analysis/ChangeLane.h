@@ -93,6 +93,21 @@ public:
         }
     }
 
+    // How many changes lie in events [index, to] (to clipped to the lane's end): a popcount a word.
+    size_t countFrom(size_t index, size_t to) const
+    {
+        if (codes_.empty() || index >= events_ || index > to) return 0;
+        to = to < events_ ? to : events_ - 1;
+        size_t n = 0;
+        for (size_t w = index >> 6; w <= to >> 6; ++w) {
+            uint64_t bits = bits_[w];
+            if (w == index >> 6) bits &= ~uint64_t{0} << (index & 63);
+            if (w == to >> 6 && (to & 63) != 63) bits &= (uint64_t{1} << ((to & 63) + 1)) - 1;
+            n += static_cast<size_t>(std::popcount(bits));
+        }
+        return n;
+    }
+
     // The change bitmap: bit i % 64 of word i / 64 marks a change at event i (for indexes that keep
     // their own per-block directory, e.g. the timeline's StatePrefix).
     uint64_t word(size_t w) const { return bits_[w]; }

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <vector>
 
@@ -68,6 +69,13 @@ TEST(AnalysisChangeLane, MatchesAPlainArrayOnRandomChanges)
                 if (inForce || (where[k] > from && where[k] <= to)) expect.push_back(where[k]);
             }
             EXPECT_EQ(seen, expect);
+            // countFrom: the changes in [a, b], past the end clipped
+            for (int q = 0; q < 50; ++q) {
+                const size_t a = rng() % (n + 2), b = a + rng() % (n + 70);
+                const auto inRange = static_cast<size_t>(
+                    std::count_if(where.begin(), where.end(), [&](size_t w) { return w >= a && w <= b; }));
+                ASSERT_EQ(lane.countFrom(a, b), inRange) << n << " [" << a << ", " << b << "]";
+            }
         }
     }
 }
