@@ -18,6 +18,7 @@
 #include <cstdlib>
 #include <deque>
 #include <memory>
+#include <stdexcept>
 
 namespace tickscope {
 
@@ -192,12 +193,14 @@ void Engine::measure(int64_t t, bool end)
         live[c].record = state_[c].liveSwitch;
     }
     measureWakeupLatency(trace_, cpus_, threads_, ranges, live);
-    // The switches the wakeups still to measure may read: from the last one at or before the oldest.
+    // The switches the wakeups still to measure may read: from the last one before the oldest (a
+    // switch-in at the oldest's very time is one its search may find, and one at or before it tells
+    // whether the task was running).
     for (size_t c = 0; c < cpus_.size(); ++c) {
         const Column<SwitchRec> &sw = cpus_[c].timers.switches;
         const CpuEvents &ev = trace_.cpu(cpus_[c].cpu);
         size_t &k = state_[c].liveSwitch;
-        while (k + 1 < sw.size() && ev.ts(sw[k + 1].index) <= oldest && k + 1 < sweep_.switchesTaken(c))
+        while (k + 1 < sw.size() && ev.ts(sw[k + 1].index) < oldest && k + 1 < sweep_.switchesTaken(c))
             ++k;
         keepLiveSwitch(c);
     }
@@ -338,7 +341,12 @@ void Engine::foldTickLane(size_t c, size_t done, bool end)
     auto tsOf = [&](uint32_t index) {
         for (const auto &[i, ts] : s.laneTs)
             if (i == index) return ts;
-        return ev.ts(index); // a change of this step's events: still in
+        // a change of this step's events, or one the events still held reach
+        if (index < ev.releasedBefore())
+            throw std::logic_error("CPU " + std::to_string(cpus_[c].cpu) +
+                                   ": the tick lane's change at event " + std::to_string(index) +
+                                   " was read after its events were handed back");
+        return ev.ts(index);
     };
     for (; s.tickLane < lane.size() &&
            (end || (s.tickLane + 2 < lane.size() && size_t{lane[s.tickLane].index} + 1 < done));
@@ -365,7 +373,10 @@ size_t Engine::eventsNeeded(size_t c) const
     if (s.lookedLocal < a.localTimerTicks.size())
         need = std::min<size_t>(need, a.localTimerTicks[s.lookedLocal].index);
     // (the tick lane's changes not folded yet: their times are kept aside, but for those at the last event
-    // taken, which is held above)
+    // taken, which is held above; and a tick whose re-arm the next event decides: the lane may date a
+    // change back at its expiry)
+    if (const size_t k = p.firstUndecidedTick(); k < a.ticks.size())
+        need = std::min<size_t>(need, a.ticks[k].index);
     if (s.laneScan < need) need = s.laneScan;
     if (s.failed < a.failedStops.size()) need = std::min<size_t>(need, a.failedStops[s.failed].index);
     if (s.softirqs < a.timers.timerSoftirqs.size())

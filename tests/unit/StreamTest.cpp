@@ -479,6 +479,37 @@ TEST(Stream, TickLaneChangesRevisedLongAfterTheyBeganGiveTheLoadedReport)
         EXPECT_EQ(loadedJson(*loaded), streamedJson(path, *loaded, slice, SIZE_MAX)) << slice << " ns slices";
 }
 
+TEST(Stream, AWakeupsSwitchInAtItsVeryTimeIsFound)
+{
+    // Timestamps of a microsecond: the woken task is switched in on CPU 1 at the wakeup's very time, and
+    // out again at that time too. While the wakeup waited its 100 ms to be measured, the stream had moved
+    // its first switch to read past the switch-in (to the last one at or before the wakeup's time).
+    TickText t;
+    const std::string w = "00000000cccc0000";
+    t.sw(1, 1.0, "swapper/1", 0, "R", "other", 200);
+    t.sw(1, 1.05, "other", 200, "S", "swapper/1", 0);
+    t.ev(0, 1.0, "app-300",
+         "hrtimer_start: hrtimer=" + w +
+             " function=hrtimer_wakeup expires=1100000000 softexpires=1100000000 mode=ABS was_armed=0");
+    t.ev(0, 1.1, "app-300", "hrtimer_expire_entry: hrtimer=" + w + " function=hrtimer_wakeup now=1100000000",
+         "d.h..");
+    t.ev(0, 1.1, "app-300", "sched_waking: comm=p pid=100 prio=120 target_cpu=001", "d.h2.");
+    t.ev(0, 1.1, "app-300", "hrtimer_expire_exit: hrtimer=" + w, "d.h..");
+    t.sw(1, 1.1, "swapper/1", 0, "R", "p", 100);
+    t.sw(1, 1.1, "p", 100, "S", "swapper/1", 0);
+    t.syscalls(0, 1.1001, "app-300", 5000, 60e-6);
+    t.syscalls(1, 1.1002, "swapper/1-0", 100, 3e-3);
+    const auto text = t.load();
+    const std::string path = (tempDir() / "same-time-switch-in.dat").string();
+    writeTraceDat(*text, path);
+    const auto loaded = loadTrace(path);
+    const TickReport whole = TickReport::make(*loaded, TickAnalysis::run(*loaded), {});
+    ASSERT_EQ(whole.cpus.size(), 2u);
+    EXPECT_EQ(whole.cpus[0].wakeup.latency.count, 1u) << "the batch report measures it (0 ns)";
+    for (int64_t slice : {100000, 1000000, 10000000})
+        EXPECT_EQ(loadedJson(*loaded), streamedJson(path, *loaded, slice, SIZE_MAX)) << slice << " ns slices";
+}
+
 TEST(Stream, PercentilesPastTheExactBoundAreWithinTheirBucket)
 {
     // rt-hrtimer-k32.dat has thousands of wakeups per CPU: bound the exact values at 100
