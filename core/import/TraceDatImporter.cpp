@@ -273,9 +273,6 @@ std::vector<std::unique_ptr<Trace>> importOwnPath(const std::string &path, uint6
         if (!buffer) throw LoadError(path + ": no buffer instance named '" + name + "'");
         auto trace = std::make_unique<Trace>();
         fillMetaFromLayout(*trace, path, layout, *buffer);
-        if (trace->meta.cpuCount <= 0 || trace->meta.cpuCount > 8192)
-            throw LoadError(path + ": implausible CPU count " + std::to_string(trace->meta.cpuCount));
-        trace->setCpuCount(trace->meta.cpuCount);
         const EventLayouts layouts(tep.get(), *trace, layout.formats, tepMutex);
         DecodeState st(*trace, layouts, options);
         decodeFile(path, fileSize, layout, *buffer, tep.get(), oldFormat, symbols, st, options, window);
@@ -329,13 +326,8 @@ void checkAllPages(const std::string &path, uint64_t fileSize, const DatLayout &
 std::vector<std::unique_ptr<Trace>> withMachineFacts(std::vector<std::unique_ptr<Trace>> traces,
                                                      const DatLayout &l)
 {
-    if (l.machine.empty()) return traces;
-    const MachineFacts facts = MachineFacts::parse(l.machine);
-    for (auto &t : traces) {
-        t->meta.machine = l.machine;
-        if (!facts.cmdline.empty()) t->meta.kernelCmdline = facts.cmdline;
-        if (t->meta.kernelRelease.empty()) t->meta.kernelRelease = facts.kernelRelease;
-    }
+    for (auto &t : traces)
+        applyMachineFacts(*t, l);
     return traces;
 }
 
@@ -370,6 +362,18 @@ void fillMetaFromLayout(Trace &trace, const std::string &path, const DatLayout &
     {
     };
     if (::stat(path.c_str(), &st) == 0) m.fileBytes = static_cast<uint64_t>(st.st_size);
+    if (m.cpuCount <= 0 || static_cast<uint32_t>(m.cpuCount) > kMaxDatCpus)
+        throw LoadError(path + ": implausible CPU count " + std::to_string(m.cpuCount));
+    trace.setCpuCount(m.cpuCount);
+}
+
+void applyMachineFacts(Trace &trace, const DatLayout &l)
+{
+    if (l.machine.empty()) return;
+    const MachineFacts facts = MachineFacts::parse(l.machine);
+    trace.meta.machine = l.machine;
+    if (!facts.cmdline.empty()) trace.meta.kernelCmdline = facts.cmdline;
+    if (trace.meta.kernelRelease.empty()) trace.meta.kernelRelease = facts.kernelRelease;
 }
 
 // A libtraceevent handle for this file's ring-buffer pages: byte order, long and page size, and the

@@ -23,7 +23,11 @@ void checkFormats(const std::string &path, const DatLayout &layout);
 // A libtraceevent handle for this file's ring-buffer pages: byte order, long and page size, and the
 // header page (checked by checkFormats first).
 std::unique_ptr<tep_handle, TepDeleter> pageTep(const std::string &path, const DatLayout &layout);
-// Metadata of one instance from the file's own options.
+// Metadata of one instance from the file's own options, and the trace sized to its CPUs (a LoadError
+// naming the file for an implausible count).
 void fillMetaFromLayout(Trace &trace, const std::string &path, const DatLayout &l, const DatBuffer &b);
+// The facts a tickscope capture stored (MachineFacts): the kernel command line (nohz_full=, isolcpus=)
+// and release come from them.
+void applyMachineFacts(Trace &trace, const DatLayout &l);
 
 } // namespace tickscope

@@ -10,7 +10,6 @@
 #include "RecordDecoder.h"
 #include "TraceDatImporter.h"
 #include "TraceDatOwnPath.h"
-#include "model/MachineFacts.h"
 #include "util/Parallel.h"
 
 #include <algorithm>
@@ -75,16 +74,8 @@ TraceDatStream::TraceDatStream(const std::string &path, const LoadOptions &optio
     d.trace = std::make_unique<Trace>();
     Trace &trace = *d.trace;
     fillMetaFromLayout(trace, path, layout, *d.buffer);
-    if (trace.meta.cpuCount <= 0 || trace.meta.cpuCount > 8192)
-        throw LoadError(path + ": implausible CPU count " + std::to_string(trace.meta.cpuCount));
-    trace.setCpuCount(trace.meta.cpuCount);
     trace.meta.format += ", direct page decode, streamed";
-    if (!layout.machine.empty()) {
-        const MachineFacts facts = MachineFacts::parse(layout.machine);
-        trace.meta.machine = layout.machine;
-        if (!facts.cmdline.empty()) trace.meta.kernelCmdline = facts.cmdline;
-        if (trace.meta.kernelRelease.empty()) trace.meta.kernelRelease = facts.kernelRelease;
-    }
+    applyMachineFacts(trace, layout);
     d.layouts = std::make_unique<EventLayouts>(d.tep.get(), trace, layout.formats, d.tepMutex);
     d.file = std::make_unique<RegularFile>(path);
     const bool oldFormat = tep_is_old_format(d.tep.get());
