@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string_view>
 #include <vector>
 
@@ -95,7 +96,10 @@ struct CpuAnalysis
     uint32_t tickFunction = 0; // string id of its callback name
     CpuEvidence evidence;
     std::vector<PendingMode> pendingModes; // emptied by CrossCpuModes
-    size_t firstPrint = npos;              // event indices of the first and last ftrace print marker
+    // Told of each stretch relabelled (UnknownStretches::apply), with its mode: `report --stream` counts
+    // the ticks it folded before their mode was known, and which were handed back, by stretch.
+    std::function<void(const PendingMode &, TaskState)> relabelled;
+    size_t firstPrint = npos; // event indices of the first and last ftrace print marker
     size_t lastPrint = npos;
     CpuTimers timers; // TIMER softirqs, long softirqs, hrtimer lateness and wakeups (TimerRecords.h)
 

@@ -40,6 +40,11 @@ public:
     // What a caller taking records as they become final needs to know (between advance() calls).
     size_t processed() const { return next_; } // events taken
     size_t firstUndecidedTick() const { return tick_.firstUndecidedTick(); }
+    // The stretch of unknown mode a tick with context Unknown may still be relabelled with (nullptr: none).
+    const PendingMode *unresolvedStretchOf(size_t tick, bool local) const
+    {
+        return unknown_.unresolvedOf(tick, local);
+    }
     size_t firstOpenWakeup() const { return timers_.firstOpenWakeup(); }
     size_t openTimerSoftirq() const { return timers_.openTimerSoftirq(); }
     size_t firstOpenEvent() const { return timers_.firstOpenEvent(); } // npos: none

@@ -60,13 +60,30 @@ void UnknownStretches::apply(CpuAnalysis &out_, const PendingMode &m, TaskState 
         if (out_.task.code(c) == StateCode::task(TaskState::Unknown)) out_.task.relabel(c, code);
     }
     const TickContext ctx = mode == TaskState::User ? TickContext::User : TickContext::Kernel;
-    for (size_t t = m.tick; t < std::min<size_t>(m.tickEnd, out_.ticks.size()); ++t) {
+    // (ticks handed back by the stream are left alone: it was told of the ones it folded)
+    const size_t end = std::min<size_t>(m.tickEnd, out_.ticks.size());
+    for (size_t t = std::max<size_t>(m.tick, out_.ticks.firstLive()); t < end; ++t) {
         if (out_.ticks[t].context == TickContext::Unknown) out_.ticks[t].context = ctx;
     }
     // the local timer candidates are dropped when a tick hrtimer shows up: indices may be stale
-    for (size_t t = m.localTick; t < std::min<size_t>(m.localTickEnd, out_.localTimerTicks.size()); ++t) {
+    const size_t localEnd = std::min<size_t>(m.localTickEnd, out_.localTimerTicks.size());
+    for (size_t t = std::max<size_t>(m.localTick, out_.localTimerTicks.firstLive()); t < localEnd; ++t) {
         if (out_.localTimerTicks[t].context == TickContext::Unknown) out_.localTimerTicks[t].context = ctx;
     }
+    if (out_.relabelled) out_.relabelled(m, mode);
+}
+
+const PendingMode *UnknownStretches::unresolvedOf(size_t tick, bool local) const
+{
+    const auto first = [local](const PendingMode &m) { return local ? m.localTick : m.tick; };
+    if (open_.active && tick >= first(open_.m)) return &open_.m;
+    // closed in task-lane order: their tick ranges ascend and do not overlap
+    auto it = std::upper_bound(closed_.begin(), closed_.end(), tick,
+                               [&](size_t t, const Stretch &s) { return t < first(s.m); });
+    if (it == closed_.begin()) return nullptr;
+    --it;
+    const uint32_t end = local ? it->m.localTickEnd : it->m.tickEnd;
+    return !it->resolved && tick < end ? &it->m : nullptr;
 }
 
 void UnknownStretches::finish()

@@ -40,7 +40,12 @@ public:
     // handed to CrossCpuModes.
     const std::vector<uint32_t> &scheduledOpens() const { return scheduledOpens_; }
 
-    // Relabels a stretch's unknown task-lane changes and ticks.
+    // The stretch, open or closed and not resolved, whose ticks (local: local timer ticks) include `tick`;
+    // nullptr when none does (an Unknown tick outside every such stretch stays Unknown).
+    const PendingMode *unresolvedOf(size_t tick, bool local) const;
+
+    // Relabels a stretch's unknown task-lane changes and ticks (the ones not handed back), and tells
+    // out.relabelled.
     static void apply(CpuAnalysis &out, const PendingMode &m, TaskState mode);
 
 private:

@@ -100,6 +100,8 @@ public:
     // Returns the mapping's untouched tail to the system (after loading).
     void trim() { detail::columnTrim(data_, size_ * sizeof(T), cap_ * sizeof(T)); }
     size_t bytes() const { return size_ * sizeof(T); }
+    // The first element releaseBefore left whole (the ones before read as zeros, or partly so).
+    size_t firstLive() const { return std::min(size_, (released_ + sizeof(T) - 1) / sizeof(T)); }
     // Bytes not handed back by releaseBefore (clear() keeps the released head: none are then live).
     size_t liveBytes() const { return size_ * sizeof(T) - std::min(released_, size_ * sizeof(T)); }
     size_t capacity() const { return cap_; }

@@ -110,21 +110,50 @@ CpuFold::CpuFold(int cpu, int64_t from, int64_t to, int64_t lateWakeupNs, size_t
     catchup_.cpu = late_.cpu = burst_.cpu = lost_.cpu = cpu;
 }
 
+namespace {
+// TickAnalysis::decideFallback: without a re-arm seen (or any hrtimer_start), the tick lane says
+bool periodicIn(const TickRecord &t, bool startsSeen)
+{
+    if (!(t.flags & TickFlag::Resolved) || !startsSeen) return !(t.flags & TickFlag::LaneStopped);
+    return t.flags & TickFlag::Periodic;
+}
+} // namespace
+
+bool CpuFold::countExit(World &w, size_t exit)
+{
+    const auto at = std::lower_bound(w.counted.begin(), w.counted.end(), exit);
+    if (at != w.counted.end() && *at == exit) return false;
+    w.counted.insert(at, exit);
+    ++w.exits;
+    return true;
+}
+
+void CpuFold::pruneExits(size_t world)
+{
+    // An exit below the frontier is named again only by a pending stretch.
+    World &w = worlds_[world];
+    if (w.counted.size() < 2 * w.prunedAt + 16) return;
+    size_t floor = w.frontier;
+    for (const auto &[stretch, p] : pending_)
+        if (p.w[world].distinct) floor = std::min(floor, p.w[world].exitFirst);
+    w.counted.erase(w.counted.begin(), std::lower_bound(w.counted.begin(), w.counted.end(), floor));
+    w.prunedAt = w.counted.size();
+}
+
 void CpuFold::tick(int64_t ts, const TickRecord &t, bool local, bool afterPoll, size_t pollExit)
 {
     if (!inWindow(ts)) return;
     if (!local && t.latenessNs != kUnknownNs) tickLateness_.add(t.latenessNs);
     for (const bool startsSeen : {false, true}) {
-        World &w = worlds_[worldOf(local, startsSeen)];
-        // TickAnalysis::decideFallback: without a re-arm seen (or any hrtimer_start), the tick lane says
-        bool periodic = t.flags & TickFlag::Periodic;
-        if (!(t.flags & TickFlag::Resolved) || !startsSeen) periodic = !(t.flags & TickFlag::LaneStopped);
+        const size_t world = worldOf(local, startsSeen);
+        World &w = worlds_[world];
         TickCounts &n = w.n;
-        if (!periodic) {
+        if (!periodicIn(t, startsSeen)) {
             ++n.nohzWakeups;
             continue;
         }
         n.addPeriodic(t.context);
+        if (afterPoll) w.frontier = std::max(w.frontier, pollExit);
         // TickAnalysis::flagTicks, on a nohz_full CPU
         const bool user = t.context == TickContext::User && !(t.flags & TickFlag::DependencyInForce);
         if (!user && t.context != TickContext::Polling) continue;
@@ -140,9 +169,66 @@ void CpuFold::tick(int64_t ts, const TickRecord &t, bool local, bool afterPoll, 
         findingtext::note(w.user, ts);
         if (afterPoll) {
             ++w.afterPoll;
-            if (pollExit != w.lastExit) ++w.exits;
-            w.lastExit = pollExit;
+            countExit(w, pollExit);
+            pruneExits(world);
         }
+    }
+}
+
+void CpuFold::pendingTick(uint32_t stretch, int64_t ts, const TickRecord &t, bool local, bool afterPoll,
+                          size_t pollExit)
+{
+    if (!inWindow(ts)) return;
+    if (!local && t.latenessNs != kUnknownNs) tickLateness_.add(t.latenessNs);
+    Pending &p = pending_[stretch];
+    for (const bool startsSeen : {false, true}) {
+        const size_t world = worldOf(local, startsSeen);
+        World &w = worlds_[world];
+        if (!periodicIn(t, startsSeen)) {
+            ++w.n.nohzWakeups;
+            continue;
+        }
+        w.n.addPeriodic(TickContext::Unknown);
+        if (afterPoll) w.frontier = std::max(w.frontier, pollExit);
+        PendingWorld &q = p.w[world];
+        ++q.periodic;
+        if (t.flags & TickFlag::DependencyInForce) continue; // not spurious in user mode either
+        q.first = q.user ? std::min(q.first, ts) : ts;
+        q.last = q.user ? std::max(q.last, ts) : ts;
+        ++q.user;
+        if (!afterPoll) continue;
+        ++q.afterPoll;
+        if (q.distinct == 0) q.exitFirst = pollExit;
+        if (q.distinct == 0 || pollExit != q.exitLast) ++q.distinct;
+        q.exitLast = pollExit;
+    }
+}
+
+void CpuFold::stretchResolved(uint32_t stretch, TaskState mode)
+{
+    const auto it = pending_.find(stretch);
+    if (it == pending_.end()) return;
+    const Pending p = it->second;
+    pending_.erase(it);
+    for (size_t world = 0; world < worlds_.size(); ++world) {
+        const PendingWorld &q = p.w[world];
+        World &w = worlds_[world];
+        TickCounts &n = w.n;
+        n.unknown -= q.periodic;
+        (mode == TaskState::User ? n.user : n.kernel) += q.periodic;
+        if (mode != TaskState::User || q.user == 0) continue;
+        n.spurious += q.user;
+        n.spuriousUser += q.user;
+        w.user.first = w.user.count ? std::min(w.user.first, q.first) : q.first;
+        w.user.last = w.user.count ? std::max(w.user.last, q.last) : q.last;
+        w.user.count += q.user;
+        w.afterPoll += q.afterPoll;
+        if (q.distinct == 0) continue;
+        // the exits strictly between its first and last are its own
+        w.exits += q.distinct - (q.distinct > 1 ? 2 : 1);
+        countExit(w, q.exitFirst);
+        if (q.distinct > 1) countExit(w, q.exitLast);
+        pruneExits(world);
     }
 }
 
@@ -287,6 +373,7 @@ bool CpuFold::binned() const
 CpuReport CpuFold::finish(const FoldDecisions &d, int64_t end, int64_t lastEvent, std::vector<Finding> &out)
 {
     tickLane(end, TickState::Unknown); // closes the last span at the trace's end
+    pending_.clear();                  // stretches whose mode never showed: their ticks stay Unknown
     if (pollOpen_) polling(lastEvent, false);
     CpuReport cr;
     cr.cpu = cpu_;

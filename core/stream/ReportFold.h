@@ -16,6 +16,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <vector>
 
 namespace tickscope {
@@ -76,6 +77,14 @@ public:
     // and flags as the pass left them. afterPoll: the task came back from polling idle (the spurious-user
     // pattern); pollExit numbers that idle stretch.
     void tick(int64_t ts, const TickRecord &t, bool local, bool afterPoll, size_t pollExit);
+    // A tick with context Unknown that its stretch of unknown task mode (keyed by the stretch's first
+    // task-lane change) may still relabel: counted as Unknown now, with what a User or Kernel outcome
+    // moves kept per stretch, so that the tick itself can go.
+    void pendingTick(uint32_t stretch, int64_t ts, const TickRecord &t, bool local, bool afterPoll,
+                     size_t pollExit);
+    // The stretch's mode is known (User, or Kernel for any other): its pending ticks move to it.
+    void stretchResolved(uint32_t stretch, TaskState mode);
+    size_t pendingStretches() const { return pending_.size(); }
     // The tick lane and the task lane's polling spans, change by change.
     void tickLane(int64_t ts, TickState s);
     void polling(int64_t ts, bool poll);
@@ -99,9 +108,30 @@ private:
     {
         TickCounts n;
         Finding user{FindingKind::SpuriousUser}, poll{FindingKind::SpuriousPolling};
+        // Distinct polling exits of the spurious user ticks after polling idle. A tick's exit (the task
+        // lane's change that left polling) never decreases in tick order, so a pending stretch shares
+        // an exit with other ticks at its first or last exit only: `counted` keeps the exits counted
+        // that a later tick or a pending stretch may still name, `frontier` the latest exit seen.
         uint64_t afterPoll = 0, exits = 0;
-        size_t lastExit = SIZE_MAX;
+        std::vector<size_t> counted; // ascending
+        size_t frontier = 0, prunedAt = 0;
     };
+    // What the pending ticks of one stretch add to a world once their mode is known.
+    struct PendingWorld
+    {
+        uint64_t periodic = 0;              // counted as Unknown for now
+        uint64_t user = 0, afterPoll = 0;   // spurious ones if the mode is User (no dependency in force)
+        int64_t first = 0, last = 0;        // their times
+        uint64_t distinct = 0;              // distinct polling exits among them,
+        size_t exitFirst = 0, exitLast = 0; // the first and the last
+    };
+    struct Pending
+    {
+        std::array<PendingWorld, 4> w;
+    };
+    // Counts a polling exit unless already counted (true when it was new).
+    bool countExit(World &w, size_t exit);
+    void pruneExits(size_t world);
     static size_t worldOf(bool fallback, bool startsSeen)
     {
         return (fallback ? 2 : 0) + (startsSeen ? 1 : 0);
@@ -111,6 +141,7 @@ private:
     int64_t from_, to_, lateWakeupNs_;
     uint64_t events_ = 0;
     std::array<World, 4> worlds_;
+    std::map<uint32_t, Pending> pending_; // by stretch
     DistributionFold tickLateness_;
     // tick lane
     bool laneOpen_ = false;

@@ -69,6 +69,10 @@ public:
             passes_.push_back(std::make_unique<CpuPass>(trace_, roles_, c, cpus_[static_cast<size_t>(c)]));
             passes_.back()->start(0);
             state_.emplace_back(CpuFold(c, o.report.from, o.report.to, o.report.lateWakeupNs, o.exactValues));
+            // (from this CPU's pass, or from CrossCpuModes at the end: one thread per CPU's fold)
+            cpus_[static_cast<size_t>(c)].relabelled = [this, c](const PendingMode &m, TaskState mode) {
+                state_[static_cast<size_t>(c)].fold.stretchResolved(m.change, mode);
+            };
         }
         opens_.resize(static_cast<size_t>(n));
     }
@@ -112,6 +116,18 @@ public:
 
     TickReport finish(double seconds);
     void debugMemory() const;
+    // Ticks the passes took that are not folded yet, and stretches with pending ticks (after a step).
+    std::pair<uint64_t, uint64_t> heldTicks() const
+    {
+        uint64_t n = 0, stretches = 0;
+        for (size_t c = 0; c < cpus_.size(); ++c) {
+            const CpuStream &s = state_[c];
+            n += cpus_[c].ticks.size() - std::min(s.ticks, cpus_[c].ticks.size());
+            n += cpus_[c].localTimerTicks.size() - std::min(s.local, cpus_[c].localTimerTicks.size());
+            stretches += s.fold.pendingStretches();
+        }
+        return {n, stretches};
+    }
     uint64_t liveEvents() const
     {
         uint64_t n = 0;
@@ -294,20 +310,24 @@ void Engine::fold(size_t c, bool end)
     // The task lane is read two events behind the pass: a gap found in the next step (its lost-events
     // flag is on the page after) marks the last event taken here with a change of its own.
     lookUpTicks(c, end ? done : done - 1, end);
-    // ticks: paired, their periodic flag decided, their context known (an unknown one may be relabelled
-    // when its task's mode shows, here or from another CPU)
+    // ticks: paired, their periodic flag decided (one whose context is Unknown may still be relabelled
+    // when its task's mode shows, here or from another CPU: folded as pending, by stretch)
     const size_t decided = end ? a.ticks.size() : std::min(p.firstUndecidedTick(), pairing_.paired(c, 1));
-    while (s.ticks < std::min(decided, s.looked) &&
-           (end || a.ticks[s.ticks].context != TickContext::Unknown)) {
-        const TickInfo t = s.info.front();
+    auto take = [&](const TickRecord &r, size_t k, bool local, const TickInfo &t) {
+        const PendingMode *m =
+            !end && r.context == TickContext::Unknown ? p.unresolvedStretchOf(k, local) : nullptr;
+        if (m)
+            f.pendingTick(m->change, t.ts, r, local, t.afterPoll, t.exit);
+        else
+            f.tick(t.ts, r, local, t.afterPoll, t.exit);
+    };
+    for (; s.ticks < std::min(decided, s.looked); ++s.ticks) {
+        take(a.ticks[s.ticks], s.ticks, false, s.info.front());
         s.info.pop_front();
-        f.tick(t.ts, a.ticks[s.ticks++], false, t.afterPoll, t.exit);
     }
-    while (s.local < std::min(a.localTimerTicks.size(), s.lookedLocal) &&
-           (end || a.localTimerTicks[s.local].context != TickContext::Unknown)) {
-        const TickInfo t = s.infoLocal.front();
+    for (; s.local < std::min(a.localTimerTicks.size(), s.lookedLocal); ++s.local) {
+        take(a.localTimerTicks[s.local], s.local, true, s.infoLocal.front());
         s.infoLocal.pop_front();
-        f.tick(t.ts, a.localTimerTicks[s.local++], true, t.afterPoll, t.exit);
     }
     foldTickLane(c, done, end);
     for (; s.failed < a.failedStops.size(); ++s.failed)
@@ -455,10 +475,10 @@ void Engine::debugMemory() const
         stderr,
         "stream: rss %.1f MB; task codes %.1f MB, task bits %.1f MB, irq lanes %.1f MB, ticks %.1f MB, "
         "tick info %.1f MB, tick lanes %.1f MB, softirqs %.1f MB, wakeups %.1f MB, switches %.1f MB, "
-        "lateness %.1f MB; live events %zu; names %zu\n",
+        "lateness %.1f MB; live events %zu; names %zu; pending stretches %zu\n",
         static_cast<double>(currentRssBytes()) / 1e6, taskCodes / 1e6, taskBits / 1e6, irq / 1e6, ticks / 1e6,
         info / 1e6, lane / 1e6, softirqs / 1e6, wakeups / 1e6, sw / 1e6, other / 1e6, events,
-        trace_.tasks.entries().size());
+        trace_.tasks.entries().size(), static_cast<size_t>(heldTicks().second));
 }
 
 TickReport Engine::finish(double seconds)
@@ -467,6 +487,7 @@ TickReport Engine::finish(double seconds)
     // The decisions across CPUs, from the evidence the passes gathered (their records are folded).
     // (their ticks are folded: the decisions would rewrite every one, faulting the released pages back in)
     for (CpuAnalysis &c : cpus_) {
+        c.relabelled = nullptr;
         c.pendingModes.clear();
         c.ticks = {};
         c.localTimerTicks = {};
@@ -563,6 +584,9 @@ StreamResult streamed(const std::string &path, const StreamOptions &options)
         engine.noteTimes();
         engine.step(to, false);
         r.maxLiveEvents = std::max(r.maxLiveEvents, engine.liveEvents());
+        const auto [held, pending] = engine.heldTicks();
+        r.maxHeldTicks = std::max(r.maxHeldTicks, held);
+        r.maxPendingStretches = std::max(r.maxPendingStretches, pending);
         if (std::getenv("TICKSCOPE_STREAM_DEBUG") && r.steps % 200 == 0) engine.debugMemory();
     }
     stream.finish();

@@ -144,3 +144,108 @@ TEST(Stream, AWakeupsSwitchInAtItsVeryTimeIsFound)
         EXPECT_EQ(loadedJson(*d.loaded), streamedJson(d.path, *d.loaded, slice, SIZE_MAX))
             << slice << " ns slices";
 }
+
+TEST(Stream, TicksOfAnUnknownModeAreFoldedBeforeTheModeShows)
+{
+    // A task whose user/kernel mode is not known yet holds its ticks' context Unknown until the mode
+    // shows. The stream folds them at once, counted by stretch, instead of holding every tick of the CPU
+    // until then (a nohz_full CPU running a user loop without syscalls for minutes). CPU 0: "app" comes
+    // out of polling idle with its mode unknown, is preempted by "hog" (user mode, its ticks spurious
+    // after the same polling exit), comes back, and enters a syscall 1.5 s later: every one of its ticks
+    // was a user one. CPU 2: "app2" arrives from CPU 1, where it was preempted in user mode: only the
+    // cross-CPU step at the end tells. CPU 3: "app3" ran from the start and never tells.
+    TickText t;
+    const std::string p0 = "00000000aaaa0000", p1 = "00000000bbbb0000", p2 = "00000000cccc0000",
+                      p3 = "00000000dddd0000";
+    t.ev(0, 1.0, "swapper/0-0", "cpu_idle: state=0 cpu_id=0", "d....");
+    t.ev(0, 1.0005, "swapper/0-0", "cpu_idle: state=4294967295 cpu_id=0", "d....");
+    t.sw(0, 1.0006, "swapper/0", 0, "R", "app", 100);
+    for (int k = 1; k < 800; ++k)
+        t.tick(0, 1.0 + k * 1e-3, "app-100", p0);
+    t.sw(0, 1.8002, "app", 100, "R+", "hog", 300);
+    t.ev(0, 1.8003, "hog-300", "sys_exit: NR 1 = 0");
+    for (int k = 1; k < 10; ++k)
+        t.tick(0, 1.8 + k * 1e-3, "hog-300", p0);
+    t.sw(0, 1.8102, "hog", 300, "R+", "app", 100);
+    for (int k = 11; k < 700; ++k)
+        t.tick(0, 1.8 + k * 1e-3, "app-100", p0);
+    t.ev(0, 2.5002, "app-100", "sys_enter: NR 1 (0, 0, 0, 0, 0, 0)");
+    t.ev(0, 2.5003, "app-100", "sys_exit: NR 1 = 0");
+
+    t.ev(1, 1.0, "app2-200", "sys_exit: NR 1 = 0");
+    t.tick(1, 1.001, "app2-200", p1);
+    t.sw(1, 1.1, "app2", 200, "R+", "swapper/1", 0);
+    t.sw(2, 1.2, "swapper/2", 0, "R", "app2", 200);
+    for (int k = 1; k < 1000; ++k)
+        t.tick(2, 1.2 + k * 1e-3, "app2-200", p2);
+
+    for (int k = 0; k < 1000; ++k)
+        t.tick(3, 1.0 + k * 1e-3, "app3-400", p3);
+
+    std::unique_ptr<Trace> text = t.load();
+    text->meta.kernelCmdline = "nohz_full=0-3";
+    const DatOfText d = datOfText(*text, "unknown-mode-ticks.dat");
+    const TickReport &whole = d.whole;
+    ASSERT_EQ(whole.cpus.size(), 4u);
+    EXPECT_EQ(whole.cpus[0].ticks.user, 1497u) << "app's ticks and hog's, in user mode";
+    EXPECT_EQ(whole.cpus[0].ticks.unknown, 0u);
+    EXPECT_EQ(whole.cpus[2].ticks.user, 999u) << "app2's mode comes from CPU 1";
+    EXPECT_EQ(whole.cpus[3].ticks.unknown, 1000u);
+    bool afterPoll = false;
+    for (const Finding &f : whole.findings)
+        afterPoll |= f.kind == FindingKind::SpuriousUser && f.cpu == 0 &&
+                     f.pattern.find("polling") != std::string::npos;
+    EXPECT_TRUE(afterPoll) << "CPU 0's spurious user ticks follow a polling exit";
+    for (int64_t slice : {100000, 1000000, 10000000}) {
+        StreamResult r;
+        EXPECT_EQ(loadedJson(*d.loaded), streamedJson(d.path, *d.loaded, slice, SIZE_MAX, &r))
+            << slice << " ns slices";
+        EXPECT_LT(r.maxHeldTicks, 200u) << slice << " ns slices: ticks held until their mode shows";
+        EXPECT_GE(r.maxPendingStretches, 1u) << slice << " ns slices";
+    }
+}
+
+TEST(Stream, APollingExitSharedByPendingAndKnownTicksIsCountedOnce)
+{
+    // The idle=poll pattern: every return from polling idle brings a tick in user mode. "app" (its mode
+    // unknown until its syscall at the end, preempted each time: one chain of stretches) takes one tick
+    // after each of 200 polling exits; after every tenth, "hog" (known user mode) takes one too, after
+    // the same exit. The stream folds app's ticks before their mode is known and hog's at once: the
+    // finding still names 220 ticks after 200 exits, not 220 after 220.
+    TickText t;
+    const std::string p0 = "00000000aaaa0000";
+    t.ev(0, 0.9, "hog-300", "sys_exit: NR 1 = 0");
+    t.sw(0, 0.95, "hog", 300, "R+", "swapper/0", 0);
+    for (int k = 0; k < 200; ++k) {
+        const double c = 1.0 + k * 2e-3;
+        t.ev(0, c, "swapper/0-0", "cpu_idle: state=0 cpu_id=0", "d....");
+        t.ev(0, c + 100e-6, "swapper/0-0", "cpu_idle: state=4294967295 cpu_id=0", "d....");
+        t.sw(0, c + 110e-6, "swapper/0", 0, "R", "app", 100);
+        t.tick(0, c + 500e-6, "app-100", p0);
+        if (k % 10 == 0) {
+            t.sw(0, c + 600e-6, "app", 100, "R+", "hog", 300);
+            t.tick(0, c + 800e-6, "hog-300", p0);
+            t.sw(0, c + 900e-6, "hog", 300, "R+", "swapper/0", 0);
+        } else {
+            t.sw(0, c + 600e-6, "app", 100, "R+", "swapper/0", 0);
+        }
+    }
+    t.sw(0, 1.5, "swapper/0", 0, "R", "app", 100);
+    t.ev(0, 1.5001, "app-100", "sys_enter: NR 1 (0, 0, 0, 0, 0, 0)");
+    std::unique_ptr<Trace> text = t.load();
+    text->meta.kernelCmdline = "nohz_full=0";
+    const DatOfText d = datOfText(*text, "poll-exits.dat");
+    const Finding *user = nullptr;
+    for (const Finding &f : d.whole.findings)
+        if (f.kind == FindingKind::SpuriousUser) user = &f;
+    ASSERT_NE(user, nullptr);
+    EXPECT_EQ(user->count, 220u);
+    EXPECT_NE(user->pattern.find("220 of them came after 200 polling-idle exits"), std::string::npos)
+        << user->pattern;
+    for (int64_t slice : {100000, 1000000, 10000000}) {
+        StreamResult r;
+        EXPECT_EQ(loadedJson(*d.loaded), streamedJson(d.path, *d.loaded, slice, SIZE_MAX, &r))
+            << slice << " ns slices";
+        EXPECT_GE(r.maxPendingStretches, 10u) << slice << " ns slices";
+    }
+}
