@@ -173,9 +173,10 @@ struct SwitchRec
 };
 struct CpuTimers
 {
-    std::vector<TimerSoftirq> timerSoftirqs;
     std::vector<LongSoftirq> longSoftirqs; // every softirq >= kLongSoftirqNs, any vector
-    // One per hrtimer expiry: in their own mappings (Column: no copy on growth, few page faults).
+    // One per TIMER softirq and per hrtimer expiry: in their own mappings (Column: no copy on growth, few
+    // page faults, and a stream hands the folded ones back).
+    Column<TimerSoftirq> timerSoftirqs;
     Column<HrtimerWakeup> wakeups;
     Column<HrtimerLateness> otherLateness; // every other expiry
     std::vector<WakeupBatch> batches;      // bursts, in the order they closed
@@ -184,9 +185,8 @@ struct CpuTimers
 
     size_t bytes() const
     {
-        return timerSoftirqs.capacity() * sizeof(TimerSoftirq) +
-               longSoftirqs.capacity() * sizeof(LongSoftirq) + wakeups.bytes() + otherLateness.bytes() +
-               batches.capacity() * sizeof(WakeupBatch);
+        return timerSoftirqs.bytes() + longSoftirqs.capacity() * sizeof(LongSoftirq) + wakeups.bytes() +
+               otherLateness.bytes() + batches.capacity() * sizeof(WakeupBatch);
     }
 };
 

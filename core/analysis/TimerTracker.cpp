@@ -233,7 +233,7 @@ void TimerTracker::finish()
     std::sort(out_.batches.begin(), out_.batches.end(),
               [](const WakeupBatch &a, const WakeupBatch &b) { return a.first < b.first; });
     out_.batches.shrink_to_fit();
-    out_.timerSoftirqs.shrink_to_fit();
+    out_.timerSoftirqs.trim();
     out_.longSoftirqs.shrink_to_fit();
     out_.wakeups.trim();
     out_.otherLateness.trim();

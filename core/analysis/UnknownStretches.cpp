@@ -21,6 +21,7 @@ void UnknownStretches::open(size_t at, int32_t pid, bool scheduled, int32_t prev
                static_cast<uint32_t>(out_.localTimerTicks.size()),
                0,
                PendingMode::kHead};
+    open_.m.root = prev >= 0 ? closed_[static_cast<size_t>(prev)].m.root : open_.m.change;
 }
 
 int32_t UnknownStretches::close()

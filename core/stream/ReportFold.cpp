@@ -134,8 +134,8 @@ void CpuFold::pruneExits(size_t world)
     World &w = worlds_[world];
     if (w.counted.size() < 2 * w.prunedAt + 16) return;
     size_t floor = w.frontier;
-    for (const auto &[stretch, p] : pending_)
-        if (p.w[world].distinct) floor = std::min(floor, p.w[world].exitFirst);
+    for (const auto &[chain, p] : pending_)
+        if (!p.w[world].exits.empty()) floor = std::min(floor, p.w[world].exits.front());
     w.counted.erase(w.counted.begin(), std::lower_bound(w.counted.begin(), w.counted.end(), floor));
     w.prunedAt = w.counted.size();
 }
@@ -175,12 +175,12 @@ void CpuFold::tick(int64_t ts, const TickRecord &t, bool local, bool afterPoll, 
     }
 }
 
-void CpuFold::pendingTick(uint32_t stretch, int64_t ts, const TickRecord &t, bool local, bool afterPoll,
+void CpuFold::pendingTick(uint32_t chain, int64_t ts, const TickRecord &t, bool local, bool afterPoll,
                           size_t pollExit)
 {
     if (!inWindow(ts)) return;
     if (!local && t.latenessNs != kUnknownNs) tickLateness_.add(t.latenessNs);
-    Pending &p = pending_[stretch];
+    Pending &p = pending_[chain];
     for (const bool startsSeen : {false, true}) {
         const size_t world = worldOf(local, startsSeen);
         World &w = worlds_[world];
@@ -198,17 +198,15 @@ void CpuFold::pendingTick(uint32_t stretch, int64_t ts, const TickRecord &t, boo
         ++q.user;
         if (!afterPoll) continue;
         ++q.afterPoll;
-        if (q.distinct == 0) q.exitFirst = pollExit;
-        if (q.distinct == 0 || pollExit != q.exitLast) ++q.distinct;
-        q.exitLast = pollExit;
+        if (q.exits.empty() || q.exits.back() != pollExit) q.exits.push_back(pollExit);
     }
 }
 
-void CpuFold::stretchResolved(uint32_t stretch, TaskState mode)
+void CpuFold::stretchResolved(uint32_t chain, TaskState mode)
 {
-    const auto it = pending_.find(stretch);
+    const auto it = pending_.find(chain);
     if (it == pending_.end()) return;
-    const Pending p = it->second;
+    const Pending p = std::move(it->second);
     pending_.erase(it);
     for (size_t world = 0; world < worlds_.size(); ++world) {
         const PendingWorld &q = p.w[world];
@@ -223,11 +221,8 @@ void CpuFold::stretchResolved(uint32_t stretch, TaskState mode)
         w.user.last = w.user.count ? std::max(w.user.last, q.last) : q.last;
         w.user.count += q.user;
         w.afterPoll += q.afterPoll;
-        if (q.distinct == 0) continue;
-        // the exits strictly between its first and last are its own
-        w.exits += q.distinct - (q.distinct > 1 ? 2 : 1);
-        countExit(w, q.exitFirst);
-        if (q.distinct > 1) countExit(w, q.exitLast);
+        for (const size_t e : q.exits)
+            countExit(w, e);
         pruneExits(world);
     }
 }

@@ -77,14 +77,15 @@ public:
     // and flags as the pass left them. afterPoll: the task came back from polling idle (the spurious-user
     // pattern); pollExit numbers that idle stretch.
     void tick(int64_t ts, const TickRecord &t, bool local, bool afterPoll, size_t pollExit);
-    // A tick with context Unknown that its stretch of unknown task mode (keyed by the stretch's first
-    // task-lane change) may still relabel: counted as Unknown now, with what a User or Kernel outcome
-    // moves kept per stretch, so that the tick itself can go.
-    void pendingTick(uint32_t stretch, int64_t ts, const TickRecord &t, bool local, bool afterPoll,
+    // A tick with context Unknown that its stretch of unknown task mode may still relabel: counted as
+    // Unknown now, with what a User or Kernel outcome moves kept per chain of stretches (keyed by the
+    // chain's first task-lane change: PendingMode::root), so that the tick itself can go.
+    void pendingTick(uint32_t chain, int64_t ts, const TickRecord &t, bool local, bool afterPoll,
                      size_t pollExit);
-    // The stretch's mode is known (User, or Kernel for any other): its pending ticks move to it.
-    void stretchResolved(uint32_t stretch, TaskState mode);
-    size_t pendingStretches() const { return pending_.size(); }
+    // A stretch of the chain has its mode (User, or Kernel for any other), and so has the whole chain:
+    // its pending ticks move to it.
+    void stretchResolved(uint32_t chain, TaskState mode);
+    size_t pendingChains() const { return pending_.size(); }
     // The tick lane and the task lane's polling spans, change by change.
     void tickLane(int64_t ts, TickState s);
     void polling(int64_t ts, bool poll);
@@ -108,22 +109,21 @@ private:
     {
         TickCounts n;
         Finding user{FindingKind::SpuriousUser}, poll{FindingKind::SpuriousPolling};
-        // Distinct polling exits of the spurious user ticks after polling idle. A tick's exit (the task
-        // lane's change that left polling) never decreases in tick order, so a pending stretch shares
-        // an exit with other ticks at its first or last exit only: `counted` keeps the exits counted
-        // that a later tick or a pending stretch may still name, `frontier` the latest exit seen.
+        // Distinct polling exits of the spurious user ticks after polling idle, in whatever order the
+        // ticks' modes become known. A tick's exit (the task lane's change that left polling) never
+        // decreases in tick order: `counted` keeps the exits counted that a later tick or a pending
+        // chain may still name (none below the latest exit seen, `frontier`, but the pending ones).
         uint64_t afterPoll = 0, exits = 0;
         std::vector<size_t> counted; // ascending
         size_t frontier = 0, prunedAt = 0;
     };
-    // What the pending ticks of one stretch add to a world once their mode is known.
+    // What the pending ticks of one chain of stretches add to a world once their mode is known.
     struct PendingWorld
     {
-        uint64_t periodic = 0;              // counted as Unknown for now
-        uint64_t user = 0, afterPoll = 0;   // spurious ones if the mode is User (no dependency in force)
-        int64_t first = 0, last = 0;        // their times
-        uint64_t distinct = 0;              // distinct polling exits among them,
-        size_t exitFirst = 0, exitLast = 0; // the first and the last
+        uint64_t periodic = 0;            // counted as Unknown for now
+        uint64_t user = 0, afterPoll = 0; // spurious ones if the mode is User (no dependency in force)
+        int64_t first = 0, last = 0;      // their times
+        std::vector<size_t> exits;        // the distinct polling exits they came after, ascending
     };
     struct Pending
     {
@@ -141,7 +141,7 @@ private:
     int64_t from_, to_, lateWakeupNs_;
     uint64_t events_ = 0;
     std::array<World, 4> worlds_;
-    std::map<uint32_t, Pending> pending_; // by stretch
+    std::map<uint32_t, Pending> pending_; // by chain
     DistributionFold tickLateness_;
     // tick lane
     bool laneOpen_ = false;

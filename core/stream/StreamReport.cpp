@@ -47,7 +47,7 @@ struct CpuStream
     std::deque<TickInfo> info, infoLocal;
     size_t ticks = 0, local = 0;                          // folded
     size_t laneChange = 0, laneScan = 0, laneLast = npos; // task-lane cursor: changes seen, next index
-    size_t tickLane = 0, failed = 0, softirqs = 0, longs = 0, wakeups = 0, other = 0;
+    size_t tickLane = 0, failed = 0, softirqs = 0, wakeups = 0, other = 0;
     size_t measured = 0;    // wakeups whose latency is measured
     size_t liveSwitch = 0;  // the first switch record the latency step may still read
     LiveSwitch live{npos};  // that record with its event's time and kind (the event may go)
@@ -71,7 +71,7 @@ public:
             state_.emplace_back(CpuFold(c, o.report.from, o.report.to, o.report.lateWakeupNs, o.exactValues));
             // (from this CPU's pass, or from CrossCpuModes at the end: one thread per CPU's fold)
             cpus_[static_cast<size_t>(c)].relabelled = [this, c](const PendingMode &m, TaskState mode) {
-                state_[static_cast<size_t>(c)].fold.stretchResolved(m.change, mode);
+                state_[static_cast<size_t>(c)].fold.stretchResolved(m.root, mode);
             };
         }
         opens_.resize(static_cast<size_t>(n));
@@ -116,7 +116,7 @@ public:
 
     TickReport finish(double seconds);
     void debugMemory() const;
-    // Ticks the passes took that are not folded yet, and stretches with pending ticks (after a step).
+    // Ticks the passes took that are not folded yet, and chains of stretches with pending ticks.
     std::pair<uint64_t, uint64_t> heldTicks() const
     {
         uint64_t n = 0, stretches = 0;
@@ -124,7 +124,7 @@ public:
             const CpuStream &s = state_[c];
             n += cpus_[c].ticks.size() - std::min(s.ticks, cpus_[c].ticks.size());
             n += cpus_[c].localTimerTicks.size() - std::min(s.local, cpus_[c].localTimerTicks.size());
-            stretches += s.fold.pendingStretches();
+            stretches += s.fold.pendingChains();
         }
         return {n, stretches};
     }
@@ -317,7 +317,7 @@ void Engine::fold(size_t c, bool end)
         const PendingMode *m =
             !end && r.context == TickContext::Unknown ? p.unresolvedStretchOf(k, local) : nullptr;
         if (m)
-            f.pendingTick(m->change, t.ts, r, local, t.afterPoll, t.exit);
+            f.pendingTick(m->root, t.ts, r, local, t.afterPoll, t.exit);
         else
             f.tick(t.ts, r, local, t.afterPoll, t.exit);
     };
@@ -335,8 +335,10 @@ void Engine::fold(size_t c, bool end)
     const size_t openSoftirq = end ? npos : p.openTimerSoftirq();
     for (; s.softirqs < a.timers.timerSoftirqs.size() && s.softirqs != openSoftirq; ++s.softirqs)
         f.timerSoftirq(ev.ts(a.timers.timerSoftirqs[s.softirqs].entry), a.timers.timerSoftirqs[s.softirqs]);
-    for (; s.longs < a.timers.longSoftirqs.size(); ++s.longs)
-        f.longSoftirq(ev.ts(a.timers.longSoftirqs[s.longs].entry), a.timers.longSoftirqs[s.longs]);
+    // long softirqs come as they close: folded ones are dropped
+    for (const LongSoftirq &l : a.timers.longSoftirqs)
+        f.longSoftirq(ev.ts(l.entry), l);
+    a.timers.longSoftirqs.clear();
     for (; s.wakeups < s.measured; ++s.wakeups)
         f.wakeup(ev.ts(a.timers.wakeups[s.wakeups].index), a.timers.wakeups[s.wakeups]);
     for (const size_t paired = pairing_.paired(c, 2); s.other < paired; ++s.other)
@@ -401,8 +403,6 @@ size_t Engine::eventsNeeded(size_t c) const
     if (s.failed < a.failedStops.size()) need = std::min<size_t>(need, a.failedStops[s.failed].index);
     if (s.softirqs < a.timers.timerSoftirqs.size())
         need = std::min<size_t>(need, a.timers.timerSoftirqs[s.softirqs].entry);
-    if (s.longs < a.timers.longSoftirqs.size())
-        need = std::min<size_t>(need, a.timers.longSoftirqs[s.longs].entry);
     if (s.wakeups < a.timers.wakeups.size()) need = std::min<size_t>(need, a.timers.wakeups[s.wakeups].index);
     if (s.other < a.timers.otherLateness.size())
         need = std::min<size_t>(need, a.timers.otherLateness[s.other].index);
@@ -431,6 +431,7 @@ void Engine::release()
         const CpuStream &s = state_[c];
         tm.wakeups.releaseBefore(std::min(s.wakeups, pairing_.paired(c, 0)));
         tm.otherLateness.releaseBefore(s.other);
+        tm.timerSoftirqs.releaseBefore(s.softirqs);
         tm.switches.releaseBefore(std::min(s.liveSwitch, sweep_.switchesTaken(c)));
         CpuAnalysis &a = cpus_[c];
         a.ticks.releaseBefore(s.ticks);
@@ -463,7 +464,8 @@ void Engine::debugMemory() const
         irq += a.irq.liveCodeBytes() + a.irq.liveBitBytes();
         ticks += a.ticks.liveBytes() + a.localTimerTicks.liveBytes();
         lane += a.tickLane.bytes();
-        softirqs += a.timers.timerSoftirqs.capacity() * sizeof(TimerSoftirq);
+        softirqs +=
+            a.timers.timerSoftirqs.liveBytes() + a.timers.longSoftirqs.capacity() * sizeof(LongSoftirq);
         const CpuEvents &ev = trace_.cpu(a.cpu);
         events += ev.size() - ev.releasedBefore();
         wakeups += a.timers.wakeups.liveBytes();
@@ -475,7 +477,7 @@ void Engine::debugMemory() const
         stderr,
         "stream: rss %.1f MB; task codes %.1f MB, task bits %.1f MB, irq lanes %.1f MB, ticks %.1f MB, "
         "tick info %.1f MB, tick lanes %.1f MB, softirqs %.1f MB, wakeups %.1f MB, switches %.1f MB, "
-        "lateness %.1f MB; live events %zu; names %zu; pending stretches %zu\n",
+        "lateness %.1f MB; live events %zu; names %zu; pending chains %zu\n",
         static_cast<double>(currentRssBytes()) / 1e6, taskCodes / 1e6, taskBits / 1e6, irq / 1e6, ticks / 1e6,
         info / 1e6, lane / 1e6, softirqs / 1e6, wakeups / 1e6, sw / 1e6, other / 1e6, events,
         trace_.tasks.entries().size(), static_cast<size_t>(heldTicks().second));
@@ -586,7 +588,7 @@ StreamResult streamed(const std::string &path, const StreamOptions &options)
         r.maxLiveEvents = std::max(r.maxLiveEvents, engine.liveEvents());
         const auto [held, pending] = engine.heldTicks();
         r.maxHeldTicks = std::max(r.maxHeldTicks, held);
-        r.maxPendingStretches = std::max(r.maxPendingStretches, pending);
+        r.maxPendingChains = std::max(r.maxPendingChains, pending);
         if (std::getenv("TICKSCOPE_STREAM_DEBUG") && r.steps % 200 == 0) engine.debugMemory();
     }
     stream.finish();
