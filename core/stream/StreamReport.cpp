@@ -115,6 +115,16 @@ public:
     }
 
     TickReport finish(double seconds);
+    struct RecordBytes
+    {
+        size_t taskCodes = 0, taskBits = 0, irq = 0, ticks = 0, lane = 0, softirqs = 0, wakeups = 0, sw = 0,
+               other = 0, info = 0;
+        size_t total() const
+        {
+            return taskCodes + taskBits + irq + ticks + lane + softirqs + wakeups + sw + other + info;
+        }
+    };
+    RecordBytes recordBytes() const;
     void debugMemory() const;
     // Ticks the passes took that are not folded yet, and chains of stretches with pending ticks.
     std::pair<uint64_t, uint64_t> heldTicks() const
@@ -452,35 +462,39 @@ void Engine::release()
     }
 }
 
-void Engine::debugMemory() const
+Engine::RecordBytes Engine::recordBytes() const
 {
     // Bytes not handed back yet (released heads read as zeros and hold no memory).
-    size_t taskCodes = 0, taskBits = 0, irq = 0, ticks = 0, lane = 0, softirqs = 0, events = 0, wakeups = 0,
-           sw = 0, other = 0, info = 0;
+    RecordBytes b;
     for (size_t c = 0; c < cpus_.size(); ++c) {
         const CpuAnalysis &a = cpus_[c];
-        taskCodes += a.task.liveCodeBytes();
-        taskBits += a.task.liveBitBytes();
-        irq += a.irq.liveCodeBytes() + a.irq.liveBitBytes();
-        ticks += a.ticks.liveBytes() + a.localTimerTicks.liveBytes();
-        lane += a.tickLane.bytes();
-        softirqs +=
+        b.taskCodes += a.task.liveCodeBytes();
+        b.taskBits += a.task.liveBitBytes();
+        b.irq += a.irq.liveCodeBytes() + a.irq.liveBitBytes();
+        b.ticks += a.ticks.liveBytes() + a.localTimerTicks.liveBytes();
+        b.lane += a.tickLane.bytes();
+        b.softirqs +=
             a.timers.timerSoftirqs.liveBytes() + a.timers.longSoftirqs.capacity() * sizeof(LongSoftirq);
-        const CpuEvents &ev = trace_.cpu(a.cpu);
-        events += ev.size() - ev.releasedBefore();
-        wakeups += a.timers.wakeups.liveBytes();
-        sw += a.timers.switches.liveBytes();
-        other += a.timers.otherLateness.liveBytes();
-        info += (state_[c].info.size() + state_[c].infoLocal.size()) * sizeof(TickInfo);
+        b.wakeups += a.timers.wakeups.liveBytes();
+        b.sw += a.timers.switches.liveBytes();
+        b.other += a.timers.otherLateness.liveBytes();
+        b.info += (state_[c].info.size() + state_[c].infoLocal.size()) * sizeof(TickInfo);
     }
+    return b;
+}
+
+void Engine::debugMemory() const
+{
+    const RecordBytes b = recordBytes();
     std::fprintf(
         stderr,
         "stream: rss %.1f MB; task codes %.1f MB, task bits %.1f MB, irq lanes %.1f MB, ticks %.1f MB, "
         "tick info %.1f MB, tick lanes %.1f MB, softirqs %.1f MB, wakeups %.1f MB, switches %.1f MB, "
         "lateness %.1f MB; live events %zu; names %zu; pending chains %zu\n",
-        static_cast<double>(currentRssBytes()) / 1e6, taskCodes / 1e6, taskBits / 1e6, irq / 1e6, ticks / 1e6,
-        info / 1e6, lane / 1e6, softirqs / 1e6, wakeups / 1e6, sw / 1e6, other / 1e6, events,
-        trace_.tasks.entries().size(), static_cast<size_t>(heldTicks().second));
+        static_cast<double>(currentRssBytes()) / 1e6, b.taskCodes / 1e6, b.taskBits / 1e6, b.irq / 1e6,
+        b.ticks / 1e6, b.info / 1e6, b.lane / 1e6, b.softirqs / 1e6, b.wakeups / 1e6, b.sw / 1e6,
+        b.other / 1e6, static_cast<size_t>(liveEvents()), trace_.tasks.entries().size(),
+        static_cast<size_t>(heldTicks().second));
 }
 
 TickReport Engine::finish(double seconds)
@@ -589,6 +603,7 @@ StreamResult streamed(const std::string &path, const StreamOptions &options)
         const auto [held, pending] = engine.heldTicks();
         r.maxHeldTicks = std::max(r.maxHeldTicks, held);
         r.maxPendingChains = std::max(r.maxPendingChains, pending);
+        r.maxRecordBytes = std::max<uint64_t>(r.maxRecordBytes, engine.recordBytes().total());
         if (std::getenv("TICKSCOPE_STREAM_DEBUG") && r.steps % 200 == 0) engine.debugMemory();
     }
     stream.finish();

@@ -38,6 +38,7 @@ struct StreamResult
     uint64_t maxLiveEvents = 0;        // the most events held in memory at once (after a step)
     uint64_t maxHeldTicks = 0;         // the most tick records not folded yet (after a step)
     uint64_t maxPendingChains = 0;     // the most chains of unknown task mode with ticks folded
+    uint64_t maxRecordBytes = 0;       // the most bytes of analysis records and lanes not folded yet
 };
 
 // Throws LoadError (naming the file) for what cannot be streamed or read, and for --markers without two

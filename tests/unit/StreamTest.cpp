@@ -13,6 +13,7 @@
 #include "sim/Presets.h"
 #include "sim/Scenario.h"
 #include "sim/Simulator.h"
+#include "sim/TextWriter.h"
 #include "stream/ReportFold.h"
 #include "stream/StreamReport.h"
 #include "write/TraceDatWriter.h"
@@ -282,6 +283,53 @@ TEST(Stream, HoldsAboutTheLookAheadWhenCpusStopSwitching)
     // once: well under a tenth (one CPU of four kept from its last switch on was a quarter)
     EXPECT_LT(r.maxLiveEvents * 10, loaded->eventCount())
         << "the stream held " << r.maxLiveEvents << " of " << loaded->eventCount() << " events at once";
+}
+
+TEST(Stream, RecordsHeldDoNotGrowWithTheTrace)
+{
+    // Seed 002's legacy timer wheel with busy loops on its isolated CPUs: a TIMER softirq after every
+    // tick, on a task whose user/kernel mode the trace never shows (its one syscall exit taken out). The
+    // stream held every TIMER softirq record to the end, and every tick from the first of unknown mode:
+    // 4 CPUs x 1000 per second. What it holds now is the same for 2 s and for 8 s of trace.
+    auto streamed = [](const char *ms, bool compare) {
+        sim::Scenario s = sim::loadScenario("seed002-legacy-wheel");
+        sim::applyVariant(s, "busy_loop");
+        sim::applySetting(s, "duration_ms", ms);
+        const sim::SimResult run = sim::simulate(s, 1);
+        const std::string text = (tempDir() / "busy-loops.txt").string();
+        sim::writeFtraceText(*run.trace, text);
+        std::string kept;
+        size_t hidden = 0;
+        {
+            std::ifstream in(text);
+            for (std::string line; std::getline(in, line);) {
+                if (line.find("busyloop-") != std::string::npos &&
+                    line.find(": sys_exit:") != std::string::npos) {
+                    ++hidden;
+                    continue;
+                }
+                kept += line + '\n';
+            }
+        }
+        EXPECT_EQ(hidden, 4u) << "each busy loop's return from the sleep it started in";
+        std::ofstream(text, std::ios::trunc) << kept;
+        const std::string path = (tempDir() / "busy-loops.dat").string();
+        writeTraceDat(*loadTrace(text), path);
+        const auto loaded = loadTrace(path);
+        StreamResult r;
+        const std::string json = streamedJson(path, *loaded, 10000000, SIZE_MAX, &r);
+        if (compare) {
+            const TickReport whole = TickReport::make(*loaded, TickAnalysis::run(*loaded), {});
+            uint64_t unknown = 0;
+            for (const CpuReport &c : whole.cpus)
+                unknown += c.ticks.unknown;
+            EXPECT_GT(unknown, 30000u) << "the busy loops' ticks are of unknown mode";
+            EXPECT_EQ(loadedJson(*loaded), json);
+        }
+        return r.maxRecordBytes;
+    };
+    const uint64_t shortRun = streamed("2000", false), longRun = streamed("8000", true);
+    EXPECT_LT(longRun, shortRun + shortRun / 4) << "2 s: " << shortRun << " bytes held, 8 s: " << longRun;
 }
 
 TEST(Stream, LostEventsFoundAtAStepBoundaryGiveTheLoadedReport)
