@@ -79,8 +79,8 @@ struct PendingMode
                   // kLost: it continues one that cannot be resolved
     static constexpr int32_t kHead = -1;
     static constexpr int32_t kLost = -2;
-    // The first stretch of the chain it continues on this CPU (its own change when it continues none):
-    // a chain's stretches all take one mode, the one its latest stretch shows.
+    // The chain of stretches it belongs to on this CPU, numbered as they begin (a stretch that continues
+    // none begins one): a chain's stretches all take one mode, the one its latest stretch shows.
     uint32_t root = 0;
 };
 

@@ -21,7 +21,8 @@ void UnknownStretches::open(size_t at, int32_t pid, bool scheduled, int32_t prev
                static_cast<uint32_t>(out_.localTimerTicks.size()),
                0,
                PendingMode::kHead};
-    open_.m.root = prev >= 0 ? closed_[static_cast<size_t>(prev)].m.root : open_.m.change;
+    // (a number of its own: two stretches may begin at one task-lane change, which the second replaces)
+    open_.m.root = prev >= 0 ? closed_[static_cast<size_t>(prev)].m.root : nextRoot_++;
 }
 
 int32_t UnknownStretches::close()

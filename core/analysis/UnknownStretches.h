@@ -66,6 +66,7 @@ private:
         PendingMode m{};
     } open_;
     std::vector<Stretch> closed_;
+    uint32_t nextRoot_ = 0; // chains numbered as they begin
     std::vector<uint32_t> scheduledOpens_;
 };
 

@@ -251,3 +251,31 @@ TEST(Stream, APollingExitSharedByPendingAndKnownTicksIsCountedOnce)
         EXPECT_LT(r.maxHeldTicks, 100u) << slice << " ns slices";
     }
 }
+
+TEST(Stream, TwoChainsBeginningAtOneEventKeepTheirOwnModes)
+{
+    // The CPU's first event switches "a" (runnable, mode unknown) out for "b" (mode unknown): two
+    // stretches begin at that one event, and b's task-lane change replaces a's. b enters a syscall
+    // later (its ticks: user mode); a, switched back in meanwhile, continues a stretch that did not begin
+    // with a switch-in, so no CPU can tell its mode (its ticks stay unknown). The stream keyed the
+    // chains by their first task-lane change: a's pending ticks moved with b's.
+    TickText t;
+    const std::string p0 = "00000000aaaa0000";
+    t.sw(0, 1.0, "a", 100, "R+", "b", 200);
+    for (int k = 1; k <= 100; ++k)
+        t.tick(0, 1.0 + k * 1e-3, "b-200", p0);
+    t.sw(0, 1.1005, "b", 200, "R+", "a", 100);
+    for (int k = 1; k <= 100; ++k)
+        t.tick(0, 1.1 + k * 1e-3, "a-100", p0);
+    t.sw(0, 1.2005, "a", 100, "R+", "b", 200);
+    t.ev(0, 1.201, "b-200", "sys_enter: NR 1 (0, 0, 0, 0, 0, 0)");
+    t.ev(0, 1.202, "b-200", "sys_exit: NR 1 = 0");
+    t.tick(0, 1.203, "b-200", p0);
+    const DatOfText d = datOfText(*t.load(), "two-chains.dat");
+    ASSERT_EQ(d.whole.cpus.size(), 1u);
+    EXPECT_EQ(d.whole.cpus[0].ticks.user, 101u) << "b's ticks";
+    EXPECT_EQ(d.whole.cpus[0].ticks.unknown, 100u) << "a's ticks";
+    for (int64_t slice : {100000, 1000000, 10000000})
+        EXPECT_EQ(loadedJson(*d.loaded), streamedJson(d.path, *d.loaded, slice, SIZE_MAX))
+            << slice << " ns slices";
+}
