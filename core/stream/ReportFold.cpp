@@ -13,6 +13,7 @@ namespace {
 
 constexpr size_t kSub = 128;               // buckets per power of two
 constexpr size_t kHalf = kSub + 25 * kSub; // buckets of the values >= 0 (and as many below)
+static_assert(kHalf % kSub == 0);
 
 // Log-linear bucket of u >= 0: exact below kSub, then kSub per power of two.
 size_t magnitudeBucket(uint32_t u)
@@ -49,6 +50,13 @@ int64_t DistributionFold::bucketFloor(size_t b)
     return -next;
 }
 
+void DistributionFold::count(size_t bucket)
+{
+    std::unique_ptr<uint64_t[]> &g = groups_[bucket / kSub];
+    if (!g) g = std::make_unique<uint64_t[]>(kSub); // zeroed
+    ++g[bucket % kSub];
+}
+
 void DistributionFold::add(int32_t v)
 {
     if (count_ == 0) min_ = max_ = v;
@@ -59,13 +67,21 @@ void DistributionFold::add(int32_t v)
         values_.push_back(v);
         if (values_.size() <= exact_) return;
         binned_ = true;
-        buckets_.assign(2 * kHalf, 0);
+        groups_.resize(2 * kHalf / kSub);
         for (int32_t x : values_)
-            ++buckets_[bucketOf(x)];
+            count(bucketOf(x));
         std::vector<int32_t>().swap(values_);
         return;
     }
-    ++buckets_[bucketOf(v)];
+    count(bucketOf(v));
+}
+
+size_t DistributionFold::bytes() const
+{
+    size_t n = values_.capacity() * sizeof(int32_t) + groups_.capacity() * sizeof(groups_[0]);
+    for (const auto &g : groups_)
+        n += g ? kSub * sizeof(uint64_t) : 0;
+    return n;
 }
 
 Distribution DistributionFold::result() const
@@ -83,9 +99,12 @@ Distribution DistributionFold::result() const
     auto rank = [&](int p) {
         const uint64_t r = std::max<uint64_t>((count_ * static_cast<uint64_t>(p) + 99) / 100, 1);
         uint64_t seen = 0;
-        for (size_t b = 0; b < buckets_.size(); ++b) {
-            seen += buckets_[b];
-            if (seen >= r) return std::clamp(bucketFloor(b), min_, max_);
+        for (size_t g = 0; g < groups_.size(); ++g) {
+            if (!groups_[g]) continue;
+            for (size_t k = 0; k < kSub; ++k) {
+                seen += groups_[g][k];
+                if (seen >= r) return std::clamp(bucketFloor(g * kSub + k), min_, max_);
+            }
         }
         return max_;
     };
@@ -363,6 +382,21 @@ bool CpuFold::binned() const
         for (const DistributionFold &d : row)
             b = b || d.binned();
     return b;
+}
+
+size_t CpuFold::bytes() const
+{
+    size_t n = tickLateness_.bytes() + lateness_.bytes() + softLateness_.bytes() + latency_.bytes() +
+               latencyRt_.bytes() + latencyNormal_.bytes() + latencyUnknown_.bytes() + otherLateness_.bytes();
+    for (const auto &row : byContext_)
+        for (const DistributionFold &d : row)
+            n += d.bytes();
+    for (const auto &[chain, p] : pending_) {
+        n += sizeof(p) + 48; // and the map's node
+        for (const PendingWorld &w : p.w)
+            n += w.exits.capacity() * sizeof(size_t);
+    }
+    return n;
 }
 
 CpuReport CpuFold::finish(const FoldDecisions &d, int64_t end, int64_t lastEvent, std::vector<Finding> &out)

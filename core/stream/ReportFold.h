@@ -17,14 +17,16 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <vector>
 
 namespace tickscope {
 
 // min / p50 / p90 / p99 / max of values that arrive one at a time. Exact (the nearest rank, as
 // Distribution::of) while at most `exact` values came; past that the percentiles come from log-linear
-// buckets of 1/128 of a power of two (within 0.8 % of the value; below 128 ns exact). Count, min and max
-// stay exact.
+// buckets of 1/128 of a power of two (within 0.8 % of the value; below 128 ns exact), allocated a power
+// of two at a time as values fall in it (a distribution spans a few of the 52: a CPU's binned ones take
+// a few KiB, not 53 KiB each). Count, min and max stay exact.
 class DistributionFold
 {
 public:
@@ -33,6 +35,7 @@ public:
     void add(int32_t v);
     Distribution result() const;
     bool binned() const { return binned_; }
+    size_t bytes() const; // values and buckets held
 
     // The bucket of a value and the smallest value of a bucket (exposed for the tests).
     static size_t bucketOf(int32_t v);
@@ -44,7 +47,8 @@ private:
     int64_t min_ = 0, max_ = 0;
     std::vector<int32_t> values_;
     bool binned_ = false;
-    std::vector<uint64_t> buckets_;
+    std::vector<std::unique_ptr<uint64_t[]>> groups_; // kSub buckets each, by bucket / kSub
+    void count(size_t bucket);
 };
 
 // The decisions across CPUs that finish() applies.
@@ -79,7 +83,7 @@ public:
     void tick(int64_t ts, const TickRecord &t, bool local, bool afterPoll, size_t pollExit);
     // A tick with context Unknown that its stretch of unknown task mode may still relabel: counted as
     // Unknown now, with what a User or Kernel outcome moves kept per chain of stretches (keyed by the
-    // chain's first task-lane change: PendingMode::root), so that the tick itself can go.
+    // chain's number, PendingMode::root), so that the tick itself can go.
     void pendingTick(uint32_t chain, int64_t ts, const TickRecord &t, bool local, bool afterPoll,
                      size_t pollExit);
     // A stretch of the chain has its mode (User, or Kernel for any other), and so has the whole chain:
@@ -103,6 +107,8 @@ public:
 
     // Whether any distribution went past its exact bound.
     bool binned() const;
+    // The distributions' values and buckets, and the pending chains (TICKSCOPE_STREAM_DEBUG).
+    size_t bytes() const;
 
 private:
     struct World // one outcome of (fallback, starts seen), as if the CPU were nohz_full

@@ -486,15 +486,18 @@ Engine::RecordBytes Engine::recordBytes() const
 void Engine::debugMemory() const
 {
     const RecordBytes b = recordBytes();
+    size_t foldBytes = 0;
+    for (const CpuStream &s : state_)
+        foldBytes += s.fold.bytes();
     std::fprintf(
         stderr,
         "stream: rss %.1f MB; task codes %.1f MB, task bits %.1f MB, irq lanes %.1f MB, ticks %.1f MB, "
         "tick info %.1f MB, tick lanes %.1f MB, softirqs %.1f MB, wakeups %.1f MB, switches %.1f MB, "
-        "lateness %.1f MB; live events %zu; names %zu; pending chains %zu\n",
+        "lateness %.1f MB; folds %.1f MB; live events %zu; names %zu; pending chains %zu\n",
         static_cast<double>(currentRssBytes()) / 1e6, b.taskCodes / 1e6, b.taskBits / 1e6, b.irq / 1e6,
         b.ticks / 1e6, b.info / 1e6, b.lane / 1e6, b.softirqs / 1e6, b.wakeups / 1e6, b.sw / 1e6,
-        b.other / 1e6, static_cast<size_t>(liveEvents()), trace_.tasks.entries().size(),
-        static_cast<size_t>(heldTicks().second));
+        b.other / 1e6, static_cast<double>(foldBytes) / 1e6, static_cast<size_t>(liveEvents()),
+        trace_.tasks.entries().size(), static_cast<size_t>(heldTicks().second));
 }
 
 TickReport Engine::finish(double seconds)
