@@ -7,7 +7,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
+#include <utility>
 
 using namespace tickscope;
 using namespace tickscope::test;
@@ -46,6 +48,21 @@ struct TickText : test::TextTraceBuilder<TickText>
         return *this;
     }
 };
+
+// Streams the trace at 0.1, 1 and 10 ms slices, each expected to give the loaded report; returns the most
+// tick records held and chains of pending ticks over the three.
+std::pair<uint64_t, uint64_t> expectLoadedReportAtThreeSlices(const DatOfText &d)
+{
+    uint64_t held = 0, chains = 0;
+    for (int64_t slice : {100000, 1000000, 10000000}) {
+        StreamResult r;
+        EXPECT_EQ(loadedJson(*d.loaded), streamedJson(d.path, *d.loaded, slice, SIZE_MAX, &r))
+            << slice << " ns slices";
+        held = std::max(held, r.maxHeldTicks);
+        chains = std::max(chains, r.maxPendingChains);
+    }
+    return {held, chains};
+}
 } // namespace
 
 TEST(Stream, ModesFoundLongAfterTheirTaskLaneChangesWereReleased)
@@ -196,13 +213,9 @@ TEST(Stream, TicksOfAnUnknownModeAreFoldedBeforeTheModeShows)
         afterPoll |= f.kind == FindingKind::SpuriousUser && f.cpu == 0 &&
                      f.pattern.find("polling") != std::string::npos;
     EXPECT_TRUE(afterPoll) << "CPU 0's spurious user ticks follow a polling exit";
-    for (int64_t slice : {100000, 1000000, 10000000}) {
-        StreamResult r;
-        EXPECT_EQ(loadedJson(*d.loaded), streamedJson(d.path, *d.loaded, slice, SIZE_MAX, &r))
-            << slice << " ns slices";
-        EXPECT_LT(r.maxHeldTicks, 200u) << slice << " ns slices: ticks held until their mode shows";
-        EXPECT_EQ(r.maxPendingChains, 3u) << slice << " ns slices: app's two stretches, app2's, app3's";
-    }
+    const auto [held, chains] = expectLoadedReportAtThreeSlices(d);
+    EXPECT_LT(held, 200u) << "ticks held until their mode shows";
+    EXPECT_EQ(chains, 3u) << "app's two stretches, app2's, app3's";
 }
 
 TEST(Stream, APollingExitSharedByPendingAndKnownTicksIsCountedOnce)
@@ -243,13 +256,9 @@ TEST(Stream, APollingExitSharedByPendingAndKnownTicksIsCountedOnce)
     EXPECT_EQ(user->count, 220u);
     EXPECT_NE(user->pattern.find("220 of them came after 200 polling-idle exits"), std::string::npos)
         << user->pattern;
-    for (int64_t slice : {100000, 1000000, 10000000}) {
-        StreamResult r;
-        EXPECT_EQ(loadedJson(*d.loaded), streamedJson(d.path, *d.loaded, slice, SIZE_MAX, &r))
-            << slice << " ns slices";
-        EXPECT_EQ(r.maxPendingChains, 1u) << slice << " ns slices: app's 200 stretches are one chain";
-        EXPECT_LT(r.maxHeldTicks, 100u) << slice << " ns slices";
-    }
+    const auto [held, chains] = expectLoadedReportAtThreeSlices(d);
+    EXPECT_LT(held, 100u);
+    EXPECT_EQ(chains, 1u) << "app's 200 stretches are one chain";
 }
 
 TEST(Stream, TwoChainsBeginningAtOneEventKeepTheirOwnModes)
@@ -275,7 +284,5 @@ TEST(Stream, TwoChainsBeginningAtOneEventKeepTheirOwnModes)
     ASSERT_EQ(d.whole.cpus.size(), 1u);
     EXPECT_EQ(d.whole.cpus[0].ticks.user, 101u) << "b's ticks";
     EXPECT_EQ(d.whole.cpus[0].ticks.unknown, 100u) << "a's ticks";
-    for (int64_t slice : {100000, 1000000, 10000000})
-        EXPECT_EQ(loadedJson(*d.loaded), streamedJson(d.path, *d.loaded, slice, SIZE_MAX))
-            << slice << " ns slices";
+    EXPECT_EQ(expectLoadedReportAtThreeSlices(d).second, 2u) << "a's chain and b's";
 }
