@@ -53,6 +53,8 @@ struct CpuStream
     LiveSwitch live{npos};  // that record with its event's time and kind (the event may go)
     size_t batchesSeen = 0; // batches folded (the pass appends them as they close)
     size_t releasedAt = 0;  // events the pass had taken when this CPU's columns were last handed back
+    // The switch-ins of the stretches the pass relabelled whose sweep candidate may still be kept.
+    std::vector<uint32_t> resolvedOpens;
     // The times of the tick-lane changes not folded yet, and of the event a later expiry may date a
     // restart at, kept aside (index, ts) so that their events can go.
     std::vector<std::pair<uint32_t, int64_t>> laneTs;
@@ -72,7 +74,9 @@ public:
             state_.emplace_back(CpuFold(c, o.report.from, o.report.to, o.report.lateWakeupNs, o.exactValues));
             // (from this CPU's pass, or from CrossCpuModes at the end: one thread per CPU's fold)
             cpus_[static_cast<size_t>(c)].relabelled = [this, c](const PendingMode &m, TaskState mode) {
-                state_[static_cast<size_t>(c)].fold.stretchResolved(m.root, mode);
+                CpuStream &s = state_[static_cast<size_t>(c)];
+                s.fold.stretchResolved(m.root, mode);
+                s.resolvedOpens.push_back(m.switchIndex);
             };
         }
         opens_.resize(static_cast<size_t>(n));
@@ -98,6 +102,7 @@ public:
                 opens_[c].push_back(heads[k]);
         }
         sweep_.through(trace_, roles_, cpus_, opens_, t, candidates_);
+        if (!end) forgetResolvedCandidates();
         // (a gap found in the next step may still set a change at the last event taken: two back)
         for (size_t c = 0; c < cpus_.size() && !end; ++c)
             if (const size_t n = passes_[c]->processed(); n >= 2) sweep_.readLaneThrough(c, cpus_[c], n - 2);
@@ -139,6 +144,13 @@ public:
         }
         return {n, stretches};
     }
+    size_t candidateCount() const
+    {
+        size_t n = 0;
+        for (const auto &m : candidates_)
+            n += m.size();
+        return n;
+    }
     uint64_t liveEvents() const
     {
         uint64_t n = 0;
@@ -155,6 +167,7 @@ private:
     void lookUpTicks(size_t c, size_t until, bool end);
     void advanceLane(size_t c, size_t through);
     void release();
+    void forgetResolvedCandidates();
     size_t eventsNeeded(size_t c) const;
 
     Trace &trace_;
@@ -432,6 +445,24 @@ size_t Engine::eventsNeeded(size_t c) const
     return need;
 }
 
+void Engine::forgetResolvedCandidates()
+{
+    // The step across CPUs at the end reads the candidates of the stretches still unknown then: a
+    // relabelled stretch's goes once the sweep has made it (one in every first switch-in of a task on a
+    // CPU, or migration, for as long as the stream runs).
+    for (size_t c = 0; c < cpus_.size(); ++c) {
+        std::vector<uint32_t> &resolved = state_[c].resolvedOpens;
+        if (resolved.empty()) continue;
+        const auto notTaken = opens_[c].begin() + static_cast<std::ptrdiff_t>(sweep_.opensTaken(c));
+        size_t kept = 0;
+        for (const uint32_t at : resolved) {
+            if (candidates_[c].erase(at)) continue;
+            if (std::binary_search(notTaken, opens_[c].end(), at)) resolved[kept++] = at; // not swept yet
+        }
+        resolved.resize(kept);
+    }
+}
+
 void Engine::release()
 {
     // A CPU's columns are handed back together, once its pass has taken kReleaseEvery events since the
@@ -501,11 +532,11 @@ void Engine::debugMemory() const
         stderr,
         "stream: rss %.1f MB; task codes %.1f MB, task bits %.1f MB, irq lanes %.1f MB, ticks %.1f MB, "
         "tick info %.1f MB, tick lanes %.1f MB, softirqs %.1f MB, wakeups %.1f MB, switches %.1f MB, "
-        "lateness %.1f MB; folds %.1f MB; live events %zu; names %zu; pending chains %zu\n",
+        "lateness %.1f MB; folds %.1f MB; live events %zu; names %zu; pending chains %zu; candidates %zu\n",
         static_cast<double>(currentRssBytes()) / 1e6, b.taskCodes / 1e6, b.taskBits / 1e6, b.irq / 1e6,
         b.ticks / 1e6, b.info / 1e6, b.lane / 1e6, b.softirqs / 1e6, b.wakeups / 1e6, b.sw / 1e6,
         b.other / 1e6, static_cast<double>(foldBytes) / 1e6, static_cast<size_t>(liveEvents()),
-        trace_.tasks.entries().size(), static_cast<size_t>(heldTicks().second));
+        trace_.tasks.entries().size(), static_cast<size_t>(heldTicks().second), candidateCount());
 }
 
 TickReport Engine::finish(double seconds)
@@ -615,6 +646,7 @@ StreamResult streamed(const std::string &path, const StreamOptions &options)
         r.maxHeldTicks = std::max(r.maxHeldTicks, held);
         r.maxPendingChains = std::max(r.maxPendingChains, pending);
         r.maxRecordBytes = std::max<uint64_t>(r.maxRecordBytes, engine.recordBytes().total());
+        r.maxCandidates = std::max<uint64_t>(r.maxCandidates, engine.candidateCount());
         if (std::getenv("TICKSCOPE_STREAM_DEBUG") && r.steps % 200 == 0) engine.debugMemory();
     }
     stream.finish();

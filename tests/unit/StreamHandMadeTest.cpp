@@ -286,3 +286,29 @@ TEST(Stream, TwoChainsBeginningAtOneEventKeepTheirOwnModes)
     EXPECT_EQ(d.whole.cpus[0].ticks.unknown, 100u) << "a's ticks";
     EXPECT_EQ(expectLoadedReportAtThreeSlices(d).second, 2u) << "a's chain and b's";
 }
+
+TEST(Stream, SweepCandidatesOfRelabelledStretchesGo)
+{
+    // 2000 short-lived tasks, each switched in once on CPU 0 with nothing known of its mode there (a
+    // stretch, and a candidate switch-out from the sweep for the step at the end), then a syscall tells
+    // it. The candidates of stretches the pass relabelled were kept to the end: one per first switch-in
+    // of a task on a CPU, for the whole file.
+    TickText t;
+    for (int k = 0; k < 2000; ++k) {
+        const double c = 1.0 + k * 100e-6;
+        const std::string name = "w" + std::to_string(k);
+        const int pid = 1000 + k;
+        t.sw(0, c, "swapper/0", 0, "R", name, pid);
+        t.ev(0, c + 10e-6, name + "-" + std::to_string(pid), "sys_enter: NR 1 (0, 0, 0, 0, 0, 0)");
+        t.ev(0, c + 20e-6, name + "-" + std::to_string(pid), "sys_exit: NR 1 = 0");
+        t.sw(0, c + 50e-6, name, pid, "S", "swapper/0", 0);
+    }
+    t.sw(1, 1.0, "swapper/1", 0, "R", "other", 99);
+    const DatOfText d = datOfText(*t.load(), "many-tasks.dat");
+    for (int64_t slice : {100000, 1000000, 10000000}) {
+        StreamResult r;
+        EXPECT_EQ(loadedJson(*d.loaded), streamedJson(d.path, *d.loaded, slice, SIZE_MAX, &r))
+            << slice << " ns slices";
+        EXPECT_LT(r.maxCandidates, 200u) << slice << " ns slices";
+    }
+}
