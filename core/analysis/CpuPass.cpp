@@ -91,6 +91,7 @@ void CpuPass::advance()
     next_ = n;
     gaps_.erase(gaps_.begin(), gaps_.begin() + static_cast<std::ptrdiff_t>(nextGap_));
     nextGap_ = 0;
+    unknown_.compact(tasks_);
 }
 
 void CpuPass::finish()

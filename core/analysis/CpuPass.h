@@ -41,6 +41,7 @@ public:
     size_t processed() const { return next_; } // events taken
     size_t firstUndecidedTick() const { return tick_.firstUndecidedTick(); }
     // The stretch of unknown mode a tick with context Unknown may still be relabelled with (nullptr: none).
+    size_t stretchesKept() const { return unknown_.kept(); }
     const PendingMode *unresolvedStretchOf(size_t tick, bool local) const
     {
         return unknown_.unresolvedOf(tick, local);

@@ -40,6 +40,11 @@ public:
     // Forgets every saved mode (after lost events); kernel-thread flags stay.
     void newGeneration() { ++generation_; }
     size_t size() const { return used_; }
+    template <class F> void forEach(F f)
+    {
+        for (Task &t : slots_)
+            if (t.generation != 0) f(t);
+    }
 
 private:
     void grow();

@@ -50,6 +50,7 @@ void UnknownStretches::resolveChain(int32_t index, TaskState mode)
         Stretch &s = closed_[static_cast<size_t>(k)];
         apply(out_, s.m, mode);
         s.resolved = true;
+        ++resolvedCount_;
         k = s.prev;
     }
 }
@@ -88,6 +89,27 @@ const PendingMode *UnknownStretches::unresolvedOf(size_t tick, bool local) const
     return !it->resolved && tick < end ? &it->m : nullptr;
 }
 
+void UnknownStretches::compact(TaskModeTable &tasks)
+{
+    if (resolvedCount_ < 1024 || resolvedCount_ * 2 < closed_.size()) return;
+    std::vector<int32_t> to(closed_.size(), kForgotten);
+    size_t n = 0;
+    for (size_t k = 0; k < closed_.size(); ++k) {
+        if (closed_[k].resolved) continue;
+        to[k] = static_cast<int32_t>(n);
+        closed_[n++] = closed_[k];
+    }
+    closed_.resize(n);
+    closed_.shrink_to_fit();
+    resolvedCount_ = 0;
+    // (a link always names an unresolved stretch: one is resolved only with the stretches that follow it)
+    const auto remap = [&](int32_t k) { return k < 0 ? k : to[static_cast<size_t>(k)]; };
+    for (Stretch &s : closed_)
+        s.prev = remap(s.prev);
+    open_.prev = remap(open_.prev);
+    tasks.forEach([&](TaskModeTable::Task &t) { t.unknownStretch = remap(t.unknownStretch); });
+}
+
 void UnknownStretches::finish()
 {
     close();
@@ -98,7 +120,9 @@ void UnknownStretches::finish()
         const Stretch &s = closed_[k];
         if (s.resolved || !s.scheduled) continue;
         PendingMode m = s.m;
-        m.prev = s.prev < 0 ? PendingMode::kHead : pendingIndex[static_cast<size_t>(s.prev)];
+        m.prev = s.prev == kForgotten ? PendingMode::kLost
+                 : s.prev < 0         ? PendingMode::kHead
+                                      : pendingIndex[static_cast<size_t>(s.prev)];
         pendingIndex[k] = static_cast<int32_t>(out_.pendingModes.size());
         out_.pendingModes.push_back(m);
     }

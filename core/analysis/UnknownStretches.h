@@ -9,6 +9,7 @@
 #pragma once
 
 #include "CpuAnalysis.h"
+#include "TaskModeTable.h"
 
 #include <cstdint>
 #include <vector>
@@ -35,6 +36,11 @@ public:
     void resolveChain(int32_t index, TaskState mode);
     // Hands the unresolved stretches that began with a sched_switch to CrossCpuModes.
     void finish();
+    // Forgets the resolved stretches once they are most of the list (one per switch-in of a task whose
+    // mode this CPU did not know: a stream would keep them to the end), renumbering the others and the
+    // tasks' links to them.
+    void compact(TaskModeTable &tasks);
+    size_t kept() const { return closed_.size(); }
 
     // The sched_switch switch-ins that began stretches (event indices, ascending): the ones that can be
     // handed to CrossCpuModes.
@@ -66,7 +72,9 @@ private:
         PendingMode m{};
     } open_;
     std::vector<Stretch> closed_;
-    uint32_t nextRoot_ = 0; // chains numbered as they begin
+    size_t resolvedCount_ = 0;                // in closed_
+    static constexpr int32_t kForgotten = -3; // a link to a resolved stretch compact() dropped
+    uint32_t nextRoot_ = 0;                   // chains numbered as they begin
     std::vector<uint32_t> scheduledOpens_;
 };
 

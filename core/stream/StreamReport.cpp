@@ -151,6 +151,13 @@ public:
             n += m.size();
         return n;
     }
+    size_t stretchesKept() const
+    {
+        size_t n = 0;
+        for (const auto &p : passes_)
+            n += p->stretchesKept();
+        return n;
+    }
     uint64_t liveEvents() const
     {
         uint64_t n = 0;
@@ -647,6 +654,7 @@ StreamResult streamed(const std::string &path, const StreamOptions &options)
         r.maxPendingChains = std::max(r.maxPendingChains, pending);
         r.maxRecordBytes = std::max<uint64_t>(r.maxRecordBytes, engine.recordBytes().total());
         r.maxCandidates = std::max<uint64_t>(r.maxCandidates, engine.candidateCount());
+        r.maxStretches = std::max<uint64_t>(r.maxStretches, engine.stretchesKept());
         if (std::getenv("TICKSCOPE_STREAM_DEBUG") && r.steps % 200 == 0) engine.debugMemory();
     }
     stream.finish();

@@ -40,6 +40,7 @@ struct StreamResult
     uint64_t maxPendingChains = 0;     // the most chains of unknown task mode with ticks folded
     uint64_t maxRecordBytes = 0;       // the most bytes of analysis records and lanes not folded yet
     uint64_t maxCandidates = 0;        // the most switch-out candidates kept for the step at the end
+    uint64_t maxStretches = 0;         // the most stretches of unknown mode the passes kept
 };
 
 // Throws LoadError (naming the file) for what cannot be streamed or read, and for --markers without two

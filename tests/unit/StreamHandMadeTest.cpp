@@ -287,12 +287,12 @@ TEST(Stream, TwoChainsBeginningAtOneEventKeepTheirOwnModes)
     EXPECT_EQ(expectLoadedReportAtThreeSlices(d).second, 2u) << "a's chain and b's";
 }
 
-TEST(Stream, SweepCandidatesOfRelabelledStretchesGo)
+TEST(Stream, RelabelledStretchesAndTheirSweepCandidatesGo)
 {
     // 2000 short-lived tasks, each switched in once on CPU 0 with nothing known of its mode there (a
     // stretch, and a candidate switch-out from the sweep for the step at the end), then a syscall tells
-    // it. The candidates of stretches the pass relabelled were kept to the end: one per first switch-in
-    // of a task on a CPU, for the whole file.
+    // it. Those stretches and their candidates were kept to the end: one per first switch-in of a task
+    // on a CPU, for the whole file.
     TickText t;
     for (int k = 0; k < 2000; ++k) {
         const double c = 1.0 + k * 100e-6;
@@ -310,5 +310,6 @@ TEST(Stream, SweepCandidatesOfRelabelledStretchesGo)
         EXPECT_EQ(loadedJson(*d.loaded), streamedJson(d.path, *d.loaded, slice, SIZE_MAX, &r))
             << slice << " ns slices";
         EXPECT_LT(r.maxCandidates, 200u) << slice << " ns slices";
+        EXPECT_LT(r.maxStretches, 1200u) << slice << " ns slices: the resolved ones are forgotten";
     }
 }
