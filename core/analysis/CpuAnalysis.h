@@ -82,6 +82,8 @@ struct PendingMode
     // The chain of stretches it belongs to on this CPU, numbered as they begin (a stretch that continues
     // none begins one): a chain's stretches all take one mode, the one its latest stretch shows.
     uint32_t root = 0;
+    bool scheduled = false; // began with a sched_switch (a stretch the trace began in, or found after
+                            // lost events, may share its event with one that did)
 };
 
 struct CpuAnalysis

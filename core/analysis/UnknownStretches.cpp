@@ -22,6 +22,7 @@ void UnknownStretches::open(size_t at, int32_t pid, bool scheduled, int32_t prev
                0,
                PendingMode::kHead};
     // (a number of its own: two stretches may begin at one task-lane change, which the second replaces)
+    open_.m.scheduled = scheduled;
     open_.m.root = prev >= 0 ? closed_[static_cast<size_t>(prev)].m.root : nextRoot_++;
 }
 

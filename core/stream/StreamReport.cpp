@@ -76,7 +76,7 @@ public:
             cpus_[static_cast<size_t>(c)].relabelled = [this, c](const PendingMode &m, TaskState mode) {
                 CpuStream &s = state_[static_cast<size_t>(c)];
                 s.fold.stretchResolved(m.root, mode);
-                s.resolvedOpens.push_back(m.switchIndex);
+                if (m.scheduled) s.resolvedOpens.push_back(m.switchIndex); // only these have a candidate
             };
         }
         opens_.resize(static_cast<size_t>(n));

@@ -313,3 +313,27 @@ TEST(Stream, RelabelledStretchesAndTheirSweepCandidatesGo)
         EXPECT_LT(r.maxStretches, 1200u) << slice << " ns slices: the resolved ones are forgotten";
     }
 }
+
+TEST(Stream, ARelabelledStretchKeepsTheSweepCandidateOfAnotherBegunAtItsEvent)
+{
+    // The CPU's first event switches "a" out for "b", modes unknown: a's stretch (the trace began in it)
+    // and b's (a switch-in, with a candidate switch-out from the sweep: b left CPU 1 runnable in user
+    // mode) begin at one event. a comes back and enters a syscall, which relabels its stretches; b's
+    // candidate must stay for the step at the end, which tells b's ticks were user ones.
+    TickText t;
+    const std::string p0 = "00000000aaaa0000";
+    t.ev(1, 0.9, "b-200", "sys_exit: NR 1 = 0");
+    t.sw(1, 0.95, "b", 200, "R+", "swapper/1", 0);
+    t.sw(0, 1.0, "a", 100, "R+", "b", 200);
+    for (int k = 1; k <= 50; ++k)
+        t.tick(0, 1.0 + k * 1e-3, "b-200", p0);
+    t.sw(0, 1.0505, "b", 200, "R+", "a", 100);
+    t.ev(0, 1.06, "a-100", "sys_enter: NR 1 (0, 0, 0, 0, 0, 0)");
+    t.ev(0, 1.061, "a-100", "sys_exit: NR 1 = 0");
+    for (int k = 1; k <= 50; ++k)
+        t.tick(0, 1.07 + k * 1e-3, "a-100", p0);
+    const DatOfText d = datOfText(*t.load(), "shared-switch-in.dat");
+    ASSERT_EQ(d.whole.cpus.size(), 2u);
+    EXPECT_EQ(d.whole.cpus[0].ticks.user, 100u) << "b's ticks from CPU 1, a's from its syscall";
+    expectLoadedReportAtThreeSlices(d);
+}
