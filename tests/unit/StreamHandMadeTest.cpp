@@ -30,6 +30,14 @@ struct TickText : test::TextTraceBuilder<TickText>
            "d.h..");
         return ev(cpu, ts + 4e-6, task, "local_timer_exit: vector=236", "d.h..");
     }
+    // `count` ticks, one every `every` seconds after `from`.
+    TickText &ticks(int cpu, double from, int count, const std::string &task, const std::string &ptr,
+                    double every = 1e-3)
+    {
+        for (int k = 1; k <= count; ++k)
+            tick(cpu, from + k * every, task, ptr);
+        return *this;
+    }
     // An arm of the tick hrtimer outside its expiry (tick_nohz_restart(), or a stopped tick re-programmed).
     TickText &arm(int cpu, double ts, const std::string &task, const std::string &ptr,
                   const std::string &expires)
@@ -270,15 +278,9 @@ TEST(Stream, TwoChainsBeginningAtOneEventKeepTheirOwnModes)
     // chains by their first task-lane change: a's pending ticks moved with b's.
     TickText t;
     const std::string p0 = "00000000aaaa0000";
-    t.sw(0, 1.0, "a", 100, "R+", "b", 200);
-    for (int k = 1; k <= 100; ++k)
-        t.tick(0, 1.0 + k * 1e-3, "b-200", p0);
-    t.sw(0, 1.1005, "b", 200, "R+", "a", 100);
-    for (int k = 1; k <= 100; ++k)
-        t.tick(0, 1.1 + k * 1e-3, "a-100", p0);
-    t.sw(0, 1.2005, "a", 100, "R+", "b", 200);
-    t.ev(0, 1.201, "b-200", "sys_enter: NR 1 (0, 0, 0, 0, 0, 0)");
-    t.ev(0, 1.202, "b-200", "sys_exit: NR 1 = 0");
+    t.sw(0, 1.0, "a", 100, "R+", "b", 200).ticks(0, 1.0, 100, "b-200", p0);
+    t.sw(0, 1.1005, "b", 200, "R+", "a", 100).ticks(0, 1.1, 100, "a-100", p0);
+    t.sw(0, 1.2005, "a", 100, "R+", "b", 200).syscalls(0, 1.201, "b-200", 1, 2e-3);
     t.tick(0, 1.203, "b-200", p0);
     const DatOfText d = datOfText(*t.load(), "two-chains.dat");
     ASSERT_EQ(d.whole.cpus.size(), 1u);
@@ -324,14 +326,9 @@ TEST(Stream, ARelabelledStretchKeepsTheSweepCandidateOfAnotherBegunAtItsEvent)
     const std::string p0 = "00000000aaaa0000";
     t.ev(1, 0.9, "b-200", "sys_exit: NR 1 = 0");
     t.sw(1, 0.95, "b", 200, "R+", "swapper/1", 0);
-    t.sw(0, 1.0, "a", 100, "R+", "b", 200);
-    for (int k = 1; k <= 50; ++k)
-        t.tick(0, 1.0 + k * 1e-3, "b-200", p0);
-    t.sw(0, 1.0505, "b", 200, "R+", "a", 100);
-    t.ev(0, 1.06, "a-100", "sys_enter: NR 1 (0, 0, 0, 0, 0, 0)");
-    t.ev(0, 1.061, "a-100", "sys_exit: NR 1 = 0");
-    for (int k = 1; k <= 50; ++k)
-        t.tick(0, 1.07 + k * 1e-3, "a-100", p0);
+    t.sw(0, 1.0, "a", 100, "R+", "b", 200).ticks(0, 1.0, 50, "b-200", p0);
+    t.sw(0, 1.0505, "b", 200, "R+", "a", 100).syscalls(0, 1.06, "a-100", 1, 2e-3);
+    t.ticks(0, 1.07, 50, "a-100", p0);
     const DatOfText d = datOfText(*t.load(), "shared-switch-in.dat");
     ASSERT_EQ(d.whole.cpus.size(), 2u);
     EXPECT_EQ(d.whole.cpus[0].ticks.user, 100u) << "b's ticks from CPU 1, a's from its syscall";
