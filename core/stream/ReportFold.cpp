@@ -159,10 +159,12 @@ void CpuFold::pruneExits(size_t world)
     w.prunedAt = w.counted.size();
 }
 
-void CpuFold::tick(int64_t ts, const TickRecord &t, bool local, bool afterPoll, size_t pollExit)
+void CpuFold::tick(int64_t ts, const TickRecord &t, bool local, bool afterPoll, size_t pollExit,
+                   uint32_t chain)
 {
     if (!inWindow(ts)) return;
     if (!local && t.latenessNs != kUnknownNs) tickLateness_.add(t.latenessNs);
+    Pending *pending = chain == kFinal ? nullptr : &pending_[chain];
     for (const bool startsSeen : {false, true}) {
         const size_t world = worldOf(local, startsSeen);
         World &w = worlds_[world];
@@ -173,6 +175,18 @@ void CpuFold::tick(int64_t ts, const TickRecord &t, bool local, bool afterPoll, 
         }
         n.addPeriodic(t.context);
         if (afterPoll) w.frontier = std::max(w.frontier, pollExit);
+        if (pending) { // Unknown for now: what a User outcome would add (no dependency in force)
+            PendingWorld &q = pending->w[world];
+            ++q.periodic;
+            if (t.flags & TickFlag::DependencyInForce) continue;
+            q.first = q.user ? std::min(q.first, ts) : ts;
+            q.last = q.user ? std::max(q.last, ts) : ts;
+            ++q.user;
+            if (!afterPoll) continue;
+            ++q.afterPoll;
+            if (q.exits.empty() || q.exits.back() != pollExit) q.exits.push_back(pollExit);
+            continue;
+        }
         // TickAnalysis::flagTicks, on a nohz_full CPU
         const bool user = t.context == TickContext::User && !(t.flags & TickFlag::DependencyInForce);
         if (!user && t.context != TickContext::Polling) continue;
@@ -191,33 +205,6 @@ void CpuFold::tick(int64_t ts, const TickRecord &t, bool local, bool afterPoll, 
             countExit(w, pollExit);
             pruneExits(world);
         }
-    }
-}
-
-void CpuFold::pendingTick(uint32_t chain, int64_t ts, const TickRecord &t, bool local, bool afterPoll,
-                          size_t pollExit)
-{
-    if (!inWindow(ts)) return;
-    if (!local && t.latenessNs != kUnknownNs) tickLateness_.add(t.latenessNs);
-    Pending &p = pending_[chain];
-    for (const bool startsSeen : {false, true}) {
-        const size_t world = worldOf(local, startsSeen);
-        World &w = worlds_[world];
-        if (!periodicIn(t, startsSeen)) {
-            ++w.n.nohzWakeups;
-            continue;
-        }
-        w.n.addPeriodic(TickContext::Unknown);
-        if (afterPoll) w.frontier = std::max(w.frontier, pollExit);
-        PendingWorld &q = p.w[world];
-        ++q.periodic;
-        if (t.flags & TickFlag::DependencyInForce) continue; // not spurious in user mode either
-        q.first = q.user ? std::min(q.first, ts) : ts;
-        q.last = q.user ? std::max(q.last, ts) : ts;
-        ++q.user;
-        if (!afterPoll) continue;
-        ++q.afterPoll;
-        if (q.exits.empty() || q.exits.back() != pollExit) q.exits.push_back(pollExit);
     }
 }
 

@@ -77,15 +77,15 @@ public:
         to_ = to;
     }
     void events(uint64_t inWindow) { events_ += inWindow; }
-    // A tick expiry (local: a local timer interrupt kept for the low-res fallback) with its final context
-    // and flags as the pass left them. afterPoll: the task came back from polling idle (the spurious-user
-    // pattern); pollExit numbers that idle stretch.
-    void tick(int64_t ts, const TickRecord &t, bool local, bool afterPoll, size_t pollExit);
-    // A tick with context Unknown that its stretch of unknown task mode may still relabel: counted as
+    // A tick expiry (local: a local timer interrupt kept for the low-res fallback) with its context and
+    // flags as the pass left them. afterPoll: the task came back from polling idle (the spurious-user
+    // pattern); pollExit numbers that idle stretch. chain: kFinal when the context is final; else the
+    // context is Unknown and the tick's stretch of unknown task mode may still relabel it: counted as
     // Unknown now, with what a User or Kernel outcome moves kept per chain of stretches (keyed by the
     // chain's number, PendingMode::root), so that the tick itself can go.
-    void pendingTick(uint32_t chain, int64_t ts, const TickRecord &t, bool local, bool afterPoll,
-                     size_t pollExit);
+    static constexpr uint32_t kFinal = UINT32_MAX;
+    void tick(int64_t ts, const TickRecord &t, bool local, bool afterPoll, size_t pollExit,
+              uint32_t chain = kFinal);
     // A stretch of the chain has its mode (User, or Kernel for any other), and so has the whole chain:
     // its pending ticks move to it.
     void stretchResolved(uint32_t chain, TaskState mode);

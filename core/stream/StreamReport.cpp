@@ -347,10 +347,7 @@ void Engine::fold(size_t c, bool end)
     auto take = [&](const TickRecord &r, size_t k, bool local, const TickInfo &t) {
         const PendingMode *m =
             !end && r.context == TickContext::Unknown ? p.unresolvedStretchOf(k, local) : nullptr;
-        if (m)
-            f.pendingTick(m->root, t.ts, r, local, t.afterPoll, t.exit);
-        else
-            f.tick(t.ts, r, local, t.afterPoll, t.exit);
+        f.tick(t.ts, r, local, t.afterPoll, t.exit, m ? m->root : CpuFold::kFinal);
     };
     for (; s.ticks < std::min(decided, s.looked); ++s.ticks) {
         take(a.ticks[s.ticks], s.ticks, false, s.info.front());
@@ -569,11 +566,8 @@ TickReport Engine::finish(double seconds)
     for (const CpuAnalysis &c : analysis.cpus)
         base.startsSeen |= c.evidence.hrtimerStarts > 0;
     base.polling = analysis.polling;
-    base.preemptRt = trace_.meta.uname.find("PREEMPT_RT") != std::string::npos ||
-                     trace_.meta.kernelRelease.find("-rt") != std::string::npos;
-    if (std::sscanf(trace_.meta.kernelRelease.c_str(), "%d.%d", &base.release.first, &base.release.second) !=
-        2)
-        base.release = {0, 0};
+    base.preemptRt = findingtext::preemptRt(trace_);
+    base.release = findingtext::releaseVersion(trace_);
     std::vector<Finding> findings;
     for (const CpuAnalysis &c : analysis.cpus) {
         if (!o.cpus.empty() && !std::binary_search(o.cpus.begin(), o.cpus.end(), c.cpu)) continue;
