@@ -1,212 +1,17 @@
-#include "StreamReport.h"
+// `report --stream`: the engine's steps and folds (StreamEngine.h), and the loop over the file.
+#include "StreamEngine.h"
 
-#include "ReportFold.h"
-#include "analysis/CpuPass.h"
-#include "analysis/CrossCpuModes.h"
-#include "analysis/EventRoles.h"
 #include "analysis/FindingText.h"
-#include "analysis/HrtimerPairing.h"
-#include "analysis/WakeupLatency.h"
-#include "import/TraceDatStream.h"
-#include "util/Cancel.h"
-#include "util/Parallel.h"
-
 #include "util/ProcessStats.h"
-#include <algorithm>
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <deque>
-#include <memory>
 #include <stdexcept>
 
 namespace tickscope {
 
-namespace {
-
-constexpr size_t npos = static_cast<size_t>(-1);
-
-// What a tick needs from the task lane for the spurious-user pattern, found while the lane around it is
-// in memory: whether the task came back from polling idle, and which polling stretch that was.
-struct TickInfo
-{
-    int64_t ts;
-    bool afterPoll;
-    size_t exit;
-};
-
-// One CPU's records on their way into its fold: each kind taken in order once final (the steps across
-// CPUs done, no later decision of the pass can change it), after which its events can go.
-struct CpuStream
-{
-    explicit CpuStream(CpuFold f) : fold(std::move(f)) {}
-    CpuFold fold;
-    size_t counted = 0;                 // events counted
-    size_t lost = 0;                    // lost ranges
-    size_t looked = 0, lookedLocal = 0; // ticks / local timer ticks whose TickInfo is known
-    std::deque<TickInfo> info, infoLocal;
-    size_t ticks = 0, local = 0;                          // folded
-    size_t laneChange = 0, laneScan = 0, laneLast = npos; // task-lane cursor: changes seen, next index
-    size_t tickLane = 0, failed = 0, softirqs = 0, wakeups = 0, other = 0;
-    size_t measured = 0;    // wakeups whose latency is measured
-    size_t liveSwitch = 0;  // the first switch record the latency step may still read
-    LiveSwitch live{npos};  // that record with its event's time and kind (the event may go)
-    size_t batchesSeen = 0; // batches folded (the pass appends them as they close)
-    size_t releasedAt = 0;  // events the pass had taken when this CPU's columns were last handed back
-    // The switch-ins of the stretches the pass relabelled whose sweep candidate may still be kept.
-    std::vector<uint32_t> resolvedOpens;
-    // The times of the tick-lane changes not folded yet, and of the event a later expiry may date a
-    // restart at, kept aside (index, ts) so that their events can go.
-    std::vector<std::pair<uint32_t, int64_t>> laneTs;
-};
-
-class Engine
-{
-public:
-    Engine(TraceDatStream &stream, const StreamOptions &o)
-        : trace_(stream.trace()), options_(o), roles_(trace_), cpus_(static_cast<size_t>(trace_.cpuCount()))
-    {
-        const int n = trace_.cpuCount();
-        threads_ = std::clamp(defaultThreads(o.analysis.threads), 1, std::max(n, 1));
-        for (int c = 0; c < n; ++c) {
-            passes_.push_back(std::make_unique<CpuPass>(trace_, roles_, c, cpus_[static_cast<size_t>(c)]));
-            passes_.back()->start(0);
-            state_.emplace_back(CpuFold(c, o.report.from, o.report.to, o.report.lateWakeupNs, o.exactValues));
-            // (from this CPU's pass, or from CrossCpuModes at the end: one thread per CPU's fold)
-            cpus_[static_cast<size_t>(c)].relabelled = [this, c](const PendingMode &m, TaskState mode) {
-                CpuStream &s = state_[static_cast<size_t>(c)];
-                s.fold.stretchResolved(m.root, mode);
-                if (m.scheduled) s.resolvedOpens.push_back(m.switchIndex); // only these have a candidate
-            };
-        }
-        opens_.resize(static_cast<size_t>(n));
-    }
-
-    // One step: every CPU's events up to t are in (end: all of them).
-    void step(int64_t t, bool end)
-    {
-        roles_.refresh(trace_);
-        parallelFor(passes_.size(), threads_, [&](size_t c) {
-            throwIfCancelled(options_.analysis.cancel);
-            passes_[c]->advance();
-        });
-        if (end) {
-            for (auto &p : passes_)
-                p->finish();
-            t = INT64_MAX;
-        }
-        pairing_.through(trace_, cpus_, t, threads_);
-        for (size_t c = 0; c < cpus_.size(); ++c) {
-            const auto &heads = end ? headsAtEnd_[c] : passes_[c]->scheduledOpens();
-            for (size_t k = opens_[c].size(); k < heads.size(); ++k)
-                opens_[c].push_back(heads[k]);
-        }
-        sweep_.through(trace_, roles_, cpus_, opens_, t, candidates_);
-        if (!end) forgetResolvedCandidates();
-        // (a gap found in the next step may still set a change at the last event taken: two back)
-        for (size_t c = 0; c < cpus_.size() && !end; ++c)
-            if (const size_t n = passes_[c]->processed(); n >= 2) sweep_.readLaneThrough(c, cpus_[c], n - 2);
-        if (end) crossCpuResolved_ = CrossCpuModes::resolve(cpus_, candidates_);
-        measure(t, end);
-        parallelFor(cpus_.size(), threads_, [&](size_t c) { fold(c, end); });
-        if (!end) release();
-    }
-
-    // Before the passes finish (they hand their unresolved stretches over and forget the list).
-    void keepHeads()
-    {
-        headsAtEnd_.resize(cpus_.size());
-        for (size_t c = 0; c < cpus_.size(); ++c)
-            headsAtEnd_[c] = passes_[c]->scheduledOpens();
-    }
-
-    TickReport finish(double seconds);
-    struct RecordBytes
-    {
-        size_t taskCodes = 0, taskBits = 0, irq = 0, ticks = 0, lane = 0, softirqs = 0, wakeups = 0, sw = 0,
-               other = 0, info = 0;
-        size_t total() const
-        {
-            return taskCodes + taskBits + irq + ticks + lane + softirqs + wakeups + sw + other + info;
-        }
-    };
-    RecordBytes recordBytes() const;
-    void debugMemory() const;
-    // Ticks the passes took that are not folded yet, and chains of stretches with pending ticks.
-    std::pair<uint64_t, uint64_t> heldTicks() const
-    {
-        uint64_t n = 0, stretches = 0;
-        for (size_t c = 0; c < cpus_.size(); ++c) {
-            const CpuStream &s = state_[c];
-            n += cpus_[c].ticks.size() - std::min(s.ticks, cpus_[c].ticks.size());
-            n += cpus_[c].localTimerTicks.size() - std::min(s.local, cpus_[c].localTimerTicks.size());
-            stretches += s.fold.pendingChains();
-        }
-        return {n, stretches};
-    }
-    size_t candidateCount() const
-    {
-        size_t n = 0;
-        for (const auto &m : candidates_)
-            n += m.size();
-        return n;
-    }
-    size_t stretchesKept() const
-    {
-        size_t n = 0;
-        for (const auto &p : passes_)
-            n += p->stretchesKept();
-        return n;
-    }
-    uint64_t liveEvents() const
-    {
-        uint64_t n = 0;
-        for (const CpuAnalysis &a : cpus_)
-            n += trace_.cpu(a.cpu).size() - trace_.cpu(a.cpu).releasedBefore();
-        return n;
-    }
-
-private:
-    void measure(int64_t t, bool end);
-    void keepLiveSwitch(size_t c);
-    void fold(size_t c, bool end);
-    void foldTickLane(size_t c, size_t done, bool end);
-    void lookUpTicks(size_t c, size_t until, bool end);
-    void advanceLane(size_t c, size_t through);
-    void release();
-    void forgetResolvedCandidates();
-    size_t eventsNeeded(size_t c) const;
-
-    Trace &trace_;
-    const StreamOptions &options_;
-    EventRoles roles_;
-    std::vector<CpuAnalysis> cpus_;
-    std::vector<std::unique_ptr<CpuPass>> passes_;
-    std::deque<CpuStream> state_;
-    int threads_ = 1;
-    IncrementalPairing pairing_;
-    SwitchOutSweep sweep_;
-    SwitchOutCandidates candidates_;
-    std::vector<std::vector<uint32_t>> opens_, headsAtEnd_;
-    size_t crossCpuResolved_ = 0;
-
-    std::vector<int64_t> lastOf_; // per CPU: its last event's time
-
-public:
-    int64_t firstTs = INT64_MAX, lastTs = INT64_MIN; // over the events seen
-    void noteTimes()
-    {
-        lastOf_.resize(cpus_.size(), 0);
-        for (size_t c = 0; c < cpus_.size(); ++c) {
-            const CpuEvents &ev = trace_.cpu(cpus_[c].cpu);
-            const size_t seen = state_[c].counted;
-            if (seen == ev.size() || ev.empty()) continue;
-            if (seen == 0) firstTs = std::min(firstTs, ev.ts(0));
-            lastOf_[c] = ev.ts(ev.size() - 1);
-            lastTs = std::max(lastTs, lastOf_[c]);
-        }
-    }
-};
+namespace streamdetail {
 
 void Engine::measure(int64_t t, bool end)
 {
@@ -410,139 +215,6 @@ void Engine::foldTickLane(size_t c, size_t done, bool end)
     s.laneTs = std::move(keep);
 }
 
-size_t Engine::eventsNeeded(size_t c) const
-{
-    const CpuStream &s = state_[c];
-    const CpuAnalysis &a = cpus_[c];
-    const CpuPass &p = *passes_[c];
-    size_t need = p.processed() ? p.processed() - 1 : 0;
-    need = std::min(need, s.counted);
-    need = std::min(need, p.firstOpenEvent());
-    // records not folded yet read their events' times
-    if (s.looked < a.ticks.size()) need = std::min<size_t>(need, a.ticks[s.looked].index);
-    if (s.lookedLocal < a.localTimerTicks.size())
-        need = std::min<size_t>(need, a.localTimerTicks[s.lookedLocal].index);
-    // (the tick lane's changes not folded yet: their times are kept aside, but for those at the last event
-    // taken, which is held above; and a tick whose re-arm the next event decides: the lane may date a
-    // change back at its expiry)
-    if (const size_t k = p.firstUndecidedTick(); k < a.ticks.size())
-        need = std::min<size_t>(need, a.ticks[k].index);
-    if (s.laneScan < need) need = s.laneScan;
-    if (s.failed < a.failedStops.size()) need = std::min<size_t>(need, a.failedStops[s.failed].index);
-    if (s.softirqs < a.timers.timerSoftirqs.size())
-        need = std::min<size_t>(need, a.timers.timerSoftirqs[s.softirqs].entry);
-    if (s.wakeups < a.timers.wakeups.size()) need = std::min<size_t>(need, a.timers.wakeups[s.wakeups].index);
-    if (s.other < a.timers.otherLateness.size())
-        need = std::min<size_t>(need, a.timers.otherLateness[s.other].index);
-    // the pairing's next start and expiries, the sweep's next switch, the latency step's switches
-    const Column<SwitchRec> &sw = a.timers.switches;
-    // (the first one's time and kind are kept aside once it is the first)
-    const size_t firstRead = s.live.record == s.liveSwitch ? s.liveSwitch + 1 : s.liveSwitch;
-    if (firstRead < sw.size()) need = std::min<size_t>(need, sw[firstRead].index);
-    const size_t taken = sweep_.switchesTaken(c);
-    if (taken < sw.size()) need = std::min<size_t>(need, sw[taken].index);
-    need = std::min(need, pairing_.nextStart(c));
-    if (const size_t k = pairing_.paired(c, 1); k < a.ticks.size())
-        need = std::min<size_t>(need, a.ticks[k].index);
-    if (const size_t k = sweep_.opensTaken(c); k < opens_[c].size())
-        need = std::min<size_t>(need, opens_[c][k]);
-    return need;
-}
-
-void Engine::forgetResolvedCandidates()
-{
-    // The step across CPUs at the end reads the candidates of the stretches still unknown then: a
-    // relabelled stretch's goes once the sweep has made it (one in every first switch-in of a task on a
-    // CPU, or migration, for as long as the stream runs).
-    for (size_t c = 0; c < cpus_.size(); ++c) {
-        std::vector<uint32_t> &resolved = state_[c].resolvedOpens;
-        if (resolved.empty()) continue;
-        const auto notTaken = opens_[c].begin() + static_cast<std::ptrdiff_t>(sweep_.opensTaken(c));
-        size_t kept = 0;
-        for (const uint32_t at : resolved) {
-            if (candidates_[c].erase(at)) continue;
-            if (std::binary_search(notTaken, opens_[c].end(), at)) resolved[kept++] = at; // not swept yet
-        }
-        resolved.resize(kept);
-    }
-}
-
-void Engine::release()
-{
-    // A CPU's columns are handed back together, once its pass has taken kReleaseEvery events since the
-    // last time: each hand-back is an madvise that flushes the TLB of every CPU the threads ran on, and
-    // a column that grows a page a step would otherwise make one per step (62,842 calls, 2.2 s of
-    // system time, on a 40-CPU 21 M-event trace).
-    constexpr size_t kReleaseEvery = 4096;
-    for (size_t c = 0; c < cpus_.size(); ++c) {
-        CpuStream &s = state_[c];
-        if (passes_[c]->processed() < s.releasedAt + kReleaseEvery) continue;
-        s.releasedAt = passes_[c]->processed();
-        CpuEvents &ev = trace_.cpu(cpus_[c].cpu);
-        const size_t need = eventsNeeded(c);
-        if (need > ev.releasedBefore()) ev.releaseBefore(need);
-        CpuTimers &tm = cpus_[c].timers;
-        tm.wakeups.releaseBefore(std::min(s.wakeups, pairing_.paired(c, 0)));
-        tm.otherLateness.releaseBefore(s.other);
-        tm.timerSoftirqs.releaseBefore(s.softirqs);
-        tm.switches.releaseBefore(std::min(s.liveSwitch, sweep_.switchesTaken(c)));
-        CpuAnalysis &a = cpus_[c];
-        a.ticks.releaseBefore(s.ticks);
-        a.localTimerTicks.releaseBefore(s.local);
-        // The lanes' bitmaps behind their readers, and their codes. The task lane's codes behind the
-        // spurious-user look-back (16 changes) and the sweep's last change; the mode-unknown ones are kept
-        // apart (a task's mode found later, here or from another CPU, relabels them; the sweep's candidates
-        // read them at the end). While the idle task's first change may still be relabelled, none go.
-        const size_t done = passes_[c]->processed();
-        size_t codes = s.laneLast == npos ? 0 : s.laneLast - std::min<size_t>(s.laneLast, 16);
-        const size_t seen = sweep_.laneChangesSeen(c);
-        codes = std::min(codes, seen ? seen - 1 : 0);
-        if (passes_[c]->idleUnknown()) codes = 0;
-        a.task.releaseKeeping(std::min({s.laneScan, sweep_.laneScanned(c), done}), codes,
-                              StateCode::task(TaskState::Unknown),
-                              StateCode::task(TaskState::Unknown, StateCode::kDetailLost));
-        a.irq.releaseBefore(done, a.irq.changes() > 64 ? a.irq.changes() - 64 : 0);
-    }
-}
-
-Engine::RecordBytes Engine::recordBytes() const
-{
-    // Bytes not handed back yet (released heads read as zeros and hold no memory).
-    RecordBytes b;
-    for (size_t c = 0; c < cpus_.size(); ++c) {
-        const CpuAnalysis &a = cpus_[c];
-        b.taskCodes += a.task.liveCodeBytes();
-        b.taskBits += a.task.liveBitBytes();
-        b.irq += a.irq.liveCodeBytes() + a.irq.liveBitBytes();
-        b.ticks += a.ticks.liveBytes() + a.localTimerTicks.liveBytes();
-        b.lane += a.tickLane.bytes();
-        b.softirqs +=
-            a.timers.timerSoftirqs.liveBytes() + a.timers.longSoftirqs.capacity() * sizeof(LongSoftirq);
-        b.wakeups += a.timers.wakeups.liveBytes();
-        b.sw += a.timers.switches.liveBytes();
-        b.other += a.timers.otherLateness.liveBytes();
-        b.info += (state_[c].info.size() + state_[c].infoLocal.size()) * sizeof(TickInfo);
-    }
-    return b;
-}
-
-void Engine::debugMemory() const
-{
-    const RecordBytes b = recordBytes();
-    size_t foldBytes = 0;
-    for (const CpuStream &s : state_)
-        foldBytes += s.fold.bytes();
-    std::fprintf(
-        stderr,
-        "stream: rss %.1f MB; task codes %.1f MB, task bits %.1f MB, irq lanes %.1f MB, ticks %.1f MB, "
-        "tick info %.1f MB, tick lanes %.1f MB, softirqs %.1f MB, wakeups %.1f MB, switches %.1f MB, "
-        "lateness %.1f MB; folds %.1f MB; live events %zu; names %zu; pending chains %zu; candidates %zu\n",
-        static_cast<double>(currentRssBytes()) / 1e6, b.taskCodes / 1e6, b.taskBits / 1e6, b.irq / 1e6,
-        b.ticks / 1e6, b.info / 1e6, b.lane / 1e6, b.softirqs / 1e6, b.wakeups / 1e6, b.sw / 1e6,
-        b.other / 1e6, static_cast<double>(foldBytes) / 1e6, static_cast<size_t>(liveEvents()),
-        trace_.tasks.entries().size(), static_cast<size_t>(heldTicks().second), candidateCount());
-}
-
 TickReport Engine::finish(double seconds)
 {
     if (std::getenv("TICKSCOPE_STREAM_DEBUG")) debugMemory();
@@ -592,7 +264,7 @@ TickReport Engine::finish(double seconds)
     return r;
 }
 
-} // namespace
+} // namespace streamdetail
 
 namespace {
 StreamResult streamed(const std::string &path, const StreamOptions &options);
@@ -620,6 +292,7 @@ namespace {
 
 StreamResult streamed(const std::string &path, const StreamOptions &options)
 {
+    using streamdetail::Engine;
     const auto t0 = std::chrono::steady_clock::now();
     if (options.markers)
         throw LoadError(path + ": --stream reads the file once and needs its window before it starts; the "
