@@ -8,13 +8,18 @@ void UnknownStretches::open(size_t at, int32_t pid, bool scheduled, int32_t prev
 {
     if (scheduled && (scheduledOpens_.empty() || scheduledOpens_.back() != at))
         scheduledOpens_.push_back(static_cast<uint32_t>(at));
+    const auto change = static_cast<uint32_t>(out_.task.changes() - 1);
+    // A stretch closed at the event this one begins at (the trace began in it, and its first event
+    // switched it out) has no time of its own: the change there is this stretch's.
+    if (!closed_.empty() && closed_.back().m.switchIndex == at && closed_.back().m.change == change)
+        closed_.back().m.changeEnd = change;
     open_.active = true;
     open_.pid = pid;
     open_.scheduled = scheduled;
     open_.prev = prev;
     open_.m = {static_cast<uint32_t>(at),
                pid,
-               static_cast<uint32_t>(out_.task.changes() - 1),
+               change,
                0,
                static_cast<uint32_t>(out_.ticks.size()),
                0,

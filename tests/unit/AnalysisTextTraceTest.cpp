@@ -491,6 +491,25 @@ TEST(AnalysisTextTrace, UserKernelInferenceWithoutContextTracking)
     }
 }
 
+TEST(AnalysisTextTrace, TwoStretchesBegunAtOneEventKeepTheirOwnTaskLane)
+{
+    // The CPU's first event switches "a" (runnable, mode unknown) out for "b" (mode unknown): a's stretch
+    // (the trace began in it) and b's begin at that one event, and b's task-lane change is the only one
+    // there. a comes back and enters a syscall, which tells its earlier stretch was user mode too; that
+    // must not relabel b's time, whose mode nothing shows (it stays Unknown, with b's tick).
+    TextTrace t;
+    t.sw(0, 1.000000, "a", 100, "R+", "b", 200);
+    t.tick(0, 1.001000, "b-200", P0);
+    t.sw(0, 1.002000, "b", 200, "R+", "a", 100);
+    t.tick(0, 1.003000, "a-100", P0);
+    t.ev(0, 1.004000, "a-100", "sys_enter: NR 1 (0, 0, 0, 0, 0, 0)");
+    t.sw(0, 1.005000, "a", 100, "S", "swapper/0", 0);
+    const Result r = analyse(t);
+    EXPECT_EQ(r.task(0, 1.0005), TaskState::Unknown) << "b's time";
+    EXPECT_EQ(r.task(0, 1.0025), TaskState::User) << "a's time";
+    EXPECT_EQ(r.contexts(0), (std::vector<TC>{TC::Unknown, TC::User}));
+}
+
 TEST(AnalysisTextTrace, NohzFullAndIdlePollFromTheCaptureMetadata)
 {
     TextTrace t;
