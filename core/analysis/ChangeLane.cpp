@@ -13,7 +13,8 @@ constexpr unsigned kBlockWords = 8; // 512 events per rank entry
 void ChangeLane::reset(size_t events)
 {
     codesGone_ = 0;
-    kept_.clear();
+    keptAt_.clear();
+    keptCode_.clear();
     events_ = events;
     last_ = npos;
     bits_ = Column<uint64_t>();
@@ -95,21 +96,31 @@ void ChangeLane::releaseKeeping(size_t i, size_t change, uint8_t keep, uint8_t g
     if (upTo <= codesGone_) return;
     gone_ = gone;
     for (size_t c = codesGone_; c < upTo; ++c)
-        if (codes_[c] == keep) kept_[static_cast<uint32_t>(c)] = keep;
+        if (codes_[c] == keep) {
+            keptAt_.push_back(static_cast<uint32_t>(c));
+            keptCode_.push_back(keep);
+        }
     codes_.releaseBefore(upTo);
     codesGone_ = upTo;
 }
 
+size_t ChangeLane::keptIndex(size_t change) const
+{
+    const auto it = std::lower_bound(keptAt_.begin(), keptAt_.end(), change,
+                                     [](uint32_t at, size_t c) { return at < c; });
+    return it != keptAt_.end() && *it == change ? static_cast<size_t>(it - keptAt_.begin()) : npos;
+}
+
 uint8_t ChangeLane::kept(size_t change) const
 {
-    const auto it = kept_.find(static_cast<uint32_t>(change));
-    return it == kept_.end() ? gone_ : it->second;
+    const size_t k = keptIndex(change);
+    return k == npos ? gone_ : keptCode_[k];
 }
 
 void ChangeLane::relabelKept(size_t change, uint8_t code)
 {
     // only a kept code can be relabelled (the others were not `keep`, which is what relabelling changes)
-    if (const auto it = kept_.find(static_cast<uint32_t>(change)); it != kept_.end()) it->second = code;
+    if (const size_t k = keptIndex(change); k != npos) keptCode_[k] = code;
 }
 
 size_t ChangeLane::bytes() const

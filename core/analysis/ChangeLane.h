@@ -10,7 +10,6 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
-#include <unordered_map>
 #include <vector>
 
 namespace tickscope {
@@ -140,7 +139,11 @@ private:
     Column<uint8_t> codes_;
     size_t codesGone_ = 0; // codes before this change were handed back by releaseKeeping
     uint8_t gone_ = 0;
-    std::unordered_map<uint32_t, uint8_t> kept_; // the ones kept apart, by change number
+    // The ones kept apart: their change numbers, ascending (released in order), and codes. 5 bytes each:
+    // a stream keeps one per switch-in whose mode its CPU never learns, to the end.
+    std::vector<uint32_t> keptAt_;
+    std::vector<uint8_t> keptCode_;
+    size_t keptIndex(size_t change) const; // in keptAt_, or npos
 };
 
 } // namespace tickscope

@@ -7,6 +7,47 @@
 
 namespace tickscope {
 
+std::vector<SwitchOutCandidate>::const_iterator SwitchOutCandidateList::locate(uint32_t at) const
+{
+    return std::lower_bound(v_.begin(), v_.end(), at,
+                            [](const SwitchOutCandidate &x, uint32_t a) { return x.at < a; });
+}
+
+void SwitchOutCandidateList::set(const SwitchOutCandidate &c)
+{
+    if (v_.empty() || v_.back().at < c.at) { // the sweep's order
+        v_.push_back(c);
+        return;
+    }
+    const auto it = v_.begin() + (locate(c.at) - v_.cbegin());
+    if (it != v_.end() && it->at == c.at) {
+        erased_ -= it->cpu == kErased;
+        *it = c;
+    } else {
+        v_.insert(it, c);
+    }
+}
+
+const SwitchOutCandidate *SwitchOutCandidateList::find(uint32_t at) const
+{
+    const auto it = locate(at);
+    return it != v_.end() && it->at == at && it->cpu != kErased ? &*it : nullptr;
+}
+
+bool SwitchOutCandidateList::erase(uint32_t at)
+{
+    const auto it = v_.begin() + (locate(at) - v_.cbegin());
+    if (it == v_.end() || it->at != at || it->cpu == kErased) return false;
+    it->cpu = kErased;
+    if (++erased_ * 2 > v_.size()) {
+        const auto gone = [](const SwitchOutCandidate &x) { return x.cpu == kErased; };
+        v_.erase(std::remove_if(v_.begin(), v_.end(), gone), v_.end());
+        v_.shrink_to_fit();
+        erased_ = 0;
+    }
+    return true;
+}
+
 void SwitchOutSweep::Latest::note(const Entry &x)
 {
     auto before = [](const Entry &a, const Entry &b) { return a.ts != b.ts ? a.ts > b.ts : a.cpu < b.cpu; };
@@ -74,15 +115,19 @@ void SwitchOutSweep::through(const Trace &trace, const EventRoles &roles,
             const int32_t pid = ev.payload<SchedSwitchP>(at).nextPid; // the task switched in
             SwitchOutCandidate best;
             best.ts = h.ts;
+            best.at = at;
             if (const auto it = byPid_.find(pid); it != byPid_.end()) {
                 for (unsigned k = 0; k < it->second.n; ++k) { // the better first: the first not on `cpu`
                     const Entry &e = it->second.e[k];
                     if (e.cpu == cpu) continue;
-                    best = {h.ts, e.cpu, e.change, e.code, e.runnable};
+                    best.cpu = e.cpu;
+                    best.change = e.change;
+                    best.code = e.code;
+                    best.runnable = e.runnable;
                     break;
                 }
             }
-            out[c][at] = best;
+            out[c].set(best);
         } else {
             const SwitchRec r = cpus[c].timers.switches[s.sw++];
             if (roles.role(ev.type(r.index)) == Role::SchedSwitch) {
@@ -91,9 +136,10 @@ void SwitchOutSweep::through(const Trace &trace, const EventRoles &roles,
                 const ChangeLane &lane = cpus[c].task;
                 if (r.index > 0 && s.scanFrom < r.index) s.readLane(lane, r.index - 1);
                 const size_t change = r.index > 0 ? s.lastChange : SIZE_MAX;
-                byPid_[p.prevPid].note({cpu, ev.ts(r.index), change,
-                                        change != SIZE_MAX ? lane.code(change) : uint8_t{0},
-                                        (p.prevState & 0xff) == 0});
+                const bool has = change != SIZE_MAX;
+                byPid_[p.prevPid].note({cpu, ev.ts(r.index),
+                                        has ? static_cast<uint32_t>(change) : SwitchOutCandidate::kNoChange,
+                                        has ? lane.code(change) : uint8_t{0}, (p.prevState & 0xff) == 0});
             }
         }
         Head next;
@@ -144,8 +190,8 @@ size_t CrossCpuModes::resolve(std::vector<CpuAnalysis> &cpus, const SwitchOutCan
         modes[static_cast<size_t>(c.cpu)].assign(c.pendingModes.size(), TaskState::Unknown);
         const auto &mine = candidates[static_cast<size_t>(c.cpu)];
         for (size_t k = 0; k < c.pendingModes.size(); ++k) {
-            const auto it = mine.find(c.pendingModes[k].switchIndex);
-            all.push_back({it != mine.end() ? it->second.ts : INT64_MIN, c.cpu, k}); // every one has its own
+            const SwitchOutCandidate *own = mine.find(c.pendingModes[k].switchIndex);
+            all.push_back({own ? own->ts : INT64_MIN, c.cpu, k}); // every one has its own
         }
     }
     std::stable_sort(all.begin(), all.end(), [](const Pending &a, const Pending &b) { return a.ts < b.ts; });
@@ -157,12 +203,11 @@ size_t CrossCpuModes::resolve(std::vector<CpuAnalysis> &cpus, const SwitchOutCan
         if (m.prev >= 0) {
             mode = modes[static_cast<size_t>(p.cpu)][static_cast<size_t>(m.prev)]; // resumed as it left
         } else if (m.prev == PendingMode::kHead) {
-            const auto &mine = candidates[static_cast<size_t>(p.cpu)];
-            const auto it = mine.find(m.switchIndex);
-            if (it != mine.end() && it->second.cpu >= 0) {
-                const SwitchOutCandidate &s = it->second;
+            const SwitchOutCandidate *found = candidates[static_cast<size_t>(p.cpu)].find(m.switchIndex);
+            if (found && found->cpu >= 0) {
+                const SwitchOutCandidate &s = *found;
                 mode = TaskState::Kernel; // a task sleeps in the kernel
-                if (s.runnable && s.change == SIZE_MAX) {
+                if (s.runnable && s.change == SwitchOutCandidate::kNoChange) {
                     mode = TaskState::Unknown;
                 } else if (s.runnable) {
                     // a known mode stays as the sweep saw it; a mode-unknown change may have been relabelled

@@ -25,14 +25,35 @@ namespace tickscope {
 // The latest switch-out of a task on another CPU before a stretch began.
 struct SwitchOutCandidate
 {
-    int64_t ts = 0;           // of the switch-in that began the stretch
-    int cpu = -1;             // -1: none
-    size_t change = SIZE_MAX; // the task-lane change in force right before it on that CPU (SIZE_MAX: none)
-    uint8_t code = 0;         // its code when the sweep passed it (a mode-unknown one may be relabelled)
-    bool runnable = false;    // switched out preempted or yielding (prev_state 0)
+    static constexpr uint32_t kNoChange = UINT32_MAX;
+    int64_t ts = 0;              // of the switch-in that began the stretch
+    int32_t cpu = -1;            // -1: none
+    uint32_t change = kNoChange; // the task-lane change in force right before it on that CPU
+    uint32_t at = 0;             // the switch-in's event index on its own CPU (the key)
+    uint8_t code = 0;            // its code when the sweep passed it (a mode-unknown one may be relabelled)
+    bool runnable = false;       // switched out preempted or yielding (prev_state 0)
 };
-// Per CPU: a stretch's candidate by the event index of its switch-in.
-using SwitchOutCandidates = std::vector<std::unordered_map<uint32_t, SwitchOutCandidate>>;
+
+// One CPU's candidates by the event index of their switch-in. A stream keeps the candidate of every
+// switch-in whose mode its CPU never learned until the end: 24 bytes each in a vector the sweep appends
+// to in event order (a hash map node and its bucket took ~75).
+class SwitchOutCandidateList
+{
+public:
+    // Adds or replaces the candidate of switch-in `c.at`.
+    void set(const SwitchOutCandidate &c);
+    const SwitchOutCandidate *find(uint32_t at) const;
+    // Drops the candidate of switch-in `at`; false when there was none.
+    bool erase(uint32_t at);
+    size_t size() const { return v_.size() - erased_; }
+
+private:
+    static constexpr int32_t kErased = -2;
+    std::vector<SwitchOutCandidate>::const_iterator locate(uint32_t at) const;
+    std::vector<SwitchOutCandidate> v_; // ascending `at`; erased ones marked, compacted when half
+    size_t erased_ = 0;
+};
+using SwitchOutCandidates = std::vector<SwitchOutCandidateList>;
 
 // Every CPU's switches (CpuTimers::switches) and the switch-ins that began stretches, taken in time order
 // up to a time: each switch-in gets the latest switch-out of its task on any other CPU before it (of two
@@ -63,7 +84,7 @@ private:
     {
         int cpu;
         int64_t ts;
-        size_t change;
+        uint32_t change; // SwitchOutCandidate::kNoChange: none
         uint8_t code;
         bool runnable;
     };

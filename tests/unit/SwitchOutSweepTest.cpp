@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <random>
 #include <string>
 #include <vector>
@@ -84,11 +85,11 @@ TEST(SwitchOutSweep, FindsTheLatestSwitchOutOfTheTaskOnAnotherCpu)
                 }
             }
             const std::string what = "CPU " + std::to_string(c) + " event " + std::to_string(at);
-            const auto it = got[static_cast<size_t>(c)].find(at);
-            ASSERT_NE(it, got[static_cast<size_t>(c)].end()) << what;
-            EXPECT_EQ(it->second.ts, in) << what;
-            EXPECT_EQ(it->second.cpu, bestCpu) << what;
-            if (bestCpu >= 0) EXPECT_EQ(it->second.runnable, runnable) << what;
+            const SwitchOutCandidate *it = got[static_cast<size_t>(c)].find(at);
+            ASSERT_NE(it, nullptr) << what;
+            EXPECT_EQ(it->ts, in) << what;
+            EXPECT_EQ(it->cpu, bestCpu) << what;
+            if (bestCpu >= 0) EXPECT_EQ(it->runnable, runnable) << what;
             found += bestCpu >= 0;
             sameCpuLatest += bestCpu >= 0 && ownTs >= bestTs;
         }
@@ -97,6 +98,41 @@ TEST(SwitchOutSweep, FindsTheLatestSwitchOutOfTheTaskOnAnotherCpu)
     // switch-out on their own CPU (which must be passed over)
     EXPECT_GT(found, 3000u);
     EXPECT_GT(sameCpuLatest, 100u);
+}
+
+TEST(SwitchOutSweep, CandidateListFindsSetsAndErasesLikeAMap)
+{
+    // Against std::map on a random mix: mostly appended in order (the sweep), some out of order and
+    // replaced, and erased ones (a stream forgets the candidates of relabelled stretches).
+    SwitchOutCandidateList list;
+    std::map<uint32_t, int64_t> ref;
+    uint32_t state = 12345;
+    auto next = [&] { return state = state * 1103515245u + 12345u; };
+    uint32_t at = 0;
+    for (int k = 0; k < 20000; ++k) {
+        const uint32_t r = next() >> 8;
+        SwitchOutCandidate c;
+        c.ts = k;
+        c.cpu = static_cast<int32_t>(r % 7);
+        if (r % 10 < 6) {
+            c.at = at += 1 + r % 5;
+        } else if (r % 10 < 8) {
+            c.at = at ? r % at : 0;
+        } else {
+            const uint32_t gone = at ? r % (at + 1) : 0;
+            EXPECT_EQ(list.erase(gone), ref.erase(gone) == 1) << k;
+            continue;
+        }
+        list.set(c);
+        ref[c.at] = c.ts;
+    }
+    EXPECT_EQ(list.size(), ref.size());
+    for (uint32_t a = 0; a <= at + 1; ++a) {
+        const SwitchOutCandidate *c = list.find(a);
+        const auto it = ref.find(a);
+        ASSERT_EQ(c != nullptr, it != ref.end()) << a;
+        if (c) EXPECT_EQ(c->ts, it->second) << a;
+    }
 }
 
 } // namespace
