@@ -1,10 +1,14 @@
 #include "Column.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <new>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
 #include <unistd.h>
+#include <vector>
 
 namespace tickscope::detail {
 
@@ -17,6 +21,51 @@ size_t pageRound(size_t bytes)
 {
     static const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
     return (bytes + page - 1) / page * page;
+}
+thread_local std::vector<iovec> *gRanges = nullptr; // the innermost ColumnReleaseBatch's, if any
+std::atomic<size_t> gCalls{0}, gRangeCount{0};
+
+// One process_madvise(MADV_DONTNEED) over all ranges, or false when the kernel does not take it (before
+// 6.13 only a few advices go through it, and it is missing before 5.10): then madvise does each range.
+bool releaseTogether(std::vector<iovec> &ranges)
+{
+#if defined(SYS_pidfd_open) && defined(SYS_process_madvise)
+    static const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, ::getpid(), 0));
+    static std::atomic<bool> works{true};
+    if (pidfd < 0 || !works.load(std::memory_order_relaxed)) return false;
+    static const size_t maxIov = static_cast<size_t>(std::max(1L, ::sysconf(_SC_IOV_MAX)));
+    size_t done = 0;
+    while (done < ranges.size()) {
+        const size_t n = std::min(maxIov, ranges.size() - done);
+        size_t want = 0;
+        for (size_t k = done; k < done + n; ++k)
+            want += ranges[k].iov_len;
+        gCalls.fetch_add(1, std::memory_order_relaxed);
+        const long got = ::syscall(SYS_process_madvise, pidfd, ranges.data() + done, n, MADV_DONTNEED, 0u);
+        if (got < 0 && done == 0) {
+            works.store(false, std::memory_order_relaxed);
+            return false;
+        }
+        if (got < 0 || static_cast<size_t>(got) != want) { // the rest one by one
+            size_t skip = got < 0 ? 0 : static_cast<size_t>(got);
+            for (size_t k = done; k < ranges.size(); ++k) {
+                if (skip >= ranges[k].iov_len) {
+                    skip -= ranges[k].iov_len;
+                    continue;
+                }
+                ::madvise(static_cast<char *>(ranges[k].iov_base) + skip, ranges[k].iov_len - skip,
+                          MADV_DONTNEED);
+                skip = 0;
+            }
+            return true;
+        }
+        done += n;
+    }
+    return true;
+#else
+    (void)ranges;
+    return false;
+#endif
 }
 } // namespace
 
@@ -64,7 +113,11 @@ size_t columnReleaseHead(void *p, size_t releasedBytes, size_t bytes)
     const size_t page = pageRound(1);
     const size_t whole = bytes / page * page;
     if (!p || whole <= releasedBytes) return releasedBytes;
-    ::madvise(static_cast<char *>(p) + releasedBytes, whole - releasedBytes, MADV_DONTNEED);
+    char *from = static_cast<char *>(p) + releasedBytes;
+    if (gRanges)
+        gRanges->push_back({from, whole - releasedBytes});
+    else
+        ::madvise(from, whole - releasedBytes, MADV_DONTNEED);
     return whole;
 }
 
@@ -85,3 +138,42 @@ size_t columnPopulate(void *p, size_t populatedBytes, size_t needBytes, size_t c
 }
 
 } // namespace tickscope::detail
+
+namespace tickscope {
+
+ColumnReleaseBatch::ColumnReleaseBatch()
+{
+    if (detail::gRanges)
+        nested_ = true;
+    else
+        detail::gRanges = new std::vector<iovec>;
+}
+
+ColumnReleaseBatch::~ColumnReleaseBatch()
+{
+    if (nested_) return;
+    std::vector<iovec> *ranges = detail::gRanges;
+    detail::gRanges = nullptr;
+    if (!ranges->empty()) {
+        detail::gRangeCount.fetch_add(ranges->size(), std::memory_order_relaxed);
+        if (!detail::releaseTogether(*ranges)) {
+            for (const iovec &r : *ranges) {
+                detail::gCalls.fetch_add(1, std::memory_order_relaxed);
+                ::madvise(r.iov_base, r.iov_len, MADV_DONTNEED);
+            }
+        }
+    }
+    delete ranges;
+}
+
+size_t ColumnReleaseBatch::calls()
+{
+    return detail::gCalls.load(std::memory_order_relaxed);
+}
+
+size_t ColumnReleaseBatch::ranges()
+{
+    return detail::gRangeCount.load(std::memory_order_relaxed);
+}
+
+} // namespace tickscope

@@ -20,6 +20,28 @@ size_t columnReleaseHead(void *p, size_t releasedBytes, size_t bytes); // return
 size_t columnPopulate(void *p, size_t populatedBytes, size_t needBytes, size_t capBytes);
 } // namespace detail
 
+// While one lives on a thread, the heads Column::releaseBefore hands back on that thread are gathered and
+// handed back when it ends, in one process_madvise call where the kernel takes MADV_DONTNEED through it
+// for the calling process (Linux 6.13 on), else one madvise per range. Each hand-back flushes the TLB of
+// every CPU the process's threads ran on, an interprocessor interrupt that costs tens of microseconds in
+// a VM: a stream releasing a few columns per CPU per step made tens of thousands. No column may grow,
+// move or be freed while one lives (the ranges are addresses).
+class ColumnReleaseBatch
+{
+public:
+    ColumnReleaseBatch();
+    ~ColumnReleaseBatch();
+    ColumnReleaseBatch(const ColumnReleaseBatch &) = delete;
+    ColumnReleaseBatch &operator=(const ColumnReleaseBatch &) = delete;
+
+    // How many system calls the batches of this process made, and how many ranges they handed back.
+    static size_t calls();
+    static size_t ranges();
+
+private:
+    bool nested_ = false; // an outer batch hands back at its end
+};
+
 template <class T> class Column
 {
     static_assert(std::is_trivially_copyable_v<T>);

@@ -3,6 +3,7 @@
 #include "TestUtil.h"
 
 #include "import/Loader.h"
+#include "model/Column.h"
 #include "model/EventFilter.h"
 #include "model/Trace.h"
 #include "util/JsonWriter.h"
@@ -32,6 +33,42 @@ struct Fixture
 };
 
 } // namespace
+
+TEST(Model, ColumnHeadsReleasedInABatchGoTogetherAtItsEnd)
+{
+    // Eight columns of 16 pages each hand back their first 8 pages inside a batch (a nested one too):
+    // nothing goes before the outer batch ends, then every head reads as zeros and the rest is intact,
+    // in one process_madvise call where the kernel takes it (else one madvise per range).
+    const size_t perPage = 4096 / sizeof(uint64_t);
+    std::vector<Column<uint64_t>> cols(8);
+    for (size_t c = 0; c < cols.size(); ++c) {
+        cols[c].reserve(16 * perPage);
+        for (size_t i = 0; i < 16 * perPage; ++i)
+            cols[c].push_back(c * 1000000 + i + 1);
+    }
+    const size_t calls = ColumnReleaseBatch::calls(), ranges = ColumnReleaseBatch::ranges();
+    {
+        const ColumnReleaseBatch batch;
+        {
+            const ColumnReleaseBatch inner;
+            cols[0].releaseBefore(8 * perPage);
+        }
+        EXPECT_EQ(ColumnReleaseBatch::ranges(), ranges) << "an inner batch leaves the hand-back to the outer";
+        for (size_t c = 1; c < cols.size(); ++c)
+            cols[c].releaseBefore(8 * perPage + 3); // a part page stays
+        EXPECT_EQ(ColumnReleaseBatch::calls(), calls);
+    }
+    EXPECT_EQ(ColumnReleaseBatch::ranges(), ranges + cols.size());
+    EXPECT_GE(ColumnReleaseBatch::calls(), calls + 1);
+    EXPECT_LE(ColumnReleaseBatch::calls(), calls + cols.size() + 1); // (+ a refused process_madvise)
+    for (size_t c = 0; c < cols.size(); ++c) {
+        EXPECT_EQ(cols[c].firstLive(), 8 * perPage) << c;
+        EXPECT_EQ(cols[c][0], 0u) << c;
+        EXPECT_EQ(cols[c][8 * perPage - 1], 0u) << c;
+        for (size_t i = 8 * perPage; i < 16 * perPage; ++i)
+            ASSERT_EQ(cols[c][i], c * 1000000 + i + 1) << c << " " << i;
+    }
+}
 
 TEST(Model, KindsFromNames)
 {
