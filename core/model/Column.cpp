@@ -25,8 +25,8 @@ size_t pageRound(size_t bytes)
 thread_local std::vector<iovec> *gRanges = nullptr; // the innermost ColumnReleaseBatch's, if any
 std::atomic<size_t> gCalls{0}, gRangeCount{0};
 
-// One process_madvise(MADV_DONTNEED) over all ranges, or false when the kernel does not take it (before
-// 6.13 only a few advices go through it, and it is missing before 5.10): then madvise does each range.
+// One process_madvise(MADV_DONTNEED) over all ranges, or false when the kernel does not take it (6.1 lets
+// only a few other advices through it, and it is missing before 5.10): then madvise does each range.
 bool releaseTogether(std::vector<iovec> &ranges)
 {
 #if defined(SYS_pidfd_open) && defined(SYS_process_madvise)

@@ -22,10 +22,11 @@ size_t columnPopulate(void *p, size_t populatedBytes, size_t needBytes, size_t c
 
 // While one lives on a thread, the heads Column::releaseBefore hands back on that thread are gathered and
 // handed back when it ends, in one process_madvise call where the kernel takes MADV_DONTNEED through it
-// for the calling process (Linux 6.13 on), else one madvise per range. Each hand-back flushes the TLB of
-// every CPU the process's threads ran on, an interprocessor interrupt that costs tens of microseconds in
-// a VM: a stream releasing a few columns per CPU per step made tens of thousands. No column may grow,
-// move or be freed while one lives (the ranges are addresses).
+// for the calling process (recent kernels: 6.18 does; 6.1 takes only a few other advices), else one
+// madvise per range. Each hand-back flushes the TLB of every CPU the process's threads ran on, an
+// interprocessor interrupt that costs tens of microseconds in a VM: a stream releasing a few columns per
+// CPU per step made tens of thousands. No column may grow, move or be freed while one lives (the ranges
+// are addresses).
 class ColumnReleaseBatch
 {
 public:
