@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <cstring>
 #include <new>
 #include <sys/mman.h>
@@ -30,9 +31,11 @@ std::atomic<size_t> gCalls{0}, gRangeCount{0};
 bool releaseTogether(std::vector<iovec> &ranges)
 {
 #if defined(SYS_pidfd_open) && defined(SYS_process_madvise)
-    static const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, ::getpid(), 0));
+    // (this process's own: a child forked later would name its parent with the same descriptor)
+    static const pid_t self = ::getpid();
+    static const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, self, 0));
     static std::atomic<bool> works{true};
-    if (pidfd < 0 || !works.load(std::memory_order_relaxed)) return false;
+    if (pidfd < 0 || ::getpid() != self || !works.load(std::memory_order_relaxed)) return false;
     static const size_t maxIov = static_cast<size_t>(std::max(1L, ::sysconf(_SC_IOV_MAX)));
     size_t done = 0;
     while (done < ranges.size()) {
@@ -43,7 +46,9 @@ bool releaseTogether(std::vector<iovec> &ranges)
         gCalls.fetch_add(1, std::memory_order_relaxed);
         const long got = ::syscall(SYS_process_madvise, pidfd, ranges.data() + done, n, MADV_DONTNEED, 0u);
         if (got < 0 && done == 0) {
-            works.store(false, std::memory_order_relaxed);
+            // the kernel does not take it at all (an unmapped range, ENOMEM, is this batch's alone)
+            if (errno == EINVAL || errno == ENOSYS || errno == EPERM || errno == EBADF)
+                works.store(false, std::memory_order_relaxed);
             return false;
         }
         if (got < 0 || static_cast<size_t>(got) != want) { // the rest one by one
