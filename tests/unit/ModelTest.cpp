@@ -13,6 +13,7 @@
 #include <random>
 #include <set>
 #include <thread>
+#include <unistd.h>
 
 using namespace tickscope;
 
@@ -39,7 +40,7 @@ TEST(Model, ColumnHeadsReleasedInABatchGoTogetherAtItsEnd)
     // Eight columns of 16 pages each hand back their first 8 pages inside a batch (a nested one too):
     // nothing goes before the outer batch ends, then every head reads as zeros and the rest is intact,
     // in one process_madvise call where the kernel takes it (else one madvise per range).
-    const size_t perPage = 4096 / sizeof(uint64_t);
+    const size_t perPage = static_cast<size_t>(::sysconf(_SC_PAGESIZE)) / sizeof(uint64_t);
     std::vector<Column<uint64_t>> cols(8);
     for (size_t c = 0; c < cols.size(); ++c) {
         cols[c].reserve(16 * perPage);
