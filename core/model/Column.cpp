@@ -33,7 +33,7 @@ bool releaseTogether(std::vector<iovec> &ranges)
 #if defined(SYS_pidfd_open) && defined(SYS_process_madvise)
     // (this process's own: a child forked later would name its parent with the same descriptor)
     static const pid_t self = ::getpid();
-    static const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, self, 0));
+    static const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, static_cast<long>(self), 0UL));
     static std::atomic<bool> works{true};
     if (pidfd < 0 || ::getpid() != self || !works.load(std::memory_order_relaxed)) return false;
     static const size_t maxIov = static_cast<size_t>(std::max(1L, ::sysconf(_SC_IOV_MAX)));
@@ -44,7 +44,8 @@ bool releaseTogether(std::vector<iovec> &ranges)
         for (size_t k = done; k < done + n; ++k)
             want += ranges[k].iov_len;
         gCalls.fetch_add(1, std::memory_order_relaxed);
-        const long got = ::syscall(SYS_process_madvise, pidfd, ranges.data() + done, n, MADV_DONTNEED, 0u);
+        const long got = ::syscall(SYS_process_madvise, static_cast<long>(pidfd), ranges.data() + done,
+                                   static_cast<unsigned long>(n), static_cast<long>(MADV_DONTNEED), 0UL);
         if (got < 0 && done == 0) {
             // the kernel does not take it at all (an unmapped range, ENOMEM, is this batch's alone)
             if (errno == EINVAL || errno == ENOSYS || errno == EPERM || errno == EBADF)

@@ -55,9 +55,11 @@ TEST(Model, ColumnHeadsReleasedInABatchGoTogetherAtItsEnd)
             cols[0].releaseBefore(8 * perPage);
         }
         EXPECT_EQ(ColumnReleaseBatch::ranges(), ranges) << "an inner batch leaves the hand-back to the outer";
+        EXPECT_EQ(cols[0][0], 1u) << "nothing is handed back before the outer batch ends";
         for (size_t c = 1; c < cols.size(); ++c)
             cols[c].releaseBefore(8 * perPage + 3); // a part page stays
         EXPECT_EQ(ColumnReleaseBatch::calls(), calls);
+        EXPECT_EQ(cols[7][0], 7000001u);
     }
     EXPECT_EQ(ColumnReleaseBatch::ranges(), ranges + cols.size());
     EXPECT_GE(ColumnReleaseBatch::calls(), calls + 1);
