@@ -182,7 +182,8 @@ size_t CrossCpuModes::resolve(std::vector<CpuAnalysis> &cpus, const SwitchOutCan
     {
         int64_t ts;
         int cpu;
-        size_t k; // index in that CPU's pendingModes
+        size_t k;                      // index in that CPU's pendingModes
+        const SwitchOutCandidate *own; // its candidate (nullptr: none)
     };
     std::vector<Pending> all;
     std::vector<std::vector<TaskState>> modes(cpus.size());
@@ -191,7 +192,7 @@ size_t CrossCpuModes::resolve(std::vector<CpuAnalysis> &cpus, const SwitchOutCan
         const auto &mine = candidates[static_cast<size_t>(c.cpu)];
         for (size_t k = 0; k < c.pendingModes.size(); ++k) {
             const SwitchOutCandidate *own = mine.find(c.pendingModes[k].switchIndex);
-            all.push_back({own ? own->ts : INT64_MIN, c.cpu, k}); // every one has its own
+            all.push_back({own ? own->ts : INT64_MIN, c.cpu, k, own}); // every one has its own
         }
     }
     std::stable_sort(all.begin(), all.end(), [](const Pending &a, const Pending &b) { return a.ts < b.ts; });
@@ -203,9 +204,8 @@ size_t CrossCpuModes::resolve(std::vector<CpuAnalysis> &cpus, const SwitchOutCan
         if (m.prev >= 0) {
             mode = modes[static_cast<size_t>(p.cpu)][static_cast<size_t>(m.prev)]; // resumed as it left
         } else if (m.prev == PendingMode::kHead) {
-            const SwitchOutCandidate *found = candidates[static_cast<size_t>(p.cpu)].find(m.switchIndex);
-            if (found && found->cpu >= 0) {
-                const SwitchOutCandidate &s = *found;
+            if (p.own && p.own->cpu >= 0) {
+                const SwitchOutCandidate &s = *p.own;
                 mode = TaskState::Kernel; // a task sleeps in the kernel
                 if (s.runnable && s.change == SwitchOutCandidate::kNoChange) {
                     mode = TaskState::Unknown;

@@ -14,8 +14,6 @@ void UnknownStretches::open(size_t at, int32_t pid, bool scheduled, int32_t prev
     if (!closed_.empty() && closed_.back().m.switchIndex == at && closed_.back().m.change == change)
         closed_.back().m.changeEnd = change;
     open_.active = true;
-    open_.pid = pid;
-    open_.scheduled = scheduled;
     open_.prev = prev;
     open_.m = {static_cast<uint32_t>(at),
                pid,
@@ -26,8 +24,8 @@ void UnknownStretches::open(size_t at, int32_t pid, bool scheduled, int32_t prev
                static_cast<uint32_t>(out_.localTimerTicks.size()),
                0,
                PendingMode::kHead};
-    // (a number of its own: two stretches may begin at one task-lane change, which the second replaces)
     open_.m.scheduled = scheduled;
+    // (a number of its own: two stretches may begin at one task-lane change, which the second replaces)
     open_.m.root = prev >= 0 ? closed_[static_cast<size_t>(prev)].m.root : nextRoot_++;
 }
 
@@ -39,7 +37,7 @@ int32_t UnknownStretches::close()
     m.changeEnd = static_cast<uint32_t>(out_.task.changes());
     m.tickEnd = static_cast<uint32_t>(out_.ticks.size());
     m.localTickEnd = static_cast<uint32_t>(out_.localTimerTicks.size());
-    closed_.push_back({m, open_.prev, open_.scheduled, false});
+    closed_.push_back({m, open_.prev, false});
     return static_cast<int32_t>(closed_.size() - 1);
 }
 
@@ -124,7 +122,7 @@ void UnknownStretches::finish()
     std::vector<int32_t> pendingIndex(closed_.size(), PendingMode::kLost);
     for (size_t k = 0; k < closed_.size(); ++k) {
         const Stretch &s = closed_[k];
-        if (s.resolved || !s.scheduled) continue;
+        if (s.resolved || !s.m.scheduled) continue;
         PendingMode m = s.m;
         m.prev = s.prev == kForgotten ? PendingMode::kLost
                  : s.prev < 0         ? PendingMode::kHead

@@ -25,7 +25,7 @@ public:
     // continues (-1 when none).
     void open(size_t at, int32_t pid, bool scheduled, int32_t prev);
     bool active() const { return open_.active; }
-    int32_t pid() const { return open_.pid; }
+    int32_t pid() const { return open_.m.pid; }
 
     // The open stretch ends without its mode known; returns its index, for the next stretch of the task
     // to continue (-1 when none was open).
@@ -57,17 +57,14 @@ public:
 private:
     struct Stretch
     {
-        PendingMode m{};
+        PendingMode m{}; // m.scheduled: began with a sched_switch
         int32_t prev = -1;
-        bool scheduled = false;
         bool resolved = false;
     };
     CpuAnalysis &out_;
     struct Open
     {
         bool active = false;
-        int32_t pid = 0;
-        bool scheduled = false;
         int32_t prev = -1;
         PendingMode m{};
     } open_;

@@ -23,7 +23,8 @@ size_t pageRound(size_t bytes)
     static const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
     return (bytes + page - 1) / page * page;
 }
-thread_local std::vector<iovec> *gRanges = nullptr; // the innermost ColumnReleaseBatch's, if any
+thread_local unsigned gDepth = 0;        // ColumnReleaseBatch objects alive on this thread
+thread_local std::vector<iovec> gRanges; // what they will hand back
 std::atomic<size_t> gCalls{0}, gRangeCount{0};
 
 // One process_madvise(MADV_DONTNEED) over all ranges, or false when the kernel does not take it (6.1 lets
@@ -120,8 +121,8 @@ size_t columnReleaseHead(void *p, size_t releasedBytes, size_t bytes)
     const size_t whole = bytes / page * page;
     if (!p || whole <= releasedBytes) return releasedBytes;
     char *from = static_cast<char *>(p) + releasedBytes;
-    if (gRanges)
-        gRanges->push_back({from, whole - releasedBytes});
+    if (gDepth)
+        gRanges.push_back({from, whole - releasedBytes});
     else
         ::madvise(from, whole - releasedBytes, MADV_DONTNEED);
     return whole;
@@ -149,27 +150,22 @@ namespace tickscope {
 
 ColumnReleaseBatch::ColumnReleaseBatch()
 {
-    if (detail::gRanges)
-        nested_ = true;
-    else
-        detail::gRanges = new std::vector<iovec>;
+    ++detail::gDepth;
 }
 
 ColumnReleaseBatch::~ColumnReleaseBatch()
 {
-    if (nested_) return;
-    std::vector<iovec> *ranges = detail::gRanges;
-    detail::gRanges = nullptr;
-    if (!ranges->empty()) {
-        detail::gRangeCount.fetch_add(ranges->size(), std::memory_order_relaxed);
-        if (!detail::releaseTogether(*ranges)) {
-            for (const iovec &r : *ranges) {
-                detail::gCalls.fetch_add(1, std::memory_order_relaxed);
-                ::madvise(r.iov_base, r.iov_len, MADV_DONTNEED);
-            }
+    if (--detail::gDepth) return; // an outer batch hands back at its end
+    std::vector<iovec> &ranges = detail::gRanges;
+    if (ranges.empty()) return;
+    detail::gRangeCount.fetch_add(ranges.size(), std::memory_order_relaxed);
+    if (!detail::releaseTogether(ranges)) {
+        for (const iovec &r : ranges) {
+            detail::gCalls.fetch_add(1, std::memory_order_relaxed);
+            ::madvise(r.iov_base, r.iov_len, MADV_DONTNEED);
         }
     }
-    delete ranges;
+    ranges.clear();
 }
 
 size_t ColumnReleaseBatch::calls()

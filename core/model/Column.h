@@ -38,9 +38,6 @@ public:
     // How many system calls the batches of this process made, and how many ranges they handed back.
     static size_t calls();
     static size_t ranges();
-
-private:
-    bool nested_ = false; // an outer batch hands back at its end
 };
 
 template <class T> class Column
