@@ -13,8 +13,6 @@ constexpr unsigned kBlockWords = 8; // 512 events per rank entry
 void ChangeLane::reset(size_t events)
 {
     codesGone_ = 0;
-    keptAt_.clear();
-    keptCode_.clear();
     events_ = events;
     last_ = npos;
     bits_ = Column<uint64_t>();
@@ -87,40 +85,16 @@ size_t ChangeLane::indexOf(size_t change) const
     return npos;
 }
 
-void ChangeLane::releaseKeeping(size_t i, size_t change, uint8_t keep, uint8_t gone)
+void ChangeLane::releaseCodes(size_t i, size_t change, uint8_t gone)
 {
     bits_.releaseBefore(i >> 6);
-    // whole pages of codes only (what the column can hand back), each looked through once
+    // whole pages of codes only (what the column can hand back)
     static const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
     const size_t upTo = std::min(change, codes_.size()) / page * page;
     if (upTo <= codesGone_) return;
     gone_ = gone;
-    for (size_t c = codesGone_; c < upTo; ++c)
-        if (codes_[c] == keep) {
-            keptAt_.push_back(static_cast<uint32_t>(c));
-            keptCode_.push_back(keep);
-        }
     codes_.releaseBefore(upTo);
     codesGone_ = upTo;
-}
-
-size_t ChangeLane::keptIndex(size_t change) const
-{
-    const auto it = std::lower_bound(keptAt_.begin(), keptAt_.end(), change,
-                                     [](uint32_t at, size_t c) { return at < c; });
-    return it != keptAt_.end() && *it == change ? static_cast<size_t>(it - keptAt_.begin()) : npos;
-}
-
-uint8_t ChangeLane::kept(size_t change) const
-{
-    const size_t k = keptIndex(change);
-    return k == npos ? gone_ : keptCode_[k];
-}
-
-void ChangeLane::relabelKept(size_t change, uint8_t code)
-{
-    // only a kept code can be relabelled (the others were not `keep`, which is what relabelling changes)
-    if (const size_t k = keptIndex(change); k != npos) keptCode_[k] = code;
 }
 
 size_t ChangeLane::bytes() const

@@ -33,21 +33,18 @@ public:
         bits_.releaseBefore(i >> 6);
         codes_.releaseBefore(change);
     }
-    // The same for a lane whose codes may still be read or relabelled long after: the released codes equal
-    // to `keep` (a task whose mode is not known yet, which a later decision may relabel or read) are kept
-    // apart; any other released code reads as `gone`.
-    void releaseKeeping(size_t i, size_t change, uint8_t keep, uint8_t gone);
+    // The same for a lane whose last codes may still be relabelled: the released ones read as `gone`, and
+    // relabelling one does nothing (a stream's readers are past them).
+    void releaseCodes(size_t i, size_t change, uint8_t gone);
     // Rewrites the code of an existing change (retroactive decisions).
     void relabel(size_t change, uint8_t code)
     {
-        if (change < codesGone_)
-            relabelKept(change, code);
-        else
-            codes_[change] = code;
+        if (change >= codesGone_) codes_[change] = code;
     }
+    size_t firstLiveCode() const { return codesGone_; }
 
     size_t changes() const { return codes_.size(); }
-    uint8_t code(size_t change) const { return change < codesGone_ ? kept(change) : codes_[change]; }
+    uint8_t code(size_t change) const { return change < codesGone_ ? gone_ : codes_[change]; }
     size_t lastIndex() const { return last_; } // event index of the last change, npos when none
     uint8_t lastCode(uint8_t none = 0) const { return codes_.size() ? codes_.back() : none; }
 
@@ -129,21 +126,13 @@ public:
     size_t liveBitBytes() const { return bits_.liveBytes(); }
 
 private:
-    uint8_t kept(size_t change) const;
-    void relabelKept(size_t change, uint8_t code);
-
     size_t events_ = 0;
     size_t last_ = npos;
     Column<uint64_t> bits_;
     std::vector<uint32_t> rank_; // changes before each 512-event block
     Column<uint8_t> codes_;
-    size_t codesGone_ = 0; // codes before this change were handed back by releaseKeeping
+    size_t codesGone_ = 0; // codes before this change were handed back by releaseCodes
     uint8_t gone_ = 0;
-    // The ones kept apart: their change numbers, ascending (released in order), and codes. 5 bytes each:
-    // a stream keeps one per switch-in whose mode its CPU never learns, to the end.
-    std::vector<uint32_t> keptAt_;
-    std::vector<uint8_t> keptCode_;
-    size_t keptIndex(size_t change) const; // in keptAt_, or npos
 };
 
 } // namespace tickscope

@@ -84,6 +84,9 @@ struct PendingMode
     uint32_t root = 0;
     bool scheduled = false; // began with a sched_switch (a stretch the trace began in, or found after
                             // lost events, may share its event with one that did)
+    // Began a chain with a sched_switch: its chain's mode may come from the CPU the task left, so the
+    // sweep finds it a candidate (the stretches that continue it take its mode and need none).
+    bool head = false;
 };
 
 struct CpuAnalysis
@@ -101,6 +104,11 @@ struct CpuAnalysis
     uint32_t tickFunction = 0; // string id of its callback name
     CpuEvidence evidence;
     std::vector<PendingMode> pendingModes; // emptied by CrossCpuModes
+    // The mode each chain of stretches took, by its number (PendingMode::root), as StateCode::task: set when
+    // one is relabelled (here or by CrossCpuModes), Unknown (0) until then. A byte per chain: a candidate
+    // of another CPU that left its task in a stretch of the chain reads it instead of the lane's code.
+    std::vector<uint8_t> chainModes;
+    uint8_t chainMode(uint32_t root) const { return root < chainModes.size() ? chainModes[root] : 0; }
     // Told of each stretch relabelled (UnknownStretches::apply), with its mode: `report --stream` counts
     // the ticks it folded before their mode was known, and which were handed back, by stretch.
     std::function<void(const PendingMode &, TaskState)> relabelled;

@@ -51,6 +51,12 @@ public:
     size_t firstOpenEvent() const { return timers_.firstOpenEvent(); } // npos: none
     bool idleUnknown() const { return idleUnknown_; }
     const std::vector<uint32_t> &scheduledOpens() const { return unknown_.scheduledOpens(); }
+    uint32_t chainAt(size_t change) const { return unknown_.chainAt(change); }
+    // What a stream's readers are past (UnknownStretches::setFloor).
+    void setStretchFloor(size_t changes, size_t ticks, size_t localTicks)
+    {
+        unknown_.setFloor(changes, ticks, localTicks);
+    }
 
 private:
     static constexpr size_t npos = static_cast<size_t>(-1);

@@ -70,7 +70,7 @@ void SwitchOutSweep::Latest::note(const Entry &x)
 void SwitchOutSweep::through(const Trace &trace, const EventRoles &roles,
                              const std::vector<CpuAnalysis> &cpus,
                              const std::vector<std::vector<uint32_t>> &opens, int64_t t,
-                             SwitchOutCandidates &out)
+                             const ChainAt &chainAt, SwitchOutCandidates &out)
 {
     cpus_.resize(cpus.size());
     out.resize(cpus.size());
@@ -121,7 +121,7 @@ void SwitchOutSweep::through(const Trace &trace, const EventRoles &roles,
                     const Entry &e = it->second.e[k];
                     if (e.cpu == cpu) continue;
                     best.cpu = e.cpu;
-                    best.change = e.change;
+                    best.chain = e.chain;
                     best.code = e.code;
                     best.runnable = e.runnable;
                     break;
@@ -136,10 +136,14 @@ void SwitchOutSweep::through(const Trace &trace, const EventRoles &roles,
                 const ChangeLane &lane = cpus[c].task;
                 if (r.index > 0 && s.scanFrom < r.index) s.readLane(lane, r.index - 1);
                 const size_t change = r.index > 0 ? s.lastChange : SIZE_MAX;
-                const bool has = change != SIZE_MAX;
-                byPid_[p.prevPid].note({cpu, ev.ts(r.index),
-                                        has ? static_cast<uint32_t>(change) : SwitchOutCandidate::kNoChange,
-                                        has ? lane.code(change) : uint8_t{0}, (p.prevState & 0xff) == 0});
+                const uint8_t code = change != SIZE_MAX ? lane.code(change) : uint8_t{0};
+                const bool runnable = (p.prevState & 0xff) == 0;
+                // (a task left in a stretch of unknown mode resumes in that stretch's chain's mode)
+                const uint32_t chain =
+                    runnable && change != SIZE_MAX && code == StateCode::task(TaskState::Unknown)
+                        ? chainAt(c, change)
+                        : SwitchOutCandidate::kNoChain;
+                byPid_[p.prevPid].note({cpu, ev.ts(r.index), chain, code, runnable});
             }
         }
         Head next;
@@ -170,58 +174,73 @@ size_t CrossCpuModes::resolve(const Trace &trace, const EventRoles &roles, std::
     std::vector<std::vector<uint32_t>> opens(cpus.size());
     for (size_t c = 0; c < cpus.size(); ++c)
         for (const PendingMode &m : cpus[c].pendingModes)
-            opens[c].push_back(m.switchIndex);
+            if (m.prev == PendingMode::kHead) opens[c].push_back(m.switchIndex);
+    const auto chainAt = [&](size_t c, size_t change) { return pendingChainAt(cpus[c], change); };
     SwitchOutCandidates candidates;
-    SwitchOutSweep().through(trace, roles, cpus, opens, INT64_MAX, candidates);
+    SwitchOutSweep().through(trace, roles, cpus, opens, INT64_MAX, chainAt, candidates);
     return resolve(cpus, candidates);
+}
+
+uint32_t CrossCpuModes::pendingChainAt(const CpuAnalysis &cpu, size_t change)
+{
+    // in task-lane order: their change ranges ascend and do not overlap
+    const std::vector<PendingMode> &p = cpu.pendingModes;
+    auto it = std::upper_bound(p.begin(), p.end(), change,
+                               [](size_t x, const PendingMode &m) { return x < m.change; });
+    if (it == p.begin()) return SwitchOutCandidate::kNoChain;
+    --it;
+    return change < it->changeEnd ? it->root : SwitchOutCandidate::kNoChain;
 }
 
 size_t CrossCpuModes::resolve(std::vector<CpuAnalysis> &cpus, const SwitchOutCandidates &candidates)
 {
-    struct Pending
+    struct Head
     {
         int64_t ts;
         int cpu;
         size_t k;                      // index in that CPU's pendingModes
         const SwitchOutCandidate *own; // its candidate (nullptr: none)
     };
-    std::vector<Pending> all;
-    std::vector<std::vector<TaskState>> modes(cpus.size());
+    std::vector<Head> heads;
     for (const CpuAnalysis &c : cpus) {
-        modes[static_cast<size_t>(c.cpu)].assign(c.pendingModes.size(), TaskState::Unknown);
         const auto &mine = candidates[static_cast<size_t>(c.cpu)];
         for (size_t k = 0; k < c.pendingModes.size(); ++k) {
+            if (c.pendingModes[k].prev != PendingMode::kHead) continue;
             const SwitchOutCandidate *own = mine.find(c.pendingModes[k].switchIndex);
-            all.push_back({own ? own->ts : INT64_MIN, c.cpu, k, own}); // every one has its own
+            heads.push_back({own ? own->ts : INT64_MIN, c.cpu, k, own}); // every head has its own
         }
     }
-    std::stable_sort(all.begin(), all.end(), [](const Pending &a, const Pending &b) { return a.ts < b.ts; });
-    size_t resolved = 0;
-    for (const Pending &p : all) {
-        CpuAnalysis &a = cpus[static_cast<size_t>(p.cpu)];
-        const PendingMode &m = a.pendingModes[p.k];
-        TaskState mode = TaskState::Unknown;
-        if (m.prev >= 0) {
-            mode = modes[static_cast<size_t>(p.cpu)][static_cast<size_t>(m.prev)]; // resumed as it left
-        } else if (m.prev == PendingMode::kHead) {
-            if (p.own && p.own->cpu >= 0) {
-                const SwitchOutCandidate &s = *p.own;
-                mode = TaskState::Kernel; // a task sleeps in the kernel
-                if (s.runnable && s.change == SwitchOutCandidate::kNoChange) {
-                    mode = TaskState::Unknown;
-                } else if (s.runnable) {
-                    // a known mode stays as the sweep saw it; a mode-unknown change may have been relabelled
-                    const uint8_t code = s.code == StateCode::task(TaskState::Unknown)
-                                             ? cpus[static_cast<size_t>(s.cpu)].task.code(s.change)
-                                             : s.code;
-                    mode = StateCode::taskState(code);
-                }
-            }
+    std::stable_sort(heads.begin(), heads.end(), [](const Head &a, const Head &b) { return a.ts < b.ts; });
+    // Each head's mode from the CPU its task left: a chain left there in unknown mode has its mode by now
+    // if it will ever have one (its head came earlier, or its own CPU told it).
+    for (const Head &h : heads) {
+        if (!h.own || h.own->cpu < 0) continue;
+        const SwitchOutCandidate &s = *h.own;
+        TaskState mode = TaskState::Kernel; // a task sleeps in the kernel
+        if (s.runnable) {                   // in the mode it was preempted in
+            uint8_t code = s.code;
+            if (code == StateCode::task(TaskState::Unknown) && s.chain != SwitchOutCandidate::kNoChain)
+                code = cpus[static_cast<size_t>(s.cpu)].chainMode(s.chain);
+            mode = StateCode::taskState(code);
         }
         if (mode != TaskState::User && mode != TaskState::Kernel) continue;
-        modes[static_cast<size_t>(p.cpu)][p.k] = mode;
-        UnknownStretches::apply(a, m, mode);
-        ++resolved;
+        CpuAnalysis &a = cpus[static_cast<size_t>(h.cpu)];
+        const uint32_t root = a.pendingModes[h.k].root;
+        if (root >= a.chainModes.size()) a.chainModes.resize(root + 1, 0);
+        a.chainModes[root] = StateCode::task(mode);
+    }
+    // Then every stretch of a resolved chain (a stretch whose link was lost keeps its mode unknown).
+    size_t resolved = 0;
+    for (CpuAnalysis &a : cpus) {
+        std::vector<uint8_t> lost(a.pendingModes.size(), 0);
+        for (size_t k = 0; k < a.pendingModes.size(); ++k) {
+            const PendingMode &m = a.pendingModes[k];
+            lost[k] = m.prev == PendingMode::kLost || (m.prev >= 0 && lost[static_cast<size_t>(m.prev)]);
+            const TaskState mode = StateCode::taskState(a.chainMode(m.root));
+            if (lost[k] || (mode != TaskState::User && mode != TaskState::Kernel)) continue;
+            UnknownStretches::apply(a, m, mode);
+            ++resolved;
+        }
     }
     for (CpuAnalysis &c : cpus)
         c.pendingModes = {};

@@ -3,8 +3,8 @@
 // before it left again. The CPU it last left knows: the latest sched_switch with prev_pid == pid before
 // the switch-in, on any other CPU. A sleeping task resumes in the kernel; a runnable one (preempted) in
 // the mode that CPU's task lane shows right before the switch. A stretch that continues an earlier one
-// on its own CPU (switched out runnable, unknown) gets that one's mode. Stretches are taken in time order
-// so that chains across CPUs resolve.
+// on its own CPU (switched out runnable, unknown) gets that one's mode: a chain of stretches takes the mode
+// of its first (head). Heads are taken in time order so that chains across CPUs resolve.
 //
 // The switch-out each stretch resolves from (its candidate) is found by one sweep over every CPU's
 // switches in time order (SwitchOutSweep), which a trace read in parts runs as its events arrive.
@@ -17,6 +17,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <unordered_map>
 #include <vector>
 
@@ -25,13 +26,16 @@ namespace tickscope {
 // The latest switch-out of a task on another CPU before a stretch began.
 struct SwitchOutCandidate
 {
-    static constexpr uint32_t kNoChange = UINT32_MAX;
-    int64_t ts = 0;              // of the switch-in that began the stretch
-    int32_t cpu = -1;            // -1: none
-    uint32_t change = kNoChange; // the task-lane change in force right before it on that CPU
-    uint32_t at = 0;             // the switch-in's event index on its own CPU (the key)
-    uint8_t code = 0;            // its code when the sweep passed it (a mode-unknown one may be relabelled)
-    bool runnable = false;       // switched out preempted or yielding (prev_state 0)
+    static constexpr uint32_t kNoChain = UINT32_MAX;
+    int64_t ts = 0;   // of the switch-in that began the stretch
+    int32_t cpu = -1; // -1: none
+    // With code Unknown: the chain of stretches on that CPU (PendingMode::root) the task was in when it
+    // left, whose mode it resumes in once known; kNoChain: none (no task-lane change before the switch, or
+    // a stretch that will not learn its mode).
+    uint32_t chain = kNoChain;
+    uint32_t at = 0;  // the switch-in's event index on its own CPU (the key)
+    uint8_t code = 0; // the task-lane code in force right before the switch-out, when the sweep passed it
+    bool runnable = false; // switched out preempted or yielding (prev_state 0)
 };
 
 // One CPU's candidates by the event index of their switch-in. A stream keeps the candidate of every
@@ -63,8 +67,12 @@ class SwitchOutSweep
 public:
     // opens[c]: the event indices of CPU c's stretch-opening switch-ins, ascending (appended as they come);
     // each gets a candidate (cpu -1 when none), with the switch-in's time.
+    // chainAt(c, change): the chain (PendingMode::root) of CPU c's stretch of unknown mode, not resolved
+    // yet, that holds task-lane change `change` (kNoChain: none); asked of each switch-out in that mode.
+    using ChainAt = std::function<uint32_t(size_t c, size_t change)>;
     void through(const Trace &trace, const EventRoles &roles, const std::vector<CpuAnalysis> &cpus,
-                 const std::vector<std::vector<uint32_t>> &opens, int64_t t, SwitchOutCandidates &out);
+                 const std::vector<std::vector<uint32_t>> &opens, int64_t t, const ChainAt &chainAt,
+                 SwitchOutCandidates &out);
     // How far CPU c's switches have been taken (a trace read in parts may release the ones before).
     size_t switchesTaken(size_t c) const { return c < cpus_.size() ? cpus_[c].sw : 0; }
     size_t opensTaken(size_t c) const { return c < cpus_.size() ? cpus_[c].open : 0; }
@@ -84,7 +92,7 @@ private:
     {
         int cpu;
         int64_t ts;
-        uint32_t change; // SwitchOutCandidate::kNoChange: none
+        uint32_t chain; // SwitchOutCandidate::chain
         uint8_t code;
         bool runnable;
     };
@@ -115,9 +123,14 @@ class CrossCpuModes
 public:
     // Relabels the lanes and ticks of every CPU's pendingModes, then empties them. Returns how many
     // stretches were resolved. The first form finds the candidates itself (before measureWakeupLatency
-    // frees the switch arrays); the second is given them.
+    // frees the switch arrays); the second is given them: one per chain head (PendingMode::head).
+    // The chains are taken in the time order of their heads, so that a chain whose task left another
+    // CPU in a chain of unknown mode there takes that chain's mode once it has one.
     static size_t resolve(const Trace &trace, const EventRoles &roles, std::vector<CpuAnalysis> &cpus);
     static size_t resolve(std::vector<CpuAnalysis> &cpus, const SwitchOutCandidates &candidates);
+    // The chain of the CPU's pending stretch that holds task-lane change `change` (kNoChain: none), for
+    // SwitchOutSweep once the passes are finished.
+    static uint32_t pendingChainAt(const CpuAnalysis &cpu, size_t change);
 };
 
 } // namespace tickscope

@@ -1,12 +1,15 @@
 #include "UnknownStretches.h"
 
+#include "CrossCpuModes.h"
+
 #include <algorithm>
 
 namespace tickscope {
 
 void UnknownStretches::open(size_t at, int32_t pid, bool scheduled, int32_t prev)
 {
-    if (scheduled && (scheduledOpens_.empty() || scheduledOpens_.back() != at))
+    const bool head = scheduled && prev == -1;
+    if (head && (scheduledOpens_.empty() || scheduledOpens_.back() != at))
         scheduledOpens_.push_back(static_cast<uint32_t>(at));
     const auto change = static_cast<uint32_t>(out_.task.changes() - 1);
     // A stretch closed at the event this one begins at (the trace began in it, and its first event
@@ -25,6 +28,7 @@ void UnknownStretches::open(size_t at, int32_t pid, bool scheduled, int32_t prev
                0,
                PendingMode::kHead};
     open_.m.scheduled = scheduled;
+    open_.m.head = head;
     // (a number of its own: two stretches may begin at one task-lane change, which the second replaces)
     open_.m.root = prev >= 0 ? closed_[static_cast<size_t>(prev)].m.root : nextRoot_++;
 }
@@ -62,7 +66,10 @@ void UnknownStretches::resolveChain(int32_t index, TaskState mode)
 void UnknownStretches::apply(CpuAnalysis &out_, const PendingMode &m, TaskState mode)
 {
     const uint8_t code = StateCode::task(mode);
-    for (size_t c = m.change; c < m.changeEnd; ++c) {
+    if (m.root >= out_.chainModes.size()) out_.chainModes.resize(m.root + 1, 0);
+    out_.chainModes[m.root] = code;
+    // (the codes a stream handed back read as lost: nothing reads them again)
+    for (size_t c = std::max<size_t>(m.change, out_.task.firstLiveCode()); c < m.changeEnd; ++c) {
         // the mode-unknown changes only, not a lost-events stretch (detail kDetailLost) inside the range
         if (out_.task.code(c) == StateCode::task(TaskState::Unknown)) out_.task.relabel(c, code);
     }
@@ -93,19 +100,45 @@ const PendingMode *UnknownStretches::unresolvedOf(size_t tick, bool local) const
     return !it->resolved && tick < end ? &it->m : nullptr;
 }
 
+uint32_t UnknownStretches::chainAt(size_t change) const
+{
+    if (open_.active && change >= open_.m.change) return open_.m.root;
+    // closed in task-lane order: their change ranges ascend and do not overlap
+    auto it = std::upper_bound(closed_.begin(), closed_.end(), change,
+                               [](size_t c, const Stretch &s) { return c < s.m.change; });
+    if (it == closed_.begin()) return SwitchOutCandidate::kNoChain;
+    --it;
+    return !it->resolved && change < it->m.changeEnd ? it->m.root : SwitchOutCandidate::kNoChain;
+}
+
 void UnknownStretches::compact(TaskModeTable &tasks)
 {
-    if (resolvedCount_ < 1024 || resolvedCount_ * 2 < closed_.size()) return;
+    // (once the list has doubled since the last time, and something may go: a pass over it per doubling)
+    if (closed_.size() < scanAt_ || (resolvedCount_ == 0 && floor_.changes == 0)) return;
+    std::vector<uint8_t> continued(closed_.size(), 0);
+    for (const Stretch &s : closed_)
+        if (s.prev >= 0) continued[static_cast<size_t>(s.prev)] = 1;
+    if (open_.prev >= 0) continued[static_cast<size_t>(open_.prev)] = 1;
+    const auto below = [this](const PendingMode &m) {
+        return m.changeEnd <= floor_.changes && m.tickEnd <= floor_.ticks &&
+               m.localTickEnd <= floor_.localTicks;
+    };
     std::vector<int32_t> to(closed_.size(), kForgotten);
     size_t n = 0;
     for (size_t k = 0; k < closed_.size(); ++k) {
-        if (closed_[k].resolved) continue;
+        const Stretch &s = closed_[k];
+        if (s.resolved) continue;
+        if (s.prev >= 0 && continued[k] && below(s.m)) { // its successor links to its predecessor instead
+            to[k] = to[static_cast<size_t>(s.prev)];
+            continue;
+        }
         to[k] = static_cast<int32_t>(n);
         closed_[n++] = closed_[k];
     }
     closed_.resize(n);
     closed_.shrink_to_fit();
     resolvedCount_ = 0;
+    scanAt_ = std::max<size_t>(1024, 2 * n); // (each pass also renumbers every task's link)
     // (a link always names an unresolved stretch: one is resolved only with the stretches that follow it)
     const auto remap = [&](int32_t k) { return k < 0 ? k : to[static_cast<size_t>(k)]; };
     for (Stretch &s : closed_)

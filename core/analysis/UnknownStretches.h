@@ -36,11 +36,19 @@ public:
     void resolveChain(int32_t index, TaskState mode);
     // Hands the unresolved stretches that began with a sched_switch to CrossCpuModes.
     void finish();
-    // Forgets the resolved stretches once they are most of the list (one per switch-in of a task whose
-    // mode this CPU did not know: a stream would keep them to the end), renumbering the others and the
-    // tasks' links to them.
+    // Forgets the resolved stretches (one per switch-in of a task whose mode this CPU did not know: a
+    // stream would keep them to the end) and the followers below the floor, renumbering the others and
+    // the tasks' links to them; once the list has doubled since it last did.
     void compact(TaskModeTable &tasks);
     size_t kept() const { return closed_.size(); }
+    // A stream's readers are past these task-lane changes, ticks and local timer ticks (folded, the sweep's
+    // switch-outs taken): a stretch wholly before them that continues one and is continued by another
+    // (a follower in the middle of its chain) has nothing left to relabel that anyone reads, and its
+    // chain resolves through the others, so compact() drops it. Without a floor every stretch is kept.
+    void setFloor(size_t changes, size_t ticks, size_t localTicks) { floor_ = {changes, ticks, localTicks}; }
+    // The chain (PendingMode::root) of the stretch not resolved yet, open or closed, that holds task-lane
+    // change `change`; SwitchOutCandidate::kNoChain when none does.
+    uint32_t chainAt(size_t change) const;
 
     // The sched_switch switch-ins that began stretches (event indices, ascending): the ones that can be
     // handed to CrossCpuModes.
@@ -72,6 +80,11 @@ private:
     size_t resolvedCount_ = 0;                // in closed_
     static constexpr int32_t kForgotten = -3; // a link to a resolved stretch compact() dropped
     uint32_t nextRoot_ = 0;                   // chains numbered as they begin
+    struct Floor
+    {
+        size_t changes = 0, ticks = 0, localTicks = 0;
+    } floor_;
+    size_t scanAt_ = 1024; // compact() looks through the list when this many are kept
     std::vector<uint32_t> scheduledOpens_;
 };
 

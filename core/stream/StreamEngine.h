@@ -72,7 +72,7 @@ public:
             cpus_[static_cast<size_t>(c)].relabelled = [this, c](const PendingMode &m, TaskState mode) {
                 CpuStream &s = state_[static_cast<size_t>(c)];
                 s.fold.stretchResolved(m.root, mode);
-                if (m.scheduled) s.resolvedOpens.push_back(m.switchIndex); // only these have a candidate
+                if (m.head) s.resolvedOpens.push_back(m.switchIndex); // only these have a candidate
             };
         }
         opens_.resize(static_cast<size_t>(n));
@@ -97,7 +97,11 @@ public:
             for (size_t k = opens_[c].size(); k < heads.size(); ++k)
                 opens_[c].push_back(heads[k]);
         }
-        sweep_.through(trace_, roles_, cpus_, opens_, t, candidates_);
+        // (a finished pass handed its stretches over: the pending ones are the ones that may still resolve)
+        const auto chainAt = [&](size_t c, size_t change) {
+            return end ? CrossCpuModes::pendingChainAt(cpus_[c], change) : passes_[c]->chainAt(change);
+        };
+        sweep_.through(trace_, roles_, cpus_, opens_, t, chainAt, candidates_);
         if (!end) forgetResolvedCandidates();
         // (a gap found in the next step may still set a change at the last event taken: two back)
         for (size_t c = 0; c < cpus_.size() && !end; ++c)

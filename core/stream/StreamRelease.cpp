@@ -89,17 +89,18 @@ void Engine::release()
         a.ticks.releaseBefore(s.ticks);
         a.localTimerTicks.releaseBefore(s.local);
         // The lanes' bitmaps behind their readers, and their codes. The task lane's codes behind the
-        // spurious-user look-back (16 changes) and the sweep's last change; the mode-unknown ones are kept
-        // apart (a task's mode found later, here or from another CPU, relabels them; the sweep's candidates
-        // read them at the end). While the idle task's first change may still be relabelled, none go.
+        // spurious-user look-back (16 changes) and the sweep's last change (a candidate left in a stretch
+        // of unknown mode names its chain, whose mode CpuAnalysis::chainModes keeps: no released code is
+        // read again). While the idle task's first change may still be relabelled, none go.
         const size_t done = passes_[c]->processed();
         size_t codes = s.laneLast == npos ? 0 : s.laneLast - std::min<size_t>(s.laneLast, 16);
         const size_t seen = sweep_.laneChangesSeen(c);
         codes = std::min(codes, seen ? seen - 1 : 0);
         if (passes_[c]->idleUnknown()) codes = 0;
-        a.task.releaseKeeping(std::min({s.laneScan, sweep_.laneScanned(c), done}), codes,
-                              StateCode::task(TaskState::Unknown),
-                              StateCode::task(TaskState::Unknown, StateCode::kDetailLost));
+        a.task.releaseCodes(std::min({s.laneScan, sweep_.laneScanned(c), done}), codes,
+                            StateCode::task(TaskState::Unknown, StateCode::kDetailLost));
+        // The stretches of unknown mode in the middle of their chains that nothing reads any more go.
+        passes_[c]->setStretchFloor(codes, s.ticks, s.local);
         a.irq.releaseBefore(done, a.irq.changes() > 64 ? a.irq.changes() - 64 : 0);
     }
 }

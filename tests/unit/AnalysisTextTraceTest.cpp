@@ -510,6 +510,26 @@ TEST(AnalysisTextTrace, TwoStretchesBegunAtOneEventKeepTheirOwnTaskLane)
     EXPECT_EQ(r.contexts(0), (std::vector<TC>{TC::Unknown, TC::User}));
 }
 
+TEST(AnalysisTextTrace, ATaskLeftInAStretchOfUnknownModeResumesInThatStretchsMode)
+{
+    // t sleeps on CPU 2 (in the kernel), is switched in on CPU 0 (its mode unknown there: it ran elsewhere),
+    // preempted, and switched in on CPU 1. CPU 0's stretch takes Kernel from CPU 2's sleep; CPU 1's takes
+    // the mode t was preempted in on CPU 0, which is that stretch's once known: Kernel too, so the ticks
+    // on both are Kernel.
+    TextTrace t;
+    t.sw(2, 1.000000, "t", 100, "S", "swapper/2", 0);
+    t.sw(0, 1.001000, "swapper/0", 0, "R", "t", 100);
+    t.tick(0, 1.002000, "t-100", P0);
+    t.sw(0, 1.003000, "t", 100, "R+", "swapper/0", 0);
+    t.sw(1, 1.004000, "swapper/1", 0, "R", "t", 100);
+    t.tick(1, 1.005000, "t-100", P1);
+    t.sw(1, 1.006000, "t", 100, "R+", "swapper/1", 0);
+    const Result r = analyse(t);
+    EXPECT_EQ(r.contexts(0), (std::vector<TC>{TC::Kernel}));
+    EXPECT_EQ(r.contexts(1), (std::vector<TC>{TC::Kernel})) << "the mode of the stretch t left CPU 0 in";
+    EXPECT_EQ(r.task(1, 1.0045), TaskState::Kernel);
+}
+
 TEST(AnalysisTextTrace, NohzFullAndIdlePollFromTheCaptureMetadata)
 {
     TextTrace t;

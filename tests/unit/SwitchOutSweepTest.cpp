@@ -55,7 +55,8 @@ TEST(SwitchOutSweep, FindsTheLatestSwitchOutOfTheTaskOnAnotherCpu)
                 opens[static_cast<size_t>(c)].push_back(uint32_t(i));
     }
     SwitchOutCandidates got;
-    SwitchOutSweep().through(*trace, roles, cpus, opens, INT64_MAX, got);
+    const auto noChain = [](size_t, size_t) { return SwitchOutCandidate::kNoChain; };
+    SwitchOutSweep().through(*trace, roles, cpus, opens, INT64_MAX, noChain, got);
 
     size_t found = 0, sameCpuLatest = 0;
     for (int c = 0; c < kCpus; ++c) {
