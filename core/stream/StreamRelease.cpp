@@ -67,15 +67,17 @@ void Engine::forgetResolvedCandidates()
 
 void Engine::release()
 {
-    // A CPU's columns are handed back together, once its pass has taken kReleaseEvery events since the
-    // last time, and every CPU's in one batch: each hand-back flushes the TLB of every CPU the threads ran
-    // on, and a column that grows a page a step would otherwise make one per step (62,842 calls, 2.2 s
-    // of system time, on a 40-CPU 21 M-event trace; 35,480 ranges in 368 calls with both).
-    constexpr size_t kReleaseEvery = 4096;
+    // A CPU's columns are handed back together, once its pass has taken `every` events since the last
+    // time, and every CPU's in one batch: each hand-back flushes the TLB of every CPU the threads ran on,
+    // and a column that grows a page a step would otherwise make one per step (62,842 calls, 2.2 s of
+    // system time, on a 40-CPU 21 M-event trace; 35,480 ranges in 368 calls with both). 4096 events, but
+    // no more than about a million in all: past 256 CPUs each holding 4096 events was most of the memory
+    // (1024 CPUs: 243 -> 190 MB peak, same time; 512 events is a page of their times).
+    const size_t every = std::clamp<size_t>((size_t{1} << 20) / std::max<size_t>(cpus_.size(), 1), 512, 4096);
     const ColumnReleaseBatch batch; // every CPU's hand-backs in one call where the kernel allows
     for (size_t c = 0; c < cpus_.size(); ++c) {
         CpuStream &s = state_[c];
-        if (passes_[c]->processed() < s.releasedAt + kReleaseEvery) continue;
+        if (passes_[c]->processed() < s.releasedAt + every) continue;
         s.releasedAt = passes_[c]->processed();
         CpuEvents &ev = trace_.cpu(cpus_[c].cpu);
         const size_t need = eventsNeeded(c);
