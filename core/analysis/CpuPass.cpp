@@ -61,22 +61,39 @@ void CpuPass::start(size_t capacity)
     out_.timers.switches.reserve(capacity);
 }
 
-void CpuPass::advance()
+void CpuPass::addMigrations(const std::vector<uint32_t> &indices)
 {
-    const size_t n = ev_.size();
+    if (migrationsNext_ > 0 && migrationsNext_ * 2 >= migrations_.size()) { // drop the ones passed
+        migrations_.erase(migrations_.begin(),
+                          migrations_.begin() + static_cast<std::ptrdiff_t>(migrationsNext_));
+        migrationsNext_ = 0;
+    }
+    migrations_.insert(migrations_.end(), indices.begin(), indices.end());
+}
+
+bool CpuPass::migrated(size_t i)
+{
+    while (migrationsNext_ < migrations_.size() && migrations_[migrationsNext_] < i)
+        ++migrationsNext_;
+    return migrationsNext_ < migrations_.size() && migrations_[migrationsNext_] == i;
+}
+
+void CpuPass::advance(size_t upTo)
+{
+    const size_t n = std::min(ev_.size(), upTo);
     if (next_ >= n) return;
     // Lost-event ranges: the first event after each gap restarts the state machine. The ranges come in
     // the order of the pages; the first event after a gap is at or after the events already seen.
     for (; lostSeen_ < ev_.lost.size(); ++lostSeen_) {
         const LostRange &r = ev_.lost[lostSeen_];
-        if (r.from >= r.to) continue;                                 // the gap opens the CPU's data
-        const size_t g = ev_.lowerBound(r.to, next_ ? next_ - 1 : 0); // events before next_ - 1 may be gone
-        if (g > 0 && g < n && g >= next_) gaps_.push_back(g);
+        if (r.from >= r.to) continue;                                  // the gap opens the CPU's data
+        const size_t g = ev_.lowerBound(r.to, next_ ? next_ - 1 : 0);  // events before next_ - 1 may be gone
+        if (g > 0 && g < ev_.size() && g >= next_) gaps_.push_back(g); // (taken once reached)
     }
     std::sort(gaps_.begin() + static_cast<std::ptrdiff_t>(nextGap_), gaps_.end());
     gaps_.erase(std::unique(gaps_.begin() + static_cast<std::ptrdiff_t>(nextGap_), gaps_.end()), gaps_.end());
 
-    for (CpuEvents::Cursor c(ev_, next_); c.valid(); c.next()) {
+    for (CpuEvents::Cursor c(ev_, next_); c.valid() && c.index() < n; c.next()) {
         const size_t i = c.index();
         ts_ = c.ts();
         const Role role = roles_.role(ev_.type(i));
@@ -334,6 +351,11 @@ void CpuPass::switchIn(size_t i, int32_t pid, bool scheduled)
     }
     SavedMode m = SavedMode::Unknown;
     if (scheduled) m = ctActive_ ? SavedMode::Kernel : t.saved; // with context tracking user_enter follows
+    // The mode the task left this CPU in is stale once it has left another CPU since (it may have slept
+    // there inside a syscall, or gone back to user mode): unknown here, it comes from the CPU it left
+    // (CrossCpuModes). A task that left in unknown mode continues that stretch's chain either way (a mode
+    // found later tells the earlier stretches too).
+    if (scheduled && !ctActive_ && m != SavedMode::Unknown && migrated(i)) m = SavedMode::Unknown;
     switch (m) {
     case SavedMode::User:
         setTask(i, TaskState::User);

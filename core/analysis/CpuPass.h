@@ -34,8 +34,12 @@ public:
     // sizes the lanes for at most `capacity` events, advance takes the events appended since the last
     // call, finish closes what is still open at the end of the data.
     void start(size_t capacity);
-    void advance();
+    // upTo: take the events before this index only (a stream whose later events are not final yet).
+    void advance(size_t upTo = SIZE_MAX);
     void finish();
+    // Switch-ins (event indices, ascending, appended as found) of a task that last left another CPU
+    // (MigrationSweep): the mode this CPU remembers for it is stale, so it is treated as unknown.
+    void addMigrations(const std::vector<uint32_t> &indices);
 
     // What a caller taking records as they become final needs to know (between advance() calls).
     size_t processed() const { return next_; } // events taken
@@ -74,6 +78,7 @@ private:
     void event(const CpuEvents::Cursor &c, size_t i, Role role);
 
     void switchIn(size_t i, int32_t pid, bool scheduled);
+    bool migrated(size_t i); // switch-in i brings its task from another CPU
     void onSwitch(size_t i, const SchedSwitchP &p);
     void setTask(size_t i, TaskState s, unsigned detail = 0);
     void relabelTask(size_t change, uint8_t code);
@@ -131,7 +136,9 @@ private:
     Role prevRole_ = Role::Other;
     bool prevIdleExit_ = false;
 
-    size_t next_ = 0;          // the first event advance() has not taken yet
+    size_t next_ = 0;                  // the first event advance() has not taken yet
+    std::vector<uint32_t> migrations_; // addMigrations(), from migrationsNext_ on not reached yet
+    size_t migrationsNext_ = 0;
     size_t lostSeen_ = 0;      // lost ranges turned into gaps
     std::vector<size_t> gaps_; // first events after lost events, from nextGap_ on still ahead
     size_t nextGap_ = 0;

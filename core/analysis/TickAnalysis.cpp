@@ -10,6 +10,7 @@
 #include "CrossCpuModes.h"
 #include "EventRoles.h"
 #include "HrtimerPairing.h"
+#include "Migrations.h"
 #include "WakeupLatency.h"
 
 #include <algorithm>
@@ -89,10 +90,14 @@ TickAnalysis TickAnalysis::run(const Trace &trace, const AnalysisOptions &option
               [&](int x, int y) { return trace.cpu(x).size() > trace.cpu(y).size(); });
     const int threads = std::clamp(defaultThreads(options.threads), 1, std::max(n, 1));
     a.threads = threads;
+    std::vector<std::vector<uint32_t>> migrations;
+    MigrationSweep().through(trace, roles, INT64_MAX, migrations, threads);
     parallelFor(order.size(), threads, [&](size_t k) {
         throwIfCancelled(options.cancel);
         const int cpu = order[k];
-        CpuPass(trace, roles, cpu, a.cpus[static_cast<size_t>(cpu)]).run();
+        CpuPass pass(trace, roles, cpu, a.cpus[static_cast<size_t>(cpu)]);
+        pass.addMigrations(migrations[static_cast<size_t>(cpu)]);
+        pass.run();
     });
     throwIfCancelled(options.cancel);
 

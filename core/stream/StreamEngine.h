@@ -9,6 +9,7 @@
 #include "analysis/CrossCpuModes.h"
 #include "analysis/EventRoles.h"
 #include "analysis/HrtimerPairing.h"
+#include "analysis/Migrations.h"
 #include "analysis/WakeupLatency.h"
 #include "import/TraceDatStream.h"
 #include "util/Cancel.h"
@@ -82,9 +83,16 @@ public:
     void step(int64_t t, bool end)
     {
         roles_.refresh(trace_);
+        // Which switch-ins bring a task from another CPU, before the passes take them: every CPU's events up
+        // to t are in, and the passes take those only (a page may run past t on one CPU).
+        migrations_.through(trace_, roles_, end ? INT64_MAX : t, newMigrations_, threads_);
+        for (size_t c = 0; c < passes_.size(); ++c) {
+            passes_[c]->addMigrations(newMigrations_[c]);
+            newMigrations_[c].clear();
+        }
         parallelFor(passes_.size(), threads_, [&](size_t c) {
             throwIfCancelled(options_.analysis.cancel);
-            passes_[c]->advance();
+            passes_[c]->advance(migrations_.scanned(c));
         });
         if (end) {
             for (auto &p : passes_)
@@ -185,6 +193,8 @@ private:
     std::deque<CpuStream> state_;
     int threads_ = 1;
     IncrementalPairing pairing_;
+    MigrationSweep migrations_;
+    std::vector<std::vector<uint32_t>> newMigrations_;
     SwitchOutSweep sweep_;
     SwitchOutCandidates candidates_;
     std::vector<std::vector<uint32_t>> opens_, headsAtEnd_;

@@ -530,6 +530,37 @@ TEST(AnalysisTextTrace, ATaskLeftInAStretchOfUnknownModeResumesInThatStretchsMod
     EXPECT_EQ(r.task(1, 1.0045), TaskState::Kernel);
 }
 
+TEST(AnalysisTextTrace, AModeSeenOnACpuIsStaleOnceTheTaskLeftAnotherCpu)
+{
+    // t leaves CPU 0 preempted in user mode, then enters a syscall on CPU 1 and sleeps there; it wakes on
+    // CPU 0, inside that syscall until its sys_exit. CPU 0's memory (user) is stale: the tick before the
+    // sys_exit is a kernel one (it was counted user). u leaves CPU 0 sleeping (kernel), returns to user
+    // mode on CPU 1 and is preempted there, and comes back to CPU 0 in user mode (it was counted kernel).
+    TextTrace t;
+    t.sw(0, 1.000000, "swapper/0", 0, "R", "t", 100);
+    t.ev(0, 1.000500, "t-100", "sys_exit: NR 1 = 1");
+    t.tick(0, 1.001000, "t-100", P0);
+    t.sw(0, 1.002000, "t", 100, "R+", "u", 200);
+    t.ev(0, 1.002500, "u-200", "sys_enter: NR 7 (0, 0, 0, 0, 0, 0)");
+    t.sw(0, 1.003000, "u", 200, "S", "swapper/0", 0);
+    t.sw(1, 1.003000, "swapper/1", 0, "R", "t", 100);
+    t.ev(1, 1.003500, "t-100", "sys_enter: NR 7 (0, 0, 0, 0, 0, 0)");
+    t.sw(1, 1.004000, "t", 100, "S", "u", 200);
+    t.ev(1, 1.004500, "u-200", "sys_exit: NR 7 = 0");
+    t.sw(1, 1.005000, "u", 200, "R+", "swapper/1", 0);
+    t.sw(0, 1.005500, "swapper/0", 0, "R", "t", 100);
+    t.tick(0, 1.006000, "t-100", P0);
+    t.ev(0, 1.007000, "t-100", "sys_exit: NR 7 = 0");
+    t.tick(0, 1.008000, "t-100", P0);
+    t.sw(0, 1.009000, "t", 100, "R+", "u", 200);
+    t.tick(0, 1.010000, "u-200", P0);
+    t.sw(0, 1.011000, "u", 200, "R+", "swapper/0", 0);
+    const Result r = analyse(t);
+    EXPECT_EQ(r.contexts(0), (std::vector<TC>{TC::User, TC::Kernel, TC::User, TC::User}));
+    EXPECT_EQ(r.task(0, 1.006), TaskState::Kernel) << "t back on CPU 0, inside its syscall";
+    EXPECT_EQ(r.task(0, 1.010), TaskState::User) << "u back on CPU 0, preempted in user mode on CPU 1";
+}
+
 TEST(AnalysisTextTrace, NohzFullAndIdlePollFromTheCaptureMetadata)
 {
     TextTrace t;

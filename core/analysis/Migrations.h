@@ -1,0 +1,45 @@
+// Which switch-ins bring a task back to a CPU after it last left another one. A CPU's pass remembers
+// the user/kernel mode each task left it in and resumes the task in that mode; when the task has run on
+// another CPU since (and perhaps slept there inside a syscall, or gone back to user mode), that memory is
+// stale, so the pass treats the task's mode as unknown instead (CrossCpuModes then takes it from the CPU
+// the task last left). Found by one sweep over every CPU's sched_switch events in time order, which a
+// trace read in parts runs step by step before its passes take the events.
+#pragma once
+
+#include "EventRoles.h"
+
+#include "model/Trace.h"
+
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+namespace tickscope {
+
+class MigrationSweep
+{
+public:
+    // Takes every CPU's sched_switch events up to time t (all CPUs' events up to t are in; later ones are
+    // left for the next call) and appends to out[c] the event indices, ascending, of CPU c's switch-ins of a
+    // task whose latest switch-out strictly before was on another CPU (of two at one time, the lower CPU's).
+    // The events are looked through on `threads` threads, CPU by CPU.
+    void through(const Trace &trace, const EventRoles &roles, int64_t t,
+                 std::vector<std::vector<uint32_t>> &out, int threads = 1);
+    // Events of CPU c looked at so far (the ones before may be released).
+    size_t scanned(size_t c) const { return c < cpus_.size() ? cpus_[c].next : 0; }
+
+private:
+    struct Cpu
+    {
+        size_t next = 0; // the next event to look at
+    };
+    struct Out
+    {
+        int64_t ts = INT64_MIN;
+        int32_t cpu = -1;
+    };
+    std::vector<Cpu> cpus_;
+    std::unordered_map<int32_t, Out> lastOut_; // by pid
+};
+
+} // namespace tickscope
