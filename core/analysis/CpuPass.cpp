@@ -63,6 +63,9 @@ void CpuPass::start(size_t capacity)
 
 void CpuPass::addMigrations(const std::vector<uint32_t> &indices)
 {
+    // (the ones before the events taken are passed even if migrated() was not asked: a kernel thread's)
+    while (migrationsNext_ < migrations_.size() && migrations_[migrationsNext_] < next_)
+        ++migrationsNext_;
     if (migrationsNext_ > 0 && migrationsNext_ * 2 >= migrations_.size()) { // drop the ones passed
         migrations_.erase(migrations_.begin(),
                           migrations_.begin() + static_cast<std::ptrdiff_t>(migrationsNext_));

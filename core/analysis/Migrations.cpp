@@ -44,11 +44,17 @@ void MigrationSweep::through(const Trace &trace, const EventRoles &roles, int64_
             group.push_back(h);
             push(h.cpu, h.k + 1);
         }
-        for (const Head &h : group) { // (CPU by CPU, each in event order)
-            const auto p = trace.cpu(static_cast<int>(h.cpu)).payload<SchedSwitchP>(sw[h.cpu][h.k]);
+        for (size_t g = 0; g < group.size(); ++g) { // (CPU by CPU, each in event order)
+            const Head &h = group[g];
+            const CpuEvents &ev = trace.cpu(static_cast<int>(h.cpu));
+            const auto p = ev.payload<SchedSwitchP>(sw[h.cpu][h.k]);
             if (p.nextPid == 0) continue;
+            // switched out on this CPU earlier at this very time: it comes back to the CPU it left
+            bool here = false;
+            for (size_t e = g; e-- > 0 && group[e].cpu == h.cpu && !here;)
+                here = ev.payload<SchedSwitchP>(sw[h.cpu][group[e].k]).prevPid == p.nextPid;
             const auto it = lastOut_.find(p.nextPid);
-            if (it != lastOut_.end() && it->second.cpu != static_cast<int32_t>(h.cpu))
+            if (!here && it != lastOut_.end() && it->second.cpu != static_cast<int32_t>(h.cpu))
                 out[h.cpu].push_back(sw[h.cpu][h.k]);
         }
         for (const Head &h : group) {

@@ -561,6 +561,23 @@ TEST(AnalysisTextTrace, AModeSeenOnACpuIsStaleOnceTheTaskLeftAnotherCpu)
     EXPECT_EQ(r.task(0, 1.010), TaskState::User) << "u back on CPU 0, preempted in user mode on CPU 1";
 }
 
+TEST(AnalysisTextTrace, ATaskSwitchedOutAndBackInAtOneTimeHasNotMigrated)
+{
+    // t sleeps on CPU 1, wakes on CPU 0 (a migration) and shows user mode; at one microsecond CPU 0
+    // switches it out for k and back in: it never left CPU 0, so its mode stays user (a text trace's
+    // times are microseconds: two switches at one time are common).
+    TextTrace t;
+    t.sw(1, 1.000000, "t", 100, "S", "swapper/1", 0);
+    t.sw(0, 1.000010, "swapper/0", 0, "R", "t", 100);
+    t.ev(0, 1.000020, "t-100", "sys_exit: NR 7 = 0");
+    t.sw(0, 1.000030, "t", 100, "R+", "k", 200);
+    t.sw(0, 1.000030, "k", 200, "R+", "t", 100);
+    t.tick(0, 1.000040, "t-100", P0);
+    t.sw(0, 1.000100, "t", 100, "R+", "swapper/0", 0);
+    const Result r = analyse(t);
+    EXPECT_EQ(r.contexts(0), (std::vector<TC>{TC::User}));
+}
+
 TEST(AnalysisTextTrace, NohzFullAndIdlePollFromTheCaptureMetadata)
 {
     TextTrace t;
