@@ -2,8 +2,6 @@
 
 #include <algorithm>
 
-#include <unistd.h>
-
 namespace tickscope {
 
 namespace {
@@ -12,7 +10,6 @@ constexpr unsigned kBlockWords = 8; // 512 events per rank entry
 
 void ChangeLane::reset(size_t events)
 {
-    codesGone_ = 0;
     events_ = events;
     last_ = npos;
     bits_ = Column<uint64_t>();
@@ -87,14 +84,8 @@ size_t ChangeLane::indexOf(size_t change) const
 
 void ChangeLane::releaseCodes(size_t i, size_t change, uint8_t gone)
 {
-    bits_.releaseBefore(i >> 6);
-    // whole pages of codes only (what the column can hand back)
-    static const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
-    const size_t upTo = std::min(change, codes_.size()) / page * page;
-    if (upTo <= codesGone_) return;
     gone_ = gone;
-    codes_.releaseBefore(upTo);
-    codesGone_ = upTo;
+    releaseBefore(i, change);
 }
 
 size_t ChangeLane::bytes() const

@@ -39,12 +39,12 @@ public:
     // Rewrites the code of an existing change (retroactive decisions).
     void relabel(size_t change, uint8_t code)
     {
-        if (change >= codesGone_) codes_[change] = code;
+        if (change >= firstLiveCode()) codes_[change] = code;
     }
-    size_t firstLiveCode() const { return codesGone_; }
+    size_t firstLiveCode() const { return codes_.firstLive(); } // the codes before were handed back
 
     size_t changes() const { return codes_.size(); }
-    uint8_t code(size_t change) const { return change < codesGone_ ? gone_ : codes_[change]; }
+    uint8_t code(size_t change) const { return change < firstLiveCode() ? gone_ : codes_[change]; }
     size_t lastIndex() const { return last_; } // event index of the last change, npos when none
     uint8_t lastCode(uint8_t none = 0) const { return codes_.size() ? codes_.back() : none; }
 
@@ -131,8 +131,7 @@ private:
     Column<uint64_t> bits_;
     std::vector<uint32_t> rank_; // changes before each 512-event block
     Column<uint8_t> codes_;
-    size_t codesGone_ = 0; // codes before this change were handed back by releaseCodes
-    uint8_t gone_ = 0;
+    uint8_t gone_ = 0; // what a handed-back code reads as
 };
 
 } // namespace tickscope

@@ -8,6 +8,7 @@
 #include "TickLane.h"
 #include "TimerRecords.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -89,6 +90,17 @@ struct PendingMode
     bool head = false;
 };
 
+// The stretch of `v` (stretches in task-lane order: their change ranges ascend and do not overlap; `mode`
+// gives an element's PendingMode) whose changes hold change `change`; nullptr when none does.
+template <class T, class Mode> const T *stretchHolding(const std::vector<T> &v, size_t change, Mode mode)
+{
+    auto it = std::upper_bound(v.begin(), v.end(), change,
+                               [&](size_t c, const T &x) { return c < mode(x).change; });
+    if (it == v.begin()) return nullptr;
+    --it;
+    return change < mode(*it).changeEnd ? &*it : nullptr;
+}
+
 struct CpuAnalysis
 {
     static constexpr size_t npos = static_cast<size_t>(-1);
@@ -109,6 +121,11 @@ struct CpuAnalysis
     // of another CPU that left its task in a stretch of the chain reads it instead of the lane's code.
     std::vector<uint8_t> chainModes;
     uint8_t chainMode(uint32_t root) const { return root < chainModes.size() ? chainModes[root] : 0; }
+    void setChainMode(uint32_t root, uint8_t code)
+    {
+        if (root >= chainModes.size()) chainModes.resize(root + 1, 0);
+        chainModes[root] = code;
+    }
     // Told of each stretch relabelled (UnknownStretches::apply), with its mode: `report --stream` counts
     // the ticks it folded before their mode was known, and which were handed back, by stretch.
     std::function<void(const PendingMode &, TaskState)> relabelled;

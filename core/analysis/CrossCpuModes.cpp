@@ -183,13 +183,9 @@ size_t CrossCpuModes::resolve(const Trace &trace, const EventRoles &roles, std::
 
 uint32_t CrossCpuModes::pendingChainAt(const CpuAnalysis &cpu, size_t change)
 {
-    // in task-lane order: their change ranges ascend and do not overlap
-    const std::vector<PendingMode> &p = cpu.pendingModes;
-    auto it = std::upper_bound(p.begin(), p.end(), change,
-                               [](size_t x, const PendingMode &m) { return x < m.change; });
-    if (it == p.begin()) return SwitchOutCandidate::kNoChain;
-    --it;
-    return change < it->changeEnd ? it->root : SwitchOutCandidate::kNoChain;
+    const PendingMode *m = stretchHolding(cpu.pendingModes, change,
+                                          [](const PendingMode &x) -> const PendingMode & { return x; });
+    return m ? m->root : SwitchOutCandidate::kNoChain;
 }
 
 size_t CrossCpuModes::resolve(std::vector<CpuAnalysis> &cpus, const SwitchOutCandidates &candidates)
@@ -225,9 +221,7 @@ size_t CrossCpuModes::resolve(std::vector<CpuAnalysis> &cpus, const SwitchOutCan
         }
         if (mode != TaskState::User && mode != TaskState::Kernel) continue;
         CpuAnalysis &a = cpus[static_cast<size_t>(h.cpu)];
-        const uint32_t root = a.pendingModes[h.k].root;
-        if (root >= a.chainModes.size()) a.chainModes.resize(root + 1, 0);
-        a.chainModes[root] = StateCode::task(mode);
+        a.setChainMode(a.pendingModes[h.k].root, StateCode::task(mode));
     }
     // Then every stretch of a resolved chain (a stretch whose link was lost keeps its mode unknown).
     size_t resolved = 0;

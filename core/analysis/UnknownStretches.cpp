@@ -66,8 +66,7 @@ void UnknownStretches::resolveChain(int32_t index, TaskState mode)
 void UnknownStretches::apply(CpuAnalysis &out_, const PendingMode &m, TaskState mode)
 {
     const uint8_t code = StateCode::task(mode);
-    if (m.root >= out_.chainModes.size()) out_.chainModes.resize(m.root + 1, 0);
-    out_.chainModes[m.root] = code;
+    out_.setChainMode(m.root, code);
     // (the codes a stream handed back read as lost: nothing reads them again)
     for (size_t c = std::max<size_t>(m.change, out_.task.firstLiveCode()); c < m.changeEnd; ++c) {
         // the mode-unknown changes only, not a lost-events stretch (detail kDetailLost) inside the range
@@ -103,12 +102,9 @@ const PendingMode *UnknownStretches::unresolvedOf(size_t tick, bool local) const
 uint32_t UnknownStretches::chainAt(size_t change) const
 {
     if (open_.active && change >= open_.m.change) return open_.m.root;
-    // closed in task-lane order: their change ranges ascend and do not overlap
-    auto it = std::upper_bound(closed_.begin(), closed_.end(), change,
-                               [](size_t c, const Stretch &s) { return c < s.m.change; });
-    if (it == closed_.begin()) return SwitchOutCandidate::kNoChain;
-    --it;
-    return !it->resolved && change < it->m.changeEnd ? it->m.root : SwitchOutCandidate::kNoChain;
+    const Stretch *s =
+        stretchHolding(closed_, change, [](const Stretch &x) -> const PendingMode & { return x.m; });
+    return s && !s->resolved ? s->m.root : SwitchOutCandidate::kNoChain;
 }
 
 void UnknownStretches::compact(TaskModeTable &tasks)
