@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -49,6 +50,14 @@ public:
     void refresh(const Trace &trace);
 
     Role role(uint16_t type) const { return type < roles_.size() ? roles_[type] : Role::Other; }
+    // The type ids of one role, ascending.
+    std::vector<uint16_t> typesOf(Role r) const
+    {
+        std::vector<uint16_t> types;
+        for (std::size_t t = 0; t < roles_.size(); ++t)
+            if (roles_[t] == r) types.push_back(static_cast<uint16_t>(t));
+        return types;
+    }
     // The callback is one of the tick hrtimer's names across kernel versions:
     // tick_sched_timer (<= 6.6), tick_nohz_highres_handler (6.7-6.8), tick_nohz_handler (6.9+).
     bool isTickFunction(uint32_t symbol) const

@@ -2,6 +2,7 @@
 
 #include "util/Parallel.h"
 
+#include <algorithm>
 #include <queue>
 
 namespace tickscope {
@@ -12,26 +13,88 @@ void MigrationSweep::through(const Trace &trace, const EventRoles &roles, int64_
     const size_t n = static_cast<size_t>(trace.cpuCount());
     cpus_.resize(n);
     out.resize(n);
-    // Each CPU's sched_switch events up to t, found on all threads (a look at every event's kind).
-    std::vector<std::vector<uint32_t>> sw(n);
-    parallelFor(n, threads, [&](size_t c) {
+    const auto endAt = [&](size_t c, int64_t upTo) {
         const CpuEvents &ev = trace.cpu(static_cast<int>(c));
-        size_t &i = cpus_[c].next;
-        for (; i < ev.size() && ev.ts(i) <= t; ++i)
-            if (roles.role(ev.type(i)) == Role::SchedSwitch) sw[c].push_back(static_cast<uint32_t>(i));
+        return upTo == INT64_MAX ? ev.size() : ev.lowerBound(upTo + 1, cpus_[c].next);
+    };
+    for (;;) {
+        // A slice up to a time that leaves no CPU more than its share of slice_ events (all events of that
+        // time on every CPU go in together: a switch-out at the very time of a switch-in is not before it).
+        size_t total = 0;
+        for (size_t c = 0; c < n; ++c) {
+            cpus_[c].end = endAt(c, t);
+            total += cpus_[c].end - cpus_[c].next;
+        }
+        if (total == 0) break;
+        if (total > slice_) {
+            const size_t share = std::max<size_t>(slice_ / n, 1);
+            int64_t slice = t;
+            for (size_t c = 0; c < n; ++c)
+                if (cpus_[c].end - cpus_[c].next > share)
+                    slice = std::min(slice, trace.cpu(static_cast<int>(c)).ts(cpus_[c].next + share - 1));
+            for (size_t c = 0; c < n; ++c)
+                cpus_[c].end = endAt(c, slice);
+        }
+        scan(trace, roles, threads);
+        merge(out);
+        for (Cpu &cpu : cpus_)
+            cpu.next = cpu.end;
+    }
+}
+
+void MigrationSweep::scan(const Trace &trace, const EventRoles &roles, int threads)
+{
+    // Parts of at most part_ events, each CPU's in order; a part's switches are appended to its CPU's list.
+    struct Part
+    {
+        size_t cpu, first, end;
+        std::vector<Switch> switches;
+    };
+    std::vector<Part> parts;
+    for (size_t c = 0; c < cpus_.size(); ++c)
+        for (size_t i = cpus_[c].next; i < cpus_[c].end; i += part_)
+            parts.push_back({c, i, std::min(i + part_, cpus_[c].end), {}});
+    // One type id of sched_switch (as in every trace seen): found by a search of the type column.
+    const std::vector<uint16_t> types = roles.typesOf(Role::SchedSwitch);
+    parallelFor(parts.size(), threads, [&](size_t k) {
+        Part &part = parts[k];
+        const CpuEvents &ev = trace.cpu(static_cast<int>(part.cpu));
+        CpuEvents::OffsetWalker payloads(ev);
+        const auto take = [&](size_t i) {
+            const auto p = payloads.payload<SchedSwitchP>(i);
+            part.switches.push_back({ev.ts(i), p.prevPid, p.nextPid, static_cast<uint32_t>(i)});
+        };
+        if (types.size() == 1) {
+            for (size_t i = ev.findType(types[0], part.first, part.end); i < part.end;
+                 i = ev.findType(types[0], i + 1, part.end))
+                take(i);
+        } else {
+            for (size_t i = part.first; i < part.end; ++i)
+                if (roles.role(ev.type(i)) == Role::SchedSwitch) take(i);
+        }
     });
+    for (Cpu &cpu : cpus_)
+        cpu.switches.clear();
+    for (const Part &part : parts) {
+        std::vector<Switch> &sw = cpus_[part.cpu].switches;
+        sw.insert(sw.end(), part.switches.begin(), part.switches.end());
+    }
+}
+
+void MigrationSweep::merge(std::vector<std::vector<uint32_t>> &out)
+{
     struct Head
     {
         int64_t ts;
         size_t cpu;
-        size_t k; // in sw[cpu]
+        size_t k; // in cpus_[cpu].switches
         bool operator>(const Head &o) const { return ts != o.ts ? ts > o.ts : cpu > o.cpu; }
     };
     std::priority_queue<Head, std::vector<Head>, std::greater<>> heads;
     auto push = [&](size_t c, size_t k) {
-        if (k < sw[c].size()) heads.push({trace.cpu(static_cast<int>(c)).ts(sw[c][k]), c, k});
+        if (k < cpus_[c].switches.size()) heads.push({cpus_[c].switches[k].ts, c, k});
     };
-    for (size_t c = 0; c < n; ++c)
+    for (size_t c = 0; c < cpus_.size(); ++c)
         push(c, 0);
     // The switches of one time together: a switch-out at the very time of a switch-in is not before it.
     std::vector<Head> group;
@@ -46,21 +109,20 @@ void MigrationSweep::through(const Trace &trace, const EventRoles &roles, int64_
         }
         for (size_t g = 0; g < group.size(); ++g) { // (CPU by CPU, each in event order)
             const Head &h = group[g];
-            const CpuEvents &ev = trace.cpu(static_cast<int>(h.cpu));
-            const auto p = ev.payload<SchedSwitchP>(sw[h.cpu][h.k]);
-            if (p.nextPid == 0) continue;
+            const Switch &s = cpus_[h.cpu].switches[h.k];
+            if (s.nextPid == 0) continue;
             // switched out on this CPU earlier at this very time: it comes back to the CPU it left
             bool here = false;
             for (size_t e = g; e-- > 0 && group[e].cpu == h.cpu && !here;)
-                here = ev.payload<SchedSwitchP>(sw[h.cpu][group[e].k]).prevPid == p.nextPid;
-            const auto it = lastOut_.find(p.nextPid);
+                here = cpus_[h.cpu].switches[group[e].k].prevPid == s.nextPid;
+            const auto it = lastOut_.find(s.nextPid);
             if (!here && it != lastOut_.end() && it->second.cpu != static_cast<int32_t>(h.cpu))
-                out[h.cpu].push_back(sw[h.cpu][h.k]);
+                out[h.cpu].push_back(s.index);
         }
         for (const Head &h : group) {
-            const auto p = trace.cpu(static_cast<int>(h.cpu)).payload<SchedSwitchP>(sw[h.cpu][h.k]);
-            if (p.prevPid == 0) continue;
-            Out &o = lastOut_[p.prevPid];
+            const Switch &s = cpus_[h.cpu].switches[h.k];
+            if (s.prevPid == 0) continue;
+            Out &o = lastOut_[s.prevPid];
             const bool earlier = o.ts < ts || o.cpu < 0;
             // of two at one time the lower CPU's (the group comes CPU by CPU); on one CPU the later event's
             if (earlier || o.cpu == static_cast<int32_t>(h.cpu)) o = {ts, static_cast<int32_t>(h.cpu)};

@@ -19,25 +19,48 @@ namespace tickscope {
 class MigrationSweep
 {
 public:
+    // Events of all CPUs looked through and merged at a time: bounds the switches held (24 bytes each).
+    static constexpr size_t kSliceEvents = size_t{1} << 20;
+    // Events looked through by one thread at a time.
+    static constexpr size_t kPartEvents = size_t{1} << 16;
+    explicit MigrationSweep(size_t sliceEvents = kSliceEvents, size_t partEvents = kPartEvents)
+        : slice_(sliceEvents ? sliceEvents : 1), part_(partEvents ? partEvents : 1)
+    {
+    }
+
     // Takes every CPU's sched_switch events up to time t (all CPUs' events up to t are in; later ones are
     // left for the next call) and appends to out[c] the event indices, ascending, of CPU c's switch-ins of a
     // task whose latest switch-out strictly before was on another CPU (of two at one time, the lower CPU's).
-    // The events are looked through on `threads` threads, CPU by CPU.
+    // The events are looked through on `threads` threads in parts (so one busy CPU's are spread over all
+    // threads), a slice of time of about sliceEvents events of all CPUs at a time.
     void through(const Trace &trace, const EventRoles &roles, int64_t t,
                  std::vector<std::vector<uint32_t>> &out, int threads = 1);
     // Events of CPU c looked at so far (the ones before may be released).
     size_t scanned(size_t c) const { return c < cpus_.size() ? cpus_[c].next : 0; }
 
 private:
+    struct Switch
+    {
+        int64_t ts;
+        int32_t prevPid, nextPid;
+        uint32_t index;
+    };
     struct Cpu
     {
         size_t next = 0; // the next event to look at
+        size_t end = 0;  // of the slice
+        std::vector<Switch> switches;
     };
     struct Out
     {
         int64_t ts = INT64_MIN;
         int32_t cpu = -1;
     };
+    // The events of every CPU from next to end: their switches, then merged by time.
+    void scan(const Trace &trace, const EventRoles &roles, int threads);
+    void merge(std::vector<std::vector<uint32_t>> &out);
+
+    size_t slice_, part_;
     std::vector<Cpu> cpus_;
     std::unordered_map<int32_t, Out> lastOut_; // by pid
 };

@@ -51,6 +51,19 @@ public:
         prefetchBytes(&tsLow_[i], std::min<size_t>(size() - i, size_t{1} << kBlockShift) * sizeof(uint32_t));
     }
     uint16_t type(size_t i) const { return wide_ ? type16_[i] : type8_[i]; }
+    // The first event in [from, end) of one type (end when none): a search of the type column at memory
+    // speed.
+    size_t findType(uint16_t type, size_t from, size_t end) const
+    {
+        if (wide_) {
+            while (from < end && type16_[from] != type)
+                ++from;
+            return from;
+        }
+        if (from >= end || type > UINT8_MAX) return end;
+        const void *at = std::memchr(type8_.data() + from, type, end - from);
+        return at ? static_cast<size_t>(static_cast<const uint8_t *>(at) - type8_.data()) : end;
+    }
     uint8_t flags(size_t i) const { return flags_[i]; }
     uint8_t preempt(size_t i) const { return preempt_[i]; }
     int32_t pid(size_t i) const;

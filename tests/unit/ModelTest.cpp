@@ -219,6 +219,19 @@ TEST(Model, TypeIdsWidenPastOneByte)
         }
         for (CpuEvents::Cursor c(ev, 0); c.valid(); c.next())
             ASSERT_EQ(c.payloadOffset(), ev.payloadOffset(c.index()));
+        // findType finds what a look at every event finds, in a range inside the events
+        for (const uint16_t t : {f.sys, many[5], many[299]}) {
+            const size_t end = n - 5;
+            for (size_t from = 17;;) {
+                size_t j = from;
+                while (j < end && ev.type(j) != t)
+                    ++j;
+                const size_t i = ev.findType(t, from, end);
+                ASSERT_EQ(i, j) << "type " << t << " from " << from;
+                if (i == end) break;
+                from = i + 1;
+            }
+        }
     };
     auto made = [&](size_t from, size_t to) {
         CpuEvents ev(&sizes);
