@@ -40,24 +40,22 @@ void MigrationSweep::through(const Trace &trace, const EventRoles &roles, int64_
         for (Cpu &cpu : cpus_)
             cpu.next = cpu.end;
     }
+    parts_.clear(); // (their switches)
 }
 
 void MigrationSweep::scan(const Trace &trace, const EventRoles &roles, int threads)
 {
-    // Parts of at most part_ events, each CPU's in order; a part's switches are appended to its CPU's list.
-    struct Part
-    {
-        size_t cpu, first, end;
-        std::vector<Switch> switches;
-    };
-    std::vector<Part> parts;
-    for (size_t c = 0; c < cpus_.size(); ++c)
+    parts_.clear();
+    for (size_t c = 0; c < cpus_.size(); ++c) {
+        cpus_[c].firstPart = parts_.size();
         for (size_t i = cpus_[c].next; i < cpus_[c].end; i += part_)
-            parts.push_back({c, i, std::min(i + part_, cpus_[c].end), {}});
+            parts_.push_back({c, i, std::min(i + part_, cpus_[c].end), {}});
+        cpus_[c].endPart = parts_.size();
+    }
     // One type id of sched_switch (as in every trace seen): found by a search of the type column.
     const std::vector<uint16_t> types = roles.typesOf(Role::SchedSwitch);
-    parallelFor(parts.size(), threads, [&](size_t k) {
-        Part &part = parts[k];
+    parallelFor(parts_.size(), threads, [&](size_t k) {
+        Part &part = parts_[k];
         const CpuEvents &ev = trace.cpu(static_cast<int>(part.cpu));
         CpuEvents::OffsetWalker payloads(ev);
         const auto take = [&](size_t i) {
@@ -73,12 +71,6 @@ void MigrationSweep::scan(const Trace &trace, const EventRoles &roles, int threa
                 if (roles.role(ev.type(i)) == Role::SchedSwitch) take(i);
         }
     });
-    for (Cpu &cpu : cpus_)
-        cpu.switches.clear();
-    for (const Part &part : parts) {
-        std::vector<Switch> &sw = cpus_[part.cpu].switches;
-        sw.insert(sw.end(), part.switches.begin(), part.switches.end());
-    }
 }
 
 void MigrationSweep::merge(std::vector<std::vector<uint32_t>> &out)
@@ -87,15 +79,20 @@ void MigrationSweep::merge(std::vector<std::vector<uint32_t>> &out)
     {
         int64_t ts;
         size_t cpu;
-        size_t k; // in cpus_[cpu].switches
+        size_t part, k; // parts_[part].switches[k]
         bool operator>(const Head &o) const { return ts != o.ts ? ts > o.ts : cpu > o.cpu; }
+        const Switch &of(const std::vector<Part> &parts) const { return parts[part].switches[k]; }
     };
     std::priority_queue<Head, std::vector<Head>, std::greater<>> heads;
-    auto push = [&](size_t c, size_t k) {
-        if (k < cpus_[c].switches.size()) heads.push({cpus_[c].switches[k].ts, c, k});
+    auto push = [&](size_t c, size_t part, size_t k) { // CPU c's next switch from there on, if any
+        for (; part < cpus_[c].endPart; ++part, k = 0)
+            if (k < parts_[part].switches.size()) {
+                heads.push({parts_[part].switches[k].ts, c, part, k});
+                return;
+            }
     };
     for (size_t c = 0; c < cpus_.size(); ++c)
-        push(c, 0);
+        push(c, cpus_[c].firstPart, 0);
     // The switches of one time together: a switch-out at the very time of a switch-in is not before it.
     std::vector<Head> group;
     while (!heads.empty()) {
@@ -105,22 +102,22 @@ void MigrationSweep::merge(std::vector<std::vector<uint32_t>> &out)
             const Head h = heads.top();
             heads.pop();
             group.push_back(h);
-            push(h.cpu, h.k + 1);
+            push(h.cpu, h.part, h.k + 1);
         }
         for (size_t g = 0; g < group.size(); ++g) { // (CPU by CPU, each in event order)
             const Head &h = group[g];
-            const Switch &s = cpus_[h.cpu].switches[h.k];
+            const Switch &s = h.of(parts_);
             if (s.nextPid == 0) continue;
             // switched out on this CPU earlier at this very time: it comes back to the CPU it left
             bool here = false;
             for (size_t e = g; e-- > 0 && group[e].cpu == h.cpu && !here;)
-                here = cpus_[h.cpu].switches[group[e].k].prevPid == s.nextPid;
+                here = group[e].of(parts_).prevPid == s.nextPid;
             const auto it = lastOut_.find(s.nextPid);
             if (!here && it != lastOut_.end() && it->second.cpu != static_cast<int32_t>(h.cpu))
                 out[h.cpu].push_back(s.index);
         }
         for (const Head &h : group) {
-            const Switch &s = cpus_[h.cpu].switches[h.k];
+            const Switch &s = h.of(parts_);
             if (s.prevPid == 0) continue;
             Out &o = lastOut_[s.prevPid];
             const bool earlier = o.ts < ts || o.cpu < 0;

@@ -47,8 +47,14 @@ private:
     };
     struct Cpu
     {
-        size_t next = 0; // the next event to look at
-        size_t end = 0;  // of the slice
+        size_t next = 0;                   // the next event to look at
+        size_t end = 0;                    // of the slice
+        size_t firstPart = 0, endPart = 0; // its parts of the slice
+    };
+    // Up to part_ events of one CPU, looked through by one thread: their switches, in event order.
+    struct Part
+    {
+        size_t cpu, first, end;
         std::vector<Switch> switches;
     };
     struct Out
@@ -62,6 +68,7 @@ private:
 
     size_t slice_, part_;
     std::vector<Cpu> cpus_;
+    std::vector<Part> parts_;                  // of the slice, CPU by CPU
     std::unordered_map<int32_t, Out> lastOut_; // by pid
 };
 
