@@ -95,6 +95,7 @@ public:
             passes_[c]->advance(migrations_.scanned(c));
         });
         if (end) {
+            keepHeads(); // (the last events may open heads too)
             for (auto &p : passes_)
                 p->finish();
             t = INT64_MAX;
@@ -118,14 +119,6 @@ public:
         measure(t, end);
         parallelFor(cpus_.size(), threads_, [&](size_t c) { fold(c, end); });
         if (!end) release();
-    }
-
-    // Before the passes finish (they hand their unresolved stretches over and forget the list).
-    void keepHeads()
-    {
-        headsAtEnd_.resize(cpus_.size());
-        for (size_t c = 0; c < cpus_.size(); ++c)
-            headsAtEnd_[c] = passes_[c]->scheduledOpens();
     }
 
     TickReport finish(double seconds);
@@ -183,6 +176,14 @@ private:
     void advanceLane(size_t c, size_t through);
     void release();
     void forgetResolvedCandidates();
+    // After the passes took the last events, before they finish (they hand their unresolved stretches
+    // over and forget the list).
+    void keepHeads()
+    {
+        headsAtEnd_.resize(cpus_.size());
+        for (size_t c = 0; c < cpus_.size(); ++c)
+            headsAtEnd_[c] = passes_[c]->scheduledOpens();
+    }
     size_t eventsNeeded(size_t c) const;
 
     Trace &trace_;

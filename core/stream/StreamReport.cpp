@@ -326,7 +326,6 @@ StreamResult streamed(const std::string &path, const StreamOptions &options)
     }
     stream.finish();
     engine.noteTimes();
-    engine.keepHeads();
     engine.step(INT64_MAX, true);
     if (!trace.functions.empty())
         throw LoadError(path + ": the trace has function_graph records, whose report needs the whole trace: "

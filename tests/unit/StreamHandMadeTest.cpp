@@ -101,6 +101,28 @@ TEST(Stream, ModesFoundLongAfterTheirTaskLaneChangesWereReleased)
             << slice << " ns slices";
 }
 
+TEST(Stream, AStretchOpenedByTheLastEventsGetsItsModeFromTheCpuItsTaskLeft)
+{
+    // u leaves CPU 1 preempted in user mode (after a sys_exit); CPU 0's last page begins at 1.010 s and
+    // runs 50 ms past it: u's first switch-in there, at 1.050 s, is taken by the stream's last step only.
+    // Its mode comes from CPU 1 (user) as in the loaded report, however late the stretch opened.
+    TickText t;
+    const std::string p0 = "00000000aaaa0000";
+    t.sw(1, 1.000000, "swapper/1", 0, "R", "u", 100);
+    t.ev(1, 1.000500, "u-100", "sys_exit: NR 0 = 0");
+    t.sw(1, 1.001000, "u", 100, "R+", "swapper/1", 0);
+    t.sw(0, 1.010000, "swapper/0", 0, "R", "k", 200);
+    t.ev(0, 1.010500, "k-200", "sys_exit: NR 0 = 0");
+    t.sw(0, 1.050000, "k", 200, "R+", "u", 100);
+    t.tick(0, 1.060000, "u-100", p0);
+    const DatOfText d = datOfText(*t.load(), "late-head.dat");
+    ASSERT_EQ(d.whole.cpus.size(), 2u);
+    EXPECT_EQ(d.whole.cpus[0].ticks.user, 1u) << "u resumes on CPU 0 in the mode it left CPU 1 in";
+    for (int64_t slice : {100000, 1000000})
+        EXPECT_EQ(loadedJson(*d.loaded), streamedJson(d.path, *d.loaded, slice, SIZE_MAX))
+            << slice << " ns slices";
+}
+
 TEST(Stream, ATaskBackFromAnotherCpuIsOfUnknownModeAtAnySliceBoundary)
 {
     // t leaves CPU 0 in user mode, sleeps in a syscall on CPU 1 and wakes on CPU 0 inside it; CPU 1 keeps
