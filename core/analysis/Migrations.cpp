@@ -27,7 +27,21 @@ void MigrationSweep::through(const Trace &trace, const EventRoles &roles, int64_
         }
         if (total == 0) break;
         if (total > slice_) {
-            const size_t share = std::max<size_t>(slice_ / n, 1);
+            // The CPUs with fewer events left than their share take all of them; the others split the rest
+            // (one busy CPU among many idle ones takes most of the slice, so its parts go to every thread).
+            std::vector<size_t> left(n);
+            for (size_t c = 0; c < n; ++c)
+                left[c] = cpus_[c].end - cpus_[c].next;
+            std::sort(left.begin(), left.end());
+            size_t budget = slice_, share = 1;
+            for (size_t k = 0; k < n; ++k) {
+                const size_t others = n - k; // CPUs not placed yet, left[k] the smallest of them
+                if (left[k] > budget / others) {
+                    share = std::max<size_t>(budget / others, 1);
+                    break;
+                }
+                budget -= left[k];
+            }
             int64_t slice = t;
             for (size_t c = 0; c < n; ++c)
                 if (cpus_[c].end - cpus_[c].next > share)
