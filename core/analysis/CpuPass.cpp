@@ -61,24 +61,26 @@ void CpuPass::start(size_t capacity)
     out_.timers.switches.reserve(capacity);
 }
 
-void CpuPass::addMigrations(const std::vector<uint32_t> &indices)
+void CpuPass::addMigrations(const std::vector<Migration> &moves)
 {
-    // (the ones before the events taken are passed even if migrated() was not asked: a kernel thread's)
-    while (migrationsNext_ < migrations_.size() && migrations_[migrationsNext_] < next_)
+    // (the ones before the events taken are passed even if migrationAt() was not asked: a kernel thread's)
+    while (migrationsNext_ < migrations_.size() && migrations_[migrationsNext_].index < next_)
         ++migrationsNext_;
     if (migrationsNext_ > 0 && migrationsNext_ * 2 >= migrations_.size()) { // drop the ones passed
         migrations_.erase(migrations_.begin(),
                           migrations_.begin() + static_cast<std::ptrdiff_t>(migrationsNext_));
         migrationsNext_ = 0;
     }
-    migrations_.insert(migrations_.end(), indices.begin(), indices.end());
+    migrations_.insert(migrations_.end(), moves.begin(), moves.end());
 }
 
-bool CpuPass::migrated(size_t i)
+const Migration *CpuPass::migrationAt(size_t i)
 {
-    while (migrationsNext_ < migrations_.size() && migrations_[migrationsNext_] < i)
+    while (migrationsNext_ < migrations_.size() && migrations_[migrationsNext_].index < i)
         ++migrationsNext_;
-    return migrationsNext_ < migrations_.size() && migrations_[migrationsNext_] == i;
+    return migrationsNext_ < migrations_.size() && migrations_[migrationsNext_].index == i
+               ? &migrations_[migrationsNext_]
+               : nullptr;
 }
 
 void CpuPass::advance(size_t upTo)
@@ -354,11 +356,17 @@ void CpuPass::switchIn(size_t i, int32_t pid, bool scheduled)
     }
     SavedMode m = SavedMode::Unknown;
     if (scheduled) m = ctActive_ ? SavedMode::Kernel : t.saved; // with context tracking user_enter follows
-    // The mode the task left this CPU in is stale once it has left another CPU since (it may have slept
-    // there inside a syscall, or gone back to user mode): unknown here, it comes from the CPU it left
-    // (CrossCpuModes). A task that left in unknown mode continues that stretch's chain either way (a mode
-    // found later tells the earlier stretches too).
-    if (scheduled && !ctActive_ && m != SavedMode::Unknown && migrated(i)) m = SavedMode::Unknown;
+    // The mode the task left this CPU in is stale once it has left another CPU since: if it slept there it
+    // wakes in the kernel (inside schedule()); if it was preempted there, it resumes in the mode it had
+    // there, unknown here (CrossCpuModes takes it from that CPU). A stretch of unknown mode it left here it
+    // continues (a mode found later tells the earlier stretches too) only if it showed no mode and did not
+    // sleep since it left: else what it shows later tells nothing of the time before.
+    const Migration *moved = scheduled && !ctActive_ ? migrationAt(i) : nullptr;
+    bool continues = scheduled;
+    if (moved) {
+        continues = !moved->slept && m == SavedMode::Unknown && moved->changed < t.leftAt;
+        m = moved->slept ? SavedMode::Kernel : SavedMode::Unknown;
+    }
     switch (m) {
     case SavedMode::User:
         setTask(i, TaskState::User);
@@ -376,7 +384,7 @@ void CpuPass::switchIn(size_t i, int32_t pid, bool scheduled)
     taskCode_ = StateCode::task(TaskState::Unknown);
     taskState_ = TaskState::Unknown;
     out_.task.set(i, taskCode_);
-    unknown_.open(i, pid, scheduled, scheduled ? t.unknownStretch : -1);
+    unknown_.open(i, pid, scheduled, continues ? t.unknownStretch : -1);
     t.unknownStretch = -1;
 }
 
@@ -396,6 +404,7 @@ void CpuPass::onSwitch(size_t i, const SchedSwitchP &p)
         const int32_t stretch = unknown_.close();
         TaskModeTable::Task &t = tasks_.get(curr_);
         t.saved = m;
+        t.leftAt = ts_;
         t.unknownStretch = m == SavedMode::Unknown ? stretch : -1;
     }
     if (depth_) { // hard interrupts never span a switch (their exits were lost); softirqs may (RT)

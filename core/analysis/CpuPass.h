@@ -12,6 +12,7 @@
 
 #include "CpuAnalysis.h"
 #include "EventRoles.h"
+#include "Migrations.h"
 #include "TaskModeTable.h"
 #include "TickTracker.h"
 #include "TimerTracker.h"
@@ -39,7 +40,7 @@ public:
     void finish();
     // Switch-ins (event indices, ascending, appended as found) of a task that last left another CPU
     // (MigrationSweep): the mode this CPU remembers for it is stale, so it is treated as unknown.
-    void addMigrations(const std::vector<uint32_t> &indices);
+    void addMigrations(const std::vector<Migration> &moves);
 
     // What a caller taking records as they become final needs to know (between advance() calls).
     size_t processed() const { return next_; } // events taken
@@ -78,7 +79,7 @@ private:
     void event(const CpuEvents::Cursor &c, size_t i, Role role);
 
     void switchIn(size_t i, int32_t pid, bool scheduled);
-    bool migrated(size_t i); // switch-in i brings its task from another CPU
+    const Migration *migrationAt(size_t i); // switch-in i brings its task from another CPU (nullptr: not)
     void onSwitch(size_t i, const SchedSwitchP &p);
     void setTask(size_t i, TaskState s, unsigned detail = 0);
     void relabelTask(size_t change, uint8_t code);
@@ -136,8 +137,8 @@ private:
     Role prevRole_ = Role::Other;
     bool prevIdleExit_ = false;
 
-    size_t next_ = 0;                  // the first event advance() has not taken yet
-    std::vector<uint32_t> migrations_; // addMigrations(), from migrationsNext_ on not reached yet
+    size_t next_ = 0;                   // the first event advance() has not taken yet
+    std::vector<Migration> migrations_; // addMigrations(), from migrationsNext_ on not reached yet
     size_t migrationsNext_ = 0;
     size_t lostSeen_ = 0;      // lost ranges turned into gaps
     std::vector<size_t> gaps_; // first events after lost events, from nextGap_ on still ahead

@@ -7,8 +7,8 @@
 
 namespace tickscope {
 
-void MigrationSweep::through(const Trace &trace, const EventRoles &roles, int64_t t,
-                             std::vector<std::vector<uint32_t>> &out, int threads)
+void MigrationSweep::through(const Trace &trace, const EventRoles &roles, int64_t t, Migrations &out,
+                             int threads)
 {
     const size_t n = static_cast<size_t>(trace.cpuCount());
     cpus_.resize(n);
@@ -66,15 +66,28 @@ void MigrationSweep::scan(const Trace &trace, const EventRoles &roles, int threa
             parts_.push_back({c, i, std::min(i + part_, cpus_[c].end), {}});
         cpus_[c].endPart = parts_.size();
     }
-    // One type id of sched_switch (as in every trace seen): found by a search of the type column.
+    // One type id of sched_switch (as in every trace seen): found by a search of the type column, and
+    // between two switches, whether the task showed its mode (any of a few types: a search for each).
     const std::vector<uint16_t> types = roles.typesOf(Role::SchedSwitch);
+    std::vector<uint16_t> shows;
+    for (const Role r : {Role::SysEnter, Role::SysExit, Role::UserEnter, Role::UserExit})
+        for (const uint16_t type : roles.typesOf(r))
+            shows.push_back(type);
     parallelFor(parts_.size(), threads, [&](size_t k) {
         Part &part = parts_[k];
         const CpuEvents &ev = trace.cpu(static_cast<int>(part.cpu));
         CpuEvents::OffsetWalker payloads(ev);
+        const auto showsIn = [&](size_t from, size_t to) {
+            for (const uint16_t type : shows)
+                if (ev.findType(type, from, to) < to) return true;
+            return false;
+        };
+        size_t from = part.first; // where the run of the task the next switch switches out began
         const auto take = [&](size_t i) {
             const auto p = payloads.payload<SchedSwitchP>(i);
-            part.switches.push_back({ev.ts(i), p.prevPid, p.nextPid, static_cast<uint32_t>(i)});
+            part.switches.push_back({ev.ts(i), p.prevPid, p.nextPid, static_cast<uint32_t>(i),
+                                     (p.prevState & 0xff) == 0, showsIn(from, i)});
+            from = i + 1;
         };
         if (types.size() == 1) {
             for (size_t i = ev.findType(types[0], part.first, part.end); i < part.end;
@@ -84,10 +97,23 @@ void MigrationSweep::scan(const Trace &trace, const EventRoles &roles, int threa
             for (size_t i = part.first; i < part.end; ++i)
                 if (roles.role(ev.type(i)) == Role::SchedSwitch) take(i);
         }
+        part.tail = showsIn(from, part.end);
     });
+    // A run begun in an earlier part (or slice) ends at the first switch of a later one.
+    for (Cpu &cpu : cpus_) {
+        for (size_t k = cpu.firstPart; k < cpu.endPart; ++k) {
+            Part &part = parts_[k];
+            if (part.switches.empty()) {
+                cpu.showed |= part.tail;
+                continue;
+            }
+            part.switches.front().showed |= cpu.showed;
+            cpu.showed = part.tail;
+        }
+    }
 }
 
-void MigrationSweep::merge(std::vector<std::vector<uint32_t>> &out)
+void MigrationSweep::merge(Migrations &out)
 {
     struct Head
     {
@@ -128,15 +154,20 @@ void MigrationSweep::merge(std::vector<std::vector<uint32_t>> &out)
                 here = group[e].of(parts_).prevPid == s.nextPid;
             const auto it = lastOut_.find(s.nextPid);
             if (!here && it != lastOut_.end() && it->second.cpu != static_cast<int32_t>(h.cpu))
-                out[h.cpu].push_back(s.index);
+                out[h.cpu].push_back({s.index, !it->second.runnable, it->second.changed});
         }
         for (const Head &h : group) {
             const Switch &s = h.of(parts_);
             if (s.prevPid == 0) continue;
             Out &o = lastOut_[s.prevPid];
+            if (!s.runnable || s.showed) o.changed = ts;
             const bool earlier = o.ts < ts || o.cpu < 0;
             // of two at one time the lower CPU's (the group comes CPU by CPU); on one CPU the later event's
-            if (earlier || o.cpu == static_cast<int32_t>(h.cpu)) o = {ts, static_cast<int32_t>(h.cpu)};
+            if (earlier || o.cpu == static_cast<int32_t>(h.cpu)) {
+                o.ts = ts;
+                o.cpu = static_cast<int32_t>(h.cpu);
+                o.runnable = s.runnable;
+            }
         }
     }
 }

@@ -16,6 +16,19 @@
 
 namespace tickscope {
 
+// A switch-in of a task whose latest switch-out was on another CPU.
+struct Migration
+{
+    uint32_t index; // the switch-in's event index
+    // That switch-out was a sleep (prev_state not runnable): the task was in the kernel, and wakes there.
+    bool slept = false;
+    // The time of the task's latest switch-out after which its mode may differ from before: a sleep, or
+    // one ending a run in which it showed its mode (a syscall or context tracking event). INT64_MIN: none.
+    int64_t changed = INT64_MIN;
+    bool operator==(const Migration &) const = default;
+};
+using Migrations = std::vector<std::vector<Migration>>; // per CPU, ascending index
+
 class MigrationSweep
 {
 public:
@@ -29,12 +42,11 @@ public:
     }
 
     // Takes every CPU's sched_switch events up to time t (all CPUs' events up to t are in; later ones are
-    // left for the next call) and appends to out[c] the event indices, ascending, of CPU c's switch-ins of a
-    // task whose latest switch-out strictly before was on another CPU (of two at one time, the lower CPU's).
+    // left for the next call) and appends to out[c] CPU c's switch-ins, ascending, of a task whose latest
+    // switch-out strictly before was on another CPU (of two at one time, the lower CPU's).
     // The events are looked through on `threads` threads in parts (so one busy CPU's are spread over all
     // threads), a slice of time of about sliceEvents events of all CPUs at a time.
-    void through(const Trace &trace, const EventRoles &roles, int64_t t,
-                 std::vector<std::vector<uint32_t>> &out, int threads = 1);
+    void through(const Trace &trace, const EventRoles &roles, int64_t t, Migrations &out, int threads = 1);
     // Events of CPU c looked at so far (the ones before may be released).
     size_t scanned(size_t c) const { return c < cpus_.size() ? cpus_[c].next : 0; }
 
@@ -44,27 +56,33 @@ private:
         int64_t ts;
         int32_t prevPid, nextPid;
         uint32_t index;
+        bool runnable; // prev_state: preempted or yielding
+        bool showed;   // a syscall or context tracking event on this CPU since the switch before
     };
     struct Cpu
     {
         size_t next = 0;                   // the next event to look at
         size_t end = 0;                    // of the slice
         size_t firstPart = 0, endPart = 0; // its parts of the slice
+        bool showed = false;               // such an event since its last switch looked at
     };
     // Up to part_ events of one CPU, looked through by one thread: their switches, in event order.
     struct Part
     {
         size_t cpu, first, end;
         std::vector<Switch> switches;
+        bool tail = false; // a syscall or context tracking event after its last switch (or in it, if none)
     };
     struct Out
     {
         int64_t ts = INT64_MIN;
         int32_t cpu = -1;
+        bool runnable = true;
+        int64_t changed = INT64_MIN; // Migration::changed
     };
     // The events of every CPU from next to end: their switches, then merged by time.
     void scan(const Trace &trace, const EventRoles &roles, int threads);
-    void merge(std::vector<std::vector<uint32_t>> &out);
+    void merge(Migrations &out);
 
     size_t slice_, part_;
     std::vector<Cpu> cpus_;

@@ -31,6 +31,7 @@ public:
         int8_t kernelThread = -1; // -1 not known yet, 0 no, 1 yes
         int32_t unknownStretch =
             -1; // its last stretch of unknown mode, switched out runnable (UnknownStretches)
+        int64_t leftAt = INT64_MIN; // the time of its last switch-out here
     };
 
     TaskModeTable();

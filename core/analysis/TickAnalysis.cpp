@@ -90,7 +90,7 @@ TickAnalysis TickAnalysis::run(const Trace &trace, const AnalysisOptions &option
               [&](int x, int y) { return trace.cpu(x).size() > trace.cpu(y).size(); });
     const int threads = std::clamp(defaultThreads(options.threads), 1, std::max(n, 1));
     a.threads = threads;
-    std::vector<std::vector<uint32_t>> migrations;
+    Migrations migrations;
     MigrationSweep().through(trace, roles, INT64_MAX, migrations, threads);
     parallelFor(order.size(), threads, [&](size_t k) {
         throwIfCancelled(options.cancel);

@@ -115,6 +115,12 @@ void UnknownStretches::compact(TaskModeTable &tasks)
     for (const Stretch &s : closed_)
         if (s.prev >= 0) continued[static_cast<size_t>(s.prev)] = 1;
     if (open_.prev >= 0) continued[static_cast<size_t>(open_.prev)] = 1;
+    // (a stretch no task links to any more is continued by nothing: its task came back after showing its
+    // mode or sleeping elsewhere, or left it in a known mode)
+    std::vector<uint8_t> linked(closed_.size(), 0);
+    tasks.forEach([&](const TaskModeTable::Task &t) {
+        if (t.unknownStretch >= 0) linked[static_cast<size_t>(t.unknownStretch)] = 1;
+    });
     const auto below = [this](const PendingMode &m) {
         return m.changeEnd <= floor_.changes && m.tickEnd <= floor_.ticks &&
                m.localTickEnd <= floor_.localTicks;
@@ -124,7 +130,9 @@ void UnknownStretches::compact(TaskModeTable &tasks)
     for (size_t k = 0; k < closed_.size(); ++k) {
         const Stretch &s = closed_[k];
         if (s.resolved) continue;
-        if (s.prev >= 0 && continued[k] && below(s.m)) { // its successor links to its predecessor instead
+        // a follower in the middle of its chain (its successor links to its predecessor instead), or at its
+        // end for good
+        if (s.prev >= 0 && (continued[k] || !linked[k]) && below(s.m)) {
             to[k] = to[static_cast<size_t>(s.prev)];
             continue;
         }

@@ -43,8 +43,9 @@ public:
     size_t kept() const { return closed_.size(); }
     // A stream's readers are past these task-lane changes, ticks and local timer ticks (folded, the sweep's
     // switch-outs taken): a stretch wholly before them that continues one and is continued by another
-    // (a follower in the middle of its chain) has nothing left to relabel that anyone reads, and its
-    // chain resolves through the others, so compact() drops it. Without a floor every stretch is kept.
+    // (a follower in the middle of its chain), or that no task will continue any more (the last of its
+    // chain), has nothing left to relabel that anyone reads, and its chain resolves through its head, so
+    // compact() drops it. Without a floor every stretch is kept.
     void setFloor(size_t changes, size_t ticks, size_t localTicks) { floor_ = {changes, ticks, localTicks}; }
     // The chain (PendingMode::root) of the stretch not resolved yet, open or closed, that holds task-lane
     // change `change`; SwitchOutCandidate::kNoChain when none does.

@@ -195,7 +195,7 @@ private:
     int threads_ = 1;
     IncrementalPairing pairing_;
     MigrationSweep migrations_;
-    std::vector<std::vector<uint32_t>> newMigrations_;
+    Migrations newMigrations_;
     SwitchOutSweep sweep_;
     SwitchOutCandidates candidates_;
     std::vector<std::vector<uint32_t>> opens_, headsAtEnd_;

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <vector>
 
@@ -17,10 +18,11 @@ class Switches : public test::TextTraceBuilder<Switches>
 {
 };
 
-using Marks = std::vector<std::vector<uint32_t>>;
+using Marks = Migrations;
 
-// Three CPUs switching among six tasks at random, syscall lines between switches (six on CPU 0, one on the
-// others), many switches at one microsecond (on one CPU and across CPUs).
+// Three CPUs switching among six tasks at random (a quarter of them going to sleep), syscall lines between
+// switches (six on CPU 0, one on the others), many switches at one microsecond (on one CPU and across
+// CPUs).
 std::unique_ptr<Trace> randomSwitches(unsigned seed, int steps)
 {
     constexpr int kCpus = 3, kTasks = 6;
@@ -35,17 +37,23 @@ std::unique_ptr<Trace> randomSwitches(unsigned seed, int steps)
         for (int d = 0; d < kCpus; ++d)
             if (d != c && next != 0 && cur[d] == next) next = 0;
         const auto name = [](int p) { return p ? "t" + std::to_string(p) : std::string("swapper"); };
-        // (CPU 0 has most of the events: slices cut where its share of them ends)
+        // (CPU 0 has most of the events: slices cut where its share of them ends, and a task's run spans
+        // parts of the events; one run in four shows the task's mode with a syscall)
+        const bool shows = rng() % 4 == 0;
         for (int k = 0; k < (c == 0 ? 6 : 1) && cur[c]; ++k)
-            s.ev(c, ts, name(cur[c]) + "-" + std::to_string(cur[c]), "sys_exit: NR 0 = 0");
-        s.sw(c, ts, name(cur[c]), cur[c], "R+", name(next), next);
+            s.ev(c, ts, name(cur[c]) + "-" + std::to_string(cur[c]),
+                 shows && k == 0 ? "sys_exit: NR 0 = 0"
+                                 : "sched_waking: comm=w pid=99 prio=120 target_cpu=000");
+        s.sw(c, ts, name(cur[c]), cur[c], rng() % 4 == 0 ? "S" : "R+", name(next), next);
         cur[c] = next;
     }
     return s.load();
 }
 
 // The switch-ins a plain search finds: the task's latest switch-out strictly before (of two at one time,
-// the lower CPU's) was on another CPU, and it was not switched out on this CPU earlier at that very time.
+// the lower CPU's; on one CPU the later event's) was on another CPU, and it was not switched out on this CPU
+// earlier at that very time; slept: that switch-out was a sleep; changed: the latest switch-out strictly
+// before that was a sleep or ended a run with a syscall in it.
 Marks expectedMarks(const Trace &trace)
 {
     const EventRoles roles(trace);
@@ -55,28 +63,40 @@ Marks expectedMarks(const Trace &trace)
         uint32_t index;
         int64_t ts;
         int32_t prev, next;
+        bool runnable, showed;
     };
     std::vector<Sw> all;
     for (int c = 0; c < trace.cpuCount(); ++c) {
         const CpuEvents &ev = trace.cpu(c);
-        for (size_t i = 0; i < ev.size(); ++i)
-            if (roles.role(ev.type(i)) == Role::SchedSwitch) {
-                const auto p = ev.payload<SchedSwitchP>(i);
-                all.push_back({c, static_cast<uint32_t>(i), ev.ts(i), p.prevPid, p.nextPid});
-            }
+        bool seen = false;
+        for (size_t i = 0; i < ev.size(); ++i) {
+            const Role r = roles.role(ev.type(i));
+            seen |= r == Role::SysEnter || r == Role::SysExit || r == Role::UserEnter || r == Role::UserExit;
+            if (r != Role::SchedSwitch) continue;
+            const auto p = ev.payload<SchedSwitchP>(i);
+            all.push_back({c, static_cast<uint32_t>(i), ev.ts(i), p.prevPid, p.nextPid,
+                           (p.prevState & 0xff) == 0, seen});
+            seen = false;
+        }
     }
     Marks marks(static_cast<size_t>(trace.cpuCount()));
     for (const Sw &in : all) {
         if (in.next == 0) continue;
         bool here = false;
         const Sw *last = nullptr;
+        int64_t changed = INT64_MIN;
         for (const Sw &out : all) {
             if (out.prev != in.next) continue;
+            if (out.ts < in.ts && (!out.runnable || out.showed)) changed = std::max(changed, out.ts);
             if (out.cpu == in.cpu && out.ts == in.ts && out.index < in.index) here = true;
-            if (out.ts < in.ts && (!last || out.ts > last->ts || (out.ts == last->ts && out.cpu < last->cpu)))
+            if (out.ts < in.ts &&
+                (!last || out.ts > last->ts ||
+                 (out.ts == last->ts &&
+                  (out.cpu < last->cpu || (out.cpu == last->cpu && out.index > last->index)))))
                 last = &out;
         }
-        if (!here && last && last->cpu != in.cpu) marks[static_cast<size_t>(in.cpu)].push_back(in.index);
+        if (!here && last && last->cpu != in.cpu)
+            marks[static_cast<size_t>(in.cpu)].push_back({in.index, !last->runnable, changed});
     }
     return marks;
 }
@@ -88,10 +108,20 @@ TEST(MigrationSweep, MarksTheSwitchInsAPlainSearchFindsInAnySlicesPartsAndSteps)
         const auto trace = randomSwitches(seed, 1500);
         const EventRoles roles(*trace);
         const Marks expected = expectedMarks(*trace);
-        size_t marked = 0;
+        size_t marked = 0, slept = 0;
         for (const auto &m : expected)
-            marked += m.size();
+            for (const Migration &x : m) {
+                ++marked;
+                slept += x.slept;
+            }
         ASSERT_GT(marked, 300u) << "the random trace moves tasks between CPUs";
+        ASSERT_GT(slept, 50u) << "some after sleeping on the CPU they left";
+        ASSERT_LT(slept, marked / 2);
+        size_t showedOnly = 0; // changed by a run with a syscall, not by the sleep it left in
+        for (const auto &m : expected)
+            for (const Migration &x : m)
+                showedOnly += !x.slept && x.changed != INT64_MIN;
+        ASSERT_GT(showedOnly, 50u);
 
         Marks once;
         MigrationSweep().through(*trace, roles, INT64_MAX, once);

@@ -101,6 +101,36 @@ TEST(Stream, ModesFoundLongAfterTheirTaskLaneChangesWereReleased)
             << slice << " ns slices";
 }
 
+TEST(Stream, AStretchOfUnknownModeEndsWhenItsTaskShowsItsModeElsewhereAtAnySliceBoundary)
+{
+    // As AnalysisTextTrace.AStretchOfUnknownModeIsNotContinuedOnceItsTaskShowedItsModeElsewhere, with CPU 1
+    // switching on for 50 ms after t left it: t's syscall there and its return to CPU 0 fall in one step or
+    // in two, and the run with the syscall began in an earlier step than the switch that ends it.
+    TickText t;
+    const std::string p0 = "00000000aaaa0000";
+    t.sw(0, 1.000000, "swapper/0", 0, "R", "t", 100);
+    t.tick(0, 1.001000, "t-100", p0);
+    t.sw(0, 1.002000, "t", 100, "R+", "swapper/0", 0);
+    t.sw(1, 1.003000, "swapper/1", 0, "R", "t", 100);
+    t.ev(1, 1.003500, "t-100", "sys_enter: NR 7 (0, 0, 0, 0, 0, 0)");
+    t.sw(1, 1.004000, "t", 100, "R+", "k", 200);
+    for (int k = 0; k < 500; ++k)
+        t.sw(1, 1.0041 + k * 1e-4, k % 2 ? "k2" : "k", k % 2 ? 201 : 200, "R+", k % 2 ? "k" : "k2",
+             k % 2 ? 200 : 201);
+    t.sw(0, 1.004050, "swapper/0", 0, "R", "t", 100);
+    t.tick(0, 1.006000, "t-100", p0);
+    t.ev(0, 1.007000, "t-100", "sys_exit: NR 7 = 0");
+    t.tick(0, 1.008000, "t-100", p0);
+    const DatOfText d = datOfText(*t.load(), "showed-elsewhere.dat");
+    ASSERT_EQ(d.whole.cpus.size(), 2u);
+    EXPECT_EQ(d.whole.cpus[0].ticks.kernel, 1u);
+    EXPECT_EQ(d.whole.cpus[0].ticks.user, 1u);
+    EXPECT_EQ(d.whole.cpus[0].ticks.unknown, 1u);
+    for (int64_t slice : {1000, 10000, 50000, 100000, 1000000})
+        EXPECT_EQ(loadedJson(*d.loaded), streamedJson(d.path, *d.loaded, slice, SIZE_MAX))
+            << slice << " ns slices";
+}
+
 TEST(Stream, AStretchOpenedByTheLastEventsGetsItsModeFromTheCpuItsTaskLeft)
 {
     // u leaves CPU 1 preempted in user mode (after a sys_exit); CPU 0's last page begins at 1.010 s and
