@@ -74,12 +74,13 @@ void SwitchOutSweep::through(const Trace &trace, const EventRoles &roles,
 {
     cpus_.resize(cpus.size());
     out.resize(cpus.size());
-    // The next item of each CPU: an opening before a switch of the same time (a switch-out at the very
-    // time of the switch-in is not before it), else event order.
+    // The next item of each CPU: a switch before an opening of the same time (a switch-out on another CPU
+    // at the very time of the switch-in is before it: the task cannot run on both; a text trace's
+    // microseconds often tie; the ones on the opening's own CPU are not candidates), else event order.
     struct Head
     {
         int64_t ts;
-        int open; // 0: an opening, 1: a switch
+        int open; // 0: a switch, 1: an opening
         size_t cpu;
         bool operator>(const Head &o) const
         {
@@ -95,7 +96,7 @@ void SwitchOutSweep::through(const Trace &trace, const EventRoles &roles,
         if (!hasO && !hasS) return false;
         const int64_t to = hasO ? ev.ts(opens[c][s.open]) : INT64_MAX;
         const int64_t ts = hasS ? ev.ts(sw[s.sw].index) : INT64_MAX;
-        h = to <= ts ? Head{to, 0, c} : Head{ts, 1, c};
+        h = ts <= to ? Head{ts, 0, c} : Head{to, 1, c};
         return true;
     };
     std::priority_queue<Head, std::vector<Head>, std::greater<>> heads;
@@ -110,7 +111,7 @@ void SwitchOutSweep::through(const Trace &trace, const EventRoles &roles,
         const int cpu = cpus[c].cpu;
         const CpuEvents &ev = trace.cpu(cpu);
         Cpu &s = cpus_[c];
-        if (h.open == 0) {
+        if (h.open == 1) {
             const uint32_t at = opens[c][s.open++];
             const int32_t pid = ev.payload<SchedSwitchP>(at).nextPid; // the task switched in
             SwitchOutCandidate best;

@@ -60,8 +60,8 @@ private:
 using SwitchOutCandidates = std::vector<SwitchOutCandidateList>;
 
 // Every CPU's switches (CpuTimers::switches) and the switch-ins that began stretches, taken in time order
-// up to a time: each switch-in gets the latest switch-out of its task on any other CPU before it (of two
-// equally late, the lower-numbered CPU's; on one CPU the later event's).
+// up to a time: each switch-in gets the latest switch-out of its task on any other CPU at or before its
+// time (of two equally late, the lower-numbered CPU's; on one CPU the later event's).
 class SwitchOutSweep
 {
 public:

@@ -19,7 +19,8 @@ void MigrationSweep::through(const Trace &trace, const EventRoles &roles, int64_
     };
     for (;;) {
         // A slice up to a time that leaves no CPU more than its share of slice_ events (all events of that
-        // time on every CPU go in together: a switch-out at the very time of a switch-in is not before it).
+        // time on every CPU go in together: a switch-out at the very time of a switch-in is before it or not
+        // by its CPU).
         size_t total = 0;
         for (size_t c = 0; c < n; ++c) {
             cpus_[c].end = endAt(c, t);
@@ -133,7 +134,8 @@ void MigrationSweep::merge(Migrations &out)
     };
     for (size_t c = 0; c < cpus_.size(); ++c)
         push(c, cpus_[c].firstPart, 0);
-    // The switches of one time together: a switch-out at the very time of a switch-in is not before it.
+    // The switches of one time together: a switch-out at the very time of a switch-in is before it on
+    // another CPU, not on the same one unless earlier there.
     std::vector<Head> group;
     while (!heads.empty()) {
         group.clear();
@@ -152,9 +154,27 @@ void MigrationSweep::merge(Migrations &out)
             bool here = false;
             for (size_t e = g; e-- > 0 && group[e].cpu == h.cpu && !here;)
                 here = group[e].of(parts_).prevPid == s.nextPid;
+            if (here) continue;
+            // switched out on another CPU at this very time: before (it cannot run on two at once), and the
+            // latest (of two, the lower CPU's; it changed if any of them did)
+            const Switch *there = nullptr;
+            size_t thereCpu = 0;
+            bool changedThere = false;
+            for (const Head &o : group) { // (CPU by CPU, each in event order: on one CPU the later one)
+                const Switch &x = o.of(parts_);
+                if (o.cpu == h.cpu || x.prevPid != s.nextPid) continue;
+                if (!there || o.cpu == thereCpu) {
+                    there = &x;
+                    thereCpu = o.cpu;
+                }
+                changedThere |= !x.runnable || x.showed;
+            }
             const auto it = lastOut_.find(s.nextPid);
-            if (!here && it != lastOut_.end() && it->second.cpu != static_cast<int32_t>(h.cpu))
-                out[h.cpu].push_back({s.index, !it->second.runnable, it->second.changed});
+            const int64_t changed = changedThere ? ts : it != lastOut_.end() ? it->second.changed : INT64_MIN;
+            if (there)
+                out[h.cpu].push_back({s.index, !there->runnable, changed});
+            else if (it != lastOut_.end() && it->second.cpu != static_cast<int32_t>(h.cpu))
+                out[h.cpu].push_back({s.index, !it->second.runnable, changed});
         }
         for (const Head &h : group) {
             const Switch &s = h.of(parts_);

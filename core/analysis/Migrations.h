@@ -43,7 +43,9 @@ public:
 
     // Takes every CPU's sched_switch events up to time t (all CPUs' events up to t are in; later ones are
     // left for the next call) and appends to out[c] CPU c's switch-ins, ascending, of a task whose latest
-    // switch-out strictly before was on another CPU (of two at one time, the lower CPU's).
+    // switch-out before was on another CPU (of two at one time, the lower CPU's). A switch-out at the very
+    // time of the switch-in is before it if on another CPU (the task cannot run on two at once; a text
+    // trace's microseconds often tie), after it if later on the same CPU.
     // The events are looked through on `threads` threads in parts (so one busy CPU's are spread over all
     // threads), a slice of time of about sliceEvents events of all CPUs at a time.
     void through(const Trace &trace, const EventRoles &roles, int64_t t, Migrations &out, int threads = 1);

@@ -12,6 +12,10 @@
 #include <vector>
 
 namespace tickscope {
+void PrintTo(const Migration &m, std::ostream *os) // (for gtest: index, slept, changed)
+{
+    *os << "{" << m.index << (m.slept ? " slept" : "") << " changed " << m.changed << "}";
+}
 namespace {
 
 class Switches : public test::TextTraceBuilder<Switches>
@@ -50,10 +54,10 @@ std::unique_ptr<Trace> randomSwitches(unsigned seed, int steps)
     return s.load();
 }
 
-// The switch-ins a plain search finds: the task's latest switch-out strictly before (of two at one time,
-// the lower CPU's; on one CPU the later event's) was on another CPU, and it was not switched out on this CPU
-// earlier at that very time; slept: that switch-out was a sleep; changed: the latest switch-out strictly
-// before that was a sleep or ended a run with a syscall in it.
+// The switch-ins a plain search finds: the task's latest switch-out before (earlier, or at the same time on
+// another CPU; of two at one time, the lower CPU's; on one CPU the later event's) was on another CPU, and
+// it was not switched out on this CPU earlier at that very time; slept: that switch-out was a sleep; changed:
+// the latest switch-out strictly before that was a sleep or ended a run with a syscall in it.
 Marks expectedMarks(const Trace &trace)
 {
     const EventRoles roles(trace);
@@ -87,12 +91,13 @@ Marks expectedMarks(const Trace &trace)
         int64_t changed = INT64_MIN;
         for (const Sw &out : all) {
             if (out.prev != in.next) continue;
-            if (out.ts < in.ts && (!out.runnable || out.showed)) changed = std::max(changed, out.ts);
+            // before the switch-in: earlier, or at its time on another CPU (the task cannot run on two)
+            const bool before = out.ts < in.ts || (out.ts == in.ts && out.cpu != in.cpu);
+            if (before && (!out.runnable || out.showed)) changed = std::max(changed, out.ts);
             if (out.cpu == in.cpu && out.ts == in.ts && out.index < in.index) here = true;
-            if (out.ts < in.ts &&
-                (!last || out.ts > last->ts ||
-                 (out.ts == last->ts &&
-                  (out.cpu < last->cpu || (out.cpu == last->cpu && out.index > last->index)))))
+            if (before && (!last || out.ts > last->ts ||
+                           (out.ts == last->ts &&
+                            (out.cpu < last->cpu || (out.cpu == last->cpu && out.index > last->index)))))
                 last = &out;
         }
         if (!here && last && last->cpu != in.cpu)

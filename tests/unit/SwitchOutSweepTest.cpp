@@ -64,18 +64,19 @@ TEST(SwitchOutSweep, FindsTheLatestSwitchOutOfTheTaskOnAnotherCpu)
         for (const uint32_t at : opens[static_cast<size_t>(c)]) {
             const int32_t pid = ev.payload<SchedSwitchP>(at).nextPid;
             const int64_t in = ev.ts(at);
-            // brute force: the switch-outs of pid strictly before the switch-in, latest first, of equal
+            // brute force: the switch-outs of pid on other CPUs at or before the switch-in's time (the task
+            // cannot run on two CPUs at once: one at its very time came first), latest first, of equal
             // times the lower CPU's, on one CPU the later event
             int bestCpu = -1;
             int64_t bestTs = INT64_MIN, ownTs = INT64_MIN;
             bool runnable = false;
             for (int d = 0; d < kCpus; ++d) {
                 const CpuEvents &od = trace->cpu(d);
-                for (size_t j = 0; j < od.size() && od.ts(j) < in; ++j) {
+                for (size_t j = 0; j < od.size() && od.ts(j) <= in; ++j) {
                     const auto p = od.payload<SchedSwitchP>(j);
                     if (p.prevPid != pid) continue;
                     if (d == c) {
-                        ownTs = od.ts(j);
+                        if (od.ts(j) < in) ownTs = od.ts(j);
                         continue;
                     }
                     if (od.ts(j) > bestTs || (od.ts(j) == bestTs && d <= bestCpu)) {
