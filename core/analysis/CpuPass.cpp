@@ -356,16 +356,17 @@ void CpuPass::switchIn(size_t i, int32_t pid, bool scheduled)
     }
     SavedMode m = SavedMode::Unknown;
     if (scheduled) m = ctActive_ ? SavedMode::Kernel : t.saved; // with context tracking user_enter follows
-    // The mode the task left this CPU in is stale once it has left another CPU since: if it slept there it
-    // wakes in the kernel (inside schedule()); if it was preempted there, it resumes in the mode it had
-    // there, unknown here (CrossCpuModes takes it from that CPU). A stretch of unknown mode it left here it
-    // continues (a mode found later tells the earlier stretches too) only if it showed no mode and did not
+    // The mode the task left this CPU in is stale once it has left another CPU since: unknown here, it
+    // comes from the CPU it left (CrossCpuModes: a task that slept there wakes in the kernel, one preempted
+    // there resumes in the mode it had) unless a syscall here tells first (a task asleep in a user page
+    // fault goes back to user mode). A stretch of unknown mode it left here it continues (a mode found
+    // later tells the earlier stretches too) only if it showed no mode, took no page fault and did not
     // sleep since it left: else what it shows later tells nothing of the time before.
     const Migration *moved = scheduled && !ctActive_ ? migrationAt(i) : nullptr;
     bool continues = scheduled;
     if (moved) {
-        continues = !moved->slept && m == SavedMode::Unknown && moved->changed < t.leftAt;
-        m = moved->slept ? SavedMode::Kernel : SavedMode::Unknown;
+        continues = m == SavedMode::Unknown && moved->changed < t.leftAt;
+        m = SavedMode::Unknown;
     }
     switch (m) {
     case SavedMode::User:

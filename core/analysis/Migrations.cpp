@@ -71,7 +71,7 @@ void MigrationSweep::scan(const Trace &trace, const EventRoles &roles, int threa
     // between two switches, whether the task showed its mode (any of a few types: a search for each).
     const std::vector<uint16_t> types = roles.typesOf(Role::SchedSwitch);
     std::vector<uint16_t> shows;
-    for (const Role r : {Role::SysEnter, Role::SysExit, Role::UserEnter, Role::UserExit})
+    for (const Role r : {Role::SysEnter, Role::SysExit, Role::UserEnter, Role::UserExit, Role::PageFaultUser})
         for (const uint16_t type : roles.typesOf(r))
             shows.push_back(type);
     parallelFor(parts_.size(), threads, [&](size_t k) {
@@ -155,26 +155,19 @@ void MigrationSweep::merge(Migrations &out)
             for (size_t e = g; e-- > 0 && group[e].cpu == h.cpu && !here;)
                 here = group[e].of(parts_).prevPid == s.nextPid;
             if (here) continue;
-            // switched out on another CPU at this very time: before (it cannot run on two at once), and the
-            // latest (of two, the lower CPU's; it changed if any of them did)
-            const Switch *there = nullptr;
-            size_t thereCpu = 0;
-            bool changedThere = false;
-            for (const Head &o : group) { // (CPU by CPU, each in event order: on one CPU the later one)
+            // switched out on another CPU at this very time: before it (it cannot run on two at once; it
+            // changed if any of them did)
+            bool there = false, changedThere = false;
+            for (const Head &o : group) {
                 const Switch &x = o.of(parts_);
                 if (o.cpu == h.cpu || x.prevPid != s.nextPid) continue;
-                if (!there || o.cpu == thereCpu) {
-                    there = &x;
-                    thereCpu = o.cpu;
-                }
+                there = true;
                 changedThere |= !x.runnable || x.showed;
             }
             const auto it = lastOut_.find(s.nextPid);
             const int64_t changed = changedThere ? ts : it != lastOut_.end() ? it->second.changed : INT64_MIN;
-            if (there)
-                out[h.cpu].push_back({s.index, !there->runnable, changed});
-            else if (it != lastOut_.end() && it->second.cpu != static_cast<int32_t>(h.cpu))
-                out[h.cpu].push_back({s.index, !it->second.runnable, changed});
+            if (there || (it != lastOut_.end() && it->second.cpu != static_cast<int32_t>(h.cpu)))
+                out[h.cpu].push_back({s.index, changed});
         }
         for (const Head &h : group) {
             const Switch &s = h.of(parts_);
@@ -186,7 +179,6 @@ void MigrationSweep::merge(Migrations &out)
             if (earlier || o.cpu == static_cast<int32_t>(h.cpu)) {
                 o.ts = ts;
                 o.cpu = static_cast<int32_t>(h.cpu);
-                o.runnable = s.runnable;
             }
         }
     }

@@ -20,10 +20,9 @@ namespace tickscope {
 struct Migration
 {
     uint32_t index; // the switch-in's event index
-    // That switch-out was a sleep (prev_state not runnable): the task was in the kernel, and wakes there.
-    bool slept = false;
     // The time of the task's latest switch-out after which its mode may differ from before: a sleep, or
-    // one ending a run in which it showed its mode (a syscall or context tracking event). INT64_MIN: none.
+    // one ending a run in which it showed its mode or may have changed it (a syscall, context tracking or
+    // user page fault event). INT64_MIN: none.
     int64_t changed = INT64_MIN;
     bool operator==(const Migration &) const = default;
 };
@@ -79,7 +78,6 @@ private:
     {
         int64_t ts = INT64_MIN;
         int32_t cpu = -1;
-        bool runnable = true;
         int64_t changed = INT64_MIN; // Migration::changed
     };
     // The events of every CPU from next to end: their switches, then merged by time.

@@ -142,33 +142,26 @@ TEST(AnalysisTextTrace, AModeSeenOnACpuIsStaleOnceTheTaskLeftAnotherCpu)
     EXPECT_EQ(r.task(0, 1.010), TaskState::User) << "u back on CPU 0, preempted in user mode on CPU 1";
 }
 
-TEST(AnalysisTextTrace, ATaskThatSleptOnAnotherCpuWakesInTheKernelOnItsPass)
+TEST(AnalysisTextTrace, ATaskThatSleptInAUserPageFaultOnAnotherCpuIsNotTakenForKernel)
 {
-    // t leaves CPU 0 preempted in user mode, sleeps in a syscall on CPU 1 and wakes on CPU 0: in the
-    // kernel until its sys_exit, known to CPU 0's pass from the sleep itself, not left for the step across
-    // CPUs; u leaves CPU 0 in the kernel, is preempted on CPU 1 after its sys_exit and comes back: its mode
-    // is CPU 1's (user), which the step across CPUs tells.
+    // t leaves CPU 0 preempted in user mode, takes a user page fault on CPU 1 and sleeps in it (D), and
+    // wakes on CPU 0: the fault returns to user mode, as its sys_enter then shows. A sleep elsewhere is not
+    // taken for the kernel before the task's own events have spoken (it was, for a first version of the
+    // sweep's sleep flag, found by a helper's review).
     TextTrace t;
     t.sw(0, 1.000000, "swapper/0", 0, "R", "t", 100);
     t.ev(0, 1.000500, "t-100", "sys_exit: NR 1 = 1");
-    t.sw(0, 1.001000, "t", 100, "R+", "u", 200);
-    t.ev(0, 1.001500, "u-200", "sys_enter: NR 7 (0, 0, 0, 0, 0, 0)");
-    t.sw(0, 1.002000, "u", 200, "R+", "swapper/0", 0);
-    t.sw(1, 1.003000, "swapper/1", 0, "R", "t", 100);
-    t.ev(1, 1.003500, "t-100", "sys_enter: NR 7 (0, 0, 0, 0, 0, 0)");
-    t.sw(1, 1.004000, "t", 100, "S", "u", 200);
-    t.ev(1, 1.004500, "u-200", "sys_exit: NR 7 = 0");
-    t.sw(1, 1.005000, "u", 200, "R+", "swapper/1", 0);
-    t.sw(0, 1.005500, "swapper/0", 0, "R", "t", 100);
-    t.tick(0, 1.006000, "t-100", P0);
-    t.sw(0, 1.007000, "t", 100, "R+", "u", 200);
-    t.tick(0, 1.008000, "u-200", P0);
-    t.sw(0, 1.009000, "u", 200, "R+", "swapper/0", 0);
+    t.sw(0, 1.001000, "t", 100, "R+", "swapper/0", 0);
+    t.sw(1, 1.002000, "swapper/1", 0, "R", "t", 100);
+    t.ev(1, 1.002500, "t-100", "page_fault_user: address=0x1000 ip=0x2000 error_code=0x4");
+    t.sw(1, 1.003000, "t", 100, "D", "swapper/1", 0);
+    t.sw(0, 1.004000, "swapper/0", 0, "R", "t", 100);
+    t.tick(0, 1.005000, "t-100", P0);
+    t.ev(0, 1.006000, "t-100", "sys_enter: NR 7 (0, 0, 0, 0, 0, 0)");
+    t.tick(0, 1.007000, "t-100", P0);
+    t.sw(0, 1.008000, "t", 100, "R+", "swapper/0", 0);
     const Result r = analyse(t);
-    EXPECT_EQ(r.contexts(0), (std::vector<TC>{TC::Kernel, TC::User}));
-    EXPECT_EQ(r.task(0, 1.006), TaskState::Kernel) << "t, woken inside its syscall";
-    EXPECT_EQ(r.task(0, 1.008), TaskState::User) << "u, preempted in user mode on CPU 1";
-    EXPECT_EQ(r.a.crossCpuResolved, 1u) << "u's stretch only";
+    EXPECT_EQ(r.contexts(0), (std::vector<TC>{TC::User, TC::Kernel}));
 }
 
 TEST(AnalysisTextTrace, AStretchOfUnknownModeIsNotContinuedOnceItsTaskShowedItsModeElsewhere)
