@@ -101,19 +101,22 @@ TEST(Stream, ModesFoundLongAfterTheirTaskLaneChangesWereReleased)
             << slice << " ns slices";
 }
 
-TEST(Stream, AStretchOfUnknownModeEndsWhenItsTaskShowsItsModeElsewhereAtAnySliceBoundary)
+namespace {
+// t runs on CPU 0 (shown in user mode there by a sys_exit, or not), enters a syscall on CPU 1 and is
+// switched out of it in `state`; CPU 1 keeps switching for 50 ms, so that t's switch-out there and its
+// return to CPU 0 fall in one step or in two; back on CPU 0 t leaves the syscall. A tick on CPU 0 before
+// t leaves it, one after its return, one after its sys_exit.
+TickText backFromASyscallOnCpu1(bool shownOnCpu0, const char *state)
 {
-    // As AnalysisTextTrace.AStretchOfUnknownModeIsNotContinuedOnceItsTaskShowedItsModeElsewhere, with CPU 1
-    // switching on for 50 ms after t left it: t's syscall there and its return to CPU 0 fall in one step or
-    // in two, and the run with the syscall began in an earlier step than the switch that ends it.
     TickText t;
     const std::string p0 = "00000000aaaa0000";
     t.sw(0, 1.000000, "swapper/0", 0, "R", "t", 100);
+    if (shownOnCpu0) t.ev(0, 1.000500, "t-100", "sys_exit: NR 1 = 1");
     t.tick(0, 1.001000, "t-100", p0);
     t.sw(0, 1.002000, "t", 100, "R+", "swapper/0", 0);
     t.sw(1, 1.003000, "swapper/1", 0, "R", "t", 100);
     t.ev(1, 1.003500, "t-100", "sys_enter: NR 7 (0, 0, 0, 0, 0, 0)");
-    t.sw(1, 1.004000, "t", 100, "R+", "k", 200);
+    t.sw(1, 1.004000, "t", 100, state, "k", 200);
     for (int k = 0; k < 500; ++k)
         t.sw(1, 1.0041 + k * 1e-4, k % 2 ? "k2" : "k", k % 2 ? 201 : 200, "R+", k % 2 ? "k" : "k2",
              k % 2 ? 200 : 201);
@@ -121,6 +124,15 @@ TEST(Stream, AStretchOfUnknownModeEndsWhenItsTaskShowsItsModeElsewhereAtAnySlice
     t.tick(0, 1.006000, "t-100", p0);
     t.ev(0, 1.007000, "t-100", "sys_exit: NR 7 = 0");
     t.tick(0, 1.008000, "t-100", p0);
+    return t;
+}
+} // namespace
+
+TEST(Stream, AStretchOfUnknownModeEndsWhenItsTaskShowsItsModeElsewhereAtAnySliceBoundary)
+{
+    // As AnalysisTextTrace.AStretchOfUnknownModeIsNotContinuedOnceItsTaskShowedItsModeElsewhere, at any step
+    // boundary (the run with the syscall begins in an earlier step than the switch that ends it).
+    const TickText t = backFromASyscallOnCpu1(false, "R+");
     const DatOfText d = datOfText(*t.load(), "showed-elsewhere.dat");
     ASSERT_EQ(d.whole.cpus.size(), 2u);
     EXPECT_EQ(d.whole.cpus[0].ticks.kernel, 1u);
@@ -158,22 +170,7 @@ TEST(Stream, ATaskBackFromAnotherCpuIsOfUnknownModeAtAnySliceBoundary)
     // t leaves CPU 0 in user mode, sleeps in a syscall on CPU 1 and wakes on CPU 0 inside it; CPU 1 keeps
     // switching for 50 ms after, so that the switch-out there and the switch-in on CPU 0 fall in one
     // step or in two. The stream must find the migration before CPU 0's pass takes the switch-in.
-    TickText t;
-    const std::string p0 = "00000000aaaa0000";
-    t.sw(0, 1.000000, "swapper/0", 0, "R", "t", 100);
-    t.ev(0, 1.000500, "t-100", "sys_exit: NR 1 = 1");
-    t.tick(0, 1.001000, "t-100", p0);
-    t.sw(0, 1.002000, "t", 100, "R+", "swapper/0", 0);
-    t.sw(1, 1.003000, "swapper/1", 0, "R", "t", 100);
-    t.ev(1, 1.003500, "t-100", "sys_enter: NR 7 (0, 0, 0, 0, 0, 0)");
-    t.sw(1, 1.004000, "t", 100, "S", "k", 200);
-    for (int k = 0; k < 500; ++k)
-        t.sw(1, 1.0041 + k * 1e-4, k % 2 ? "k2" : "k", k % 2 ? 201 : 200, "R+", k % 2 ? "k" : "k2",
-             k % 2 ? 200 : 201);
-    t.sw(0, 1.004050, "swapper/0", 0, "R", "t", 100);
-    t.tick(0, 1.006000, "t-100", p0);
-    t.ev(0, 1.007000, "t-100", "sys_exit: NR 7 = 0");
-    t.tick(0, 1.008000, "t-100", p0);
+    const TickText t = backFromASyscallOnCpu1(true, "S");
     const DatOfText d = datOfText(*t.load(), "migrated.dat");
     ASSERT_EQ(d.whole.cpus.size(), 2u);
     EXPECT_EQ(d.whole.cpus[0].ticks.user, 2u);
