@@ -87,7 +87,7 @@ void MigrationSweep::scan(const Trace &trace, const EventRoles &roles, int threa
         const auto take = [&](size_t i) {
             const auto p = payloads.payload<SchedSwitchP>(i);
             part.switches.push_back({ev.ts(i), p.prevPid, p.nextPid, static_cast<uint32_t>(i),
-                                     (p.prevState & 0xff) == 0, showsIn(from, i)});
+                                     (p.prevState & 0xff) != 0 || showsIn(from, i)});
             from = i + 1;
         };
         if (types.size() == 1) {
@@ -108,7 +108,7 @@ void MigrationSweep::scan(const Trace &trace, const EventRoles &roles, int threa
                 cpu.showed |= part.tail;
                 continue;
             }
-            part.switches.front().showed |= cpu.showed;
+            part.switches.front().changes |= cpu.showed;
             cpu.showed = part.tail;
         }
     }
@@ -146,24 +146,50 @@ void MigrationSweep::merge(Migrations &out)
             group.push_back(h);
             push(h.cpu, h.part, h.k + 1);
         }
+        // The group's switch-outs by task and CPU (a text trace's microseconds may put thousands of
+        // switches in one group: no look through the group per switch-in).
+        groupOuts_.clear();
+        for (size_t g = 0; g < group.size(); ++g) {
+            const Switch &s = group[g].of(parts_);
+            if (s.prevPid != 0)
+                groupOuts_.push_back({s.prevPid, static_cast<uint32_t>(group[g].cpu), g, s.changes, 0, 0});
+        }
+        std::sort(groupOuts_.begin(), groupOuts_.end());
+        size_t kept = 0; // one entry per (pid, CPU)
+        for (const GroupOut &o : groupOuts_) {
+            if (kept && groupOuts_[kept - 1].pid == o.pid && groupOuts_[kept - 1].cpu == o.cpu) {
+                groupOuts_[kept - 1].first = std::min(groupOuts_[kept - 1].first, o.first);
+                groupOuts_[kept - 1].changes |= o.changes;
+            } else {
+                groupOuts_[kept++] = o;
+            }
+        }
+        groupOuts_.resize(kept);
+        for (size_t a = 0, b; a < kept; a = b) { // each pid's totals in all its entries
+            uint32_t changed = 0;
+            for (b = a; b < kept && groupOuts_[b].pid == groupOuts_[a].pid; ++b)
+                changed += groupOuts_[b].changes;
+            for (size_t k = a; k < b; ++k) {
+                groupOuts_[k].cpus = static_cast<uint32_t>(b - a);
+                groupOuts_[k].changed = changed;
+            }
+        }
         for (size_t g = 0; g < group.size(); ++g) { // (CPU by CPU, each in event order)
             const Head &h = group[g];
             const Switch &s = h.of(parts_);
             if (s.nextPid == 0) continue;
+            const auto run = std::lower_bound(groupOuts_.begin(), groupOuts_.end(),
+                                              GroupOut{s.nextPid, 0, 0, false, 0, 0}); // the pid's first
+            const bool ofPid = run != groupOuts_.end() && run->pid == s.nextPid;
+            const auto at = std::lower_bound(
+                run, groupOuts_.end(), GroupOut{s.nextPid, static_cast<uint32_t>(h.cpu), 0, false, 0, 0});
+            const bool own = ofPid && at != groupOuts_.end() && at->pid == s.nextPid && at->cpu == h.cpu;
             // switched out on this CPU earlier at this very time: it comes back to the CPU it left
-            bool here = false;
-            for (size_t e = g; e-- > 0 && group[e].cpu == h.cpu && !here;)
-                here = group[e].of(parts_).prevPid == s.nextPid;
-            if (here) continue;
+            if (own && at->first < g) continue;
             // switched out on another CPU at this very time: before it (it cannot run on two at once; it
             // changed if any of them did)
-            bool there = false, changedThere = false;
-            for (const Head &o : group) {
-                const Switch &x = o.of(parts_);
-                if (o.cpu == h.cpu || x.prevPid != s.nextPid) continue;
-                there = true;
-                changedThere |= !x.runnable || x.showed;
-            }
+            const bool there = ofPid && run->cpus > (own ? 1u : 0u);
+            const bool changedThere = ofPid && run->changed > (own && at->changes ? 1u : 0u);
             const auto it = lastOut_.find(s.nextPid);
             const int64_t changed = changedThere ? ts : it != lastOut_.end() ? it->second.changed : INT64_MIN;
             if (there || (it != lastOut_.end() && it->second.cpu != static_cast<int32_t>(h.cpu)))
@@ -173,7 +199,7 @@ void MigrationSweep::merge(Migrations &out)
             const Switch &s = h.of(parts_);
             if (s.prevPid == 0) continue;
             Out &o = lastOut_[s.prevPid];
-            if (!s.runnable || s.showed) o.changed = ts;
+            if (s.changes) o.changed = ts;
             const bool earlier = o.ts < ts || o.cpu < 0;
             // of two at one time the lower CPU's (the group comes CPU by CPU); on one CPU the later event's
             if (earlier || o.cpu == static_cast<int32_t>(h.cpu)) {

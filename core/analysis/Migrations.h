@@ -57,8 +57,9 @@ private:
         int64_t ts;
         int32_t prevPid, nextPid;
         uint32_t index;
-        bool runnable; // prev_state: preempted or yielding
-        bool showed;   // a syscall or context tracking event on this CPU since the switch before
+        // prevPid's mode may differ after: it went to sleep, or a syscall, context tracking or user page
+        // fault event came on this CPU since the switch before
+        bool changes;
     };
     struct Cpu
     {
@@ -72,7 +73,7 @@ private:
     {
         size_t cpu, first, end;
         std::vector<Switch> switches;
-        bool tail = false; // a syscall or context tracking event after its last switch (or in it, if none)
+        bool tail = false; // such an event after its last switch (or in it, if none)
     };
     struct Out
     {
@@ -83,6 +84,18 @@ private:
     // The events of every CPU from next to end: their switches, then merged by time.
     void scan(const Trace &trace, const EventRoles &roles, int threads);
     void merge(Migrations &out);
+    // A task's switch-outs in one group of switches of one time, per CPU: for a switch-in of the group,
+    // whether the task was switched out on its CPU earlier in the group, or on another CPU (then before it).
+    struct GroupOut
+    {
+        int32_t pid;
+        uint32_t cpu;
+        size_t first;           // the earliest of them in the group
+        bool changes;           // any of them Switch::changes
+        uint32_t cpus, changed; // of this pid's entries: how many, and how many changes
+        bool operator<(const GroupOut &o) const { return pid != o.pid ? pid < o.pid : cpu < o.cpu; }
+    };
+    std::vector<GroupOut> groupOuts_; // of the group being merged, by (pid, CPU)
 
     size_t slice_, part_;
     std::vector<Cpu> cpus_;
