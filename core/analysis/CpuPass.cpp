@@ -355,17 +355,18 @@ void CpuPass::switchIn(size_t i, int32_t pid, bool scheduled)
         return;
     }
     SavedMode m = SavedMode::Unknown;
-    if (scheduled) m = ctActive_ ? SavedMode::Kernel : t.saved; // with context tracking user_enter follows
+    if (scheduled) m = ctActive_ ? SavedMode::Kernel : t.saved;
     // The mode the task left this CPU in is stale once it has left another CPU since: unknown here, it
     // comes from the CPU it left (CrossCpuModes: a task that slept there wakes in the kernel, one preempted
     // there resumes in the mode it had) unless a syscall here tells first (a task asleep in a user page
     // fault goes back to user mode). A stretch of unknown mode it left here it continues (a mode found
     // later tells the earlier stretches too) only if it showed no mode, took no page fault and did not
     // sleep since it left: else what it shows later tells nothing of the time before.
+    // A task that may have run unseen (lost events) since it was last seen takes its mode from neither.
     const Migration *moved = scheduled && !ctActive_ ? migrationAt(i) : nullptr;
     bool continues = scheduled;
     if (moved) {
-        continues = m == SavedMode::Unknown && moved->changed < t.leftAt;
+        continues = m == SavedMode::Unknown && moved->changed < t.leftAt && !moved->unseen;
         m = SavedMode::Unknown;
     }
     switch (m) {
@@ -385,7 +386,10 @@ void CpuPass::switchIn(size_t i, int32_t pid, bool scheduled)
     taskCode_ = StateCode::task(TaskState::Unknown);
     taskState_ = TaskState::Unknown;
     out_.task.set(i, taskCode_);
-    unknown_.open(i, pid, scheduled, continues ? t.unknownStretch : -1);
+    unknown_.open(i, pid, scheduled,
+                  moved && moved->unseen ? PendingMode::kLost
+                  : continues            ? t.unknownStretch
+                                         : -1);
     t.unknownStretch = -1;
 }
 

@@ -8,8 +8,9 @@
 namespace tickscope {
 
 void MigrationSweep::through(const Trace &trace, const EventRoles &roles, int64_t t, Migrations &out,
-                             int threads)
+                             int threads, int64_t darkFrom)
 {
+    darkFrom_ = darkFrom;
     const size_t n = static_cast<size_t>(trace.cpuCount());
     cpus_.resize(n);
     out.resize(n);
@@ -27,6 +28,7 @@ void MigrationSweep::through(const Trace &trace, const EventRoles &roles, int64_
             total += cpus_[c].end - cpus_[c].next;
         }
         if (total == 0) break;
+        int64_t sliceEnd = t;
         if (total > slice_) {
             // The CPUs with fewer events left than their share take all of them; the others split the rest
             // (one busy CPU among many idle ones takes most of the slice, so its parts go to every thread).
@@ -49,8 +51,10 @@ void MigrationSweep::through(const Trace &trace, const EventRoles &roles, int64_
                     slice = std::min(slice, trace.cpu(static_cast<int>(c)).ts(cpus_[c].next + share - 1));
             for (size_t c = 0; c < n; ++c)
                 cpus_[c].end = endAt(c, slice);
+            sliceEnd = slice;
         }
         scan(trace, roles, threads);
+        takeGaps(trace, sliceEnd);
         merge(out);
         for (Cpu &cpu : cpus_)
             cpu.next = cpu.end;
@@ -62,6 +66,18 @@ void MigrationSweep::scan(const Trace &trace, const EventRoles &roles, int threa
 {
     parts_.clear();
     for (size_t c = 0; c < cpus_.size(); ++c) {
+        // Lost events between two of the slice's events (the ranges come in time order; one whose first
+        // event after is not in yet waits for a later slice)
+        Cpu &cpu = cpus_[c];
+        const CpuEvents &ev = trace.cpu(static_cast<int>(c));
+        cpu.gaps.clear();
+        for (; cpu.lost < ev.lost.size(); ++cpu.lost) {
+            const LostRange &r = ev.lost[cpu.lost];
+            if (r.from >= r.to) continue; // the gap opens the CPU's data
+            if (cpu.end == cpu.next || r.to > ev.ts(cpu.end - 1)) break;
+            const size_t g = ev.lowerBound(r.to, cpu.next);
+            if (g > cpu.next || (g == cpu.next && g > 0)) cpu.gaps.push_back(g);
+        }
         cpus_[c].firstPart = parts_.size();
         for (size_t i = cpus_[c].next; i < cpus_[c].end; i += part_)
             parts_.push_back({c, i, std::min(i + part_, cpus_[c].end), {}});
@@ -78,7 +94,10 @@ void MigrationSweep::scan(const Trace &trace, const EventRoles &roles, int threa
         Part &part = parts_[k];
         const CpuEvents &ev = trace.cpu(static_cast<int>(part.cpu));
         CpuEvents::OffsetWalker payloads(ev);
-        const auto showsIn = [&](size_t from, size_t to) {
+        const std::vector<size_t> &gaps = cpus_[part.cpu].gaps;
+        const auto showsIn = [&](size_t from, size_t to) { // in [from, to), or lost events before `to`
+            const auto g = std::lower_bound(gaps.begin(), gaps.end(), from);
+            if (g != gaps.end() && *g <= to) return true;
             for (const uint16_t type : shows)
                 if (ev.findType(type, from, to) < to) return true;
             return false;
@@ -114,6 +133,18 @@ void MigrationSweep::scan(const Trace &trace, const EventRoles &roles, int threa
     }
 }
 
+void MigrationSweep::takeGaps(const Trace &trace, int64_t sliceEnd)
+{
+    gapsByFrom_.erase(gapsByFrom_.begin(), gapsByFrom_.begin() + static_cast<std::ptrdiff_t>(gapsTaken_));
+    gapsTaken_ = 0;
+    for (size_t c = 0; c < cpus_.size(); ++c) {
+        const auto &lost = trace.cpu(static_cast<int>(c)).lost;
+        for (size_t &k = cpus_[c].lostFrom; k < lost.size() && lost[k].from <= sliceEnd; ++k)
+            if (lost[k].from < lost[k].to) gapsByFrom_.emplace_back(lost[k].from, lost[k].to);
+    }
+    std::sort(gapsByFrom_.begin(), gapsByFrom_.end());
+}
+
 void MigrationSweep::merge(Migrations &out)
 {
     struct Head
@@ -140,6 +171,8 @@ void MigrationSweep::merge(Migrations &out)
     while (!heads.empty()) {
         group.clear();
         const int64_t ts = heads.top().ts;
+        for (; gapsTaken_ < gapsByFrom_.size() && gapsByFrom_[gapsTaken_].first < ts; ++gapsTaken_)
+            latestGapEnd_ = std::max(latestGapEnd_, gapsByFrom_[gapsTaken_].second);
         while (!heads.empty() && heads.top().ts == ts) {
             const Head h = heads.top();
             heads.pop();
@@ -191,14 +224,35 @@ void MigrationSweep::merge(Migrations &out)
             const bool there = ofPid && run->cpus > (own ? 1u : 0u);
             const bool changedThere = ofPid && run->changed > (own && at->changes ? 1u : 0u);
             const auto it = lastOut_.find(s.nextPid);
+            const int32_t cpu = static_cast<int32_t>(h.cpu);
+            if (it != lastOut_.end() || there) {
+                // switched in on another CPU since its latest switch-out: that CPU lost the switch-out
+                const bool outLost = !there && it->second.inCpu >= 0 && it->second.inCpu != cpu &&
+                                     it->second.inSeq > it->second.outSeq;
+                // or some CPU lost events since its latest switch-out (at or before it, if the gap ended
+                // then)
+                const bool wasOut = there || it->second.outSeq > 0;
+                const int64_t left = there ? ts : it->second.ts;
+                if (outLost || (wasOut && (latestGapEnd_ >= left || darkFrom_ < ts))) {
+                    out[h.cpu].push_back({s.index, ts, true});
+                    lastOut_[s.nextPid].changed = ts; // (for its later moves: it may have changed unseen)
+                    continue;
+                }
+            }
             const int64_t changed = changedThere ? ts : it != lastOut_.end() ? it->second.changed : INT64_MIN;
-            if (there || (it != lastOut_.end() && it->second.cpu != static_cast<int32_t>(h.cpu)))
+            if (there || (it != lastOut_.end() && it->second.cpu >= 0 && it->second.cpu != cpu))
                 out[h.cpu].push_back({s.index, changed});
         }
         for (const Head &h : group) {
             const Switch &s = h.of(parts_);
+            if (s.nextPid != 0) {
+                Out &o = lastOut_[s.nextPid];
+                o.inSeq = ++seq_;
+                o.inCpu = static_cast<int32_t>(h.cpu);
+            }
             if (s.prevPid == 0) continue;
             Out &o = lastOut_[s.prevPid];
+            o.outSeq = ++seq_;
             if (s.changes) o.changed = ts;
             const bool earlier = o.ts < ts || o.cpu < 0;
             // of two at one time the lower CPU's (the group comes CPU by CPU); on one CPU the later event's

@@ -161,9 +161,9 @@ void UnknownStretches::finish()
         const Stretch &s = closed_[k];
         if (s.resolved || !s.m.scheduled) continue;
         PendingMode m = s.m;
-        m.prev = s.prev == kForgotten ? PendingMode::kLost
-                 : s.prev < 0         ? PendingMode::kHead
-                                      : pendingIndex[static_cast<size_t>(s.prev)];
+        m.prev = s.prev == kForgotten || s.prev == PendingMode::kLost ? PendingMode::kLost
+                 : s.prev < 0                                         ? PendingMode::kHead
+                              : pendingIndex[static_cast<size_t>(s.prev)];
         pendingIndex[k] = static_cast<int32_t>(out_.pendingModes.size());
         out_.pendingModes.push_back(m);
     }

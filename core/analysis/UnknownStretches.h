@@ -22,7 +22,8 @@ public:
     explicit UnknownStretches(CpuAnalysis &out) : out_(out) {}
 
     // A stretch of `pid` begins with the task-lane change just set at event `at`; `prev` is the stretch it
-    // continues (-1 when none).
+    // continues (-1 when none; PendingMode::kLost: none, and the CPU its task left cannot tell its mode
+    // either, so only its own events here may).
     void open(size_t at, int32_t pid, bool scheduled, int32_t prev);
     bool active() const { return open_.active; }
     int32_t pid() const { return open_.m.pid; }

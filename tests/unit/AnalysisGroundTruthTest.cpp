@@ -21,7 +21,9 @@ struct Truth
     std::vector<std::vector<TC>> ticks; // per CPU, in time order
 };
 
-Truth movingTasks(unsigned seed, int cpus, int steps)
+// lossy: now and then a CPU loses its events for up to 300 us (a "LOST n EVENTS" line before its next one);
+// the tasks go on switching, sleeping and making syscalls there unseen.
+Truth movingTasks(unsigned seed, int cpus, int steps, bool lossy = false)
 {
     const int tasks = cpus + 4;
     std::mt19937 rng(seed);
@@ -41,6 +43,18 @@ Truth movingTasks(unsigned seed, int cpus, int steps)
     // (a tick's five events take 4 us: a CPU's next event comes 2 us after its last, so that no switch or
     // syscall falls inside a tick and each event's microsecond is its own)
     std::vector<double> last(static_cast<size_t>(cpus), 1.0);
+    std::vector<double> darkUntil(static_cast<size_t>(cpus), 0.0);
+    std::vector<int> lostCount(static_cast<size_t>(cpus), 0);
+    const auto shown = [&](int d, double at) { // the CPU's event at `at` is in the trace
+        auto &&n = lostCount[static_cast<size_t>(d)];
+        if (at < darkUntil[static_cast<size_t>(d)]) {
+            ++n;
+            return false;
+        }
+        if (n) out.trace.lost(d, n);
+        n = 0;
+        return true;
+    };
     double ts = 1.0;
     for (int k = 0; k < steps; ++k) {
         ts += u(rng) * 2e-5;
@@ -49,6 +63,7 @@ Truth movingTasks(unsigned seed, int cpus, int steps)
                 const int p = curr[static_cast<size_t>(d)];
                 const double at = std::max(t, last[static_cast<size_t>(d)] + 2e-6);
                 last[static_cast<size_t>(d)] = at + 4e-6;
+                if (!shown(d, at)) continue;
                 out.trace.tick(d, at, task(p), ptr + (d < 10 ? "0" : "") + std::to_string(d));
                 out.ticks[static_cast<size_t>(d)].push_back(p == 0                         ? TC::Idle
                                                             : user[static_cast<size_t>(p)] ? TC::User
@@ -58,11 +73,15 @@ Truth movingTasks(unsigned seed, int cpus, int steps)
         const int c = static_cast<int>(rng() % static_cast<unsigned>(cpus));
         ts = std::max(ts, last[static_cast<size_t>(c)] + 2e-6);
         last[static_cast<size_t>(c)] = ts;
+        if (lossy && u(rng) < 0.002) darkUntil[static_cast<size_t>(c)] = ts + u(rng) * 3e-4;
+        const bool show = shown(c, ts);
         const int from = curr[static_cast<size_t>(c)];
         const bool silent = from >= 1 && from <= 2; // never a syscall: its mode is never shown
         if (from != 0 && !silent && u(rng) < 0.01) {
             auto &&m = user[static_cast<size_t>(from)];
-            out.trace.ev(c, ts, task(from), m ? "sys_enter: NR 1 (0, 0, 0, 0, 0, 0)" : "sys_exit: NR 1 = 0");
+            if (show)
+                out.trace.ev(c, ts, task(from),
+                             m ? "sys_enter: NR 1 (0, 0, 0, 0, 0, 0)" : "sys_exit: NR 1 = 0");
             m = !m;
             continue;
         }
@@ -72,7 +91,7 @@ Truth movingTasks(unsigned seed, int cpus, int steps)
         const int to = free[rng() % free.size()];
         if (to == from) continue;
         const bool sleeps = from != 0 && !user[static_cast<size_t>(from)] && !silent && u(rng) < 0.3;
-        out.trace.sw(c, ts, name(from), from, from == 0 ? "R" : sleeps ? "S" : "R+", name(to), to);
+        if (show) out.trace.sw(c, ts, name(from), from, from == 0 ? "R" : sleeps ? "S" : "R+", name(to), to);
         if (from) on[static_cast<size_t>(from)] = -1;
         if (to) on[static_cast<size_t>(to)] = c; // (a sleeping task wakes in the kernel: its mode stays)
         curr[static_cast<size_t>(c)] = to;
@@ -80,33 +99,54 @@ Truth movingTasks(unsigned seed, int cpus, int steps)
     return out;
 }
 
+// No tick of a task may get the wrong mode; over minKnownPercent of them get one (most tasks make
+// syscalls).
+void expectTrueOrNone(const Truth &t, const Result &r, int cpus, size_t minKnownPercent)
+{
+    size_t known = 0, wrong = 0, taskTicks = 0;
+    for (int c = 0; c < cpus; ++c) {
+        const std::vector<TC> got = r.contexts(c);
+        const auto &want = t.ticks[static_cast<size_t>(c)];
+        ASSERT_EQ(got.size(), want.size()) << "CPU " << c;
+        for (size_t k = 0; k < got.size(); ++k) {
+            if (want[k] == TC::Idle) continue;
+            ++taskTicks;
+            if (got[k] != TC::User && got[k] != TC::Kernel) continue;
+            ++known;
+            if (got[k] != want[k] && ++wrong <= 5)
+                ADD_FAILURE() << "CPU " << c << " tick " << k << ": " << static_cast<int>(got[k])
+                              << ", truly " << static_cast<int>(want[k]);
+        }
+    }
+    EXPECT_EQ(wrong, 0u) << "of " << known << " given a mode, " << taskTicks << " task ticks";
+    EXPECT_GT(known * 100, taskTicks * minKnownPercent)
+        << known << " of " << taskTicks << " task ticks given a mode";
+}
+
 TEST(AnalysisGroundTruth, MovingTasksGetTheirTrueModeOrNone)
 {
     for (unsigned seed : {1u, 2u, 3u}) {
         SCOPED_TRACE("seed " + std::to_string(seed));
         const Truth t = movingTasks(seed, 4, 40000);
+        expectTrueOrNone(t, analyse(t.trace), 4, 50);
+    }
+}
+
+// A task may have made a syscall, slept or run on a CPU while that CPU's events were lost; its switch-out
+// there may be among them.
+TEST(AnalysisGroundTruth, MovingTasksGetTheirTrueModeOrNoneWhenCpusLoseEvents)
+{
+    for (unsigned seed : {1u, 2u, 3u}) {
+        SCOPED_TRACE("seed " + std::to_string(seed));
+        const Truth t = movingTasks(seed, 4, 40000, true);
         const Result r = analyse(t.trace);
-        size_t known = 0, wrong = 0, taskTicks = 0;
-        for (int c = 0; c < 4; ++c) {
-            const std::vector<TC> got = r.contexts(c);
-            const auto &want = t.ticks[static_cast<size_t>(c)];
-            ASSERT_EQ(got.size(), want.size()) << "CPU " << c;
-            for (size_t k = 0; k < got.size(); ++k) {
-                if (want[k] == TC::Idle) continue;
-                ++taskTicks;
-                if (got[k] != TC::User && got[k] != TC::Kernel) continue;
-                ++known;
-                if (got[k] != want[k]) {
-                    ++wrong;
-                    ADD_FAILURE() << "CPU " << c << " tick " << k << ": " << static_cast<int>(got[k])
-                                  << ", truly " << static_cast<int>(want[k]);
-                    if (wrong > 5) return;
-                }
-            }
-        }
-        EXPECT_EQ(wrong, 0u);
-        // (not all left unknown: most of the tasks make syscalls)
-        EXPECT_GT(known * 2, taskTicks) << known << " of " << taskTicks << " task ticks given a mode";
+        size_t gaps = 0;
+        for (int c = 0; c < 4; ++c)
+            gaps += r.cpu(c).evidence.gaps;
+        EXPECT_GT(gaps, 40u);
+        // (a task away while a CPU lost events may have run there: its mode is unknown until it shows it;
+        // 47-60 % of the task ticks get a mode over 40 seeds, 68 % if that were ignored, with 0.2 % wrong)
+        expectTrueOrNone(t, r, 4, 40);
     }
 }
 
