@@ -8,6 +8,8 @@ namespace {
 constexpr uint32_t kMaxSmallData = 28 * 4; // the longest record type_len can say
 constexpr uint32_t kTimeExtend = 30;
 constexpr uint64_t kDeltaLimit = uint64_t{1} << 27;
+constexpr uint64_t kMissedEvents = uint64_t{1} << 31; // RB_MISSED_EVENTS in commit
+constexpr uint64_t kMissedStored = uint64_t{1} << 30; // RB_MISSED_STORED: the count follows the data
 
 void put32(uint8_t *p, uint32_t v)
 {
@@ -28,12 +30,33 @@ void RingPageWriter::start(int64_t ts)
     used_ = 0;
     last_ = ts;
     open_ = true;
+    pageMissed_ = missed_;
+    pageCount_ = missedCount_;
+    reserve_ = missed_ && pageCount_ > 0 ? 8 : 0;
+    missed_ = false;
+}
+
+void RingPageWriter::lost(uint64_t count)
+{
+    flush();
+    if (!missed_) {
+        missed_ = true;
+        missedCount_ = count;
+        return;
+    }
+    // (two ranges before one record: one gap, their counts summed unless one is not known)
+    missedCount_ = missedCount_ && count ? missedCount_ + count : 0;
 }
 
 void RingPageWriter::flush()
 {
     if (!open_) return;
-    const uint64_t commit = used_;
+    uint64_t commit = used_;
+    if (pageMissed_) commit |= kMissedEvents;
+    if (reserve_) {
+        commit |= kMissedStored;
+        std::memcpy(page_.data() + kHeader + used_, &pageCount_, 8);
+    }
     std::memcpy(page_.data() + 8, &commit, 8);
     sink_(page_.data(), page_.size());
     ++pages_;
@@ -49,10 +72,11 @@ bool RingPageWriter::add(int64_t ts, const uint8_t *payload, uint32_t size)
     if (record > room) return false;
     uint64_t delta = open_ && ts > last_ ? static_cast<uint64_t>(ts - last_) : 0;
     const uint32_t extend = delta >= kDeltaLimit ? 8 : 0;
-    if (!open_ || used_ + extend + record > room) {
+    if (!open_ || used_ + extend + record > room - reserve_) {
         flush();
         start(ts); // the page's own timestamp carries the time: delta 0
         delta = 0;
+        if (record > room - reserve_) reserve_ = 0; // no room for the count: lost, how many not said
     }
     uint8_t *p = page_.data() + kHeader + used_;
     if (delta >= kDeltaLimit) {

@@ -419,7 +419,13 @@ DatWriteStats writeTraceDat(const Trace &trace, const std::string &path, const M
         if (ev.empty()) continue;
         out.beginCpu(c);
         RingPageWriter pages(meta.pageSize, [&](const uint8_t *p, size_t n) { out.write(p, n); });
+        // Lost events before an event: its page says so (a reader puts the gap between the page before's last
+        // event and its first, as the loader did).
+        size_t lost = 0;
         for (CpuEvents::Cursor cur(ev, 0); cur.valid(); cur.next()) {
+            for (; lost < ev.lost.size() && ev.lowerBound(ev.lost[lost].to, cur.index()) == cur.index();
+                 ++lost)
+                pages.lost(ev.lost[lost].count);
             const int64_t ts = cur.ts();
             const uint32_t n = ex.record(cur, ev, ts);
             if (!pages.add(ts, ex.recordData(), n))

@@ -4,6 +4,7 @@
 #include "TestUtil.h"
 #include "TextTraceBuilder.h"
 #include "analysis/TickAnalysis.h"
+#include "analysis/TickReport.h"
 #include "import/Loader.h"
 #include "model/EventFormat.h"
 #include "sim/Presets.h"
@@ -187,6 +188,76 @@ TEST(DatWriter, GapsLongRecordsAndUnknownEventsRoundTrip)
         EXPECT_NE(rep.out.find(longText), std::string::npos);
         EXPECT_NE(rep.out.find("work struct 00000000c0ffee00: function vmstat_update"), std::string::npos)
             << rep.out;
+    }
+    fs::remove_all(dir);
+}
+
+// Lost events travel: the page after them is flagged, with the count when known, so the loaded trace.dat
+// has the text's lost ranges (a gap that opens a CPU's data too) and gives
+// the same report; trace-cmd says where events were dropped. The pages after the counted gap fill up.
+TEST(DatWriter, LostEventsRoundTrip)
+{
+    struct B : TextTraceBuilder<B>
+    {
+        B &line(const std::string &l)
+        {
+            text_ += l + "\n";
+            return *this;
+        }
+    };
+    B b;
+    b.ev(0, 1.0, "sh-10", "sched_waking: comm=cat pid=11 prio=120 target_cpu=001")
+        .line("CPU:0 [LOST 12 EVENTS]")
+        .ev(0, 1.25, "sh-10", "sched_waking: comm=cat pid=11 prio=120 target_cpu=001");
+    for (int k = 0; k < 400; ++k) // (about five pages)
+        b.ev(0, 1.3 + k * 1e-5, "sh-10", "sched_waking: comm=cat pid=11 prio=120 target_cpu=001");
+    b.line("CPU:0 [EVENTS DROPPED]")
+        .ev(0, 2.0, "sh-10", "sched_waking: comm=cat pid=11 prio=120 target_cpu=001")
+        .line("CPU:1 [LOST 3 EVENTS]")
+        .ev(1, 1.1, "cat-11", "sched_waking: comm=sh pid=10 prio=120 target_cpu=000")
+        .line("CPU:1 [LOST 4 EVENTS]")
+        .line("CPU:1 [LOST 5 EVENTS]")
+        .ev(1, 1.7, "cat-11", "sched_waking: comm=sh pid=10 prio=120 target_cpu=000");
+    const auto t = b.load();
+    ASSERT_EQ(t->cpu(0).lost.size(), 2u);
+    ASSERT_EQ(t->cpu(1).lost.size(), 2u); // (the text importer takes two lines in a row as one gap)
+    const fs::path dir = tempDir();
+    const std::string dat = (dir / "lost.dat").string();
+    writeTraceDat(*t, dat);
+    for (const bool recordApi : {false, true}) {
+        LoadOptions o;
+        o.recordApi = recordApi;
+        const auto back = loadTrace(dat, o);
+        ASSERT_EQ(back->eventCount(), t->eventCount()) << recordApi;
+        const std::vector<std::vector<LostRange>> want = {
+            {{1'000'000'000, 1'250'000'000, 12}, {1'303'990'000, 2'000'000'000, 0}},
+            {{1'100'000'000, 1'100'000'000, 3}, {1'100'000'000, 1'700'000'000, 9}}};
+        for (int c = 0; c < 2; ++c) {
+            const auto &got = back->cpu(c).lost;
+            ASSERT_EQ(got.size(), want[static_cast<size_t>(c)].size()) << "CPU " << c << " " << recordApi;
+            for (size_t k = 0; k < got.size(); ++k) {
+                const LostRange &w = want[static_cast<size_t>(c)][k];
+                EXPECT_EQ(got[k].from, w.from) << "CPU " << c << " range " << k << " " << recordApi;
+                EXPECT_EQ(got[k].to, w.to) << "CPU " << c << " range " << k << " " << recordApi;
+                EXPECT_EQ(got[k].count, w.count) << "CPU " << c << " range " << k << " " << recordApi;
+            }
+        }
+        const auto json = [](const Trace &x) {
+            TickReport r = TickReport::make(x, TickAnalysis::run(x), {});
+            r.analysisSeconds = 0;
+            r.derivedBytes = 0;
+            r.threads = 1;
+            r.path.clear();
+            return formatReportJson(r);
+        };
+        EXPECT_EQ(json(*back), json(*t)) << recordApi;
+    }
+    if (haveTraceCmd()) {
+        const auto rep = run("trace-cmd report '" + dat + "'");
+        EXPECT_EQ(rep.err, "");
+        EXPECT_NE(rep.out.find("CPU:0 [12 EVENTS DROPPED]"), std::string::npos) << rep.out.substr(0, 2000);
+        EXPECT_NE(rep.out.find("CPU:1 [9 EVENTS DROPPED]"), std::string::npos);
+        EXPECT_NE(rep.out.find("CPU:0 [EVENTS DROPPED]"), std::string::npos);
     }
     fs::remove_all(dir);
 }
