@@ -223,6 +223,11 @@ std::optional<std::string> formatFault(std::string_view text)
 
 } // namespace
 
+bool pageMissedEvents(const uint8_t *page, int longSize, bool bigEndian)
+{
+    return (rdLong(page + 8, longSize, bigEndian) & kMissingEvents) != 0;
+}
+
 bool pageIsSound(const uint8_t *page, uint32_t pageSize, int longSize, bool bigEndian, bool oldFormat)
 {
     const uint32_t start = longSize == 8 ? 16 : 12;

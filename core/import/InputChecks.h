@@ -21,6 +21,8 @@ constexpr size_t kPageSlack = 16;
 // kPageSlack) and without looping: the commit size fits the page, the lost-events count stored after
 // the data fits too, every event moves forward and every data record ends inside the committed bytes.
 bool pageIsSound(const uint8_t *page, uint32_t pageSize, int longSize, bool bigEndian, bool oldFormat);
+// The page header says events were lost before the page (RB_MISSED_EVENTS in its commit word).
+bool pageMissedEvents(const uint8_t *page, int longSize, bool bigEndian);
 
 // What is wrong with an event format text (tracefs events/SYSTEM/NAME/format), or nullopt when it has
 // the shape libtraceevent expects: name, ID, field lines with plausible offsets and sizes, and a print

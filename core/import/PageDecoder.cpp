@@ -33,6 +33,8 @@ public:
     {
     }
     bool valid() const { return kb_ != nullptr; }
+    bool seen() const { return seen_; }
+    int64_t lastTs() const { return lastTs_; } // of the last event taken
     void setOldFormat() { kbuffer_set_old_format(kb_.get()); }
 
     // Walks every event of one page that pageIsSound() accepted.
@@ -445,6 +447,14 @@ CpuPageStream::CpuPageStream(const PageSource &src, RecordDecoder &dec, CpuEvent
 }
 
 CpuPageStream::~CpuPageStream() = default;
+
+int64_t CpuPageStream::lostBeforeNextPage()
+{
+    const uint8_t *p = d_->current();
+    const DatLayout &l = *d_->src.layout;
+    return p && d_->walker.seen() && pageMissedEvents(p, l.longSize, l.bigEndian) ? d_->walker.lastTs()
+                                                                                  : INT64_MAX;
+}
 
 int64_t CpuPageStream::nextPageTs()
 {

@@ -58,6 +58,9 @@ public:
     // Returns false once the data has ended (then warning() says whether it ended early).
     bool decodeThrough(int64_t t);
     int64_t nextPageTs(); // the next page's header time, INT64_MAX at the end
+    // The next page says events were lost before it: the time of the last event taken (where the gap the
+    // loader will record begins); else INT64_MAX.
+    int64_t lostBeforeNextPage();
     const std::string &warning() const;
 
 private:

@@ -111,6 +111,14 @@ int64_t TraceDatStream::nextPageTs()
     return t;
 }
 
+int64_t TraceDatStream::lostBeforeNextPages()
+{
+    int64_t t = INT64_MAX;
+    for (Impl::Cpu &c : d_->cpus)
+        if (!c.ended) t = std::min(t, c.pages->lostBeforeNextPage());
+    return t;
+}
+
 bool TraceDatStream::decodeThrough(int64_t t)
 {
     Impl &d = *d_;

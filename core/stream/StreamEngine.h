@@ -61,7 +61,8 @@ class Engine
 {
 public:
     Engine(TraceDatStream &stream, const StreamOptions &o)
-        : trace_(stream.trace()), options_(o), roles_(trace_), cpus_(static_cast<size_t>(trace_.cpuCount()))
+        : stream_(stream), trace_(stream.trace()), options_(o), roles_(trace_),
+          cpus_(static_cast<size_t>(trace_.cpuCount()))
     {
         const int n = trace_.cpuCount();
         threads_ = std::clamp(defaultThreads(o.analysis.threads), 1, std::max(n, 1));
@@ -85,7 +86,9 @@ public:
         roles_.refresh(trace_);
         // Which switch-ins bring a task from another CPU, before the passes take them: every CPU's events up
         // to t are in, and the passes take those only (a page may run past t on one CPU).
-        migrations_.through(trace_, roles_, end ? INT64_MAX : t, newMigrations_, threads_);
+        // (and where a CPU lost events that the next page, not read yet, will tell: a task may run there)
+        migrations_.through(trace_, roles_, end ? INT64_MAX : t, newMigrations_, threads_,
+                            end ? INT64_MAX : stream_.lostBeforeNextPages());
         for (size_t c = 0; c < passes_.size(); ++c) {
             passes_[c]->addMigrations(newMigrations_[c]);
             newMigrations_[c].clear();
@@ -186,6 +189,7 @@ private:
     }
     size_t eventsNeeded(size_t c) const;
 
+    TraceDatStream &stream_;
     Trace &trace_;
     const StreamOptions &options_;
     EventRoles roles_;
