@@ -63,6 +63,16 @@ size_t seekSwitch(const SwitchTimes &st, size_t hint, int64_t t)
     return hi;
 }
 
+// Whether the CPU lost events between times a and b (a gap that ends after a and begins before b).
+bool lostBetween(const CpuEvents &ev, int64_t a, int64_t b)
+{
+    auto it = std::upper_bound(ev.lost.begin(), ev.lost.end(), a,
+                               [](int64_t t, const LostRange &r) { return t < r.to; });
+    for (; it != ev.lost.end() && it->from < b; ++it)
+        if (it->from < it->to) return true; // (not the gap that opens the CPU's data)
+    return false;
+}
+
 // The first switch-in of pid from switch `k` on: its ts, and whether the trace showed it (a pid change
 // without sched_switch says the task ran by then, not when it was switched in). ts -1: none within the
 // limits.
@@ -70,6 +80,7 @@ struct SwitchIn
 {
     int64_t ts = -1;
     bool shown = false;
+    int cpu = -1;
 };
 SwitchIn findSwitchIn(const SwitchTimes &st, size_t k, int32_t pid, int64_t from)
 {
@@ -78,7 +89,7 @@ SwitchIn findSwitchIn(const SwitchTimes &st, size_t k, int32_t pid, int64_t from
         if (st.sw[k].nextPid != pid) continue;
         const int64_t ts = st.ts(k);
         if (ts - from > kMaxLatencyNs) return {};
-        return {ts, st.shown(k)};
+        return {ts, st.shown(k), -1};
     }
     return {};
 }
@@ -144,7 +155,9 @@ void measureCpu(const Trace &trace, std::vector<CpuAnalysis> &cpus, size_t k, si
         const SwitchTimes st = times(c);
         size_t &h = hint[static_cast<size_t>(c)];
         h = c == a.cpu ? firstSwitchFrom(st.sw, w.index, first(c)) : seekSwitch(st, h, t0);
-        return findSwitchIn(st, h, pid, t0);
+        SwitchIn s = findSwitchIn(st, h, pid, t0);
+        s.cpu = c;
+        return s;
     };
     std::vector<size_t> atT0 = hint;
     // Whether pid is the current task of some CPU at t0 (per the last switch-in at or before it).
@@ -176,6 +189,9 @@ void measureCpu(const Trace &trace, std::vector<CpuAnalysis> &cpus, size_t k, si
             }
         }
         if (first.ts < 0) continue;
+        // Its CPU lost events between the wakeup and that switch-in: the switch-in that ended the wait may
+        // be among them, and the one found belong to a later wakeup. Unknown, not long.
+        if (lostBetween(trace.cpu(first.cpu), t0, first.ts)) continue;
         // A switch-in the trace shows gives the latency; the task's first event after a switch the
         // trace does not show only bounds it from above.
         w.latencyNs = saturateNs(first.ts - t0);

@@ -17,11 +17,6 @@ namespace tickscope::test {
 class TextTrace : public test::TextTraceBuilder<TextTrace>
 {
 public:
-    TextTrace &lost(int cpu, int count)
-    {
-        text_ += "CPU:" + std::to_string(cpu) + " [LOST " + std::to_string(count) + " EVENTS]\n";
-        return *this;
-    }
     // A timer interrupt that runs the tick hrtimer `ptr`; `rearm`: the periodic tick re-arms itself (ABS).
     TextTrace &tick(int cpu, double ts, const std::string &task, const std::string &ptr,
                     const std::string &fn = "tick_nohz_handler", bool rearm = true,

@@ -386,6 +386,37 @@ TEST(AnalysisTimerText, StartOnOneCpuExpiryOnAnother)
     EXPECT_EQ(r.report().cpus[0].wakeup.unpaired, 0u);
 }
 
+// The woken task's CPU lost events after the wakeup: its switch-in may be among them, and the next one the
+// trace shows ends a later wait. The latency is unknown (no_switch), not 3 ms; a gap before the wakeup or
+// on another CPU changes nothing.
+TEST(AnalysisTimerText, AWakeupWhoseCpuLostEventsBeforeTheSwitchInFoundHasNoLatency)
+{
+    const std::string A = "00000000aaaa0010", B = "00000000bbbb0010";
+    for (const bool lost : {false, true}) {
+        TextTrace t;
+        t.start(0, 1.000000, "app-300", A, 1000400000, 1000400000);
+        t.start(0, 1.000001, "db-301", B, 1005000000, 1005000000);
+        t.sw(0, 1.000002, "app", 300, "swapper/0", 0);
+        t.sw(1, 1.000003, "db", 301, "swapper/1", 0);
+        t.ev(1, 1.000300, kIdle, "sched_waking: comm=x pid=9 prio=120 target_cpu=001");
+        t.ev(2, 1.000350, "cat-12", "sched_waking: comm=x pid=9 prio=120 target_cpu=002");
+        t.lost(2, 5);
+        t.ev(2, 1.000600, "cat-12", "sched_waking: comm=x pid=9 prio=120 target_cpu=002");
+        t.wakeOne(1, 1.000400, kIdle, A, 1000400000, "app", 300, 120);
+        t.ev(1, 1.000420, kIdle, "sched_waking: comm=x pid=9 prio=120 target_cpu=001");
+        if (lost) t.lost(1, 30);
+        t.sw(1, 1.003400, "swapper/1", 0, "app", 300);
+        t.wakeOne(1, 1.005000, kIdle, B, 1005000000, "db", 301, 120);
+        t.sw(1, 1.005010, "swapper/1", 0, "db", 301);
+        const Result r = analyse(t);
+        const CpuTimers &c = r.timers(1);
+        ASSERT_EQ(c.wakeups.size(), 2u) << lost;
+        EXPECT_EQ(c.wakeups[0].latencyNs, lost ? kUnknownNs : 3000000) << lost;
+        EXPECT_EQ(c.wakeups[1].latencyNs, 10000) << lost; // (after the gap)
+        EXPECT_EQ(r.report().cpus[1].wakeup.noSwitch, lost ? 1u : 0u) << lost;
+    }
+}
+
 TEST(AnalysisTimerText, SharedPointersFollowTimeAcrossCpus)
 {
     // B only ever on CPU 0 (paired on its CPU); A named by both CPUs (paired in the merge across them):

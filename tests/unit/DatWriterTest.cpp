@@ -199,11 +199,6 @@ TEST(DatWriter, LostEventsRoundTrip)
 {
     struct B : TextTraceBuilder<B>
     {
-        B &line(const std::string &l)
-        {
-            text_ += l + "\n";
-            return *this;
-        }
     };
     B b;
     b.ev(0, 1.0, "sh-10", "sched_waking: comm=cat pid=11 prio=120 target_cpu=001")

@@ -20,8 +20,6 @@ namespace {
 
 class Switches : public test::TextTraceBuilder<Switches>
 {
-public:
-    void lost(int cpu) { text_ += "CPU:" + std::to_string(cpu) + " [LOST 3 EVENTS]\n"; }
 };
 
 using Marks = Migrations;
@@ -45,7 +43,7 @@ std::unique_ptr<Trace> randomSwitches(unsigned seed, int steps, bool lossy = fal
             if (d != c && next != 0 && cur[d] == next) next = 0;
         const auto name = [](int p) { return p ? "t" + std::to_string(p) : std::string("swapper"); };
         const bool shown = !lossy || rng() % 25 != 0;
-        if (shown && lost[static_cast<size_t>(c)]) s.lost(c);
+        if (shown && lost[static_cast<size_t>(c)]) s.lost(c, 3);
         lost[static_cast<size_t>(c)] = !shown;
         // (CPU 0 has most of the events: slices cut where its share of them ends, and a task's run spans
         // parts of the events; one run in four shows the task's mode with a syscall)

@@ -35,6 +35,17 @@ public:
                       " next_pid=" + std::to_string(toPid) + " next_prio=120",
                   "d..2.");
     }
+    // tracefs's report of `count` events lost on the CPU before its next one.
+    Derived &lost(int cpu, int count)
+    {
+        return line("CPU:" + std::to_string(cpu) + " [LOST " + std::to_string(count) + " EVENTS]");
+    }
+    // A line as it is: a lost-events report of another form, a comment.
+    Derived &line(const std::string &l)
+    {
+        text_ += l + "\n";
+        return static_cast<Derived &>(*this);
+    }
     std::unique_ptr<Trace> load() const
     {
         const auto dir = tempDir();
