@@ -86,6 +86,8 @@ public:
     {
         int64_t expires;
         int64_t softexpires;
+        int64_t at = 0; // the start's event time and CPU
+        int32_t cpu = -1;
     };
     void put(uint64_t key, Value v)
     {
@@ -190,9 +192,25 @@ template <class F> void walkTimerItems(const Trace &trace, const CpuAnalysis &c,
     }
 }
 
-// An expiry (at `now`) against the last start of its pointer (`v`, null: none): its lateness.
-void settle(CpuAnalysis &c, ExpiryHeads::Kind kind, size_t slot, int64_t now, const PtrTable::Value *v)
+// Whether the CPU's events show a gap that ended after time a and at or before b.
+bool gapEndsIn(const CpuEvents &ev, int64_t a, int64_t b)
 {
+    auto it = std::upper_bound(ev.lost.begin(), ev.lost.end(), a,
+                               [](int64_t t, const LostRange &r) { return t < r.to; });
+    for (; it != ev.lost.end() && it->to <= b; ++it)
+        if (it->from < it->to) return true; // (not the gap that opens the CPU's data)
+    return false;
+}
+
+// An expiry (at `now`, its event at trace time `at`) against the last start of its pointer (`v`, null:
+// none): its lateness. Unknown when the expiry's CPU or the start's lost events in between: the timer may
+// have expired and been started again unseen (its expiry time then is not the one of the start seen).
+void settle(const Trace &trace, CpuAnalysis &c, ExpiryHeads::Kind kind, size_t slot, int64_t now, int64_t at,
+            const PtrTable::Value *v)
+{
+    if (v && (gapEndsIn(trace.cpu(c.cpu), v->at, at) ||
+              (v->cpu != c.cpu && gapEndsIn(trace.cpu(v->cpu), v->at, at))))
+        v = nullptr;
     CpuTimers &t = c.timers;
     const int32_t hard = v ? saturateNs(now - v->expires) : kUnknownNs;
     const int32_t soft = v ? saturateNs(now - v->softexpires) : kUnknownNs;
@@ -207,9 +225,10 @@ void settle(CpuAnalysis &c, ExpiryHeads::Kind kind, size_t slot, int64_t now, co
 }
 
 // The same against the table of last starts, whose start the expiry then uses up.
-void settle(CpuAnalysis &c, ExpiryHeads::Kind kind, size_t slot, const HrtimerExpireEntryP &x, PtrTable &last)
+void settle(const Trace &trace, CpuAnalysis &c, ExpiryHeads::Kind kind, size_t slot,
+            const HrtimerExpireEntryP &x, int64_t at, PtrTable &last)
 {
-    settle(c, kind, slot, x.now, last.get(x.timer));
+    settle(trace, c, kind, slot, x.now, at, last.get(x.timer));
     last.consume(x.timer);
 }
 
@@ -335,10 +354,10 @@ void IncrementalPairing::through(const Trace &trace, std::vector<CpuAnalysis> &c
             const Item &it = mine[h.at];
             PtrTable::Value *v = it.timer ? &table.at(it.timer) : nullptr; // no pointer: nothing to pair
             if (it.v.expiry == 0) {
-                if (v) *v = {it.expiresOrNow, it.softexpires};
+                if (v) *v = {it.expiresOrNow, it.softexpires, it.v.ts, cpus[it.v.c].cpu};
             } else {
-                settle(cpus[it.v.c], static_cast<ExpiryHeads::Kind>(it.v.kind), it.v.slot, it.expiresOrNow,
-                       v && v->expires != PtrTable::kConsumed ? v : nullptr);
+                settle(trace, cpus[it.v.c], static_cast<ExpiryHeads::Kind>(it.v.kind), it.v.slot,
+                       it.expiresOrNow, it.v.ts, v && v->expires != PtrTable::kConsumed ? v : nullptr);
                 if (v) v->expires = PtrTable::kConsumed;
             }
             if (h.at + 1 < mine.size()) heads.push({mine[h.at + 1].v, h.at + 1});
@@ -410,9 +429,9 @@ void pairHrtimers(const Trace &trace, std::vector<CpuAnalysis> &cpus, int thread
             ++seq;
             if (isStart) {
                 const auto st = startAt.payload<HrtimerStartP>(i);
-                last.put(st.timer, {st.expires, st.softexpires});
+                last.put(st.timer, {st.expires, st.softexpires, ev.ts(i), ca.cpu});
             } else {
-                settle(ca, kind, slot, expiryAt.payload<HrtimerExpireEntryP>(i), last);
+                settle(trace, ca, kind, slot, expiryAt.payload<HrtimerExpireEntryP>(i), ev.ts(i), last);
             }
         });
     });
@@ -434,10 +453,10 @@ void pairHrtimers(const Trace &trace, std::vector<CpuAnalysis> &cpus, int thread
         const CpuEvents &ev = trace.cpu(cpus[it.c].cpu);
         if (it.expiry == 0) {
             const auto st = ev.payload<HrtimerStartP>(it.index);
-            last.put(st.timer, {st.expires, st.softexpires});
+            last.put(st.timer, {st.expires, st.softexpires, it.ts, cpus[it.c].cpu});
         } else {
-            settle(cpus[it.c], static_cast<ExpiryHeads::Kind>(it.kind), it.slot,
-                   ev.payload<HrtimerExpireEntryP>(it.index), last);
+            settle(trace, cpus[it.c], static_cast<ExpiryHeads::Kind>(it.kind), it.slot,
+                   ev.payload<HrtimerExpireEntryP>(it.index), it.ts, last);
         }
     }
 }

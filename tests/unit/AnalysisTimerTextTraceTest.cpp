@@ -417,6 +417,37 @@ TEST(AnalysisTimerText, AWakeupWhoseCpuLostEventsBeforeTheSwitchInFoundHasNoLate
     }
 }
 
+// An expiry pairs with the last start of its pointer, unless the expiry's CPU or the start's lost events in
+// between: the timer may have expired and been started again unseen (a lateness of 3 ms against a start
+// two periods old). A gap before the start, or on a third CPU, changes nothing.
+TEST(AnalysisTimerText, AnExpiryAfterLostEventsHasNoLatenessFromAStartBeforeThem)
+{
+    const std::string A = "00000000aaaa0010", B = "00000000bbbb0010";
+    for (int lostOn : {-1, 0, 1, 2}) {
+        TextTrace t;
+        t.lost(0, 2).start(0, 1.000000, "app-300", A, 1000500000, 1000500000); // (a gap opening CPU 0)
+        t.start(0, 1.000001, "app-300", B, 1001000000, 1001000000);            // expires on CPU 1
+        t.ev(1, 1.000002, kIdle, "sched_waking: comm=x pid=9 prio=120 target_cpu=001");
+        t.ev(2, 1.000003, "cat-12", "sched_waking: comm=x pid=9 prio=120 target_cpu=002");
+        t.ev(0, 1.000200, "app-300", "sched_waking: comm=x pid=9 prio=120 target_cpu=000");
+        t.ev(1, 1.000200, kIdle, "sched_waking: comm=x pid=9 prio=120 target_cpu=001");
+        t.ev(2, 1.000200, "cat-12", "sched_waking: comm=x pid=9 prio=120 target_cpu=002");
+        if (lostOn >= 0) t.lost(lostOn, 7);
+        t.expire(0, 1.003500, "app-300", A, 1003500000, "some_fn");
+        t.ev(0, 1.003501, "app-300", "hrtimer_expire_exit: hrtimer=" + A, "d.h..");
+        t.ev(2, 1.003600, "cat-12", "sched_waking: comm=x pid=9 prio=120 target_cpu=002");
+        t.expire(1, 1.004000, kIdle, B, 1004000000, "other_fn");
+        t.ev(1, 1.004001, kIdle, "hrtimer_expire_exit: hrtimer=" + B, "d.h..");
+        const Result r = analyse(t);
+        ASSERT_EQ(r.timers(0).otherLateness.size(), 1u) << lostOn;
+        ASSERT_EQ(r.timers(1).otherLateness.size(), 1u) << lostOn;
+        // A started and expired on CPU 0; B started on CPU 0, expired on CPU 1
+        EXPECT_EQ(r.timers(0).otherLateness[0].latenessNs, lostOn == 0 ? kUnknownNs : 3000000) << lostOn;
+        EXPECT_EQ(r.timers(1).otherLateness[0].latenessNs, lostOn == 0 || lostOn == 1 ? kUnknownNs : 3000000)
+            << lostOn;
+    }
+}
+
 TEST(AnalysisTimerText, SharedPointersFollowTimeAcrossCpus)
 {
     // B only ever on CPU 0 (paired on its CPU); A named by both CPUs (paired in the merge across them):
