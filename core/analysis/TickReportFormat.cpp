@@ -172,8 +172,8 @@ std::string formatReportText(const TickReport &r)
                     w.latencyBounds, w.latency.count);
         if (w.noSwitch)
             appendf(out,
-                    "      %" PRIu64 " wakeups without a latency (task already running, or no"
-                    " switch-in within 100 ms)\n",
+                    "      %" PRIu64 " wakeups without a latency (task already running, no"
+                    " switch-in within 100 ms, or events lost before it)\n",
                     w.noSwitch);
         std::string h;
         for (size_t b = 0; b < w.histogram.size(); ++b) {
