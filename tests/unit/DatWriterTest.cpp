@@ -36,6 +36,28 @@ sim::SimResult shortRun(const std::string &spec, const char *ms)
     return sim::simulate(s, 1);
 }
 
+// A trace written as trace.dat in a temp dir, loaded back by the page decoder ([0]) and by libtracecmd's
+// record API ([1]).
+struct WrittenBack
+{
+    fs::path dir;
+    std::string path;
+    std::unique_ptr<Trace> loaded[2];
+};
+WrittenBack writeAndLoadBack(const Trace &t, const std::string &name)
+{
+    WrittenBack w;
+    w.dir = tempDir();
+    w.path = (w.dir / name).string();
+    writeTraceDat(t, w.path);
+    for (const bool recordApi : {false, true}) {
+        LoadOptions o;
+        o.recordApi = recordApi;
+        w.loaded[recordApi] = loadTrace(w.path, o);
+    }
+    return w;
+}
+
 std::vector<std::string> presetSpecs()
 {
     std::vector<std::string> out;
@@ -160,13 +182,10 @@ TEST(DatWriter, GapsLongRecordsAndUnknownEventsRoundTrip)
         .ev(1, 9.75, "cat-11", "sched_waking: comm=sh pid=10 prio=120 target_cpu=000")
         .ev(0, 9.7500001, "<idle>-0", "local_timer_entry: vector=236");
     const auto t = b.load();
-    const fs::path dir = tempDir();
-    const std::string dat = (dir / "gaps.dat").string();
-    writeTraceDat(*t, dat);
+    const WrittenBack w = writeAndLoadBack(*t, "gaps.dat");
+    const std::string &dat = w.path;
     for (const bool recordApi : {false, true}) {
-        LoadOptions o;
-        o.recordApi = recordApi;
-        const auto back = loadTrace(dat, o);
+        const Trace *back = w.loaded[recordApi].get();
         ASSERT_EQ(back->eventCount(), 5u) << recordApi;
         for (int c = 0; c < 2; ++c) {
             for (size_t i = 0; i < t->cpu(c).size(); ++i) {
@@ -189,7 +208,7 @@ TEST(DatWriter, GapsLongRecordsAndUnknownEventsRoundTrip)
         EXPECT_NE(rep.out.find("work struct 00000000c0ffee00: function vmstat_update"), std::string::npos)
             << rep.out;
     }
-    fs::remove_all(dir);
+    fs::remove_all(w.dir);
 }
 
 // Lost events travel: the page after them is flagged, with the count when known, so the loaded trace.dat
@@ -216,13 +235,10 @@ TEST(DatWriter, LostEventsRoundTrip)
     const auto t = b.load();
     ASSERT_EQ(t->cpu(0).lost.size(), 2u);
     ASSERT_EQ(t->cpu(1).lost.size(), 2u); // (the text importer takes two lines in a row as one gap)
-    const fs::path dir = tempDir();
-    const std::string dat = (dir / "lost.dat").string();
-    writeTraceDat(*t, dat);
+    const WrittenBack w = writeAndLoadBack(*t, "lost.dat");
+    const std::string &dat = w.path;
     for (const bool recordApi : {false, true}) {
-        LoadOptions o;
-        o.recordApi = recordApi;
-        const auto back = loadTrace(dat, o);
+        const Trace *back = w.loaded[recordApi].get();
         ASSERT_EQ(back->eventCount(), t->eventCount()) << recordApi;
         const std::vector<std::vector<LostRange>> want = {
             {{1'000'000'000, 1'250'000'000, 12}, {1'303'990'000, 2'000'000'000, 0}},
@@ -254,7 +270,7 @@ TEST(DatWriter, LostEventsRoundTrip)
         EXPECT_NE(rep.out.find("CPU:1 [9 EVENTS DROPPED]"), std::string::npos);
         EXPECT_NE(rep.out.find("CPU:0 [EVENTS DROPPED]"), std::string::npos);
     }
-    fs::remove_all(dir);
+    fs::remove_all(w.dir);
 }
 
 // An unwritable place or a full disk: one line naming the path, and no file under the final name.
