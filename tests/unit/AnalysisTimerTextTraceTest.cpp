@@ -398,6 +398,7 @@ TEST(AnalysisTimerText, AWakeupWhoseCpuLostEventsBeforeTheSwitchInFoundHasNoLate
         t.start(0, 1.000001, "db-301", B, 1005000000, 1005000000);
         t.sw(0, 1.000002, "app", 300, "swapper/0", 0);
         t.sw(1, 1.000003, "db", 301, "swapper/1", 0);
+        t.lost(1, 4); // (before the wakeup)
         t.ev(1, 1.000300, kIdle, "sched_waking: comm=x pid=9 prio=120 target_cpu=001");
         t.ev(2, 1.000350, "cat-12", "sched_waking: comm=x pid=9 prio=120 target_cpu=002");
         t.lost(2, 5);
