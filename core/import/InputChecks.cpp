@@ -228,6 +228,14 @@ bool pageMissedEvents(const uint8_t *page, int longSize, bool bigEndian)
     return (rdLong(page + 8, longSize, bigEndian) & kMissingEvents) != 0;
 }
 
+uint64_t pageMissedCount(const uint8_t *page, int longSize, bool bigEndian)
+{
+    const uint64_t flags = rdLong(page + 8, longSize, bigEndian);
+    if (!(flags & kMissingEvents) || !(flags & kMissingStored)) return 0;
+    const uint32_t start = longSize == 8 ? 16 : 12;
+    return rdLong(page + start + (flags & kCommitMask), longSize, bigEndian);
+}
+
 bool pageIsSound(const uint8_t *page, uint32_t pageSize, int longSize, bool bigEndian, bool oldFormat)
 {
     const uint32_t start = longSize == 8 ? 16 : 12;

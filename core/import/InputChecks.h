@@ -23,6 +23,9 @@ constexpr size_t kPageSlack = 16;
 bool pageIsSound(const uint8_t *page, uint32_t pageSize, int longSize, bool bigEndian, bool oldFormat);
 // The page header says events were lost before the page (RB_MISSED_EVENTS in its commit word).
 bool pageMissedEvents(const uint8_t *page, int longSize, bool bigEndian);
+// How many: the count stored after the data (RB_MISSED_STORED), 0 when not stored. For a page
+// pageIsSound() accepted.
+uint64_t pageMissedCount(const uint8_t *page, int longSize, bool bigEndian);
 
 // What is wrong with an event format text (tracefs events/SYSTEM/NAME/format), or nullopt when it has
 // the shape libtraceevent expects: name, ID, field lines with plausible offsets and sizes, and a print

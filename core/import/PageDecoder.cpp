@@ -29,7 +29,7 @@ public:
     PageWalker(const DatLayout &l, RecordDecoder &dec, CpuEvents &out, int cpu, int64_t from, int64_t to)
         : from_(from), to_(to), kb_(kbuffer_alloc(l.longSize == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
                                                   l.bigEndian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE)),
-          dec_(dec), out_(out), cpu_(cpu)
+          dec_(dec), out_(out), cpu_(cpu), longSize_(l.longSize), bigEndian_(l.bigEndian)
     {
     }
     bool valid() const { return kb_ != nullptr; }
@@ -41,7 +41,8 @@ public:
     bool page(uint8_t *p)
     {
         if (kbuffer_load_subbuffer(kb_.get(), p) < 0) return false;
-        const int missed = kbuffer_missed_events(kb_.get());
+        // (from the header: kbuffer_missed_events says 0 once the page's first record is a time extend)
+        const bool missed = pageMissedEvents(p, longSize_, bigEndian_);
         unsigned long long ts = 0;
         tep_record rec{};
         rec.cpu = cpu_;
@@ -55,7 +56,7 @@ public:
             rec.size = kbuffer_event_size(kb_.get());
             if (first && missed) {
                 const auto t = static_cast<int64_t>(ts);
-                out_.lost.push_back({seen_ ? lastTs_ : t, t, missed > 0 ? static_cast<uint64_t>(missed) : 0});
+                out_.lost.push_back({seen_ ? lastTs_ : t, t, pageMissedCount(p, longSize_, bigEndian_)});
             }
             first = false;
             dec_.decode(rec, out_);
@@ -71,6 +72,8 @@ private:
     RecordDecoder &dec_;
     CpuEvents &out_;
     int cpu_;
+    int longSize_;
+    bool bigEndian_;
     int64_t lastTs_ = 0;
     bool seen_ = false;
 };

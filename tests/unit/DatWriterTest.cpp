@@ -5,6 +5,7 @@
 #include "TextTraceBuilder.h"
 #include "analysis/TickAnalysis.h"
 #include "analysis/TickReport.h"
+#include "import/DatLayout.h"
 #include "import/Loader.h"
 #include "model/EventFormat.h"
 #include "sim/Presets.h"
@@ -271,6 +272,54 @@ TEST(DatWriter, LostEventsRoundTrip)
         EXPECT_NE(rep.out.find("CPU:0 [EVENTS DROPPED]"), std::string::npos);
     }
     fs::remove_all(w.dir);
+}
+
+// A page after lost events that begins with a time-extend record (as the kernel writes when the page's
+// first event comes long after its stamp) still opens a gap, with its count: the flag is read from the page
+// header, not from kbuffer (whose missed-events count is 0 once it stepped past that record).
+TEST(DatWriter, APageAfterLostEventsThatBeginsWithATimeExtendKeepsItsGap)
+{
+    struct B : TextTraceBuilder<B>
+    {
+    };
+    B b;
+    b.ev(0, 1.0, "sh-10", "sched_waking: comm=cat pid=11 prio=120 target_cpu=001")
+        .lost(0, 12)
+        .ev(0, 1.25, "sh-10", "sched_waking: comm=cat pid=11 prio=120 target_cpu=001")
+        .ev(0, 1.26, "sh-10", "sched_waking: comm=cat pid=11 prio=120 target_cpu=001");
+    const auto t = b.load();
+    const fs::path dir = tempDir();
+    const std::string path = (dir / "extend.dat").string();
+    writeTraceDat(*t, path);
+    std::string bytes;
+    {
+        std::ifstream in(path, std::ios::binary);
+        bytes.assign(std::istreambuf_iterator<char>(in), {});
+    }
+    const auto layout = readDatLayout(reinterpret_cast<const uint8_t *>(bytes.data()), bytes.size());
+    ASSERT_TRUE(layout && !layout->compressed() && layout->longSize == 8);
+    const DatCpuData &cpu0 = layout->buffers.front().cpus.front();
+    ASSERT_EQ(cpu0.size, 2u * layout->pageSize); // the page before the gap and the one after
+    char *page = bytes.data() + cpu0.offset + layout->pageSize;
+    uint64_t commit;
+    std::memcpy(&commit, page + 8, 8);
+    ASSERT_TRUE(commit & (uint64_t{1} << 31));
+    const uint64_t size = commit & ((uint64_t{1} << 27) - 1);
+    std::memmove(page + 16 + 8, page + 16, size + 8); // the data and the stored count, 8 bytes on
+    const uint32_t extend[2] = {30, 0};               // type_len 30, a delta of 0
+    std::memcpy(page + 16, extend, 8);
+    commit += 8;
+    std::memcpy(page + 8, &commit, 8);
+    {
+        std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+    }
+    const auto back = loadTrace(path);
+    ASSERT_EQ(back->cpu(0).size(), 3u);
+    ASSERT_EQ(back->cpu(0).lost.size(), 1u);
+    EXPECT_EQ(back->cpu(0).lost[0].from, 1'000'000'000);
+    EXPECT_EQ(back->cpu(0).lost[0].to, 1'250'000'000);
+    EXPECT_EQ(back->cpu(0).lost[0].count, 12u);
+    fs::remove_all(dir);
 }
 
 // An unwritable place or a full disk: one line naming the path, and no file under the final name.
