@@ -192,24 +192,15 @@ template <class F> void walkTimerItems(const Trace &trace, const CpuAnalysis &c,
     }
 }
 
-// Whether the CPU's events show a gap that ended after time a and at or before b.
-bool gapEndsIn(const CpuEvents &ev, int64_t a, int64_t b)
-{
-    auto it = std::upper_bound(ev.lost.begin(), ev.lost.end(), a,
-                               [](int64_t t, const LostRange &r) { return t < r.to; });
-    for (; it != ev.lost.end() && it->to <= b; ++it)
-        if (it->from < it->to) return true; // (not the gap that opens the CPU's data)
-    return false;
-}
-
 // An expiry (at `now`, its event at trace time `at`) against the last start of its pointer (`v`, null:
 // none): its lateness. Unknown when the expiry's CPU or the start's lost events in between: the timer may
-// have expired and been started again unseen (its expiry time then is not the one of the start seen).
+// have fired and been started again unseen (its expiry time then is not the one of the start seen).
+// startDark: the start's CPU lost events after this time that a stream has not read yet (INT64_MAX: none).
 void settle(const Trace &trace, CpuAnalysis &c, ExpiryHeads::Kind kind, size_t slot, int64_t now, int64_t at,
-            const PtrTable::Value *v)
+            const PtrTable::Value *v, int64_t startDark = INT64_MAX)
 {
-    if (v && (gapEndsIn(trace.cpu(c.cpu), v->at, at) ||
-              (v->cpu != c.cpu && gapEndsIn(trace.cpu(v->cpu), v->at, at))))
+    if (v && (trace.cpu(c.cpu).lostBetween(v->at, at) ||
+              (v->cpu != c.cpu && (trace.cpu(v->cpu).lostBetween(v->at, at) || startDark < at))))
         v = nullptr;
     CpuTimers &t = c.timers;
     const int32_t hard = v ? saturateNs(now - v->expires) : kUnknownNs;
@@ -279,7 +270,8 @@ struct IncrementalPairing::Item
 IncrementalPairing::IncrementalPairing() : last_(kShards) {}
 IncrementalPairing::~IncrementalPairing() = default;
 
-void IncrementalPairing::through(const Trace &trace, std::vector<CpuAnalysis> &cpus, int64_t t, int threads)
+void IncrementalPairing::through(const Trace &trace, std::vector<CpuAnalysis> &cpus, int64_t t, int threads,
+                                 const std::vector<int64_t> &darkFrom)
 {
     cursors_.resize(cpus.size());
     items_.resize(cpus.size() * kShards);
@@ -356,8 +348,12 @@ void IncrementalPairing::through(const Trace &trace, std::vector<CpuAnalysis> &c
             if (it.v.expiry == 0) {
                 if (v) *v = {it.expiresOrNow, it.softexpires, it.v.ts, cpus[it.v.c].cpu};
             } else {
+                const bool live = v && v->expires != PtrTable::kConsumed;
+                const int64_t dark = live && static_cast<size_t>(v->cpu) < darkFrom.size()
+                                         ? darkFrom[static_cast<size_t>(v->cpu)]
+                                         : INT64_MAX;
                 settle(trace, cpus[it.v.c], static_cast<ExpiryHeads::Kind>(it.v.kind), it.v.slot,
-                       it.expiresOrNow, it.v.ts, v && v->expires != PtrTable::kConsumed ? v : nullptr);
+                       it.expiresOrNow, it.v.ts, live ? v : nullptr, dark);
                 if (v) v->expires = PtrTable::kConsumed;
             }
             if (h.at + 1 < mine.size()) heads.push({mine[h.at + 1].v, h.at + 1});

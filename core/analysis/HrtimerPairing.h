@@ -25,7 +25,10 @@ class IncrementalPairing
 public:
     IncrementalPairing();
     ~IncrementalPairing();
-    void through(const Trace &trace, std::vector<CpuAnalysis> &cpus, int64_t t, int threads = 1);
+    // darkFrom[cpu]: that CPU lost events after this time that its next page, not read yet, will tell
+    // (INT64_MAX: none; empty: none on any CPU): a start there is not paired with a later expiry.
+    void through(const Trace &trace, std::vector<CpuAnalysis> &cpus, int64_t t, int threads = 1,
+                 const std::vector<int64_t> &darkFrom = {});
     // How many of CPU c's wakeups (kind 0), ticks (1) and other expiries (2) are paired.
     size_t paired(size_t c, int kind) const;
     // The event index from which CPU c's starts are still to be taken.

@@ -63,16 +63,6 @@ size_t seekSwitch(const SwitchTimes &st, size_t hint, int64_t t)
     return hi;
 }
 
-// Whether the CPU lost events between times a and b (a gap that ends after a and begins before b).
-bool lostBetween(const CpuEvents &ev, int64_t a, int64_t b)
-{
-    auto it = std::upper_bound(ev.lost.begin(), ev.lost.end(), a,
-                               [](int64_t t, const LostRange &r) { return t < r.to; });
-    for (; it != ev.lost.end() && it->from < b; ++it)
-        if (it->from < it->to) return true; // (not the gap that opens the CPU's data)
-    return false;
-}
-
 // The first switch-in of pid from switch `k` on: its ts, and whether the trace showed it (a pid change
 // without sched_switch says the task ran by then, not when it was switched in). ts -1: none within the
 // limits.
@@ -135,7 +125,8 @@ namespace {
 
 // The latency of CPU k's wakeups [from, to).
 void measureCpu(const Trace &trace, std::vector<CpuAnalysis> &cpus, size_t k, size_t from, size_t to,
-                const std::vector<int> &switching, const std::vector<LiveSwitch> *live)
+                const std::vector<int> &switching, const std::vector<LiveSwitch> *live,
+                const std::vector<int64_t> *darkFrom)
 {
     const int n = trace.cpuCount();
     CpuAnalysis &a = cpus[k];
@@ -189,9 +180,15 @@ void measureCpu(const Trace &trace, std::vector<CpuAnalysis> &cpus, size_t k, si
             }
         }
         if (first.ts < 0) continue;
-        // Its CPU lost events between the wakeup and that switch-in: the switch-in that ended the wait may
-        // be among them, and the one found belong to a later wakeup. Unknown, not long.
-        if (lostBetween(trace.cpu(first.cpu), t0, first.ts)) continue;
+        // Its CPU or the wakeup's target CPU lost events between the wakeup and that switch-in: the
+        // switch-in that ended the wait may be among them, and the one found belong to a later wakeup.
+        // Unknown, not long. (A stream that has not read the page after a gap yet knows it began.)
+        const auto lost = [&](int c) {
+            return trace.cpu(c).lostBetween(t0, first.ts) ||
+                   (darkFrom && static_cast<size_t>(c) < darkFrom->size() &&
+                    (*darkFrom)[static_cast<size_t>(c)] < first.ts);
+        };
+        if (lost(first.cpu) || (on != first.cpu && lost(on))) continue;
         // A switch-in the trace shows gives the latency; the task's first event after a switch the
         // trace does not show only bounds it from above.
         w.latencyNs = saturateNs(first.ts - t0);
@@ -214,7 +211,7 @@ void measureWakeupLatency(const Trace &trace, std::vector<CpuAnalysis> &cpus, in
 {
     const std::vector<int> switching = switchingCpus(cpus);
     parallelFor(cpus.size(), threads, [&](size_t k) {
-        measureCpu(trace, cpus, k, 0, cpus[k].timers.wakeups.size(), switching, nullptr);
+        measureCpu(trace, cpus, k, 0, cpus[k].timers.wakeups.size(), switching, nullptr, nullptr);
     });
     for (CpuAnalysis &c : cpus)
         c.timers.switches = Column<SwitchRec>();
@@ -222,11 +219,11 @@ void measureWakeupLatency(const Trace &trace, std::vector<CpuAnalysis> &cpus, in
 
 void measureWakeupLatency(const Trace &trace, std::vector<CpuAnalysis> &cpus, int threads,
                           const std::vector<std::pair<size_t, size_t>> &ranges,
-                          const std::vector<LiveSwitch> &live)
+                          const std::vector<LiveSwitch> &live, const std::vector<int64_t> &darkFrom)
 {
     const std::vector<int> switching = switchingCpus(cpus);
     parallelFor(cpus.size(), threads, [&](size_t k) {
-        measureCpu(trace, cpus, k, ranges[k].first, ranges[k].second, switching, &live);
+        measureCpu(trace, cpus, k, ranges[k].first, ranges[k].second, switching, &live, &darkFrom);
     });
 }
 

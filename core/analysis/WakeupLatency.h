@@ -35,9 +35,11 @@ struct LiveSwitch
     int64_t ts = 0;
     bool shown = false; // a sched_switch (not a pid change the trace did not explain)
 };
+// darkFrom[cpu]: that CPU lost events after this time that its next page, not read yet, will tell
+// (INT64_MAX: none; empty: none on any CPU).
 void measureWakeupLatency(const Trace &trace, std::vector<CpuAnalysis> &cpus, int threads,
                           const std::vector<std::pair<size_t, size_t>> &ranges,
-                          const std::vector<LiveSwitch> &live);
+                          const std::vector<LiveSwitch> &live, const std::vector<int64_t> &darkFrom);
 constexpr int64_t kMaxWakeupLatencyNs = 100000000; // a switch-in later than this is not the wakeup's
 constexpr size_t kWokenByEvents = 256;             // events after a wakeup that may name its target
 

@@ -119,6 +119,15 @@ int64_t TraceDatStream::lostBeforeNextPages()
     return t;
 }
 
+std::vector<int64_t> TraceDatStream::lostBeforeNextPagesPerCpu()
+{
+    std::vector<int64_t> out(static_cast<size_t>(d_->trace->cpuCount()), INT64_MAX);
+    for (Impl::Cpu &c : d_->cpus)
+        if (!c.ended && c.cpu >= 0 && static_cast<size_t>(c.cpu) < out.size())
+            out[static_cast<size_t>(c.cpu)] = c.pages->lostBeforeNextPage();
+    return out;
+}
+
 bool TraceDatStream::decodeThrough(int64_t t)
 {
     Impl &d = *d_;

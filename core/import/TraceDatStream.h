@@ -8,6 +8,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace tickscope {
 
@@ -28,6 +29,8 @@ public:
     // The earliest time after which a CPU lost events that the pages decoded so far do not show yet (the
     // page after them is next); INT64_MAX: none.
     int64_t lostBeforeNextPages();
+    // The same per CPU (by CPU number, cpuCount() long).
+    std::vector<int64_t> lostBeforeNextPagesPerCpu();
     // Decodes, on every CPU, the pages whose header time is at or before t, then brings the task table
     // up to date. Returns false once every CPU's data has ended.
     bool decodeThrough(int64_t t);

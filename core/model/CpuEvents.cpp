@@ -130,6 +130,15 @@ size_t CpuEvents::runOf(size_t i) const
     return static_cast<size_t>(it - 1 - b);
 }
 
+bool CpuEvents::lostBetween(int64_t a, int64_t b) const
+{
+    auto it =
+        std::upper_bound(lost.begin(), lost.end(), a, [](int64_t t, const LostRange &r) { return t < r.to; });
+    for (; it != lost.end() && it->from < b; ++it)
+        if (it->from < it->to) return true;
+    return false;
+}
+
 size_t CpuEvents::lowerBound(int64_t t, size_t first) const
 {
     size_t lo = first;

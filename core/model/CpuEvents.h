@@ -92,6 +92,9 @@ public:
 
     // First event with ts >= t (size() when none).
     size_t lowerBound(int64_t t, size_t first = 0) const; // searching from `first` on
+    // Some lost range lies between times a and b (it ends after a and begins before b; not the one that
+    // opens the CPU's data).
+    bool lostBetween(int64_t a, int64_t b) const;
 
     // A CPU whose events are read in parts and analysed as they come: hands the memory of the events
     // before i (rounded down to a 64-event block) back to the system. Their indices stay; reading one

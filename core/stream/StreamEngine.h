@@ -103,7 +103,9 @@ public:
                 p->finish();
             t = INT64_MAX;
         }
-        pairing_.through(trace_, cpus_, t, threads_);
+        // (CPUs still losing events: the page after the gap is not read yet)
+        dark_ = end ? std::vector<int64_t>() : stream_.lostBeforeNextPagesPerCpu();
+        pairing_.through(trace_, cpus_, t, threads_, dark_);
         for (size_t c = 0; c < cpus_.size(); ++c) {
             const auto &heads = end ? headsAtEnd_[c] : passes_[c]->scheduledOpens();
             for (size_t k = opens_[c].size(); k < heads.size(); ++k)
@@ -205,6 +207,7 @@ private:
     std::vector<std::vector<uint32_t>> opens_, headsAtEnd_;
     size_t crossCpuResolved_ = 0;
 
+    std::vector<int64_t> dark_;   // per CPU: TraceDatStream::lostBeforeNextPagesPerCpu() of the step
     std::vector<int64_t> lastOf_; // per CPU: its last event's time
 
 public:

@@ -4,6 +4,7 @@
 // catch-up), a burst of three wakeups in one timer interrupt, an RT wakeup delayed by non-RT ones before it
 // in one interrupt, a soft expiry of a preempted softirq thread (PREEMPT_RT), an RT and a normal wakeup,
 // and a timer started on one CPU that expires on another.
+#include "StreamTestUtil.h"
 #include "TestUtil.h"
 #include "TextTraceBuilder.h"
 
@@ -446,6 +447,50 @@ TEST(AnalysisTimerText, AnExpiryAfterLostEventsHasNoLatenessFromAStartBeforeThem
         EXPECT_EQ(r.timers(0).otherLateness[0].latenessNs, lostOn == 0 ? kUnknownNs : 3000000) << lostOn;
         EXPECT_EQ(r.timers(1).otherLateness[0].latenessNs, lostOn == 0 || lostOn == 1 ? kUnknownNs : 3000000)
             << lostOn;
+    }
+}
+
+// Gaps still open when they matter: the wakeup's target CPU loses events from right after the wakeup until
+// long after the switch-in found on another CPU (it may have run there first), and a timer's start CPU
+// loses events from after the start until after its expiry on another CPU (it may have been started again
+// there). Both unknown; so is the latency of a wakeup whose target CPU is dark at its switch-in elsewhere.
+// `report --stream` in steps that end inside the gap says the same: it measures the first wakeup 100 ms
+// on, while CPU 0's page after the gap is still unread.
+TEST(AnalysisTimerText, GapsOpenAcrossTheSwitchInOrExpiryFoundLeaveLatencyAndLatenessUnknown)
+{
+    const std::string A = "00000000aaaa0010", B = "00000000bbbb0010";
+    for (const bool lost : {false, true}) {
+        TextTrace t;
+        t.start(0, 1.000000, "app-300", A, 1000400000, 1000400000);
+        t.start(0, 1.000001, "db-301", B, 1004000000, 1004000000); // expires on CPU 2
+        t.sw(0, 1.000002, "db", 301, "app", 300);
+        t.sw(0, 1.000003, "app", 300, "swapper/0", 0);
+        t.sw(2, 1.000004, "cat", 12, "swapper/2", 0);
+        t.ev(1, 1.000005, "cat-13", "sched_waking: comm=x pid=9 prio=120 target_cpu=001");
+        t.wakeOne(2, 1.000400, kIdle, A, 1000400000, "app", 300, 120); // both wake onto CPU 0
+        t.ev(0, 1.000402, kIdle, "sched_waking: comm=x pid=9 prio=120 target_cpu=000");
+        if (lost) t.lost(0, 40);
+        t.sw(1, 1.003000, "cat", 13, "app", 300); // (on CPU 1, CPU 0 still dark)
+        t.wakeOne(2, 1.004000, kIdle, B, 1004000000, "db", 301, 120);
+        t.sw(2, 1.004010, "swapper/2", 0, "db", 301);
+        for (double ts = 1.0050; ts < 1.2; ts += 0.0005) { // (CPUs 1 and 2 go on, page after page)
+            t.ev(1, ts, "app-300", "sched_waking: comm=x pid=9 prio=120 target_cpu=001");
+            t.ev(2, ts, "db-301", "sched_waking: comm=x pid=9 prio=120 target_cpu=002");
+        }
+        t.ev(0, 1.25, kIdle, "sched_waking: comm=x pid=9 prio=120 target_cpu=000");
+        const Result r = analyse(t);
+        const CpuTimers &c = r.timers(2);
+        ASSERT_EQ(c.wakeups.size(), 2u) << lost;
+        EXPECT_EQ(c.wakeups[0].latenessNs, 0) << lost;                          // A: all before the gap
+        EXPECT_EQ(c.wakeups[0].latencyNs, lost ? kUnknownNs : 2600000) << lost; // 1.003000 - 1.000400
+        EXPECT_EQ(c.wakeups[1].latenessNs, lost ? kUnknownNs : 0) << lost;      // B: started on CPU 0
+        EXPECT_EQ(c.wakeups[1].latencyNs, lost ? kUnknownNs : 10000) << lost;
+        const test::DatOfText d = test::datOfText(*t.load(), "open-gaps.dat");
+        ASSERT_EQ(d.loaded->cpu(0).lost.size(), lost ? 1u : 0u);
+        const std::string whole = test::loadedJson(*d.loaded);
+        for (int64_t slice : {100'000, 1'000'000})
+            EXPECT_EQ(whole, test::streamedJson(d.path, *d.loaded, slice, SIZE_MAX))
+                << lost << " " << slice << " ns steps";
     }
 }
 
