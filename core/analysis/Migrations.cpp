@@ -139,8 +139,12 @@ void MigrationSweep::takeGaps(const Trace &trace, int64_t sliceEnd)
     gapsTaken_ = 0;
     for (size_t c = 0; c < cpus_.size(); ++c) {
         const auto &lost = trace.cpu(static_cast<int>(c)).lost;
-        for (size_t &k = cpus_[c].lostFrom; k < lost.size() && lost[k].from <= sliceEnd; ++k)
-            if (lost[k].from < lost[k].to) gapsByFrom_.emplace_back(lost[k].from, lost[k].to);
+        for (size_t &k = cpus_[c].lostFrom; k < lost.size() && lost[k].from <= sliceEnd; ++k) {
+            if (lost[k].from < lost[k].to)
+                gapsByFrom_.emplace_back(lost[k].from, lost[k].to);
+            else if (k == 0) // the CPU's data opens with lost events: it may have run any task before
+                gapsByFrom_.emplace_back(INT64_MIN, lost[k].to);
+        }
     }
     std::sort(gapsByFrom_.begin(), gapsByFrom_.end());
 }

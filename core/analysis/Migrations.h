@@ -115,8 +115,9 @@ private:
     size_t slice_, part_;
     std::vector<Cpu> cpus_;
     std::vector<Part> parts_; // of the slice, CPU by CPU
-    // The lost ranges of every CPU that began before the slice's end (its last time), by their beginning;
-    // the merge takes them as it passes their beginning: the latest end of one begun so far.
+    // The lost ranges of every CPU that began before the slice's end (its last time), by their beginning
+    // (INT64_MIN for one that opens a CPU's data); the merge takes them as it passes their beginning: the
+    // latest end of one begun so far.
     std::vector<std::pair<int64_t, int64_t>> gapsByFrom_;
     size_t gapsTaken_ = 0;
     int64_t latestGapEnd_ = INT64_MIN;

@@ -455,8 +455,8 @@ int64_t CpuPageStream::lostBeforeNextPage()
 {
     const uint8_t *p = d_->current();
     const DatLayout &l = *d_->src.layout;
-    return p && d_->walker.seen() && pageMissedEvents(p, l.longSize, l.bigEndian) ? d_->walker.lastTs()
-                                                                                  : INT64_MAX;
+    if (!p || !pageMissedEvents(p, l.longSize, l.bigEndian)) return INT64_MAX;
+    return d_->walker.seen() ? d_->walker.lastTs() : INT64_MIN; // (lost before the CPU's first event)
 }
 
 int64_t CpuPageStream::nextPageTs()

@@ -59,7 +59,8 @@ public:
     bool decodeThrough(int64_t t);
     int64_t nextPageTs(); // the next page's header time, INT64_MAX at the end
     // The next page says events were lost before it: the time of the last event taken (where the gap the
-    // loader will record begins); else INT64_MAX.
+    // loader will record begins), INT64_MIN when none was taken yet (the gap opens the CPU's data); else
+    // INT64_MAX.
     int64_t lostBeforeNextPage();
     const std::string &warning() const;
 

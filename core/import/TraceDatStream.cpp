@@ -124,7 +124,8 @@ std::vector<int64_t> TraceDatStream::lostBeforeNextPagesPerCpu()
     std::vector<int64_t> out(static_cast<size_t>(d_->trace->cpuCount()), INT64_MAX);
     for (Impl::Cpu &c : d_->cpus)
         if (!c.ended && c.cpu >= 0 && static_cast<size_t>(c.cpu) < out.size())
-            out[static_cast<size_t>(c.cpu)] = c.pages->lostBeforeNextPage();
+            if (const int64_t t = c.pages->lostBeforeNextPage(); t != INT64_MIN)
+                out[static_cast<size_t>(c.cpu)] = t;
     return out;
 }
 

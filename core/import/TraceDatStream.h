@@ -29,7 +29,8 @@ public:
     // The earliest time after which a CPU lost events that the pages decoded so far do not show yet (the
     // page after them is next); INT64_MAX: none.
     int64_t lostBeforeNextPages();
-    // The same per CPU (by CPU number, cpuCount() long).
+    // INT64_MIN: a CPU whose data opens with lost events, not read yet.
+    // The same per CPU (by CPU number, cpuCount() long), without the gaps that open a CPU's data.
     std::vector<int64_t> lostBeforeNextPagesPerCpu();
     // Decodes, on every CPU, the pages whose header time is at or before t, then brings the task table
     // up to date. Returns false once every CPU's data has ended.

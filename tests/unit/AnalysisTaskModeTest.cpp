@@ -2,6 +2,7 @@
 // tracking, inferred from syscalls and sleeps without it, stretches of unknown mode and their chains,
 // and tasks that come back to a CPU from another one.
 #include "AnalysisTextTrace.h"
+#include "StreamTestUtil.h"
 
 #include <gtest/gtest.h>
 
@@ -202,6 +203,37 @@ TEST(AnalysisTextTrace, ATaskSwitchedOutAndBackInAtOneTimeHasNotMigrated)
     t.sw(0, 1.000100, "t", 100, "R+", "swapper/0", 0);
     const Result r = analyse(t);
     EXPECT_EQ(r.contexts(0), (std::vector<TC>{TC::User}));
+}
+
+// A CPU whose data opens with lost events (a buffer overwritten, or read late) may have run any task before
+// its first event: a task preempted in user mode on CPU 0 and back there before CPU 1's data begins is of
+// unknown mode, as is one back after it; without that gap it resumes in user mode. `report --stream` says
+// the same before it has read CPU 1's first page.
+TEST(AnalysisTextTrace, ATaskAwayWhileAnotherCpusDataHadNotBegunIsOfUnknownMode)
+{
+    for (const bool opening : {false, true}) {
+        TextTrace t;
+        t.ev(0, 1.000000, "app-100", "sys_exit: NR 1 = 0");
+        t.sw(0, 1.000100, "app", 100, "R+", "cat", 200);
+        t.sw(0, 1.000500, "cat", 200, "S", "app", 100);
+        t.tick(0, 1.001000, "app-100", P0);
+        t.sw(0, 1.001100, "app", 100, "R+", "cat", 200);
+        t.sw(0, 1.001500, "cat", 200, "S", "app", 100);
+        t.tick(0, 1.002000, "app-100", P0);
+        if (opening) t.lost(1, 50);
+        t.ev(1, 1.001700, "<idle>-0", "sched_waking: comm=x pid=9 prio=120 target_cpu=001");
+        for (double ts = 1.003; ts < 1.3; ts += 0.001) // (pages of both CPUs after that)
+            t.ev(0, ts, "app-100", "sched_waking: comm=x pid=9 prio=120 target_cpu=000")
+                .ev(1, ts, "<idle>-0", "sched_waking: comm=x pid=9 prio=120 target_cpu=001");
+        const Result r = analyse(t);
+        const TC want = opening ? TC::Unknown : TC::User;
+        EXPECT_EQ(r.contexts(0), (std::vector<TC>{want, want})) << opening;
+        const DatOfText d = datOfText(*t.load(), "opening.dat");
+        ASSERT_EQ(d.loaded->cpu(1).lost.size(), opening ? 1u : 0u);
+        const std::string whole = loadedJson(*d.loaded);
+        for (int64_t slice : {100'000, 1'000'000})
+            EXPECT_EQ(whole, streamedJson(d.path, *d.loaded, slice, SIZE_MAX)) << opening << " " << slice;
+    }
 }
 
 } // namespace

@@ -64,8 +64,8 @@ std::unique_ptr<Trace> randomSwitches(unsigned seed, int steps, bool lossy = fal
 // of its time on a lower CPU, or earlier on its CPU.
 // - Marked, unseen (changed: its time): it was switched in on another CPU after its latest earlier
 //   switch-out (or ever, without one), and not switched out before it on another CPU at its time; or it
-//   was switched out before it, and some CPU lost events (between two of its events of different times)
-//   beginning before the switch-in and ending at or after that switch-out.
+//   was switched out before it, and some CPU lost events (between two of its events of different times, or
+//   before its first) beginning before the switch-in and ending at or after that switch-out.
 // - Else marked if its latest switch-out before (of two at one time, the lower CPU's; on one CPU the later
 //   event's) was on another CPU and it was not switched out on this CPU earlier at that very time;
 //   changed: the latest switch-out before that was a sleep or ended a run with a syscall or lost events in
@@ -95,7 +95,10 @@ Marks expectedMarks(const Trace &trace)
         const CpuEvents &ev = trace.cpu(c);
         std::vector<size_t> after; // first events after lost events
         for (const LostRange &r : ev.lost) {
-            if (r.from >= r.to) continue;
+            if (r.from >= r.to) { // opens the CPU's data: it may have run any task before
+                if (&r == &ev.lost.front()) gaps.push_back({INT64_MIN, r.to});
+                continue;
+            }
             gaps.push_back({r.from, r.to});
             after.push_back(ev.lowerBound(r.to));
         }
