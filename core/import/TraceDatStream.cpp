@@ -111,21 +111,12 @@ int64_t TraceDatStream::nextPageTs()
     return t;
 }
 
-int64_t TraceDatStream::lostBeforeNextPages()
-{
-    int64_t t = INT64_MAX;
-    for (Impl::Cpu &c : d_->cpus)
-        if (!c.ended) t = std::min(t, c.pages->lostBeforeNextPage());
-    return t;
-}
-
-std::vector<int64_t> TraceDatStream::lostBeforeNextPagesPerCpu()
+std::vector<int64_t> TraceDatStream::lostBeforeNextPages()
 {
     std::vector<int64_t> out(static_cast<size_t>(d_->trace->cpuCount()), INT64_MAX);
     for (Impl::Cpu &c : d_->cpus)
         if (!c.ended && c.cpu >= 0 && static_cast<size_t>(c.cpu) < out.size())
-            if (const int64_t t = c.pages->lostBeforeNextPage(); t != INT64_MIN)
-                out[static_cast<size_t>(c.cpu)] = t;
+            out[static_cast<size_t>(c.cpu)] = c.pages->lostBeforeNextPage();
     return out;
 }
 

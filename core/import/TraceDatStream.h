@@ -26,12 +26,10 @@ public:
     Trace &trace();
     // The earliest header time of a page not decoded yet, over all CPUs (INT64_MAX: all are).
     int64_t nextPageTs();
-    // The earliest time after which a CPU lost events that the pages decoded so far do not show yet (the
-    // page after them is next); INT64_MAX: none.
-    int64_t lostBeforeNextPages();
-    // INT64_MIN: a CPU whose data opens with lost events, not read yet.
-    // The same per CPU (by CPU number, cpuCount() long), without the gaps that open a CPU's data.
-    std::vector<int64_t> lostBeforeNextPagesPerCpu();
+    // Per CPU (by CPU number, cpuCount() long): the time after which it lost events that the pages decoded
+    // so far do not show yet (the page after them is next); INT64_MIN: its data opens with lost events, not
+    // read yet; INT64_MAX: none.
+    std::vector<int64_t> lostBeforeNextPages();
     // Decodes, on every CPU, the pages whose header time is at or before t, then brings the task table
     // up to date. Returns false once every CPU's data has ended.
     bool decodeThrough(int64_t t);

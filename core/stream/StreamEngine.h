@@ -84,11 +84,22 @@ public:
     void step(int64_t t, bool end)
     {
         roles_.refresh(trace_);
+        // CPUs still losing events (the page after the gap is not read yet): the sweep takes the earliest,
+        // the pairing and the latency the ones after a CPU's first event (gaps that open a CPU's data, they
+        // leave alone, as a whole load does)
+        int64_t darkFrom = INT64_MAX;
+        dark_.clear();
+        if (!end) {
+            dark_ = stream_.lostBeforeNextPages();
+            for (int64_t &d : dark_) {
+                darkFrom = std::min(darkFrom, d);
+                if (d == INT64_MIN) d = INT64_MAX;
+            }
+        }
         // Which switch-ins bring a task from another CPU, before the passes take them: every CPU's events up
         // to t are in, and the passes take those only (a page may run past t on one CPU).
         // (and where a CPU lost events that the next page, not read yet, will tell: a task may run there)
-        migrations_.through(trace_, roles_, end ? INT64_MAX : t, newMigrations_, threads_,
-                            end ? INT64_MAX : stream_.lostBeforeNextPages());
+        migrations_.through(trace_, roles_, end ? INT64_MAX : t, newMigrations_, threads_, darkFrom);
         for (size_t c = 0; c < passes_.size(); ++c) {
             passes_[c]->addMigrations(newMigrations_[c]);
             newMigrations_[c].clear();
@@ -103,8 +114,6 @@ public:
                 p->finish();
             t = INT64_MAX;
         }
-        // (CPUs still losing events: the page after the gap is not read yet)
-        dark_ = end ? std::vector<int64_t>() : stream_.lostBeforeNextPagesPerCpu();
         pairing_.through(trace_, cpus_, t, threads_, dark_);
         for (size_t c = 0; c < cpus_.size(); ++c) {
             const auto &heads = end ? headsAtEnd_[c] : passes_[c]->scheduledOpens();
@@ -207,7 +216,7 @@ private:
     std::vector<std::vector<uint32_t>> opens_, headsAtEnd_;
     size_t crossCpuResolved_ = 0;
 
-    std::vector<int64_t> dark_;   // per CPU: TraceDatStream::lostBeforeNextPagesPerCpu() of the step
+    std::vector<int64_t> dark_;   // per CPU: where it still loses events after its first event (step)
     std::vector<int64_t> lastOf_; // per CPU: its last event's time
 
 public:
