@@ -173,7 +173,7 @@ std::string formatReportText(const TickReport &r)
         if (w.noSwitch)
             appendf(out,
                     "      %" PRIu64 " wakeups without a latency (task already running, no"
-                    " switch-in within 100 ms, or events lost before it)\n",
+                    " switch-in within 100 ms, or some CPU lost events before it)\n",
                     w.noSwitch);
         std::string h;
         for (size_t b = 0; b < w.histogram.size(); ++b) {
@@ -182,7 +182,7 @@ std::string formatReportText(const TickReport &r)
                  (b + 1 == w.histogram.size() ? us(int64_t{1} << (b - 1)) : us(int64_t{1} << b)) + ":" +
                  std::to_string(w.histogram[b]);
         }
-        appendf(out, "      histogram (µs): %s\n", h.c_str());
+        if (!h.empty()) appendf(out, "      histogram (µs): %s\n", h.c_str()); // (every latency unknown)
     }
     for (const CpuReport &c : r.cpus) {
         for (const LongSoftirqReport &l : c.longSoftirqs) {

@@ -84,6 +84,49 @@ SwitchIn findSwitchIn(const SwitchTimes &st, size_t k, int32_t pid, int64_t from
     return {};
 }
 
+// Every CPU's lost-event ranges as one sorted list of disjoint spans: a woken task may have been switched
+// in on any CPU, so a switch-in lost anywhere may be the one that ended the wait. A CPU whose data opens
+// with lost events (a buffer overwritten) counts as dark from the start of time to its first event.
+class LostAnywhere
+{
+public:
+    // Only the ranges that end after `after` (the earliest wakeup to be measured) are kept.
+    LostAnywhere(const Trace &trace, int64_t after)
+    {
+        for (int c = 0; c < trace.cpuCount(); ++c) {
+            const std::vector<LostRange> &lost = trace.cpu(c).lost;
+            auto it = std::upper_bound(lost.begin(), lost.end(), after,
+                                       [](int64_t t, const LostRange &r) { return t < r.to; });
+            for (; it != lost.end(); ++it) {
+                if (it->from < it->to)
+                    spans_.push_back({it->from, it->to});
+                else if (it == lost.begin()) // the gap that opens the CPU's data
+                    spans_.push_back({INT64_MIN, it->to});
+            }
+        }
+        std::sort(spans_.begin(), spans_.end());
+        size_t out = 0; // merge the overlapping ones: their ends then ascend with their starts
+        for (const auto &sp : spans_) {
+            if (out > 0 && sp.first <= spans_[out - 1].second)
+                spans_[out - 1].second = std::max(spans_[out - 1].second, sp.second);
+            else
+                spans_[out++] = sp;
+        }
+        spans_.resize(out);
+    }
+    // Some CPU lost events between times a and b (a span ends after a and begins before b).
+    bool between(int64_t a, int64_t b) const
+    {
+        auto it =
+            std::upper_bound(spans_.begin(), spans_.end(), a,
+                             [](int64_t t, const std::pair<int64_t, int64_t> &sp) { return t < sp.second; });
+        return it != spans_.end() && it->first < b;
+    }
+
+private:
+    std::vector<std::pair<int64_t, int64_t>> spans_;
+};
+
 } // namespace
 
 WakeTarget wokenBy(const Trace &trace, const CpuEvents &ev, const HrtimerWakeup &w)
@@ -124,9 +167,11 @@ WakeTarget wokenBy(const Trace &trace, const CpuEvents &ev, const HrtimerWakeup 
 namespace {
 
 // The latency of CPU k's wakeups [from, to).
+// lost: every CPU's gaps; dark: the earliest time after which some CPU lost events that its next page, not
+// read yet, will tell (INT64_MAX: none).
 void measureCpu(const Trace &trace, std::vector<CpuAnalysis> &cpus, size_t k, size_t from, size_t to,
                 const std::vector<int> &switching, const std::vector<LiveSwitch> *live,
-                const std::vector<int64_t> *darkFrom)
+                const LostAnywhere &lost, int64_t dark)
 {
     const int n = trace.cpuCount();
     CpuAnalysis &a = cpus[k];
@@ -180,15 +225,11 @@ void measureCpu(const Trace &trace, std::vector<CpuAnalysis> &cpus, size_t k, si
             }
         }
         if (first.ts < 0) continue;
-        // Its CPU or the wakeup's target CPU lost events between the wakeup and that switch-in: the
-        // switch-in that ended the wait may be among them, and the one found belong to a later wakeup.
-        // Unknown, not long. (A stream that has not read the page after a gap yet knows it began.)
-        const auto lost = [&](int c) {
-            return trace.cpu(c).lostBetween(t0, first.ts) ||
-                   (darkFrom && static_cast<size_t>(c) < darkFrom->size() &&
-                    (*darkFrom)[static_cast<size_t>(c)] < first.ts);
-        };
-        if (lost(first.cpu) || (on != first.cpu && lost(on))) continue;
+        // Some CPU lost events between the wakeup and that switch-in: the switch-in that ended the wait
+        // may be among them (on the target CPU, or on another one the task was pulled to), and the one
+        // found belong to a later wakeup. Unknown, not long. (A stream that has not read the page after a
+        // gap yet knows it began.)
+        if (dark < first.ts || lost.between(t0, first.ts)) continue;
         // A switch-in the trace shows gives the latency; the task's first event after a switch the
         // trace does not show only bounds it from above.
         w.latencyNs = saturateNs(first.ts - t0);
@@ -210,8 +251,9 @@ std::vector<int> switchingCpus(const std::vector<CpuAnalysis> &cpus)
 void measureWakeupLatency(const Trace &trace, std::vector<CpuAnalysis> &cpus, int threads)
 {
     const std::vector<int> switching = switchingCpus(cpus);
+    const LostAnywhere lost(trace, INT64_MIN);
     parallelFor(cpus.size(), threads, [&](size_t k) {
-        measureCpu(trace, cpus, k, 0, cpus[k].timers.wakeups.size(), switching, nullptr, nullptr);
+        measureCpu(trace, cpus, k, 0, cpus[k].timers.wakeups.size(), switching, nullptr, lost, INT64_MAX);
     });
     for (CpuAnalysis &c : cpus)
         c.timers.switches = Column<SwitchRec>();
@@ -219,11 +261,19 @@ void measureWakeupLatency(const Trace &trace, std::vector<CpuAnalysis> &cpus, in
 
 void measureWakeupLatency(const Trace &trace, std::vector<CpuAnalysis> &cpus, int threads,
                           const std::vector<std::pair<size_t, size_t>> &ranges,
-                          const std::vector<LiveSwitch> &live, const std::vector<int64_t> &darkFrom)
+                          const std::vector<LiveSwitch> &live, int64_t darkFrom)
 {
     const std::vector<int> switching = switchingCpus(cpus);
+    int64_t earliest = INT64_MAX; // the earliest wakeup measured: gaps that ended before it do not matter
+    for (size_t k = 0; k < cpus.size(); ++k) {
+        if (ranges[k].first < ranges[k].second)
+            earliest =
+                std::min(earliest, trace.cpu(cpus[k].cpu).ts(cpus[k].timers.wakeups[ranges[k].first].index));
+    }
+    if (earliest == INT64_MAX) return;
+    const LostAnywhere lost(trace, earliest);
     parallelFor(cpus.size(), threads, [&](size_t k) {
-        measureCpu(trace, cpus, k, ranges[k].first, ranges[k].second, switching, &live, &darkFrom);
+        measureCpu(trace, cpus, k, ranges[k].first, ranges[k].second, switching, &live, lost, darkFrom);
     });
 }
 

@@ -1,6 +1,7 @@
 // The wakeup latency of hrtimer_wakeup expiries, after the pairing: who each one woke (the task the pass
 // saw it name, then that task's sched_wakeup / sched_migrate_task), and the sched_switch into that task,
-// on its target CPU first, then on the others.
+// on its target CPU first, then on the others. Unknown when any CPU lost events between the wakeup and
+// that switch-in (the task may have run there first), or when none is found within 100 ms.
 #pragma once
 
 #include "CpuAnalysis.h"
@@ -35,11 +36,11 @@ struct LiveSwitch
     int64_t ts = 0;
     bool shown = false; // a sched_switch (not a pid change the trace did not explain)
 };
-// darkFrom[cpu]: that CPU lost events after this time that its next page, not read yet, will tell
-// (INT64_MAX: none; empty: none on any CPU).
+// darkFrom: some CPU lost events after this time that its next page, not read yet, will tell (INT64_MIN: a
+// CPU whose data opens with lost events has no event read yet; INT64_MAX: none).
 void measureWakeupLatency(const Trace &trace, std::vector<CpuAnalysis> &cpus, int threads,
                           const std::vector<std::pair<size_t, size_t>> &ranges,
-                          const std::vector<LiveSwitch> &live, const std::vector<int64_t> &darkFrom);
+                          const std::vector<LiveSwitch> &live, int64_t darkFrom);
 constexpr int64_t kMaxWakeupLatencyNs = 100000000; // a switch-in later than this is not the wakeup's
 constexpr size_t kWokenByEvents = 256;             // events after a wakeup that may name its target
 

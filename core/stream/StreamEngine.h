@@ -84,11 +84,12 @@ public:
     void step(int64_t t, bool end)
     {
         roles_.refresh(trace_);
-        // CPUs still losing events (the page after the gap is not read yet): the sweep takes the earliest,
-        // the pairing and the latency the ones after a CPU's first event (gaps that open a CPU's data, they
-        // leave alone, as a whole load does)
+        // CPUs still losing events (the page after the gap is not read yet): the sweep and the wakeup
+        // latency take the earliest, the pairing the ones after a CPU's first event (gaps that open a CPU's
+        // data, it leaves alone, as a whole load does)
         int64_t darkFrom = INT64_MAX;
         dark_.clear();
+        darkFrom_ = INT64_MAX;
         if (!end) {
             dark_ = stream_.lostBeforeNextPages();
             for (int64_t &d : dark_) {
@@ -99,6 +100,7 @@ public:
         // Which switch-ins bring a task from another CPU, before the passes take them: every CPU's events up
         // to t are in, and the passes take those only (a page may run past t on one CPU).
         // (and where a CPU lost events that the next page, not read yet, will tell: a task may run there)
+        darkFrom_ = darkFrom;
         migrations_.through(trace_, roles_, end ? INT64_MAX : t, newMigrations_, threads_, darkFrom);
         for (size_t c = 0; c < passes_.size(); ++c) {
             passes_[c]->addMigrations(newMigrations_[c]);
@@ -216,8 +218,10 @@ private:
     std::vector<std::vector<uint32_t>> opens_, headsAtEnd_;
     size_t crossCpuResolved_ = 0;
 
-    std::vector<int64_t> dark_;   // per CPU: where it still loses events after its first event (step)
-    std::vector<int64_t> lastOf_; // per CPU: its last event's time
+    std::vector<int64_t> dark_;    // per CPU: where it still loses events after its first event (step)
+    int64_t darkFrom_ = INT64_MAX; // the earliest time some CPU still loses events after (step; INT64_MIN:
+                                   // a CPU whose data opens with lost events has none read yet)
+    std::vector<int64_t> lastOf_;  // per CPU: its last event's time
 
 public:
     int64_t firstTs = INT64_MAX, lastTs = INT64_MIN; // over the events seen

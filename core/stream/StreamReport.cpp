@@ -44,7 +44,7 @@ void Engine::measure(int64_t t, bool end)
         live[c] = state_[c].live;
         live[c].record = state_[c].liveSwitch;
     }
-    measureWakeupLatency(trace_, cpus_, threads_, ranges, live, dark_);
+    measureWakeupLatency(trace_, cpus_, threads_, ranges, live, darkFrom_);
     // The switches the wakeups still to measure may read: from the last one before the oldest (a
     // switch-in at the oldest's very time is one its search may find, and one at or before it tells
     // whether the task was running).

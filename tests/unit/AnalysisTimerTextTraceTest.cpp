@@ -387,13 +387,27 @@ TEST(AnalysisTimerText, StartOnOneCpuExpiryOnAnother)
     EXPECT_EQ(r.report().cpus[0].wakeup.unpaired, 0u);
 }
 
-// The woken task's CPU lost events after the wakeup: its switch-in may be among them, and the next one the
-// trace shows ends a later wait. The latency is unknown (no_switch), not 3 ms; a gap before the wakeup or
-// on another CPU changes nothing.
-TEST(AnalysisTimerText, AWakeupWhoseCpuLostEventsBeforeTheSwitchInFoundHasNoLatency)
+// Some CPU lost events after the wakeup: the woken task's switch-in may be among them (on its target CPU,
+// or on one it was pulled to), and the next one the trace shows ends a later wait. The latency is unknown
+// (no_switch), not 3 ms. Gaps that end before the wakeup change nothing; a CPU whose data opens with lost
+// events after the wakeup (its buffer overwritten) counts as dark until its first event. `report --stream`
+// says the same.
+TEST(AnalysisTimerText, AWakeupAfterWhichSomeCpuLostEventsBeforeTheSwitchInFoundHasNoLatency)
 {
     const std::string A = "00000000aaaa0010", B = "00000000bbbb0010";
-    for (const bool lost : {false, true}) {
+    enum Gap
+    {
+        None,
+        OnItsCpu,        // the CPU it is switched in on
+        OnAThirdCpu,     // neither the wakeup's nor the switch-in's
+        OpeningLate,     // CPU 3's data begins, after lost events, between the wakeup and the switch-in
+        OpeningEarly,    // ... before the wakeup
+        OnAThirdCpuLate, // a third CPU's gap after the switch-in
+        OpeningAtTheEnd  // CPU 3's data begins, after lost events, at the end: a stream measures the
+                         // wakeup before it reads that page
+    };
+    for (const Gap gap :
+         {None, OnItsCpu, OnAThirdCpu, OpeningLate, OpeningEarly, OnAThirdCpuLate, OpeningAtTheEnd}) {
         TextTrace t;
         t.start(0, 1.000000, "app-300", A, 1000400000, 1000400000);
         t.start(0, 1.000001, "db-301", B, 1005000000, 1005000000);
@@ -401,21 +415,43 @@ TEST(AnalysisTimerText, AWakeupWhoseCpuLostEventsBeforeTheSwitchInFoundHasNoLate
         t.sw(1, 1.000003, "db", 301, "swapper/1", 0);
         t.lost(1, 4); // (before the wakeup)
         t.ev(1, 1.000300, kIdle, "sched_waking: comm=x pid=9 prio=120 target_cpu=001");
+        t.ev(2, 1.000100, "cat-12", "sched_waking: comm=x pid=9 prio=120 target_cpu=002");
+        t.lost(2, 5); // (before the wakeup)
         t.ev(2, 1.000350, "cat-12", "sched_waking: comm=x pid=9 prio=120 target_cpu=002");
-        t.lost(2, 5);
-        t.ev(2, 1.000600, "cat-12", "sched_waking: comm=x pid=9 prio=120 target_cpu=002");
+        if (gap == OpeningEarly)
+            t.lost(3, 9).ev(3, 1.000380, "cat-14", "sched_waking: comm=x pid=9 prio=120 target_cpu=003");
         t.wakeOne(1, 1.000400, kIdle, A, 1000400000, "app", 300, 120);
         t.ev(1, 1.000420, kIdle, "sched_waking: comm=x pid=9 prio=120 target_cpu=001");
-        if (lost) t.lost(1, 30);
+        if (gap == OnItsCpu) t.lost(1, 30);
+        if (gap == OnAThirdCpu) t.lost(2, 30);
+        t.ev(2, 1.002000, "cat-12", "sched_waking: comm=x pid=9 prio=120 target_cpu=002");
+        if (gap == OpeningLate)
+            t.lost(3, 9).ev(3, 1.002500, "cat-14", "sched_waking: comm=x pid=9 prio=120 target_cpu=003");
         t.sw(1, 1.003400, "swapper/1", 0, "app", 300);
+        t.ev(2, 1.003500, "cat-12", "sched_waking: comm=x pid=9 prio=120 target_cpu=002");
+        if (gap == OnAThirdCpuLate) t.lost(2, 30);
+        t.ev(2, 1.004000, "cat-12", "sched_waking: comm=x pid=9 prio=120 target_cpu=002");
         t.wakeOne(1, 1.005000, kIdle, B, 1005000000, "db", 301, 120);
         t.sw(1, 1.005010, "swapper/1", 0, "db", 301);
+        for (double ts = 1.0060; ts < 1.2; ts += 0.0005) { // (CPUs 1 and 2 go on, page after page)
+            t.ev(1, ts, "db-301", "sched_waking: comm=x pid=9 prio=120 target_cpu=001");
+            t.ev(2, ts, "cat-12", "sched_waking: comm=x pid=9 prio=120 target_cpu=002");
+        }
+        if (gap == OpeningAtTheEnd)
+            t.lost(3, 9).ev(3, 1.25, "cat-14", "sched_waking: comm=x pid=9 prio=120 target_cpu=003");
+        const bool unknown =
+            gap == OnItsCpu || gap == OnAThirdCpu || gap == OpeningLate || gap == OpeningAtTheEnd;
         const Result r = analyse(t);
         const CpuTimers &c = r.timers(1);
-        ASSERT_EQ(c.wakeups.size(), 2u) << lost;
-        EXPECT_EQ(c.wakeups[0].latencyNs, lost ? kUnknownNs : 3000000) << lost;
-        EXPECT_EQ(c.wakeups[1].latencyNs, 10000) << lost; // (after the gap)
-        EXPECT_EQ(r.report().cpus[1].wakeup.noSwitch, lost ? 1u : 0u) << lost;
+        ASSERT_EQ(c.wakeups.size(), 2u) << gap;
+        EXPECT_EQ(c.wakeups[0].latencyNs, unknown ? kUnknownNs : 3000000) << gap;
+        const bool second = gap == OpeningAtTheEnd; // (the others end before it)
+        EXPECT_EQ(c.wakeups[1].latencyNs, second ? kUnknownNs : 10000) << gap;
+        EXPECT_EQ(r.report().cpus[1].wakeup.noSwitch, (unknown ? 1u : 0u) + (second ? 1u : 0u)) << gap;
+        const test::DatOfText d = test::datOfText(*t.load(), "gap-anywhere.dat");
+        const std::string whole = test::loadedJson(*d.loaded);
+        for (int64_t slice : {100'000, 1'000'000})
+            EXPECT_EQ(whole, test::streamedJson(d.path, *d.loaded, slice, SIZE_MAX)) << gap << " " << slice;
     }
 }
 
