@@ -53,9 +53,59 @@ void fillMeta(Trace &trace, TraceDatHandle &h, const std::string &instance)
     if (::stat(path.c_str(), &st) == 0) m.fileBytes = static_cast<uint64_t>(st.st_size);
 }
 
+// Where libtracecmd does not say a gap it should: kbuffer reports lost events only on a page's first
+// record, and a time extend at the start of the page after a gap is that record. The pages' own headers
+// (checkCpuPages) say which pages follow lost events; a record's page number among the CPU's pages
+// comes from its offset (pages lie one page size apart, in the file or, compressed, in the data as
+// decompressed), counted from the first page with an event, where the first record is.
+class PageGapsOfRecords
+{
+public:
+    PageGapsOfRecords(const PageGaps *gaps, uint64_t pageSize) : gaps_(gaps), pageSize_(pageSize)
+    {
+        if (!gaps_ || gaps_->missed.empty() || gaps_->firstWithEvents == UINT64_MAX || pageSize_ == 0)
+            gaps_ = nullptr;
+    }
+    // The lost events before this record, if its page is the first with an event after pages that say
+    // events were lost: whether any, and their count (0: not said). libtracecmd's own report, when it made
+    // one, is checked against it; a record it reports a gap on that is not at such a page means the
+    // numbering does not hold, and from then on libtracecmd's reports stand alone.
+    bool before(const tep_record &r, uint64_t &count)
+    {
+        if (!gaps_) return false;
+        const uint64_t page = r.offset / pageSize_;
+        if (first_) {
+            base_ = page;
+            first_ = false;
+        } else if (page == prev_) {
+            return false;
+        }
+        prev_ = page;
+        const uint64_t number = gaps_->firstWithEvents + (page - base_);
+        bool any = false;
+        count = 0;
+        bool counted = true;
+        for (; next_ < gaps_->missed.size() && gaps_->missed[next_].first <= number; ++next_) {
+            any = true;
+            counted = counted && gaps_->missed[next_].second != 0;
+            count += gaps_->missed[next_].second;
+        }
+        if (!counted) count = 0;
+        if (r.missed_events && !any) gaps_ = nullptr; // (see above)
+        return any;
+    }
+
+private:
+    const PageGaps *gaps_;
+    uint64_t pageSize_;
+    bool first_ = true;
+    uint64_t base_ = 0, prev_ = 0;
+    size_t next_ = 0;
+};
+
 // Decodes one CPU. Returns a warning text when the CPU's data ended before its last record.
 std::string decodeCpu(tracecmd_input *in, int cpu, RecordDecoder &dec, Trace &trace, Progress &progress,
-                      const LoadOptions &options)
+                      const LoadOptions &options, const PageGaps *pageGaps)
 {
     checkCancel(options);
     dec.beginCpu();
@@ -80,11 +130,15 @@ std::string decodeCpu(tracecmd_input *in, int cpu, RecordDecoder &dec, Trace &tr
     int64_t prevTs = first;
     unsigned long long lastOffset = 0;
     size_t n = 0;
+    PageGapsOfRecords pages(pageGaps, static_cast<uint64_t>(trace.meta.pageSize));
     while (rec.r) {
-        if (rec.r->missed_events) {
+        uint64_t count = 0;
+        const bool paged = pages.before(*rec.r, count);
+        if (paged || rec.r->missed_events) {
+            if (!paged) count = rec.r->missed_events > 0 ? static_cast<uint64_t>(rec.r->missed_events) : 0;
             // A gap that opens the CPU's data has no event before it: from == to.
-            out.lost.push_back({n ? prevTs : static_cast<int64_t>(rec.r->ts), static_cast<int64_t>(rec.r->ts),
-                                rec.r->missed_events > 0 ? static_cast<uint64_t>(rec.r->missed_events) : 0});
+            out.lost.push_back(
+                {n ? prevTs : static_cast<int64_t>(rec.r->ts), static_cast<int64_t>(rec.r->ts), count});
         }
         dec.decode(*rec.r, out);
         prevTs = static_cast<int64_t>(rec.r->ts);
@@ -103,7 +157,8 @@ std::string decodeCpu(tracecmd_input *in, int cpu, RecordDecoder &dec, Trace &tr
     return {};
 }
 
-void decodeWithRecordApi(TraceDatHandle &file, const std::string &instance, DecodeState &st, const LoadOptions &options)
+void decodeWithRecordApi(TraceDatHandle &file, const std::string &instance, DecodeState &st,
+                         const LoadOptions &options, const std::vector<PageGaps> *pageGaps)
 {
     tracecmd_input *mainIn = file.instance(instance);
     const int cpus = st.trace.cpuCount();
@@ -127,7 +182,11 @@ void decodeWithRecordApi(TraceDatHandle &file, const std::string &instance, Deco
         const TepNames names(tracecmd_get_tep(in));
         RecordDecoder dec(tracecmd_get_tep(in), names, st.layouts, st.trace);
         for (int cpu = t; cpu < cpus; cpu += threads) {
-            st.cpuWarnings[static_cast<size_t>(cpu)] = decodeCpu(in, cpu, dec, st.trace, st.progress, options);
+            const PageGaps *gaps = pageGaps && static_cast<size_t>(cpu) < pageGaps->size()
+                                       ? &(*pageGaps)[static_cast<size_t>(cpu)]
+                                       : nullptr;
+            st.cpuWarnings[static_cast<size_t>(cpu)] =
+                decodeCpu(in, cpu, dec, st.trace, st.progress, options, gaps);
         }
         st.finishThread(dec);
     });
@@ -152,8 +211,9 @@ std::vector<InstanceInfo> listInstances(TraceDatHandle &file)
     return out;
 }
 
-std::vector<std::unique_ptr<Trace>> importWithLibtracecmd(const std::string &path, const LoadOptions &options,
-                                                          bool requireOne)
+std::vector<std::unique_ptr<Trace>>
+importWithLibtracecmd(const std::string &path, const LoadOptions &options, bool requireOne,
+                      const std::map<std::string, std::vector<PageGaps>> *pageGaps)
 {
     auto file = std::make_unique<TraceDatHandle>(path);
     const auto names = chooseInstances(path, file.get(), nullptr, options, requireOne);
@@ -167,7 +227,12 @@ std::vector<std::unique_ptr<Trace>> importWithLibtracecmd(const std::string &pat
         const EventLayouts layouts(tracecmd_get_tep(file->instance(name)), *trace);
         checkCancel(options);
         DecodeState st(*trace, layouts, options);
-        decodeWithRecordApi(*file, name, st, options);
+        const std::vector<PageGaps> *gaps = nullptr;
+        if (pageGaps) {
+            const auto it = pageGaps->find(name);
+            if (it != pageGaps->end()) gaps = &it->second;
+        }
+        decodeWithRecordApi(*file, name, st, options, gaps);
         st.finish();
         out.push_back(std::move(trace));
     }

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <new>
 #include <optional>
 #include <traceevent/event-parse.h>
 #include <unistd.h>
@@ -34,7 +35,8 @@ public:
     }
     bool valid() const { return kb_ != nullptr; }
     bool seen() const { return seen_; }
-    int64_t lastTs() const { return lastTs_; } // of the last event taken
+    int64_t lastTs() const { return lastTs_; }     // of the last event taken
+    bool missedPending() const { return missed_; } // a page said events were lost, and had none after them
     void setOldFormat() { kbuffer_set_old_format(kb_.get()); }
 
     // Walks every event of one page that pageIsSound() accepted.
@@ -42,11 +44,10 @@ public:
     {
         if (kbuffer_load_subbuffer(kb_.get(), p) < 0) return false;
         // (from the header: kbuffer_missed_events says 0 once the page's first record is a time extend)
-        const bool missed = pageMissedEvents(p, longSize_, bigEndian_);
+        if (pageMissedEvents(p, longSize_, bigEndian_)) addMissed(pageMissedCount(p, longSize_, bigEndian_));
         unsigned long long ts = 0;
         tep_record rec{};
         rec.cpu = cpu_;
-        bool first = true;
         for (void *data = kbuffer_read_event(kb_.get(), &ts); data;
              data = kbuffer_next_event(kb_.get(), &ts)) {
             if (static_cast<int64_t>(ts) < from_) continue; // a window: only its events
@@ -54,11 +55,11 @@ public:
             rec.ts = ts;
             rec.data = data;
             rec.size = kbuffer_event_size(kb_.get());
-            if (first && missed) {
+            if (missed_) { // the gap ends at the first event after it (a page without one passes it on)
                 const auto t = static_cast<int64_t>(ts);
-                out_.lost.push_back({seen_ ? lastTs_ : t, t, pageMissedCount(p, longSize_, bigEndian_)});
+                out_.lost.push_back({seen_ ? lastTs_ : t, t, missedCount_});
+                missed_ = false;
             }
-            first = false;
             dec_.decode(rec, out_);
             lastTs_ = static_cast<int64_t>(ts);
             seen_ = true;
@@ -67,7 +68,16 @@ public:
     }
 
 private:
+    // Events lost before a page: their count adds to a gap not closed yet (0: some count not said).
+    void addMissed(uint64_t count)
+    {
+        missedCount_ = !missed_ ? count : count && missedCount_ ? missedCount_ + count : 0;
+        missed_ = true;
+    }
+
     int64_t from_, to_;
+    bool missed_ = false;
+    uint64_t missedCount_ = 0;
     std::unique_ptr<kbuffer, KbufferDeleter> kb_;
     RecordDecoder &dec_;
     CpuEvents &out_;
@@ -297,14 +307,33 @@ CpuExtent cpuExtent(const PageSource &src)
     return e;
 }
 
-std::string checkCpuPages(const PageSource &src, const LoadOptions &options, bool &sound)
+std::string checkCpuPages(const PageSource &src, const LoadOptions &options, bool &sound, PageGaps *gaps)
 {
     const DatLayout &l = *src.layout;
     sound = true;
+    std::unique_ptr<kbuffer, KbufferDeleter> kb;
+    if (gaps) {
+        kb.reset(kbuffer_alloc(l.longSize == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
+                               l.bigEndian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE));
+        if (!kb) throw std::bad_alloc();
+        if (src.oldFormat) kbuffer_set_old_format(kb.get());
+        *gaps = PageGaps{};
+    }
+    uint64_t number = 0;
     return forEachPage(
         src, truncatedWarning(src.cpu), options, [](double) {},
         [&](uint8_t *page) {
-            return sound = pageIsSound(page, l.pageSize, l.longSize, l.bigEndian, src.oldFormat);
+            sound = pageIsSound(page, l.pageSize, l.longSize, l.bigEndian, src.oldFormat);
+            if (sound && gaps) {
+                if (pageMissedEvents(page, l.longSize, l.bigEndian))
+                    gaps->missed.push_back({number, pageMissedCount(page, l.longSize, l.bigEndian)});
+                unsigned long long ts = 0;
+                if (gaps->firstWithEvents == UINT64_MAX && kbuffer_load_subbuffer(kb.get(), page) >= 0 &&
+                    kbuffer_read_event(kb.get(), &ts))
+                    gaps->firstWithEvents = number;
+            }
+            ++number;
+            return sound;
         },
         [](uint64_t) {});
 }
@@ -455,7 +484,9 @@ int64_t CpuPageStream::lostBeforeNextPage()
 {
     const uint8_t *p = d_->current();
     const DatLayout &l = *d_->src.layout;
-    if (!p || !pageMissedEvents(p, l.longSize, l.bigEndian)) return INT64_MAX;
+    // (or a page already read said so, and had no event to end the gap)
+    if (!d_->walker.missedPending() && (!p || !pageMissedEvents(p, l.longSize, l.bigEndian)))
+        return INT64_MAX;
     return d_->walker.seen() ? d_->walker.lastTs() : INT64_MIN; // (lost before the CPU's first event)
 }
 

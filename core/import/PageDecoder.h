@@ -9,6 +9,8 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 struct tep_handle;
 
@@ -69,9 +71,20 @@ private:
     std::unique_ptr<Impl> d_;
 };
 
+// The pages of one CPU that say events were lost before them (RB_MISSED_EVENTS), by their number among
+// the CPU's pages, with the count stored (0: not said), and the number of its first page with an event.
+// libtracecmd reports a gap only on a page's first record, which a time extend at the page's start hides:
+// its path puts the gaps where these say.
+struct PageGaps
+{
+    uint64_t firstWithEvents = UINT64_MAX;
+    std::vector<std::pair<uint64_t, uint64_t>> missed;
+};
+
 // Only checks that every page of the CPU is sound (pageIsSound): the check the libtracecmd path
 // needs before libtracecmd reads the same pages. sound: false when a page is not. Returns the
-// truncated warning or "".
-std::string checkCpuPages(const PageSource &src, const LoadOptions &options, bool &sound);
+// truncated warning or "". gaps: filled for the libtracecmd path.
+std::string checkCpuPages(const PageSource &src, const LoadOptions &options, bool &sound,
+                          PageGaps *gaps = nullptr);
 
 } // namespace tickscope

@@ -296,9 +296,11 @@ std::vector<std::unique_ptr<Trace>> importOwnPath(const std::string &path, uint6
 
 // Before libtracecmd reads the file's pages itself: every page of every buffer must be one that kbuffer
 // can walk safely (a truncated end is fine; libtracecmd reports it).
-void checkAllPages(const std::string &path, uint64_t fileSize, const DatLayout &layout,
-                   const LoadOptions &options)
+// Returns, per buffer instance and CPU, the pages after lost events.
+std::map<std::string, std::vector<PageGaps>>
+checkAllPages(const std::string &path, uint64_t fileSize, const DatLayout &layout, const LoadOptions &options)
 {
+    std::map<std::string, std::vector<PageGaps>> gaps;
     const bool oldFormat = tep_is_old_format(pageTep(path, layout).get()) != 0;
     const RegularFile file(path);
     // libtracecmd's error path for a file whose data is cut short frees twice: it gets intact files only.
@@ -309,10 +311,12 @@ void checkAllPages(const std::string &path, uint64_t fileSize, const DatLayout &
     if (layout.recovered) throw LoadError(path + truncated);
     for (const auto &b : layout.buffers) {
         if (b.unreadable) throw LoadError(path + truncated);
+        std::vector<PageGaps> &byCpu = gaps[b.name];
         for (const auto &c : b.cpus) {
             const PageSource src{file.fd(), fileSize, &layout, c, oldFormat};
             bool sound = true;
-            const std::string warning = checkCpuPages(src, options, sound);
+            if (byCpu.size() <= c.cpu) byCpu.resize(size_t{c.cpu} + 1);
+            const std::string warning = checkCpuPages(src, options, sound, &byCpu[c.cpu]);
             if (!sound)
                 throw LoadError(path + ": not a readable trace.dat: CPU " + std::to_string(c.cpu) +
                                 (b.name.empty() ? "" : " of buffer instance '" + b.name + "'") +
@@ -320,6 +324,7 @@ void checkAllPages(const std::string &path, uint64_t fileSize, const DatLayout &
             if (!warning.empty()) throw LoadError(path + truncated);
         }
     }
+    return gaps;
 }
 
 // The facts a tickscope capture stored: the kernel command line (nohz_full=, isolcpus=) comes from them.
@@ -436,7 +441,7 @@ std::vector<std::unique_ptr<Trace>> importTraceDat(const std::string &path, uint
         throw LoadError(path +
                         ": not a readable trace.dat through libtracecmd: a text option (uname, version, "
                         "clock, buffer name) is not terminated (corrupt file)");
-    checkAllPages(path, fileSize, layout, options);
+    const auto pageGaps = checkAllPages(path, fileSize, layout, options);
     if (options.window)
         throw LoadError(path + ": --load-window reads through tickscope's own page decoder; this file " +
                         (options.recordApi ? std::string("was asked for with --record-api")
@@ -447,7 +452,7 @@ std::vector<std::unique_ptr<Trace>> importTraceDat(const std::string &path, uint
             all.push_back(b.name);
         fitInMemory(path, fileSize, layout, all, options);
     }
-    return withMachineFacts(importWithLibtracecmd(path, options, requireOne), layout);
+    return withMachineFacts(importWithLibtracecmd(path, options, requireOne, &pageGaps), layout);
 }
 
 } // namespace tickscope

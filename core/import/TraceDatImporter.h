@@ -4,6 +4,9 @@
 #include "DatLayout.h"
 #include "InputFile.h"
 #include "Loader.h"
+#include "PageDecoder.h"
+
+#include <map>
 
 namespace tickscope {
 
@@ -28,7 +31,10 @@ DatLayout traceDatLayout(const InputFile &in);
 std::vector<std::unique_ptr<Trace>> importTraceDat(const std::string &path, uint64_t fileSize,
                                                    DatLayout layout, const LoadOptions &options,
                                                    bool requireOne);
-std::vector<std::unique_ptr<Trace>> importWithLibtracecmd(const std::string &path, const LoadOptions &options,
-                                                          bool requireOne);
+// pageGaps: per buffer instance name, per CPU, the pages after lost events (checkCpuPages); nullptr: the
+// gaps libtracecmd reports only.
+std::vector<std::unique_ptr<Trace>>
+importWithLibtracecmd(const std::string &path, const LoadOptions &options, bool requireOne,
+                      const std::map<std::string, std::vector<PageGaps>> *pageGaps = nullptr);
 
 } // namespace tickscope

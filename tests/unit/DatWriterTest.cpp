@@ -20,6 +20,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sys/mount.h>
 #include <unistd.h>
 
@@ -274,9 +275,52 @@ TEST(DatWriter, LostEventsRoundTrip)
     fs::remove_all(w.dir);
 }
 
+namespace {
+
+// Writes `t` and lets `edit` change the bytes of CPU 0's second page (the first after the trace's gap).
+std::string writeAndEditPageAfterGap(const Trace &t, const fs::path &dir,
+                                     const std::function<void(char *page, uint32_t pageSize)> &edit)
+{
+    const std::string path = (dir / "edited.dat").string();
+    writeTraceDat(t, path);
+    std::string bytes;
+    {
+        std::ifstream in(path, std::ios::binary);
+        bytes.assign(std::istreambuf_iterator<char>(in), {});
+    }
+    const auto layout = readDatLayout(reinterpret_cast<const uint8_t *>(bytes.data()), bytes.size());
+    EXPECT_TRUE(layout && !layout->compressed() && layout->longSize == 8);
+    if (!layout) return path;
+    const DatCpuData &cpu0 = layout->buffers.front().cpus.front();
+    EXPECT_GE(cpu0.size, 2u * layout->pageSize);
+    edit(bytes.data() + cpu0.offset + layout->pageSize, layout->pageSize);
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+    return path;
+}
+
+// Both decoders (ours and libtracecmd's records) give CPU 0 one gap, from `from` to its first event after
+// it, of 12 events.
+void expectOneGapOnCpu0(const std::string &path, int64_t from, size_t events)
+{
+    for (const bool recordApi : {false, true}) {
+        LoadOptions o;
+        o.recordApi = recordApi;
+        const auto back = loadTrace(path, o);
+        const CpuEvents &ev = back->cpu(0);
+        ASSERT_EQ(ev.size(), events) << recordApi;
+        ASSERT_EQ(ev.lost.size(), 1u) << recordApi;
+        EXPECT_EQ(ev.lost[0].from, from) << recordApi;
+        EXPECT_EQ(ev.lost[0].to, ev.ts(1)) << recordApi;
+        EXPECT_EQ(ev.lost[0].count, 12u) << recordApi;
+    }
+}
+
+} // namespace
+
 // A page after lost events that begins with a time-extend record (as the kernel writes when the page's
 // first event comes long after its stamp) still opens a gap, with its count: the flag is read from the page
-// header, not from kbuffer (whose missed-events count is 0 once it stepped past that record).
+// header, not from kbuffer (whose missed-events count is 0 once it stepped past that record). The
+// libtracecmd path takes it from the page headers too.
 TEST(DatWriter, APageAfterLostEventsThatBeginsWithATimeExtendKeepsItsGap)
 {
     struct B : TextTraceBuilder<B>
@@ -287,38 +331,52 @@ TEST(DatWriter, APageAfterLostEventsThatBeginsWithATimeExtendKeepsItsGap)
         .lost(0, 12)
         .ev(0, 1.25, "sh-10", "sched_waking: comm=cat pid=11 prio=120 target_cpu=001")
         .ev(0, 1.26, "sh-10", "sched_waking: comm=cat pid=11 prio=120 target_cpu=001");
-    const auto t = b.load();
     const fs::path dir = tempDir();
-    const std::string path = (dir / "extend.dat").string();
-    writeTraceDat(*t, path);
-    std::string bytes;
+    const std::string path = writeAndEditPageAfterGap(*b.load(), dir, [](char *page, uint32_t) {
+        uint64_t commit;
+        std::memcpy(&commit, page + 8, 8);
+        ASSERT_TRUE(commit & (uint64_t{1} << 31));
+        const uint64_t size = commit & ((uint64_t{1} << 27) - 1);
+        std::memmove(page + 16 + 8, page + 16, size + 8); // the data and the stored count, 8 bytes on
+        const uint32_t extend[2] = {30, 0};               // type_len 30, a delta of 0
+        std::memcpy(page + 16, extend, 8);
+        commit += 8;
+        std::memcpy(page + 8, &commit, 8);
+    });
+    expectOneGapOnCpu0(path, 1'000'000'000, 3);
+    EXPECT_EQ(loadTrace(path)->cpu(0).lost[0].to, 1'250'000'000);
+    fs::remove_all(dir);
+}
+
+// A page after lost events without an event of its own (here only a time extend): the gap ends at the
+// first event of a later page, which does not say it again. Both decoders pass it on.
+TEST(DatWriter, APageAfterLostEventsWithoutAnEventPassesTheGapOn)
+{
+    struct B : TextTraceBuilder<B>
     {
-        std::ifstream in(path, std::ios::binary);
-        bytes.assign(std::istreambuf_iterator<char>(in), {});
-    }
-    const auto layout = readDatLayout(reinterpret_cast<const uint8_t *>(bytes.data()), bytes.size());
-    ASSERT_TRUE(layout && !layout->compressed() && layout->longSize == 8);
-    const DatCpuData &cpu0 = layout->buffers.front().cpus.front();
-    ASSERT_EQ(cpu0.size, 2u * layout->pageSize); // the page before the gap and the one after
-    char *page = bytes.data() + cpu0.offset + layout->pageSize;
-    uint64_t commit;
-    std::memcpy(&commit, page + 8, 8);
-    ASSERT_TRUE(commit & (uint64_t{1} << 31));
-    const uint64_t size = commit & ((uint64_t{1} << 27) - 1);
-    std::memmove(page + 16 + 8, page + 16, size + 8); // the data and the stored count, 8 bytes on
-    const uint32_t extend[2] = {30, 0};               // type_len 30, a delta of 0
-    std::memcpy(page + 16, extend, 8);
-    commit += 8;
-    std::memcpy(page + 8, &commit, 8);
-    {
-        std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
-    }
-    const auto back = loadTrace(path);
-    ASSERT_EQ(back->cpu(0).size(), 3u);
-    ASSERT_EQ(back->cpu(0).lost.size(), 1u);
-    EXPECT_EQ(back->cpu(0).lost[0].from, 1'000'000'000);
-    EXPECT_EQ(back->cpu(0).lost[0].to, 1'250'000'000);
-    EXPECT_EQ(back->cpu(0).lost[0].count, 12u);
+    };
+    B b;
+    b.ev(0, 1.0, "sh-10", "sched_waking: comm=cat pid=11 prio=120 target_cpu=001").lost(0, 12);
+    for (int k = 0; k < 400; ++k) // (pages of them)
+        b.ev(0, 1.25 + k * 1e-6, "sh-10", "sched_waking: comm=cat pid=11 prio=120 target_cpu=001");
+    const fs::path dir = tempDir();
+    const std::string path = writeAndEditPageAfterGap(*b.load(), dir, [](char *page, uint32_t pageSize) {
+        uint64_t commit;
+        std::memcpy(&commit, page + 8, 8);
+        ASSERT_TRUE(commit & (uint64_t{1} << 31));
+        ASSERT_TRUE(commit & (uint64_t{1} << 30)); // (the count stored after the data)
+        std::memset(page + 16, 0, pageSize - 16);
+        const uint32_t extend[2] = {30, 0};
+        std::memcpy(page + 16, extend, 8);
+        const uint64_t count = 12;
+        std::memcpy(page + 16 + 8, &count, 8);
+        commit = (commit & ~((uint64_t{1} << 27) - 1)) | 8;
+        std::memcpy(page + 8, &commit, 8);
+    });
+    const size_t events = loadTrace(path)->cpu(0).size();
+    EXPECT_GT(events, 2u);
+    EXPECT_LT(events, 401u - 20); // (a page of events went with the edit)
+    expectOneGapOnCpu0(path, 1'000'000'000, events);
     fs::remove_all(dir);
 }
 
