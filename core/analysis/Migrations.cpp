@@ -142,7 +142,7 @@ void MigrationSweep::takeGaps(const Trace &trace, int64_t sliceEnd)
         for (size_t &k = cpus_[c].lostFrom; k < lost.size() && lost[k].from <= sliceEnd; ++k) {
             if (lost[k].from < lost[k].to)
                 gapsByFrom_.emplace_back(lost[k].from, lost[k].to);
-            else if (k == 0) // the CPU's data opens with lost events: it may have run any task before
+            else if (trace.cpu(static_cast<int>(c)).opensData(k)) // it may have run any task before
                 gapsByFrom_.emplace_back(INT64_MIN, lost[k].to);
         }
     }

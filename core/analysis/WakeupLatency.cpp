@@ -94,20 +94,20 @@ public:
     LostAnywhere(const Trace &trace, int64_t after)
     {
         for (int c = 0; c < trace.cpuCount(); ++c) {
-            const std::vector<LostRange> &lost = trace.cpu(c).lost;
-            auto it = std::upper_bound(lost.begin(), lost.end(), after,
+            const CpuEvents &ev = trace.cpu(c);
+            auto it = std::upper_bound(ev.lost.begin(), ev.lost.end(), after,
                                        [](int64_t t, const LostRange &r) { return t < r.to; });
-            for (; it != lost.end(); ++it) {
+            for (; it != ev.lost.end(); ++it) {
                 if (it->from < it->to)
                     spans_.push_back({it->from, it->to});
-                else if (it == lost.begin()) // the gap that opens the CPU's data
+                else if (ev.opensData(static_cast<size_t>(it - ev.lost.begin())))
                     spans_.push_back({INT64_MIN, it->to});
             }
         }
         std::sort(spans_.begin(), spans_.end());
         size_t out = 0; // merge the overlapping ones: their ends then ascend with their starts
         for (const auto &sp : spans_) {
-            if (out > 0 && sp.first <= spans_[out - 1].second)
+            if (out > 0 && sp.first < spans_[out - 1].second)
                 spans_[out - 1].second = std::max(spans_[out - 1].second, sp.second);
             else
                 spans_[out++] = sp;

@@ -37,6 +37,7 @@ public:
     bool seen() const { return seen_; }
     int64_t lastTs() const { return lastTs_; }     // of the last event taken
     bool missedPending() const { return missed_; } // a page said events were lost, and had none after them
+    uint64_t missedCount() const { return missedCount_; }
     void setOldFormat() { kbuffer_set_old_format(kb_.get()); }
 
     // Walks every event of one page that pageIsSound() accepted.
@@ -50,7 +51,10 @@ public:
         rec.cpu = cpu_;
         for (void *data = kbuffer_read_event(kb_.get(), &ts); data;
              data = kbuffer_next_event(kb_.get(), &ts)) {
-            if (static_cast<int64_t>(ts) < from_) continue; // a window: only its events
+            if (static_cast<int64_t>(ts) < from_) { // a window: only its events (a gap before one it skips
+                missed_ = false;                    // ended outside it)
+                continue;
+            }
             if (static_cast<int64_t>(ts) > to_) break;
             rec.ts = ts;
             rec.data = data;
@@ -71,7 +75,7 @@ private:
     // Events lost before a page: their count adds to a gap not closed yet (0: some count not said).
     void addMissed(uint64_t count)
     {
-        missedCount_ = !missed_ ? count : count && missedCount_ ? missedCount_ + count : 0;
+        missedCount_ = missed_ ? CpuEvents::addLostCounts(missedCount_, count) : count;
         missed_ = true;
     }
 
@@ -235,13 +239,19 @@ std::string decodeCpuPages(const PageSource &src, RecordDecoder &dec, CpuEvents 
     PageWalker walker(l, dec, out, static_cast<int>(src.cpu.cpu), src.from, src.to);
     if (!walker.valid()) return "CPU " + std::to_string(src.cpu.cpu) + ": cannot allocate a page reader";
     if (src.oldFormat) walker.setOldFormat();
-    return forEachPage(
+    std::string warning = forEachPage(
         src, truncatedWarning(src.cpu), options, progress,
         [&](uint8_t *page) {
             // kbuffer trusts the page header and every event length in it: check them first.
             return pageIsSound(page, l.pageSize, l.longSize, l.bigEndian, src.oldFormat) && walker.page(page);
         },
         [&](uint64_t bytes) { out.reserve(bytes / 12 + 64, bytes); });
+    // A part that ends in a gap (its last pages say events were lost, and have none after): the next part's
+    // first event closes it when the parts are joined (CpuEvents::appendEvents).
+    if (src.part + 1 < src.parts && walker.missedPending())
+        out.lost.push_back(
+            {walker.seen() ? walker.lastTs() : INT64_MIN, LostRange::kOpenEnd, walker.missedCount()});
+    return warning;
 }
 
 CpuExtent cpuExtent(const PageSource &src)
@@ -484,8 +494,9 @@ int64_t CpuPageStream::lostBeforeNextPage()
 {
     const uint8_t *p = d_->current();
     const DatLayout &l = *d_->src.layout;
-    // (or a page already read said so, and had no event to end the gap)
-    if (!d_->walker.missedPending() && (!p || !pageMissedEvents(p, l.longSize, l.bigEndian)))
+    // (or a page already read said so, and had no event to end the gap; at the end none will: the data
+    // ended in it, and a whole load keeps no gap there)
+    if (!p || (!d_->walker.missedPending() && !pageMissedEvents(p, l.longSize, l.bigEndian)))
         return INT64_MAX;
     return d_->walker.seen() ? d_->walker.lastTs() : INT64_MIN; // (lost before the CPU's first event)
 }

@@ -131,6 +131,7 @@ void decodeWithPages(int fd, uint64_t fileSize, const DatLayout &layout, const D
             st.trace.tasks.merge(std::move(names));
             st.unknown += j.unknown[k];
         }
+        if (j.joined == j.parts) st.trace.cpu(cpu).dropOpenLost(); // (the data ended in a gap)
     };
     std::atomic<size_t> next{0};
     runThreads(std::clamp(threads, 1, std::max<int>(1, static_cast<int>(items.size()))), [&](int) {

@@ -54,17 +54,37 @@ bool CpuEvents::append(int64_t ts, uint16_t type, uint8_t flags, uint8_t preempt
     const bool inOrder = ts >= lastTs_;
     if (!inOrder) sorted_ = false;
     lastTs_ = std::max(lastTs_, ts);
+    firstTs_ = std::min(firstTs_, ts);
     return inOrder;
 }
 
 void CpuEvents::appendEvents(const CpuEvents &next)
 {
     const size_t base = size(), n = next.size();
-    for (LostRange r : next.lost) {
-        if (n && base && r.from == r.to && r.to == next.ts(0)) r.from = lastTs_;
+    size_t k = 0; // next.lost taken
+    if (!lost.empty() && lost.back().to == LostRange::kOpenEnd) {
+        // The parts before ended in a gap: the part's first event closes it, with the part's own opening
+        // gap if it has one; a part without events adds its gap (an open one) to it.
+        LostRange &open = lost.back();
+        if (n) {
+            open.to = next.ts(0);
+            if (open.from == INT64_MIN) open.from = open.to; // no event before it: it opens the data
+            if (!next.lost.empty() && next.lost[0].from >= next.lost[0].to && next.lost[0].to == open.to)
+                open.count = addLostCounts(open.count, next.lost[k++].count);
+        } else {
+            for (; k < next.lost.size(); ++k)
+                open.count = addLostCounts(open.count, next.lost[k].count);
+        }
+    }
+    for (; k < next.lost.size(); ++k) {
+        LostRange r = next.lost[k];
+        // a gap that opens the part, or one the part ended in before any event, begins at the last event
+        // before the part
+        if (base && ((n && r.from >= r.to && r.to == next.ts(0)) || r.from == INT64_MIN)) r.from = lastTs_;
         lost.push_back(r);
     }
     if (n == 0) return;
+    firstTs_ = std::min(firstTs_, next.firstTs_);
     if (base + n >= UINT32_MAX) throw std::length_error("more than 4G events on one CPU");
     const size_t arenaBase = arena_.size();
     if (arenaBase + next.arena_.size() > UINT32_MAX)

@@ -403,11 +403,13 @@ TEST(AnalysisTimerText, AWakeupAfterWhichSomeCpuLostEventsBeforeTheSwitchInFound
         OpeningLate,     // CPU 3's data begins, after lost events, between the wakeup and the switch-in
         OpeningEarly,    // ... before the wakeup
         OnAThirdCpuLate, // a third CPU's gap after the switch-in
-        OpeningAtTheEnd  // CPU 3's data begins, after lost events, at the end: a stream measures the
+        OpeningAtTheEnd, // CPU 3's data begins, after lost events, at the end: a stream measures the
                          // wakeup before it reads that page
+        TrailingLost // a text LOST line after CPU 4's last event, the trace's last, its only gap: it reads
+                     // from == to, like a gap that opens the data, and is not one
     };
-    for (const Gap gap :
-         {None, OnItsCpu, OnAThirdCpu, OpeningLate, OpeningEarly, OnAThirdCpuLate, OpeningAtTheEnd}) {
+    for (const Gap gap : {None, OnItsCpu, OnAThirdCpu, OpeningLate, OpeningEarly, OnAThirdCpuLate,
+                          OpeningAtTheEnd, TrailingLost}) {
         TextTrace t;
         t.start(0, 1.000000, "app-300", A, 1000400000, 1000400000);
         t.start(0, 1.000001, "db-301", B, 1005000000, 1005000000);
@@ -439,6 +441,10 @@ TEST(AnalysisTimerText, AWakeupAfterWhichSomeCpuLostEventsBeforeTheSwitchInFound
         }
         if (gap == OpeningAtTheEnd)
             t.lost(3, 9).ev(3, 1.25, "cat-14", "sched_waking: comm=x pid=9 prio=120 target_cpu=003");
+        if (gap == TrailingLost) {
+            t.ev(4, 1.000010, "cat-15", "sched_waking: comm=x pid=9 prio=120 target_cpu=004");
+            t.ev(4, 1.2, "cat-15", "sched_waking: comm=x pid=9 prio=120 target_cpu=004").lost(4, 7);
+        }
         const bool unknown =
             gap == OnItsCpu || gap == OnAThirdCpu || gap == OpeningLate || gap == OpeningAtTheEnd;
         const Result r = analyse(t);
