@@ -39,6 +39,7 @@ public:
     bool missedPending() const { return missed_; } // a page said events were lost, and had none after them
     uint64_t missedCount() const { return missedCount_; }
     void setOldFormat() { kbuffer_set_old_format(kb_.get()); }
+    void setLaterPart() { laterPart_ = true; } // not a CPU's first part: its first events follow others
 
     // Walks every event of one page that pageIsSound() accepted.
     bool page(uint8_t *p)
@@ -61,7 +62,11 @@ public:
             rec.size = kbuffer_event_size(kb_.get());
             if (missed_) { // the gap ends at the first event after it (a page without one passes it on)
                 const auto t = static_cast<int64_t>(ts);
-                out_.lost.push_back({seen_ ? lastTs_ : t, t, missedCount_});
+                // (nothing before it: it opens the data, or, in a later part, the part: joined later)
+                if (seen_)
+                    out_.lost.push_back({lastTs_, t, missedCount_});
+                else
+                    out_.lost.push_back({laterPart_ ? INT64_MIN : t, t, missedCount_, !laterPart_});
                 missed_ = false;
             }
             dec_.decode(rec, out_);
@@ -80,6 +85,7 @@ private:
     }
 
     int64_t from_, to_;
+    bool laterPart_ = false;
     bool missed_ = false;
     uint64_t missedCount_ = 0;
     std::unique_ptr<kbuffer, KbufferDeleter> kb_;
@@ -239,6 +245,7 @@ std::string decodeCpuPages(const PageSource &src, RecordDecoder &dec, CpuEvents 
     PageWalker walker(l, dec, out, static_cast<int>(src.cpu.cpu), src.from, src.to);
     if (!walker.valid()) return "CPU " + std::to_string(src.cpu.cpu) + ": cannot allocate a page reader";
     if (src.oldFormat) walker.setOldFormat();
+    if (src.part > 0) walker.setLaterPart();
     std::string warning = forEachPage(
         src, truncatedWarning(src.cpu), options, progress,
         [&](uint8_t *page) {

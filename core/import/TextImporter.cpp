@@ -425,7 +425,8 @@ void TextImport::onLost(const ParsedLine &pl)
     CpuState &cs = cpu(in, pl.cpu);
     auto &lost = cs.events->lost;
     if (cs.openLost >= 0) { // two reports before the next event: one gap
-        lost[static_cast<size_t>(cs.openLost)].count += pl.lostCount;
+        LostRange &r = lost[static_cast<size_t>(cs.openLost)];
+        r.count = CpuEvents::addLostCounts(r.count, pl.lostCount);
         return;
     }
     // The gap starts after the CPU's last event; when it opens the CPU's data, from == to (set then).
@@ -433,6 +434,7 @@ void TextImport::onLost(const ParsedLine &pl)
     r.from = cs.lastTs;
     r.to = kNoTs;
     r.count = pl.lostCount;
+    r.opens = cs.lastTs == kNoTs;
     lost.push_back(r);
     cs.openLost = static_cast<long>(lost.size()) - 1;
 }
@@ -468,7 +470,9 @@ std::vector<std::unique_ptr<Trace>> TextImport::finish()
         for (size_t c = 0; c < in->cpus.size(); ++c) {
             CpuState &cs = in->cpus[c];
             if (!cs.events) continue;
-            for (LostRange &r : cs.events->lost) { // a gap at the end of the trace
+            // A gap at the end of the trace lasts to its end: from the CPU's last event to the trace's last
+            // (zero-width when that is the CPU's; not one that opens the data, unless nothing came before).
+            for (LostRange &r : cs.events->lost) {
                 if (r.to == kNoTs) r.to = std::max(in->maxTs, r.from);
                 if (r.from == kNoTs) r.from = r.to;
             }

@@ -54,7 +54,6 @@ bool CpuEvents::append(int64_t ts, uint16_t type, uint8_t flags, uint8_t preempt
     const bool inOrder = ts >= lastTs_;
     if (!inOrder) sorted_ = false;
     lastTs_ = std::max(lastTs_, ts);
-    firstTs_ = std::min(firstTs_, ts);
     return inOrder;
 }
 
@@ -67,10 +66,14 @@ void CpuEvents::appendEvents(const CpuEvents &next)
         // gap if it has one; a part without events adds its gap (an open one) to it.
         LostRange &open = lost.back();
         if (n) {
-            open.to = next.ts(0);
-            if (open.from == INT64_MIN) open.from = open.to; // no event before it: it opens the data
-            if (!next.lost.empty() && next.lost[0].from >= next.lost[0].to && next.lost[0].to == open.to)
-                open.count = addLostCounts(open.count, next.lost[k++].count);
+            // (at the end of the part's own opening gap: its first record may have had no format)
+            const bool partOpens = !next.lost.empty() && next.lost[0].from == INT64_MIN;
+            open.to = partOpens ? next.lost[0].to : next.ts(0);
+            if (partOpens) open.count = addLostCounts(open.count, next.lost[k++].count);
+            if (open.from == INT64_MIN) { // no event before it: it opens the data
+                open.from = open.to;
+                open.opens = true;
+            }
         } else {
             for (; k < next.lost.size(); ++k)
                 open.count = addLostCounts(open.count, next.lost[k].count);
@@ -79,12 +82,18 @@ void CpuEvents::appendEvents(const CpuEvents &next)
     for (; k < next.lost.size(); ++k) {
         LostRange r = next.lost[k];
         // a gap that opens the part, or one the part ended in before any event, begins at the last event
-        // before the part
-        if (base && ((n && r.from >= r.to && r.to == next.ts(0)) || r.from == INT64_MIN)) r.from = lastTs_;
+        // before the part; with none, it opens the CPU's data (an open one: when it is closed)
+        if (r.from == INT64_MIN) {
+            if (base) {
+                r.from = lastTs_;
+            } else if (r.to != LostRange::kOpenEnd) {
+                r.from = r.to;
+                r.opens = true;
+            }
+        }
         lost.push_back(r);
     }
     if (n == 0) return;
-    firstTs_ = std::min(firstTs_, next.firstTs_);
     if (base + n >= UINT32_MAX) throw std::length_error("more than 4G events on one CPU");
     const size_t arenaBase = arena_.size();
     if (arenaBase + next.arena_.size() > UINT32_MAX)

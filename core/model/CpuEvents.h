@@ -25,8 +25,12 @@ struct LostRange
     int64_t from = 0;   // ts of the last event before the gap (== to when the gap opens the CPU's data)
     int64_t to = 0;     // ts of the first event after the gap
     uint64_t count = 0; // events lost, 0 when the source did not say
+    // The gap opens the CPU's data (nothing came before it): said by the importer, which knows. A gap
+    // between two events of one microsecond in a text trace also reads from == to, and is not one.
+    bool opens = false;
     // `to` of a gap a part of a CPU's pages ended in, decoded apart from the next part (appendEvents closes
-    // it at the next part's first event; none is left in a loaded trace).
+    // it at the next part's first event; none is left in a loaded trace). A part after the first marks its
+    // own opening gap with from == INT64_MIN (appendEvents puts the last event before the part there).
     static constexpr int64_t kOpenEnd = INT64_MAX;
 };
 
@@ -98,13 +102,8 @@ public:
     // Some lost range lies between times a and b (it ends after a and begins before b; not the one that
     // opens the CPU's data).
     bool lostBetween(int64_t a, int64_t b) const;
-    // Lost range k opens the CPU's data: the first, with no event before it (from == to, at the CPU's
-    // first event). Not a gap at the very end, nor one between two events of one microsecond in a text
-    // trace, which also read from == to.
-    bool opensData(size_t k) const
-    {
-        return k == 0 && !lost.empty() && lost[0].from >= lost[0].to && lost[0].to <= firstTs_;
-    }
+    // Lost range k opens the CPU's data (LostRange::opens; only the first can).
+    bool opensData(size_t k) const { return k == 0 && !lost.empty() && lost[0].opens; }
     // Events lost before a page are counted with the ones of a gap not closed yet (0: some count not said).
     static uint64_t addLostCounts(uint64_t a, uint64_t b) { return a && b ? a + b : 0; }
     // Forgets a gap that no later event closed (LostRange::kOpenEnd): the data ended in it.
@@ -235,7 +234,6 @@ private:
     Column<uint32_t> blockOffset_;
     Column<uint32_t> blockEpoch_; // per 64-event block: the epoch of its first event
     int64_t lastTs_ = INT64_MIN;
-    int64_t firstTs_ = INT64_MAX; // the earliest event's ts (kept when the events are released)
     bool sorted_ = true;
     size_t released_ = 0;
 };

@@ -455,6 +455,11 @@ TEST(AnalysisTimerText, AWakeupAfterWhichSomeCpuLostEventsBeforeTheSwitchInFound
         EXPECT_EQ(c.wakeups[1].latencyNs, second ? kUnknownNs : 10000) << gap;
         EXPECT_EQ(r.report().cpus[1].wakeup.noSwitch, (unknown ? 1u : 0u) + (second ? 1u : 0u)) << gap;
         const test::DatOfText d = test::datOfText(*t.load(), "gap-anywhere.dat");
+        const TickAnalysis fromDat = TickAnalysis::run(*d.loaded); // (the gaps written where they were)
+        const Column<HrtimerWakeup> &w = fromDat.cpus[1].timers.wakeups;
+        ASSERT_EQ(w.size(), 2u) << gap;
+        EXPECT_EQ(w[0].latencyNs, c.wakeups[0].latencyNs) << gap << ", written as trace.dat";
+        EXPECT_EQ(w[1].latencyNs, c.wakeups[1].latencyNs) << gap << ", written as trace.dat";
         const std::string whole = test::loadedJson(*d.loaded);
         for (int64_t slice : {100'000, 1'000'000})
             EXPECT_EQ(whole, test::streamedJson(d.path, *d.loaded, slice, SIZE_MAX)) << gap << " " << slice;

@@ -96,8 +96,8 @@ Marks expectedMarks(const Trace &trace)
         std::vector<size_t> after; // first events after lost events
         for (const LostRange &r : ev.lost) {
             if (r.from >= r.to) { // opens the CPU's data: it may have run any task before
-                if (&r == &ev.lost.front() && ev.opensData(0)) gaps.push_back({INT64_MIN, r.to});
-                continue; // (else a gap at the end, or between two events of one microsecond)
+                if (r.opens) gaps.push_back({INT64_MIN, r.to});
+                continue; // (else a gap between two events of one microsecond)
             }
             gaps.push_back({r.from, r.to});
             after.push_back(ev.lowerBound(r.to));

@@ -160,9 +160,10 @@ TEST(Model, TimestampsAcrossEpochsAndPayloadsAcrossBlocks)
         for (size_t i = from; i < cut; ++i)
             part.append(ev.ts(i), ev.type(i), ev.flags(i), ev.preempt(i), ev.pid(i), ev.payloadBytes(i),
                         f.trace.typeSizes()[ev.type(i)]);
-        // a range that is not at the part's first event stays as it is; one that opens the part is joined
+        // a range that is not at the part's first event stays as it is; one that opens the part (marked
+        // from == INT64_MIN by the decoder of a part after the first) is joined
         if (cut == 2500) part.lost.push_back({ev.ts(1000), ev.ts(1000), 3});
-        if (cut == 2501) part.lost.push_back({ev.ts(2500), ev.ts(2500), 7});
+        if (cut == 2501) part.lost.push_back({INT64_MIN, ev.ts(2500), 7});
         joined.appendEvents(part);
         from = cut;
     }
@@ -183,6 +184,62 @@ TEST(Model, TimestampsAcrossEpochsAndPayloadsAcrossBlocks)
     EXPECT_EQ(joined.lost[0].from, ev.ts(1000));
     EXPECT_EQ(joined.lost[1].from, ev.ts(2499)); // opened the part that starts at event 2500
     EXPECT_EQ(joined.lost[1].to, ev.ts(2500));
+}
+
+// A busy CPU's pages decoded in parts: a part that ends in a gap (its last pages said events were lost and
+// had none after) leaves it open; parts without events add their counts; the next part's first event, or
+// the end of its own opening gap, closes it, its count added. Data that begins in such a gap opens with it.
+// One still open when the data ends is dropped.
+TEST(Model, PartsJoinTheGapsTheyEndAndBeginIn)
+{
+    Fixture f;
+    const auto part = [&](std::initializer_list<int64_t> times, std::vector<LostRange> lost) {
+        CpuEvents p(&f.trace.typeSizes());
+        for (int64_t t : times)
+            EXPECT_TRUE(p.append(t, f.ue, 0, 0, 7, nullptr, 0));
+        p.lost = std::move(lost);
+        return p;
+    };
+    constexpr int64_t kOpen = LostRange::kOpenEnd;
+    {
+        CpuEvents joined(&f.trace.typeSizes());
+        joined.appendEvents(part({100, 200}, {{200, kOpen, 5}}));
+        joined.appendEvents(part({}, {{INT64_MIN, kOpen, 4}}));
+        joined.appendEvents(part({300, 400}, {{INT64_MIN, 300, 2}, {300, 400, 9}}));
+        ASSERT_EQ(joined.lost.size(), 2u);
+        EXPECT_EQ(joined.lost[0].from, 200);
+        EXPECT_EQ(joined.lost[0].to, 300);
+        EXPECT_EQ(joined.lost[0].count, 11u);
+        EXPECT_FALSE(joined.opensData(0));
+        EXPECT_EQ(joined.lost[1].from, 300);
+        EXPECT_EQ(joined.lost[1].count, 9u);
+    }
+    { // an uncounted gap makes the sum uncounted; the next part's first event closes it
+        CpuEvents joined(&f.trace.typeSizes());
+        joined.appendEvents(part({100}, {{100, kOpen, 5}}));
+        joined.appendEvents(part({}, {{INT64_MIN, kOpen, 0}}));
+        joined.appendEvents(part({300}, {}));
+        ASSERT_EQ(joined.lost.size(), 1u);
+        EXPECT_EQ(joined.lost[0].from, 100);
+        EXPECT_EQ(joined.lost[0].to, 300);
+        EXPECT_EQ(joined.lost[0].count, 0u);
+    }
+    { // data that begins in a gap: it opens the data
+        CpuEvents joined(&f.trace.typeSizes());
+        joined.appendEvents(part({}, {{INT64_MIN, kOpen, 3}}));
+        joined.appendEvents(part({500, 600}, {}));
+        ASSERT_EQ(joined.lost.size(), 1u);
+        EXPECT_EQ(joined.lost[0].from, 500);
+        EXPECT_EQ(joined.lost[0].to, 500);
+        EXPECT_TRUE(joined.opensData(0));
+    }
+    { // a gap the data ends in
+        CpuEvents joined(&f.trace.typeSizes());
+        joined.appendEvents(part({100}, {{100, kOpen, 5}}));
+        joined.appendEvents(part({}, {{INT64_MIN, kOpen, 1}}));
+        joined.dropOpenLost();
+        EXPECT_TRUE(joined.lost.empty());
+    }
 }
 
 // Type ids take one byte per event until a CPU sees an id above 255; then two. Either way the same events,
