@@ -277,6 +277,15 @@ TEST(DatWriter, LostEventsRoundTrip)
 
 namespace {
 
+// A trace of sched_waking events on CPU 0, with gaps between them.
+struct WakingTrace : TextTraceBuilder<WakingTrace>
+{
+    WakingTrace &waking(double ts)
+    {
+        return ev(0, ts, "sh-10", "sched_waking: comm=cat pid=11 prio=120 target_cpu=001");
+    }
+};
+
 // Writes `t` and lets `edit` change the bytes of CPU 0's second page (the first after the trace's gap).
 std::string writeAndEditPageAfterGap(const Trace &t, const fs::path &dir,
                                      const std::function<void(char *page, uint32_t pageSize)> &edit)
@@ -325,14 +334,8 @@ void expectOneGapOnCpu0(const std::string &path, int64_t from, size_t events)
 // libtracecmd path takes it from the page headers too.
 TEST(DatWriter, APageAfterLostEventsThatBeginsWithATimeExtendKeepsItsGap)
 {
-    struct B : TextTraceBuilder<B>
-    {
-    };
-    B b;
-    b.ev(0, 1.0, "sh-10", "sched_waking: comm=cat pid=11 prio=120 target_cpu=001")
-        .lost(0, 12)
-        .ev(0, 1.25, "sh-10", "sched_waking: comm=cat pid=11 prio=120 target_cpu=001")
-        .ev(0, 1.26, "sh-10", "sched_waking: comm=cat pid=11 prio=120 target_cpu=001");
+    WakingTrace b;
+    b.waking(1.0).lost(0, 12).waking(1.25).waking(1.26);
     const fs::path dir = tempDir();
     const std::string path = writeAndEditPageAfterGap(*b.load(), dir, [](char *page, uint32_t) {
         uint64_t commit;
@@ -354,13 +357,10 @@ TEST(DatWriter, APageAfterLostEventsThatBeginsWithATimeExtendKeepsItsGap)
 // first event of a later page, which does not say it again. Both decoders pass it on.
 TEST(DatWriter, APageAfterLostEventsWithoutAnEventPassesTheGapOn)
 {
-    struct B : TextTraceBuilder<B>
-    {
-    };
-    B b;
-    b.ev(0, 1.0, "sh-10", "sched_waking: comm=cat pid=11 prio=120 target_cpu=001").lost(0, 12);
+    WakingTrace b;
+    b.waking(1.0).lost(0, 12);
     for (int k = 0; k < 400; ++k) // (pages of them)
-        b.ev(0, 1.25 + k * 1e-6, "sh-10", "sched_waking: comm=cat pid=11 prio=120 target_cpu=001");
+        b.waking(1.25 + k * 1e-6);
     const fs::path dir = tempDir();
     const std::string path = writeAndEditPageAfterGap(*b.load(), dir, [](char *page, uint32_t pageSize) {
         uint64_t commit;
@@ -398,16 +398,8 @@ TEST(DatWriter, APageAfterLostEventsWithoutAnEventPassesTheGapOn)
 // with its own count.
 TEST(DatWriter, AWindowDoesNotTakeAGapThatEndedBeforeIt)
 {
-    struct B : TextTraceBuilder<B>
-    {
-    };
-    B b;
-    b.ev(0, 1.0, "sh-10", "sched_waking: comm=cat pid=11 prio=120 target_cpu=001")
-        .lost(0, 12)
-        .ev(0, 1.25, "sh-10", "sched_waking: comm=cat pid=11 prio=120 target_cpu=001")
-        .lost(0, 5)
-        .ev(0, 1.5, "sh-10", "sched_waking: comm=cat pid=11 prio=120 target_cpu=001")
-        .ev(0, 1.6, "sh-10", "sched_waking: comm=cat pid=11 prio=120 target_cpu=001");
+    WakingTrace b;
+    b.waking(1.0).lost(0, 12).waking(1.25).lost(0, 5).waking(1.5).waking(1.6);
     const fs::path dir = tempDir();
     const std::string path = (dir / "window.dat").string();
     writeTraceDat(*b.load(), path);
