@@ -138,13 +138,9 @@ void MigrationSweep::takeGaps(const Trace &trace, int64_t sliceEnd)
     gapsByFrom_.erase(gapsByFrom_.begin(), gapsByFrom_.begin() + static_cast<std::ptrdiff_t>(gapsTaken_));
     gapsTaken_ = 0;
     for (size_t c = 0; c < cpus_.size(); ++c) {
-        const auto &lost = trace.cpu(static_cast<int>(c)).lost;
-        for (size_t &k = cpus_[c].lostFrom; k < lost.size() && lost[k].from <= sliceEnd; ++k) {
-            if (lost[k].from < lost[k].to)
-                gapsByFrom_.emplace_back(lost[k].from, lost[k].to);
-            else if (trace.cpu(static_cast<int>(c)).opensData(k)) // it may have run any task before
-                gapsByFrom_.emplace_back(INT64_MIN, lost[k].to);
-        }
+        const CpuEvents &ev = trace.cpu(static_cast<int>(c));
+        for (size_t &k = cpus_[c].lostFrom; k < ev.lost.size() && ev.lost[k].from <= sliceEnd; ++k)
+            if (const auto span = ev.darkSpan(k)) gapsByFrom_.push_back(*span);
     }
     std::sort(gapsByFrom_.begin(), gapsByFrom_.end());
 }

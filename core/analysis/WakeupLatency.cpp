@@ -97,12 +97,9 @@ public:
             const CpuEvents &ev = trace.cpu(c);
             auto it = std::upper_bound(ev.lost.begin(), ev.lost.end(), after,
                                        [](int64_t t, const LostRange &r) { return t < r.to; });
-            for (; it != ev.lost.end(); ++it) {
-                if (it->from < it->to)
-                    spans_.push_back({it->from, it->to});
-                else if (ev.opensData(static_cast<size_t>(it - ev.lost.begin())))
-                    spans_.push_back({INT64_MIN, it->to});
-            }
+            for (; it != ev.lost.end(); ++it)
+                if (const auto span = ev.darkSpan(static_cast<size_t>(it - ev.lost.begin())))
+                    spans_.push_back(*span);
         }
         std::sort(spans_.begin(), spans_.end());
         size_t out = 0; // merge the overlapping ones: their ends then ascend with their starts

@@ -83,14 +83,11 @@ public:
         prev_ = page;
         const uint64_t number = gaps_->firstWithEvents + (page - base_);
         bool any = false;
-        count = 0;
-        bool counted = true;
         for (; next_ < gaps_->missed.size() && gaps_->missed[next_].first <= number; ++next_) {
+            count = any ? CpuEvents::addLostCounts(count, gaps_->missed[next_].second)
+                        : gaps_->missed[next_].second;
             any = true;
-            counted = counted && gaps_->missed[next_].second != 0;
-            count += gaps_->missed[next_].second;
         }
-        if (!counted) count = 0;
         if (r.missed_events && !any) gaps_ = nullptr; // (see above)
         return any;
     }

@@ -24,13 +24,20 @@ struct KbufferDeleter
     void operator()(kbuffer *k) const { kbuffer_free(k); }
 };
 
+// A reader of the layout's ring-buffer pages (nullptr when it cannot be allocated).
+std::unique_ptr<kbuffer, KbufferDeleter> pageReader(const DatLayout &l)
+{
+    return std::unique_ptr<kbuffer, KbufferDeleter>(
+        kbuffer_alloc(l.longSize == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
+                      l.bigEndian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE));
+}
+
 class PageWalker
 {
 public:
     PageWalker(const DatLayout &l, RecordDecoder &dec, CpuEvents &out, int cpu, int64_t from, int64_t to)
-        : from_(from), to_(to), kb_(kbuffer_alloc(l.longSize == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
-                                                  l.bigEndian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE)),
-          dec_(dec), out_(out), cpu_(cpu), longSize_(l.longSize), bigEndian_(l.bigEndian)
+        : from_(from), to_(to), kb_(pageReader(l)), dec_(dec), out_(out), cpu_(cpu), longSize_(l.longSize),
+          bigEndian_(l.bigEndian)
     {
     }
     bool valid() const { return kb_ != nullptr; }
@@ -330,8 +337,7 @@ std::string checkCpuPages(const PageSource &src, const LoadOptions &options, boo
     sound = true;
     std::unique_ptr<kbuffer, KbufferDeleter> kb;
     if (gaps) {
-        kb.reset(kbuffer_alloc(l.longSize == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
-                               l.bigEndian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE));
+        kb = pageReader(l);
         if (!kb) throw std::bad_alloc();
         if (src.oldFormat) kbuffer_set_old_format(kb.get());
         *gaps = PageGaps{};

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -104,6 +105,16 @@ public:
     bool lostBetween(int64_t a, int64_t b) const;
     // Lost range k opens the CPU's data (LostRange::opens; only the first can).
     bool opensData(size_t k) const { return k == 0 && !lost.empty() && lost[0].opens; }
+    // The time lost range k leaves dark, as (from, to): the CPU may have run anything then. The gap that
+    // opens the data from the start of time; none for a zero-width one that does not (a text trace's LOST
+    // line between two events of one microsecond).
+    std::optional<std::pair<int64_t, int64_t>> darkSpan(size_t k) const
+    {
+        const LostRange &r = lost[k];
+        if (r.from < r.to) return std::make_pair(r.from, r.to);
+        if (opensData(k)) return std::make_pair(INT64_MIN, r.to);
+        return std::nullopt;
+    }
     // Events lost before a page are counted with the ones of a gap not closed yet (0: some count not said).
     static uint64_t addLostCounts(uint64_t a, uint64_t b) { return a && b ? a + b : 0; }
     // Forgets a gap that no later event closed (LostRange::kOpenEnd): the data ended in it.

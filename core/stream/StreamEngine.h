@@ -87,21 +87,19 @@ public:
         // CPUs still losing events (the page after the gap is not read yet): the sweep and the wakeup
         // latency take the earliest, the pairing the ones after a CPU's first event (gaps that open a CPU's
         // data, it leaves alone, as a whole load does)
-        int64_t darkFrom = INT64_MAX;
         dark_.clear();
         darkFrom_ = INT64_MAX;
         if (!end) {
             dark_ = stream_.lostBeforeNextPages();
             for (int64_t &d : dark_) {
-                darkFrom = std::min(darkFrom, d);
+                darkFrom_ = std::min(darkFrom_, d);
                 if (d == INT64_MIN) d = INT64_MAX;
             }
         }
         // Which switch-ins bring a task from another CPU, before the passes take them: every CPU's events up
         // to t are in, and the passes take those only (a page may run past t on one CPU).
         // (and where a CPU lost events that the next page, not read yet, will tell: a task may run there)
-        darkFrom_ = darkFrom;
-        migrations_.through(trace_, roles_, end ? INT64_MAX : t, newMigrations_, threads_, darkFrom);
+        migrations_.through(trace_, roles_, end ? INT64_MAX : t, newMigrations_, threads_, darkFrom_);
         for (size_t c = 0; c < passes_.size(); ++c) {
             passes_[c]->addMigrations(newMigrations_[c]);
             newMigrations_[c].clear();

@@ -1,5 +1,7 @@
 #include "RingPages.h"
 
+#include "model/CpuEvents.h"
+
 #include <cstring>
 
 namespace tickscope {
@@ -45,7 +47,7 @@ void RingPageWriter::lost(uint64_t count)
         return;
     }
     // (two ranges before one record: one gap, their counts summed unless one is not known)
-    missedCount_ = missedCount_ && count ? missedCount_ + count : 0;
+    missedCount_ = CpuEvents::addLostCounts(missedCount_, count);
 }
 
 void RingPageWriter::flush()
