@@ -28,7 +28,8 @@ FileSymbols::FileSymbols(std::string kallsyms, const std::string &cmdlines) : te
             const char type = p[1];
             const char *name = p + 3;
             const char *nend = name;
-            while (nend < lend && *nend != '\t' && *nend != ' ') ++nend;
+            while (nend < lend && *nend != '\t' && *nend != ' ')
+                ++nend;
             if (nend > name && name[0] != '$' && type != 'A' && type != 'a') {
                 addrs.push_back(addr);
                 names.push_back(static_cast<uint32_t>(name - text_.data()));
@@ -53,7 +54,8 @@ FileSymbols::FileSymbols(std::string kallsyms, const std::string &cmdlines) : te
     } else {
         std::vector<uint32_t> order(addrs.size());
         std::iota(order.begin(), order.end(), 0u);
-        std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return addrs[a] < addrs[b]; });
+        std::stable_sort(order.begin(), order.end(),
+                         [&](uint32_t a, uint32_t b) { return addrs[a] < addrs[b]; });
         addrs_.reserve(order.size());
         names_.reserve(order.size());
         for (uint32_t i : order) {
@@ -68,7 +70,8 @@ FileSymbols::FileSymbols(std::string kallsyms, const std::string &cmdlines) : te
         int pid = 0;
         const char *b = cmdlines.data() + cpos;
         auto [q, ec] = std::from_chars(b, cmdlines.data() + end, pid);
-        if (ec == std::errc() && q < cmdlines.data() + end && *q == ' ') comms_[pid] = std::string(q + 1, cmdlines.data() + end);
+        if (ec == std::errc() && q < cmdlines.data() + end && *q == ' ')
+            comms_[pid] = std::string(q + 1, cmdlines.data() + end);
         cpos = end + 1;
     }
 }

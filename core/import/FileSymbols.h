@@ -29,9 +29,9 @@ public:
     size_t functionCount() const { return addrs_.size(); }
 
 private:
-    std::string text_;              // the function names, NUL-terminated (only what lookups need)
-    std::vector<uint64_t> addrs_;   // sorted
-    std::vector<uint32_t> names_;   // offsets into text_, parallel to addrs_
+    std::string text_;            // the function names, NUL-terminated (only what lookups need)
+    std::vector<uint64_t> addrs_; // sorted
+    std::vector<uint32_t> names_; // offsets into text_, parallel to addrs_
     std::unordered_map<int, std::string> comms_;
 };
 

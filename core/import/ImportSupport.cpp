@@ -16,7 +16,8 @@ void Progress::set(int cpu, double fraction)
     std::lock_guard lock(mutex_);
     done_[static_cast<size_t>(cpu)] = fraction;
     double sum = 0;
-    for (double d : done_) sum += d;
+    for (double d : done_)
+        sum += d;
     options_.progress(done_.empty() ? 1.0 : sum / static_cast<double>(done_.size()));
 }
 
@@ -24,7 +25,8 @@ std::string selectedTraceClock(std::string_view c)
 {
     const auto a = c.find('[');
     const auto b = c.find(']');
-    if (a != std::string_view::npos && b != std::string_view::npos && b > a) return std::string(c.substr(a + 1, b - a - 1));
+    if (a != std::string_view::npos && b != std::string_view::npos && b > a)
+        return std::string(c.substr(a + 1, b - a - 1));
     return std::string(c.substr(0, c.find_first_of(" \n")));
 }
 
@@ -41,17 +43,21 @@ void DecodeState::finish()
     for (auto &w : cpuWarnings) {
         if (!w.empty()) trace.warnings.push_back(std::move(w));
     }
-    if (unknown) trace.warnings.push_back(std::to_string(unknown) + " records of event ids without a format were skipped");
-    for (int c = 0; c < trace.cpuCount(); ++c) trace.cpu(c).sortByTime();
+    if (unknown)
+        trace.warnings.push_back(std::to_string(unknown) +
+                                 " records of event ids without a format were skipped");
+    for (int c = 0; c < trace.cpuCount(); ++c)
+        trace.cpu(c).sortByTime();
 }
 
-std::vector<std::string> chooseInstances(const std::string &path, TraceDatHandle *file, const DatLayout *layout,
-                                         const LoadOptions &options, bool requireOne)
+std::vector<std::string> chooseInstances(const std::string &path, TraceDatHandle *file,
+                                         const DatLayout *layout, const LoadOptions &options, bool requireOne)
 {
     if (options.instanceGiven) {
         bool known = false;
         if (layout) {
-            for (const auto &b : layout->buffers) known |= b.name == options.instance;
+            for (const auto &b : layout->buffers)
+                known |= b.name == options.instance;
         }
         if (!known && file) file->instance(options.instance); // throws for an unknown name
         if (!known && !file) throw LoadError(path + ": no buffer instance named '" + options.instance + "'");
@@ -61,7 +67,8 @@ std::vector<std::string> chooseInstances(const std::string &path, TraceDatHandle
     if (layout) {
         for (const auto &b : layout->buffers) {
             bool data = false;
-            for (const auto &c : b.cpus) data |= c.size > 0;
+            for (const auto &c : b.cpus)
+                data |= c.size > 0;
             if (data) names.push_back(b.name);
         }
     } else {
@@ -89,7 +96,6 @@ std::vector<std::string> chooseInstances(const std::string &path, TraceDatHandle
     return names;
 }
 
-
 PhaseClock::PhaseClock() : on(std::getenv("TICKSCOPE_TIMING") != nullptr) {}
 
 void PhaseClock::mark(const char *what)
@@ -97,8 +103,8 @@ void PhaseClock::mark(const char *what)
     if (!on) return;
     const auto now = std::chrono::steady_clock::now();
     std::fprintf(stderr, "  %-28s %7.3f s  rss %6.1f MB  peak %6.1f MB\n", what,
-                 std::chrono::duration<double>(now - last).count(), static_cast<double>(currentRssBytes()) / 1e6,
-                 static_cast<double>(peakRssBytes()) / 1e6);
+                 std::chrono::duration<double>(now - last).count(),
+                 static_cast<double>(currentRssBytes()) / 1e6, static_cast<double>(peakRssBytes()) / 1e6);
     last = now;
 }
 

@@ -38,7 +38,8 @@ void fillMeta(Trace &trace, TraceDatHandle &h, const std::string &instance)
     const char *cver = nullptr;
     if (tracecmd_get_file_compress_proto(top, &cname, &cver) == 0 && cname && std::strcmp(cname, "none") != 0)
         m.compression = cname;
-    m.format = "trace.dat v" + std::to_string(m.fileVersion) + (m.compression.empty() ? "" : " (" + m.compression + ")");
+    m.format = "trace.dat v" + std::to_string(m.fileVersion) +
+               (m.compression.empty() ? "" : " (" + m.compression + ")");
     m.cpuCount = tracecmd_cpus(in);
     m.pageSize = tracecmd_page_size(in);
     m.longSize = tracecmd_long_size(in);
@@ -48,8 +49,11 @@ void fillMeta(Trace &trace, TraceDatHandle &h, const std::string &instance)
         m.kernelRelease = kernelReleaseFromUname(m.uname);
     }
     m.fileInstances.push_back("");
-    for (auto &name : h.instanceNames()) m.fileInstances.push_back(std::move(name));
-    struct stat st{};
+    for (auto &name : h.instanceNames())
+        m.fileInstances.push_back(std::move(name));
+    struct stat st
+    {
+    };
     if (::stat(path.c_str(), &st) == 0) m.fileBytes = static_cast<uint64_t>(st.st_size);
 }
 
@@ -164,7 +168,8 @@ void decodeWithRecordApi(TraceDatHandle &file, const std::string &instance, Deco
     // data that takes longer to decode than that.
     if (options.threads <= 0) {
         uint64_t bytes = 0;
-        for (int c = 0; c < cpus; ++c) bytes += static_cast<uint64_t>(std::max<off64_t>(0, tracecmd_get_cpu_file_size(mainIn, c)));
+        for (int c = 0; c < cpus; ++c)
+            bytes += static_cast<uint64_t>(std::max<off64_t>(0, tracecmd_get_cpu_file_size(mainIn, c)));
         if (bytes < (16u << 20)) threads = 1;
     }
     threads = std::clamp(threads, 1, cpus);
@@ -204,7 +209,8 @@ std::vector<InstanceInfo> listInstances(TraceDatHandle &file)
         return info;
     };
     out.push_back(describe(file.top(), ""));
-    for (const auto &name : file.instanceNames()) out.push_back(describe(file.instance(name), name));
+    for (const auto &name : file.instanceNames())
+        out.push_back(describe(file.instance(name), name));
     return out;
 }
 
@@ -219,7 +225,8 @@ importWithLibtracecmd(const std::string &path, const LoadOptions &options, bool 
         auto trace = std::make_unique<Trace>();
         fillMeta(*trace, *file, name);
         const int cpus = trace->meta.cpuCount;
-        if (cpus <= 0 || cpus > 8192) throw LoadError(path + ": implausible CPU count " + std::to_string(cpus));
+        if (cpus <= 0 || cpus > 8192)
+            throw LoadError(path + ": implausible CPU count " + std::to_string(cpus));
         trace->setCpuCount(cpus);
         const EventLayouts layouts(tracecmd_get_tep(file->instance(name)), *trace);
         checkCancel(options);

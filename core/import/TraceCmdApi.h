@@ -10,7 +10,11 @@
 // call are declared here with the signatures of libtracecmd 3.1.
 extern "C" {
 struct tracecmd_input;
-enum { TRACECMD_FL_LOAD_NO_PLUGINS = 1 << 0, TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS = 1 << 1 };
+enum
+{
+    TRACECMD_FL_LOAD_NO_PLUGINS = 1 << 0,
+    TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS = 1 << 1
+};
 struct tracecmd_input *tracecmd_open(const char *file, int flags);
 void tracecmd_close(struct tracecmd_input *handle);
 struct tep_record *tracecmd_read_cpu_first(struct tracecmd_input *handle, int cpu);
