@@ -498,7 +498,7 @@ CpuPageStream::CpuPageStream(const PageSource &src, RecordDecoder &dec, CpuEvent
             pos += 8 + uint64_t{cs};
         }
     }
-    out.reserve(bytes / 12 + 64, bytes, false, true);
+    out.reserve(bytes / 12 + 64, bytes, false, true, src.populateAhead);
 }
 
 CpuPageStream::~CpuPageStream() = default;

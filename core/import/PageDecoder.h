@@ -32,6 +32,8 @@ struct PageSource
     uint32_t part = 0, parts = 1;
     // CpuPageStream's raw reads (at least a page): a stream keeps one such buffer per CPU.
     uint32_t readBytes = 64u << 10;
+    // CpuPageStream: the bytes each of the CPU's event columns populates ahead (CpuEvents::reserve).
+    uint32_t populateAhead = 0;
 };
 
 // What one CPU's data spans and holds, from a few page headers (no events are decoded): the timestamps

@@ -84,6 +84,12 @@ TraceDatStream::TraceDatStream(const std::string &path, const LoadOptions &optio
     const uint32_t readBytes =
         std::clamp<uint32_t>((16u << 20) / static_cast<uint32_t>(std::max<size_t>(d.buffer->cpus.size(), 1)),
                              16u << 10, 64u << 10);
+    // Each CPU's event columns (eight that grow) populate a page or two ahead as they are written instead
+    // of faulting each page in: a VM takes one call for a few pages much faster than a fault per page
+    // (docs/BENCHMARKS.md). 8 KiB each up to 128 CPUs, 4 KiB up to 256, none past that (the memory it
+    // keeps grows with the CPUs).
+    const size_t cpuCount = d.buffer->cpus.size();
+    const uint32_t ahead = cpuCount <= 128 ? 8u << 10 : cpuCount <= 256 ? 4u << 10 : 0;
     for (const DatCpuData &c : d.buffer->cpus) {
         if (c.cpu >= static_cast<uint32_t>(trace.cpuCount())) continue;
         Impl::Cpu s;
@@ -91,6 +97,7 @@ TraceDatStream::TraceDatStream(const std::string &path, const LoadOptions &optio
         s.dec = std::make_unique<RecordDecoder>(d.tep.get(), *d.symbols, *d.layouts, trace);
         PageSource src{d.file->fd(), d.fileSize, &layout, c, oldFormat};
         src.readBytes = readBytes;
+        src.populateAhead = ahead;
         s.pages = std::make_unique<CpuPageStream>(src, *s.dec, trace.cpu(s.cpu), d.options);
         d.cpus.push_back(std::move(s));
     }

@@ -18,6 +18,9 @@ namespace {
 // every 4 KiB page exits to the hypervisor, and that, not decoding, dominated a multi-million-event
 // load. The cost is at most one partly used 2 MiB page per growing column, handed back by trim().
 constexpr size_t kHugeFrom = 8u << 20;
+#ifndef MADV_POPULATE_WRITE
+constexpr int MADV_POPULATE_WRITE = 23; // Linux 5.14; older kernels answer EINVAL and fault lazily
+#endif
 size_t pageRound(size_t bytes)
 {
     static const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
@@ -130,9 +133,6 @@ size_t columnReleaseHead(void *p, size_t releasedBytes, size_t bytes)
 
 size_t columnPopulate(void *p, size_t populatedBytes, size_t needBytes, size_t capBytes)
 {
-#ifndef MADV_POPULATE_WRITE
-    constexpr int MADV_POPULATE_WRITE = 23; // Linux 5.14; older kernels answer EINVAL and fault lazily
-#endif
     // Stretches double from one page up to 64 KiB: a small column (one of thousands of CPUs with a few
     // events each) touches a page, not 64 KiB.
     constexpr size_t kStep = 64 * 1024;
@@ -140,6 +140,18 @@ size_t columnPopulate(void *p, size_t populatedBytes, size_t needBytes, size_t c
     const size_t step = std::clamp(from, pageRound(1), kStep);
     size_t to = std::max(pageRound(needBytes), from + step);
     to = std::min(to, pageRound(capBytes));
+    if (to > from) ::madvise(static_cast<char *>(p) + from, to - from, MADV_POPULATE_WRITE);
+    return std::max(to, needBytes);
+}
+
+size_t columnPopulateAhead(void *p, size_t populatedBytes, size_t needBytes, size_t aheadBytes,
+                           size_t capBytes)
+{
+    // From the page the last call ended in (written since, or faulted in by a write past it) to
+    // `aheadBytes` past the page of the value written now.
+    const size_t page = pageRound(1);
+    const size_t from = populatedBytes / page * page;
+    const size_t to = std::min(pageRound(needBytes) + pageRound(aheadBytes), pageRound(capBytes));
     if (to > from) ::madvise(static_cast<char *>(p) + from, to - from, MADV_POPULATE_WRITE);
     return std::max(to, needBytes);
 }

@@ -18,6 +18,8 @@ void columnUnmap(void *p, size_t bytes);
 void columnTrim(void *p, size_t usedBytes, size_t mappedBytes);
 size_t columnReleaseHead(void *p, size_t releasedBytes, size_t bytes); // returns the bytes now released
 size_t columnPopulate(void *p, size_t populatedBytes, size_t needBytes, size_t capBytes);
+size_t columnPopulateAhead(void *p, size_t populatedBytes, size_t needBytes, size_t aheadBytes,
+                           size_t capBytes);
 } // namespace detail
 
 // While one lives on a thread, the heads Column::releaseBefore hands back on that thread are gathered and
@@ -126,9 +128,14 @@ public:
     size_t liveBytes() const { return size_ * sizeof(T) - std::min(released_, size_ * sizeof(T)); }
     size_t capacity() const { return cap_; }
     bool huge() const { return huge_; }
-    // Lazy: pages are faulted in as values are written, none ahead (a column whose front moves on and
-    // whose head is released: many such, one per CPU, would each keep a stretch populated ahead).
-    void setLazy(bool lazy) { lazy_ = lazy; }
+    // Lazy: a column whose front moves on and whose head is released (one per CPU in a stream) keeps no
+    // 64 KiB stretch populated ahead, only `aheadBytes` (0: pages are faulted in one by one as values are
+    // written; a page or two ahead makes it one call per few pages, which a VM takes far faster).
+    void setLazy(bool lazy, size_t aheadBytes = 0)
+    {
+        lazy_ = lazy;
+        ahead_ = aheadBytes;
+    }
 
 private:
     // Faults the next stretch in with one call: on a VM a page fault per 4 KiB page costs more
@@ -136,7 +143,9 @@ private:
     void populate(size_t needBytes)
     {
         if (lazy_) {
-            populated_ = needBytes; // faulted in as written
+            populated_ =
+                ahead_ ? detail::columnPopulateAhead(data_, populated_, needBytes, ahead_, cap_ * sizeof(T))
+                       : needBytes; // faulted in as written
             return;
         }
         populated_ = detail::columnPopulate(data_, populated_, needBytes, cap_ * sizeof(T));
@@ -164,6 +173,7 @@ private:
         std::swap(huge_, o.huge_);
         std::swap(released_, o.released_);
         std::swap(lazy_, o.lazy_);
+        std::swap(ahead_, o.ahead_);
     }
 
     T *data_ = nullptr;
@@ -172,6 +182,7 @@ private:
     size_t populated_ = 0; // bytes known to be backed by memory
     size_t released_ = 0;  // bytes at the start handed back (releaseBefore)
     bool lazy_ = false;
+    size_t ahead_ = 0; // lazy: bytes populated ahead of the last value written
     bool huge_ = false;
 };
 

@@ -6,14 +6,16 @@
 
 namespace tickscope {
 
-void CpuEvents::reserve(size_t events, size_t payloadBytes, bool hugeColumns, bool streamed)
+void CpuEvents::reserve(size_t events, size_t payloadBytes, bool hugeColumns, bool streamed,
+                        size_t streamedAhead)
 {
+    const size_t ahead = streamed ? streamedAhead : 0;
     for (auto *c : {&tsLow_, &blockOffset_, &blockEpoch_})
-        c->setLazy(streamed);
+        c->setLazy(streamed, ahead);
     for (auto *c : {&type8_, &flags_, &preempt_, &arena_})
-        c->setLazy(streamed);
-    type16_.setLazy(streamed);
-    runs_.setLazy(streamed);
+        c->setLazy(streamed, ahead);
+    type16_.setLazy(streamed, ahead);
+    runs_.setLazy(streamed, ahead);
     // An upper bound is cheap: Column reserves address space, not memory.
     tsLow_.reserve(events, hugeColumns);
     if (wide_)

@@ -138,8 +138,10 @@ public:
     // when one goes back in time, and sortByTime() then restores the order.
     // hugeColumns: every column asks for huge pages, not only the arena (a writer that knows its size).
     // streamed: a CPU read in parts whose events are released as they are taken: no huge pages for the
-    // payload arena and no pages populated ahead (per CPU, either would outweigh the events kept).
-    void reserve(size_t events, size_t payloadBytes, bool hugeColumns = false, bool streamed = false);
+    // payload arena and only `streamedAhead` bytes of each column populated ahead (per CPU, 64 KiB
+    // stretches would outweigh the events kept; 0: none, every page faulted in as it is written).
+    void reserve(size_t events, size_t payloadBytes, bool hugeColumns = false, bool streamed = false,
+                 size_t streamedAhead = 0);
     bool append(int64_t ts, uint16_t type, uint8_t flags, uint8_t preempt, int32_t pid, const void *payload,
                 uint8_t payloadSize);
     // Appends every event of `next` (same type sizes), as if each had been appended in turn: the decode of

@@ -12,6 +12,7 @@
 
 #include <random>
 #include <set>
+#include <sys/mman.h>
 #include <thread>
 #include <unistd.h>
 
@@ -71,6 +72,54 @@ TEST(Model, ColumnHeadsReleasedInABatchGoTogetherAtItsEnd)
         for (size_t i = 8 * perPage; i < 16 * perPage; ++i)
             ASSERT_EQ(cols[c][i], c * 1000000 + i + 1) << c << " " << i;
     }
+}
+
+TEST(Model, AStreamedColumnPopulatesOnlyItsStretchAheadAndReadsBackAcrossReleases)
+{
+    // A lazy column (one CPU's in a stream) with a stretch ahead: writing a value populates the pages up
+    // to that stretch past it and no further; without one, only the pages written are. Values read back
+    // through writes, head releases and more writes.
+    const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+    const size_t perPage = page / sizeof(uint64_t);
+    const auto resident = [&](const Column<uint64_t> &c, size_t firstPage, size_t pages) {
+        std::vector<unsigned char> v(pages);
+        const auto *at = reinterpret_cast<const char *>(c.data()) + firstPage * page;
+        EXPECT_EQ(::mincore(const_cast<char *>(at), pages * page, v.data()), 0);
+        size_t n = 0;
+        for (const unsigned char b : v)
+            n += b & 1;
+        return n;
+    };
+    Column<uint64_t> ahead, lazy;
+    ahead.setLazy(true, 2 * page);
+    lazy.setLazy(true);
+    ahead.reserve(64 * perPage);
+    lazy.reserve(64 * perPage);
+    ahead.push_back(1);
+    lazy.push_back(1);
+    EXPECT_EQ(resident(lazy, 0, 16), 1u) << "a lazy column without a stretch ahead faults in what it writes";
+    void *probe = ::mmap(nullptr, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    const bool populates = ::madvise(probe, page, 23 /* MADV_POPULATE_WRITE, Linux 5.14 */) == 0;
+    ::munmap(probe, page);
+    if (populates) EXPECT_EQ(resident(ahead, 0, 16), 3u) << "the page written and two ahead";
+    for (size_t i = 2; i <= 40 * perPage; ++i)
+        ahead.push_back(i);
+    if (populates) {
+        EXPECT_EQ(resident(ahead, 0, 40), 40u);
+        EXPECT_LE(resident(ahead, 40, 24), 3u) << "no more than the stretch ahead past what is written";
+    }
+    ahead.releaseBefore(20 * perPage + 5);
+    for (size_t i = 40 * perPage + 1; i <= 50 * perPage; ++i)
+        ahead.push_back(i);
+    for (size_t i = 20 * perPage; i < 50 * perPage; ++i)
+        ASSERT_EQ(ahead[i], i + 1) << i;
+    if (!populates)
+        GTEST_SKIP() << "this kernel does not take MADV_POPULATE_WRITE (before 5.14): the "
+                        "values read back, but nothing is populated ahead to look at";
+    EXPECT_EQ(resident(ahead, 0, 20), 0u) << "the released head stays handed back";
+    EXPECT_EQ(resident(ahead, 20, 30), 30u);
+    EXPECT_LE(resident(ahead, 50, 14), 3u);
+    EXPECT_EQ(ahead[0], 0u); // (a read maps the zero page: after the counts)
 }
 
 TEST(Model, KindsFromNames)
