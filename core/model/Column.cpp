@@ -147,8 +147,8 @@ size_t columnPopulate(void *p, size_t populatedBytes, size_t needBytes, size_t c
 size_t columnPopulateAhead(void *p, size_t populatedBytes, size_t needBytes, size_t aheadBytes,
                            size_t capBytes)
 {
-    // From the page the last call ended in (written since, or faulted in by a write past it) to
-    // `aheadBytes` past the page of the value written now.
+    // From the end of the stretch the last call populated to `aheadBytes` past the page of the value
+    // written now.
     const size_t page = pageRound(1);
     const size_t from = populatedBytes / page * page;
     const size_t to = std::min(pageRound(needBytes) + pageRound(aheadBytes), pageRound(capBytes));
