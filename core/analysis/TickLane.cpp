@@ -1,5 +1,7 @@
 #include "TickLane.h"
 
+#include <algorithm>
+
 namespace tickscope {
 
 void TickLane::push(size_t i, TickState s)
@@ -102,6 +104,16 @@ void TickLane::onExpiryResolved(size_t expiryIndex, bool rearmed)
     if (changes_.size() > 1 && state_ != TickState::Unknown && changes_[changes_.size() - 2].state == state_)
         changes_.pop_back();
     lastArm_ = npos;
+}
+
+void TickLane::dropBefore(size_t k)
+{
+    constexpr size_t kKeep = 4, kBatch = 64;
+    if (k < dropped_ + kKeep) return;
+    const size_t n = std::min(k - kKeep - dropped_, changes_.size());
+    if (n < kBatch || n < changes_.size() / 2) return; // (an erase moves what is left)
+    changes_.erase(changes_.begin(), changes_.begin() + static_cast<std::ptrdiff_t>(n));
+    dropped_ += n;
 }
 
 void TickLane::onIdleExitWithoutTimer(size_t i)

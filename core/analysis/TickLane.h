@@ -46,7 +46,12 @@ public:
     // The arm a later expiry may date a restart at (a change then appears at that event): npos for none.
     size_t pendingRestart() const { return lastArm_; }
     static constexpr size_t npos = static_cast<size_t>(-1);
+    // The changes from dropped() on (a whole analysis drops none: they are every change).
     const std::vector<TickLaneChange> &changes() const { return changes_; }
+    size_t dropped() const { return dropped_; }
+    // A stream's fold is past the changes before the k-th (counted from the first ever): they go, in
+    // batches, all but the last few before k (the retroactive fixes read no further back than three).
+    void dropBefore(size_t k);
     size_t bytes() const { return changes_.capacity() * sizeof(TickLaneChange); }
     void shrink() { changes_.shrink_to_fit(); }
 
@@ -56,6 +61,7 @@ private:
     size_t restartPoint(size_t fallback) const; // the last arm after the last change, else fallback
 
     std::vector<TickLaneChange> changes_;
+    size_t dropped_ = 0;
     TickState state_ = TickState::Unknown;
     bool stopArmPending_ = false; // the arm (or cancel) right after tick_stop programs the stopped tick
     bool cancelSeen_ = false;     // a real cancel since the last arm: the next arm restarts

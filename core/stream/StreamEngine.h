@@ -45,7 +45,7 @@ struct CpuStream
     std::deque<TickInfo> info, infoLocal;
     size_t ticks = 0, local = 0;                          // folded
     size_t laneChange = 0, laneScan = 0, laneLast = npos; // task-lane cursor: changes seen, next index
-    size_t tickLane = 0, failed = 0, softirqs = 0, wakeups = 0, other = 0;
+    size_t tickLane = 0, softirqs = 0, wakeups = 0, other = 0;
     size_t measured = 0;   // wakeups whose latency is measured
     size_t liveSwitch = 0; // the first switch record the latency step may still read
     LiveSwitch live{npos}; // that record with its event's time and kind (the event may go)

@@ -26,7 +26,7 @@ size_t Engine::eventsNeeded(size_t c) const
     if (const size_t k = p.firstUndecidedTick(); k < a.ticks.size())
         need = std::min<size_t>(need, a.ticks[k].index);
     if (s.laneScan < need) need = s.laneScan;
-    if (s.failed < a.failedStops.size()) need = std::min<size_t>(need, a.failedStops[s.failed].index);
+    if (!a.failedStops.empty()) need = std::min<size_t>(need, a.failedStops.front().index);
     if (s.softirqs < a.timers.timerSoftirqs.size())
         need = std::min<size_t>(need, a.timers.timerSoftirqs[s.softirqs].entry);
     if (s.wakeups < a.timers.wakeups.size()) need = std::min<size_t>(need, a.timers.wakeups[s.wakeups].index);
@@ -117,7 +117,7 @@ Engine::RecordBytes Engine::recordBytes() const
         b.taskBits += a.task.liveBitBytes();
         b.irq += a.irq.liveCodeBytes() + a.irq.liveBitBytes();
         b.ticks += a.ticks.liveBytes() + a.localTimerTicks.liveBytes();
-        b.lane += a.tickLane.bytes();
+        b.lane += a.tickLane.bytes() + a.failedStops.capacity() * sizeof(FailedStop);
         b.softirqs +=
             a.timers.timerSoftirqs.liveBytes() + a.timers.longSoftirqs.capacity() * sizeof(LongSoftirq);
         b.wakeups += a.timers.wakeups.liveBytes();
@@ -137,7 +137,8 @@ void Engine::debugMemory() const
     std::fprintf(
         stderr,
         "stream: rss %.1f MB; task codes %.1f MB, task bits %.1f MB, irq lanes %.1f MB, ticks %.1f MB, "
-        "tick info %.1f MB, tick lanes %.1f MB, softirqs %.1f MB, wakeups %.1f MB, switches %.1f MB, "
+        "tick info %.1f MB, tick lanes and failed stops %.1f MB, softirqs %.1f MB, wakeups %.1f MB, switches "
+        "%.1f MB, "
         "lateness %.1f MB; folds %.1f MB; live events %zu; names %zu; pending chains %zu; candidates %zu; "
         "heads handed back %zu in %zu calls\n",
         static_cast<double>(currentRssBytes()) / 1e6, b.taskCodes / 1e6, b.taskBits / 1e6, b.irq / 1e6,

@@ -163,8 +163,10 @@ void Engine::fold(size_t c, bool end)
         s.infoLocal.pop_front();
     }
     foldTickLane(c, done, end);
-    for (; s.failed < a.failedStops.size(); ++s.failed)
-        f.failedStop(ev.ts(a.failedStops[s.failed].index), a.failedStops[s.failed]);
+    // failed stops are final as the pass finds them: folded ones are dropped
+    for (const FailedStop &x : a.failedStops)
+        f.failedStop(ev.ts(x.index), x);
+    a.failedStops.clear();
     const size_t openSoftirq = end ? npos : p.openTimerSoftirq();
     for (; s.softirqs < a.timers.timerSoftirqs.size() && s.softirqs != openSoftirq; ++s.softirqs)
         f.timerSoftirq(ev.ts(a.timers.timerSoftirqs[s.softirqs].entry), a.timers.timerSoftirqs[s.softirqs]);
@@ -203,16 +205,19 @@ void Engine::foldTickLane(size_t c, size_t done, bool end)
                                    " was read after its events were handed back");
         return ev.ts(index);
     };
-    for (; s.tickLane < lane.size() &&
-           (end || (s.tickLane + 2 < lane.size() && size_t{lane[s.tickLane].index} + 1 < done));
+    // (s.tickLane counts every change folded; the lane drops the ones the fold is past)
+    const size_t base = tl.dropped(), total = base + lane.size();
+    for (; s.tickLane < total &&
+           (end || (s.tickLane + 2 < total && size_t{lane[s.tickLane - base].index} + 1 < done));
          ++s.tickLane)
-        s.fold.tickLane(tsOf(lane[s.tickLane].index), lane[s.tickLane].state);
+        s.fold.tickLane(tsOf(lane[s.tickLane - base].index), lane[s.tickLane - base].state);
     std::vector<std::pair<uint32_t, int64_t>> keep;
-    for (size_t k = s.tickLane; k < lane.size(); ++k)
+    for (size_t k = s.tickLane - base; k < lane.size(); ++k)
         if (size_t{lane[k].index} + 1 < done) keep.emplace_back(lane[k].index, tsOf(lane[k].index));
     if (const size_t at = tl.pendingRestart(); at != TickLane::npos && at + 1 < done)
         keep.emplace_back(static_cast<uint32_t>(at), tsOf(static_cast<uint32_t>(at)));
     s.laneTs = std::move(keep);
+    cpus_[c].tickLane.dropBefore(s.tickLane);
 }
 
 TickReport Engine::finish(double seconds)

@@ -332,6 +332,42 @@ TEST(Stream, RecordsHeldDoNotGrowWithTheTrace)
     EXPECT_LT(longRun, shortRun + shortRun / 4) << "2 s: " << shortRun << " bytes held, 8 s: " << longRun;
 }
 
+TEST(Stream, TickLaneAndFailedStopsHeldDoNotGrowWithTheTrace)
+{
+    // CPU 1 (not nohz_full) stops its tick in every 3 ms sleep and restarts it after; CPU 3 (nohz_full)
+    // fails to stop it on a POSIX CPU timer at every return to user mode. The stream kept every tick-lane
+    // change and every failed stop to the end: 8 bytes a change, 12 a failed stop.
+    const char *json = R"({
+      "name": "tick-stop-cycles", "description": "tick stops and failed stops every few ms",
+      "platform": "x86-vm", "duration_ms": 2000,
+      "kernel": { "hz": 1000, "cpus": 4, "nohz_full": "2-3", "idle": "halt", "timekeeper": 0 },
+      "tasks": [
+        { "name": "sleeper", "cpu": 1, "program": "sleep_work", "sleep_us": 3000, "work_us": 700,
+          "loops": 1000000, "start_us": 1000 },
+        { "name": "timed", "cpu": 3, "program": "sleep_work", "sleep_us": 300, "work_us": 1700,
+          "loops": 1000000, "start_us": 1000 } ] })";
+    auto streamed = [&](const char *ms) {
+        sim::Scenario s = sim::parseScenario(json, "test");
+        sim::applySetting(s, "duration_ms", ms);
+        sim::applySetting(s, "posix_cpu_timer", "3");
+        const sim::SimResult run = sim::simulate(s, 1);
+        const std::string path = (tempDir() / "tick-stop-cycles.dat").string();
+        writeTraceDat(*run.trace, path);
+        const auto loaded = loadTrace(path);
+        const TickReport whole = TickReport::make(*loaded, TickAnalysis::run(*loaded), {});
+        EXPECT_GT(whole.cpus[1].ticks.nohzWakeups, 400u) << ms << " ms: CPU 1 stops its tick in each sleep";
+        uint64_t failed = whole.cpus[3].failuresOther;
+        for (const uint64_t n : whole.cpus[3].failures)
+            failed += n;
+        EXPECT_GT(failed, 1500u) << ms << " ms: CPU 3 fails to stop it";
+        StreamResult r;
+        EXPECT_EQ(loadedJson(*loaded), streamedJson(path, *loaded, 10000000, SIZE_MAX, &r)) << ms << " ms";
+        return r.maxRecordBytes;
+    };
+    const uint64_t shortRun = streamed("2000"), longRun = streamed("20000");
+    EXPECT_LT(longRun, shortRun + shortRun / 4) << "2 s: " << shortRun << " bytes held, 20 s: " << longRun;
+}
+
 TEST(Stream, LostEventsFoundAtAStepBoundaryGiveTheLoadedReport)
 {
     // A page flagged "events were lost before me" starts a gap whose first event is the page's first:
