@@ -144,6 +144,11 @@ size_t columnPopulate(void *p, size_t populatedBytes, size_t needBytes, size_t c
     return std::max(to, needBytes);
 }
 
+size_t columnPageFloor(size_t bytes)
+{
+    return bytes / pageRound(1) * pageRound(1);
+}
+
 size_t columnPopulateAhead(void *p, size_t populatedBytes, size_t needBytes, size_t aheadBytes,
                            size_t capBytes)
 {

@@ -20,6 +20,7 @@ size_t columnReleaseHead(void *p, size_t releasedBytes, size_t bytes); // return
 size_t columnPopulate(void *p, size_t populatedBytes, size_t needBytes, size_t capBytes);
 size_t columnPopulateAhead(void *p, size_t populatedBytes, size_t needBytes, size_t aheadBytes,
                            size_t capBytes);
+size_t columnPageFloor(size_t bytes); // whole pages
 } // namespace detail
 
 // While one lives on a thread, the heads Column::releaseBefore hands back on that thread are gathered and
@@ -119,6 +120,15 @@ public:
     {
         released_ = detail::columnReleaseHead(data_, released_, std::min(n, size_) * sizeof(T));
     }
+    // An empty column taking over from one whose first n values were handed back (releaseBefore): it
+    // starts at n values, those read as zeros, and the whole pages they fill are neither written nor
+    // populated (a stream that widens a column late copies the live values only).
+    void startReleased(size_t n)
+    {
+        if (n > cap_) grow(n);
+        size_ = n;
+        released_ = populated_ = detail::columnPageFloor(n * sizeof(T));
+    }
     // Returns the mapping's untouched tail to the system (after loading).
     void trim() { detail::columnTrim(data_, size_ * sizeof(T), cap_ * sizeof(T)); }
     size_t bytes() const { return size_ * sizeof(T); }
@@ -128,6 +138,8 @@ public:
     size_t liveBytes() const { return size_ * sizeof(T) - std::min(released_, size_ * sizeof(T)); }
     size_t capacity() const { return cap_; }
     bool huge() const { return huge_; }
+    bool lazy() const { return lazy_; }
+    size_t aheadBytes() const { return ahead_; }
     // Lazy: a column whose front moves on and whose head is released (one per CPU in a stream) keeps no
     // 64 KiB stretch populated ahead, only `aheadBytes` (0: pages are faulted in one by one as values are
     // written; a page or two ahead makes it one call per few pages, which a VM takes far faster).

@@ -139,9 +139,13 @@ void CpuEvents::appendEvents(const CpuEvents &next)
 
 void CpuEvents::widen()
 {
+    // (as lazy as the narrow one; in a stream, the values it handed back stay handed back)
     Column<uint16_t> wide;
+    wide.setLazy(type8_.lazy(), type8_.aheadBytes());
     wide.reserve(std::max(type8_.capacity(), type8_.size() + 1), type8_.huge());
-    for (size_t k = 0; k < type8_.size(); ++k)
+    const size_t from = std::min(type8_.firstLive(), released_);
+    wide.startReleased(from);
+    for (size_t k = from; k < type8_.size(); ++k)
         wide.push_back(type8_[k]);
     type16_ = std::move(wide);
     type8_ = Column<uint8_t>();

@@ -7,9 +7,11 @@
 #include "model/EventFilter.h"
 #include "model/Trace.h"
 #include "util/JsonWriter.h"
+#include "util/ProcessStats.h"
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <random>
 #include <set>
 #include <sys/mman.h>
@@ -375,6 +377,41 @@ TEST(Model, TypeIdsWidenPastOneByte)
     two.appendEvents(made(1000, 3000));
     check(two, 3000);
     EXPECT_EQ(two.memoryBytes(), narrowBytes);
+}
+
+// A stream's CPU whose first id above 255 comes late: the wide column starts where the narrow one's
+// handed-back head ends, lazy as it was, instead of writing two bytes for every event since the trace
+// began (8 MB for the 4 M events here, held until the next hand-back).
+TEST(Model, AStreamedCpuWidenedLateCopiesOnlyTheEventsItHolds)
+{
+    Fixture f;
+    std::vector<uint16_t> many;
+    for (int k = 0; k < 300; ++k)
+        many.push_back(f.trace.addType("test", "kind_" + std::to_string(k)));
+    const auto &sizes = f.trace.typeSizes();
+    const std::array<uint8_t, 64> payload{};
+    ASSERT_LE(sizes[many[299]], payload.size());
+    constexpr size_t n = 4'000'000, kept = 1000;
+    CpuEvents ev(&sizes);
+    ev.reserve(n + 10, 0, false, true, 8192);
+    for (size_t i = 0; i < n; ++i)
+        ev.append(static_cast<int64_t>(1000 + i), many[i % 200], 0, 0, 1, payload.data(),
+                  sizes[many[i % 200]]);
+    ev.releaseBefore(n - kept);
+    const size_t from = ev.releasedBefore();
+    ASSERT_GT(from, n - kept - 64);
+    const uint64_t before = currentRssBytes();
+    ev.append(static_cast<int64_t>(1000 + n), many[299], 0, 0, 1, payload.data(), sizes[many[299]]);
+    const uint64_t after = currentRssBytes();
+    EXPECT_LT(after, before + 1'000'000) << "RSS " << before << " -> " << after << " bytes";
+    for (size_t i = from; i < n; ++i)
+        ASSERT_EQ(ev.type(i), many[i % 200]) << i;
+    EXPECT_EQ(ev.type(n), many[299]);
+    for (size_t i = n + 1; i < n + 10; ++i)
+        ev.append(static_cast<int64_t>(1000 + i), many[250], 0, 0, 1, payload.data(), sizes[many[250]]);
+    EXPECT_EQ(ev.type(n + 9), many[250]);
+    EXPECT_EQ(ev.size(), n + 10);
+    EXPECT_EQ(ev.ts(n + 9), static_cast<int64_t>(1000 + n + 9));
 }
 
 TEST(Model, OutOfOrderEventsAreSorted)
