@@ -118,10 +118,14 @@ void columnTrim(void *p, size_t usedBytes, size_t mappedBytes)
     if (len > keep) ::madvise(static_cast<char *>(p) + keep, len - keep, MADV_DONTNEED);
 }
 
+size_t columnPageFloor(size_t bytes)
+{
+    return bytes / pageRound(1) * pageRound(1);
+}
+
 size_t columnReleaseHead(void *p, size_t releasedBytes, size_t bytes)
 {
-    const size_t page = pageRound(1);
-    const size_t whole = bytes / page * page;
+    const size_t whole = columnPageFloor(bytes);
     if (!p || whole <= releasedBytes) return releasedBytes;
     char *from = static_cast<char *>(p) + releasedBytes;
     if (gDepth)
@@ -142,11 +146,6 @@ size_t columnPopulate(void *p, size_t populatedBytes, size_t needBytes, size_t c
     to = std::min(to, pageRound(capBytes));
     if (to > from) ::madvise(static_cast<char *>(p) + from, to - from, MADV_POPULATE_WRITE);
     return std::max(to, needBytes);
-}
-
-size_t columnPageFloor(size_t bytes)
-{
-    return bytes / pageRound(1) * pageRound(1);
 }
 
 size_t columnPopulateAhead(void *p, size_t populatedBytes, size_t needBytes, size_t aheadBytes,

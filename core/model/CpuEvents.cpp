@@ -143,7 +143,7 @@ void CpuEvents::widen()
     Column<uint16_t> wide;
     wide.setLazy(type8_.lazy(), type8_.aheadBytes());
     wide.reserve(std::max(type8_.capacity(), type8_.size() + 1), type8_.huge());
-    const size_t from = std::min(type8_.firstLive(), released_);
+    const size_t from = type8_.firstLive(); // (0 outside a stream)
     wide.startReleased(from);
     for (size_t k = from; k < type8_.size(); ++k)
         wide.push_back(type8_[k]);

@@ -137,9 +137,9 @@ void Engine::debugMemory() const
     std::fprintf(
         stderr,
         "stream: rss %.1f MB; task codes %.1f MB, task bits %.1f MB, irq lanes %.1f MB, ticks %.1f MB, "
-        "tick info %.1f MB, tick lanes and failed stops %.1f MB, softirqs %.1f MB, wakeups %.1f MB, switches "
-        "%.1f MB, "
-        "lateness %.1f MB; folds %.1f MB; live events %zu; names %zu; pending chains %zu; candidates %zu; "
+        "tick info %.1f MB, tick lanes and failed stops %.1f MB, softirqs %.1f MB, wakeups %.1f MB, "
+        "switches %.1f MB, lateness %.1f MB; folds %.1f MB; live events %zu; names %zu; pending chains %zu; "
+        "candidates %zu; "
         "heads handed back %zu in %zu calls\n",
         static_cast<double>(currentRssBytes()) / 1e6, b.taskCodes / 1e6, b.taskBits / 1e6, b.irq / 1e6,
         b.ticks / 1e6, b.info / 1e6, b.lane / 1e6, b.softirqs / 1e6, b.wakeups / 1e6, b.sw / 1e6,
