@@ -93,6 +93,8 @@ public:
     {
         if (Value *p = map_.at(key)) *p = v;
     }
+    bool has(uint64_t key) const { return map_.find(key) != nullptr; } // a start or its use seen
+    Value raw(uint64_t key) const { return *map_.find(key); }          // (has(key))
     const Value *get(uint64_t key) const
     {
         const Value *v = map_.find(key);
@@ -162,35 +164,6 @@ public:
 private:
     PtrMap<int32_t> map_;
 };
-
-// One CPU's hrtimer starts and expiries in the order the pairing takes them: by time, a start before an
-// expiry of the same ts, else event order. `item(isStart, index, kind, slot)` gets each; kind and slot
-// say which expiry record (ExpiryHeads) an expiry fills.
-template <class F> void walkTimerItems(const Trace &trace, const CpuAnalysis &c, F item)
-{
-    const CpuEvents &ev = trace.cpu(c.cpu);
-    const size_t size = ev.size();
-    auto nextStart = [&](size_t from) {
-        while (from < size && trace.kind(ev.type(from)) != EventKind::HrtimerStart)
-            ++from;
-        return from;
-    };
-    size_t s = nextStart(0);
-    ExpiryHeads h;
-    for (;;) {
-        uint32_t expiry;
-        const ExpiryHeads::Kind kind = h.next(c, expiry);
-        const bool hasS = s < size, hasE = kind != ExpiryHeads::None;
-        if (!hasS && !hasE) return;
-        if (hasS && (!hasE || ev.ts(s) <= ev.ts(expiry))) {
-            item(true, s, kind, size_t{0});
-            s = nextStart(s + 1);
-            continue;
-        }
-        size_t &slot = kind == ExpiryHeads::Wakeup ? h.wakeup : kind == ExpiryHeads::Tick ? h.tick : h.other;
-        item(false, expiry, kind, slot++);
-    }
-}
 
 // An expiry (at `now`, its event at trace time `at`) against the last start of its pointer (`v`, null:
 // none): its lateness. Unknown when the expiry's CPU or the start's lost events in between: the timer may
@@ -275,7 +248,8 @@ void IncrementalPairing::through(const Trace &trace, std::vector<CpuAnalysis> &c
 {
     cursors_.resize(cpus.size());
     items_.resize(cpus.size() * kShards);
-    // Each CPU's items up to t in walkTimerItems' order (the events up to t are all in: a start not seen
+    // Each CPU's items up to t in the pairing's order (by time, a start before an expiry of its time,
+    // else event order; the events up to t are all in: a start not seen
     // yet comes after every expiry taken here), all CPUs at once, each into the shard of its pointer; then
     // each shard's items of every CPU merged in pairHrtimers' order (ts, start first, CPU, the CPU's
     // order), the shards at once: pointers are independent of one another, so the pairs are those of a
@@ -373,27 +347,92 @@ size_t IncrementalPairing::paired(size_t c, int kind) const
     return kind == 0 ? h.wakeup : kind == 1 ? h.tick : h.other;
 }
 
-void pairHrtimers(const Trace &trace, std::vector<CpuAnalysis> &cpus, int threads)
+namespace {
+
+constexpr size_t kPairingPartEvents = size_t{1} << 18;
+
+// A piece of one CPU's events, [first, end), for one thread: a busy CPU is cut into many so that its
+// pairing is spread over every core. Pieces end where the time changes (an item at the end of one piece
+// and one at the start of the next are then never of one time: the walk takes a start before an expiry
+// of its time).
+struct Piece
+{
+    size_t c; // position in `cpus`
+    size_t first, end;
+};
+
+std::vector<Piece> piecesOf(const Trace &trace, const std::vector<CpuAnalysis> &cpus, size_t part)
+{
+    std::vector<Piece> pieces;
+    for (size_t c = 0; c < cpus.size(); ++c) {
+        const CpuEvents &ev = trace.cpu(cpus[c].cpu);
+        for (size_t a = 0; a < ev.size();) {
+            size_t b = std::min(ev.size(), a + part);
+            while (b < ev.size() && ev.ts(b) == ev.ts(b - 1))
+                ++b;
+            pieces.push_back({c, a, b});
+            a = b;
+        }
+    }
+    return pieces;
+}
+
+// The first record of `v` (in event order) whose event is at or after `index`.
+template <class V> size_t firstRecordFrom(const V &v, size_t index)
+{
+    size_t lo = 0, hi = v.size();
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (v[mid].index < index)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+// What a piece could not settle alone: its expiries of a pointer that no earlier item of the piece named
+// (they pair with the pointer's last start in an earlier piece), and what the piece left in its table.
+struct PieceResult
+{
+    struct Deferred
+    {
+        uint64_t timer;
+        int64_t now, at;
+        uint32_t slot;
+        ExpiryHeads::Kind kind;
+    };
+    std::vector<Deferred> deferred; // in the piece's order
+    std::vector<std::pair<uint64_t, PtrTable::Value>> last;
+    std::vector<SharedItem> shared;
+};
+
+} // namespace
+
+void pairHrtimers(const Trace &trace, std::vector<CpuAnalysis> &cpus, int threads, size_t partEvents)
 {
     // The pairing follows each pointer through time: an expiry pairs with the last start of its pointer
     // before it on any CPU (a start before an expiry of the same ts), and uses it up. Pointers are
     // independent of one another, so a pointer that only one CPU names (the per-CPU tick, the sleepers
     // of the tasks that ran there) is paired within that CPU, all CPUs at once; only the items of
     // pointers several CPUs name go through one merge by (ts, start first, CPU), the order a single merge
-    // of every CPU would take them in.
+    // of every CPU would take them in. A CPU's events are taken in pieces, all at once: a piece pairs what
+    // it holds the start of, and its first expiry of each other pointer waits for the pieces before it.
     const size_t n = cpus.size();
+    const std::vector<Piece> pieces = piecesOf(trace, cpus, partEvents ? partEvents : kPairingPartEvents);
     // 1. Which CPUs name each pointer.
-    std::vector<PtrOwners> seen(n);
-    parallelFor(n, threads, [&](size_t c) {
-        const CpuEvents &ev = trace.cpu(cpus[c].cpu);
+    std::vector<PtrOwners> seen(pieces.size());
+    parallelFor(pieces.size(), threads, [&](size_t k) {
+        const Piece &piece = pieces[k];
+        const CpuEvents &ev = trace.cpu(cpus[piece.c].cpu);
         CpuEvents::OffsetWalker walk(ev);
-        PtrOwners &own = seen[c];
-        for (size_t i = 0; i < ev.size(); ++i) {
-            const EventKind k = trace.kind(ev.type(i));
-            if (k == EventKind::HrtimerStart)
-                own.note(walk.payload<HrtimerStartP>(i).timer, static_cast<int32_t>(c));
-            else if (k == EventKind::HrtimerExpireEntry)
-                own.note(walk.payload<HrtimerExpireEntryP>(i).timer, static_cast<int32_t>(c));
+        PtrOwners &own = seen[k];
+        for (size_t i = piece.first; i < piece.end; ++i) {
+            const EventKind kind = trace.kind(ev.type(i));
+            if (kind == EventKind::HrtimerStart)
+                own.note(walk.payload<HrtimerStartP>(i).timer, static_cast<int32_t>(piece.c));
+            else if (kind == EventKind::HrtimerExpireEntry)
+                own.note(walk.payload<HrtimerExpireEntryP>(i).timer, static_cast<int32_t>(piece.c));
         }
     });
     size_t pointers = 0;
@@ -404,39 +443,91 @@ void pairHrtimers(const Trace &trace, std::vector<CpuAnalysis> &cpus, int thread
         o.forEach([&](uint64_t key, int32_t c) { owners.note(key, c); });
     seen.clear();
 
-    // 2. Each CPU's own pointers, on the CPU; the shared ones set aside in order.
-    std::vector<std::vector<SharedItem>> shared(n);
-    parallelFor(n, threads, [&](size_t c) {
-        CpuAnalysis &ca = cpus[c];
+    // 2. Each piece's items of its CPU's own pointers; the shared ones set aside in order.
+    std::vector<PieceResult> results(pieces.size());
+    parallelFor(pieces.size(), threads, [&](size_t k) {
+        const Piece &piece = pieces[k];
+        CpuAnalysis &ca = cpus[piece.c];
         const CpuEvents &ev = trace.cpu(ca.cpu);
-        if (ev.empty()) return; // no table for a CPU without events (sparse text traces have thousands)
+        PieceResult &r = results[k];
         CpuEvents::OffsetWalker startAt(ev), expiryAt(ev);
         PtrTable last;
-        uint32_t seq = 0;
-        walkTimerItems(trace, ca, [&](bool isStart, size_t i, ExpiryHeads::Kind kind, size_t slot) {
+        std::vector<uint64_t> named; // the pointers this piece has taken an item of
+        ExpiryHeads h;
+        h.wakeup = firstRecordFrom(ca.timers.wakeups, piece.first);
+        h.tick = firstRecordFrom(ca.ticks, piece.first);
+        h.other = firstRecordFrom(ca.timers.otherLateness, piece.first);
+        auto nextStart = [&](size_t from) {
+            while (from < piece.end && trace.kind(ev.type(from)) != EventKind::HrtimerStart)
+                ++from;
+            return from;
+        };
+        for (size_t s = nextStart(piece.first);;) {
+            uint32_t expiry;
+            ExpiryHeads::Kind kind = h.next(ca, expiry);
+            if (kind != ExpiryHeads::None && expiry >= piece.end) kind = ExpiryHeads::None;
+            const bool hasS = s < piece.end, hasE = kind != ExpiryHeads::None;
+            if (!hasS && !hasE) break;
+            const bool isStart = hasS && (!hasE || ev.ts(s) <= ev.ts(expiry));
+            const size_t i = isStart ? s : expiry;
+            size_t slot = 0;
+            if (!isStart)
+                slot = kind == ExpiryHeads::Wakeup ? h.wakeup++
+                       : kind == ExpiryHeads::Tick ? h.tick++
+                                                   : h.other++;
+            else
+                s = nextStart(s + 1);
             const uint64_t ptr = isStart ? startAt.payload<HrtimerStartP>(i).timer
                                          : expiryAt.payload<HrtimerExpireEntryP>(i).timer;
             if (owners.owner(ptr) == PtrOwners::kShared) {
-                shared[c].push_back({ev.ts(i), static_cast<uint32_t>(i), static_cast<uint32_t>(slot),
-                                     static_cast<uint16_t>(c), static_cast<uint8_t>(isStart ? 0 : 1),
-                                     static_cast<uint8_t>(kind), seq++});
-                return;
+                // (seq: the event index, which orders a CPU's items of one time and kind as its walk does)
+                r.shared.push_back({ev.ts(i), static_cast<uint32_t>(i), static_cast<uint32_t>(slot),
+                                    static_cast<uint16_t>(piece.c), static_cast<uint8_t>(isStart ? 0 : 1),
+                                    static_cast<uint8_t>(kind), static_cast<uint32_t>(i)});
+                continue;
             }
-            ++seq;
             if (isStart) {
                 const auto st = startAt.payload<HrtimerStartP>(i);
+                if (ptr && !last.has(ptr)) named.push_back(ptr);
                 last.put(st.timer, {st.expires, st.softexpires, ev.ts(i), ca.cpu});
-            } else {
+            } else if (last.has(ptr) || piece.first == 0 || !ptr) {
                 settle(trace, ca, kind, slot, expiryAt.payload<HrtimerExpireEntryP>(i), ev.ts(i), last);
+            } else {
+                r.deferred.push_back({ptr, expiryAt.payload<HrtimerExpireEntryP>(i).now, ev.ts(i),
+                                      static_cast<uint32_t>(slot), kind});
+                named.push_back(ptr);
+                last.put(ptr, {PtrTable::kConsumed, 0, 0, -1}); // used up, whatever its start was
             }
-        });
+        }
+        r.last.reserve(named.size());
+        for (const uint64_t ptr : named)
+            r.last.push_back({ptr, last.raw(ptr)});
     });
 
-    // 3. The shared pointers' items of every CPU, merged.
+    // 3. Each CPU's pieces in order: their waiting expiries against what the pieces before left.
+    std::vector<size_t> firstPiece(n + 1, pieces.size());
+    for (size_t k = pieces.size(); k-- > 0;)
+        firstPiece[pieces[k].c] = k;
+    for (size_t c = n; c-- > 0;)
+        firstPiece[c] = std::min(firstPiece[c], firstPiece[c + 1]);
+    parallelFor(n, threads, [&](size_t c) {
+        if (firstPiece[c + 1] - firstPiece[c] < 2) return;
+        PtrTable last;
+        for (size_t k = firstPiece[c]; k < firstPiece[c + 1]; ++k) {
+            for (const PieceResult::Deferred &d : results[k].deferred) {
+                settle(trace, cpus[c], d.kind, d.slot, d.now, d.at, last.get(d.timer));
+                last.consume(d.timer);
+            }
+            for (const auto &[ptr, v] : results[k].last)
+                last.put(ptr, v);
+        }
+    });
+
+    // 4. The shared pointers' items of every CPU, merged.
     std::vector<SharedItem> all;
-    for (auto &v : shared) {
-        all.insert(all.end(), v.begin(), v.end());
-        std::vector<SharedItem>().swap(v);
+    for (PieceResult &r : results) {
+        all.insert(all.end(), r.shared.begin(), r.shared.end());
+        r = PieceResult();
     }
     std::sort(all.begin(), all.end(), [](const SharedItem &a, const SharedItem &b) {
         if (a.ts != b.ts) return a.ts < b.ts;

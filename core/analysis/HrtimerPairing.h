@@ -14,8 +14,8 @@
 
 namespace tickscope {
 
-// Fills the lateness of every expiry and frees the transient start/expiry arrays.
-void pairHrtimers(const Trace &trace, std::vector<CpuAnalysis> &cpus, int threads = 1);
+// Fills the lateness of every expiry. partEvents: the events of a CPU one work item takes (0: 2^18).
+void pairHrtimers(const Trace &trace, std::vector<CpuAnalysis> &cpus, int threads = 1, size_t partEvents = 0);
 
 // pairHrtimers for a trace whose events arrive in parts: after each part, through(t) pairs every start
 // and expiry up to time t of every CPU (all events up to t must be in, and every CPU's pass must have

@@ -4,6 +4,7 @@
 #include "util/Cancel.h"
 
 #include "util/Parallel.h"
+#include "util/PhaseClock.h"
 
 #include "CpuList.h"
 #include "CpuPass.h"
@@ -78,6 +79,7 @@ std::string cmdlineValue(std::string_view cmdline, std::string_view key)
 TickAnalysis TickAnalysis::run(const Trace &trace, const AnalysisOptions &options)
 {
     const auto t0 = std::chrono::steady_clock::now();
+    PhaseClock clock;
     TickAnalysis a;
     const int n = trace.cpuCount();
     a.cpus.resize(static_cast<size_t>(n));
@@ -92,6 +94,7 @@ TickAnalysis TickAnalysis::run(const Trace &trace, const AnalysisOptions &option
     a.threads = threads;
     Migrations migrations;
     MigrationSweep().through(trace, roles, INT64_MAX, migrations, threads);
+    clock.mark("analysis: migrations");
     parallelFor(order.size(), threads, [&](size_t k) {
         throwIfCancelled(options.cancel);
         const int cpu = order[k];
@@ -100,6 +103,7 @@ TickAnalysis TickAnalysis::run(const Trace &trace, const AnalysisOptions &option
         pass.run();
     });
     throwIfCancelled(options.cancel);
+    clock.mark("analysis: per-CPU passes");
 
     a.acrossCpus(trace, roles, options);
     a.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -120,13 +124,17 @@ TickAnalysis TickAnalysis::fromPasses(const Trace &trace, const EventRoles &role
 void TickAnalysis::acrossCpus(const Trace &trace, const EventRoles &roles, const AnalysisOptions &options,
                               bool stepsDone)
 {
+    PhaseClock clock;
     if (!stepsDone) {
         // The cross-CPU steps, each over every thread (they write different fields of the wakeup records).
-        pairHrtimers(trace, cpus, threads);
+        pairHrtimers(trace, cpus, threads, options.partEvents);
         throwIfCancelled(options.cancel);
+        clock.mark("analysis: hrtimer pairing");
         crossCpuResolved = CrossCpuModes::resolve(trace, roles, cpus); // before the switch arrays are freed
-        measureWakeupLatency(trace, cpus, threads);
+        clock.mark("analysis: cross-CPU modes");
+        measureWakeupLatency(trace, cpus, threads, options.partEvents);
         throwIfCancelled(options.cancel);
+        clock.mark("analysis: wakeup latency");
     }
     decideFallback(trace);
     decidePolling(trace);
@@ -135,6 +143,7 @@ void TickAnalysis::acrossCpus(const Trace &trace, const EventRoles &roles, const
     decideNohzFull(trace, facts, options);
     decideIsolated(trace, facts);
     flagTicks();
+    clock.mark("analysis: decisions");
 }
 
 void TickAnalysis::decideFallback(const Trace &trace)

@@ -34,6 +34,10 @@ struct AnalysisOptions
     std::vector<int> nohzFull;
     int threads = 0;                           // 0: one per hardware thread, at most one per CPU
     const std::atomic<bool> *cancel = nullptr; // set: run() throws Cancelled at its next step
+    // The events (wakeups for the wakeup latency) of one CPU a work item of the steps across CPUs takes
+    // at most, so that a busy CPU's share is spread over every core; 0: each step's default. Tests set a
+    // few to cut every CPU into many pieces.
+    size_t partEvents = 0;
 };
 
 enum class NohzFullSource

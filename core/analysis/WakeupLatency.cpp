@@ -245,12 +245,24 @@ std::vector<int> switchingCpus(const std::vector<CpuAnalysis> &cpus)
 
 } // namespace
 
-void measureWakeupLatency(const Trace &trace, std::vector<CpuAnalysis> &cpus, int threads)
+void measureWakeupLatency(const Trace &trace, std::vector<CpuAnalysis> &cpus, int threads, size_t partWakeups)
 {
     const std::vector<int> switching = switchingCpus(cpus);
     const LostAnywhere lost(trace, INT64_MIN);
-    parallelFor(cpus.size(), threads, [&](size_t k) {
-        measureCpu(trace, cpus, k, 0, cpus[k].timers.wakeups.size(), switching, nullptr, lost, INT64_MAX);
+    // Each wakeup is measured on its own (the search hints only save time), so a busy CPU's wakeups are
+    // cut into pieces, spread over every core.
+    const size_t part = partWakeups ? partWakeups : size_t{1} << 15;
+    struct Piece
+    {
+        size_t k, from, to;
+    };
+    std::vector<Piece> pieces;
+    for (size_t k = 0; k < cpus.size(); ++k)
+        for (size_t j = 0; j < cpus[k].timers.wakeups.size(); j += part)
+            pieces.push_back({k, j, std::min(j + part, cpus[k].timers.wakeups.size())});
+    parallelFor(pieces.size(), threads, [&](size_t p) {
+        measureCpu(trace, cpus, pieces[p].k, pieces[p].from, pieces[p].to, switching, nullptr, lost,
+                   INT64_MAX);
     });
     for (CpuAnalysis &c : cpus)
         c.timers.switches = Column<SwitchRec>();

@@ -96,16 +96,4 @@ std::vector<std::string> chooseInstances(const std::string &path, TraceDatHandle
     return names;
 }
 
-PhaseClock::PhaseClock() : on(std::getenv("TICKSCOPE_TIMING") != nullptr) {}
-
-void PhaseClock::mark(const char *what)
-{
-    if (!on) return;
-    const auto now = std::chrono::steady_clock::now();
-    std::fprintf(stderr, "  %-28s %7.3f s  rss %6.1f MB  peak %6.1f MB\n", what,
-                 std::chrono::duration<double>(now - last).count(),
-                 static_cast<double>(currentRssBytes()) / 1e6, static_cast<double>(peakRssBytes()) / 1e6);
-    last = now;
-}
-
 } // namespace tickscope

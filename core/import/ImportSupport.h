@@ -6,6 +6,7 @@
 #include "Loader.h"
 #include "RecordDecoder.h"
 #include "util/Parallel.h"
+#include "util/PhaseClock.h"
 
 #include <algorithm>
 #include <chrono>
@@ -64,14 +65,5 @@ struct DecodeState
 std::vector<std::string> chooseInstances(const std::string &path, TraceDatHandle *file,
                                          const DatLayout *layout, const LoadOptions &options,
                                          bool requireOne);
-
-// TICKSCOPE_TIMING=1 prints the phases of a load to stderr (for profiling, not for users).
-struct PhaseClock
-{
-    bool on = false;
-    std::chrono::steady_clock::time_point last = std::chrono::steady_clock::now();
-    PhaseClock();
-    void mark(const char *what);
-};
 
 } // namespace tickscope

@@ -1,0 +1,98 @@
+// The steps across CPUs cut a busy CPU's events and wakeups into pieces for the threads: whatever the
+// pieces, every expiry's lateness and every wakeup's latency come out the same as with one piece per CPU.
+#include "SimTestUtil.h"
+#include "TestUtil.h"
+
+#include "analysis/TickAnalysis.h"
+#include "analysis/TickReport.h"
+#include "import/Loader.h"
+#include "sim/Simulator.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace tickscope {
+namespace {
+
+// Every field the cut steps write, CPU by CPU; the count of known ones so that a test sees it checked some.
+size_t expectSameTimers(const TickAnalysis &whole, const TickAnalysis &cut)
+{
+    size_t known = 0;
+    EXPECT_EQ(whole.cpus.size(), cut.cpus.size());
+    for (size_t c = 0; c < whole.cpus.size() && c < cut.cpus.size(); ++c) {
+        SCOPED_TRACE("CPU " + std::to_string(c));
+        const CpuAnalysis &a = whole.cpus[c], &b = cut.cpus[c];
+        EXPECT_EQ(a.ticks.size(), b.ticks.size());
+        for (size_t k = 0; k < a.ticks.size() && k < b.ticks.size(); ++k) {
+            EXPECT_EQ(a.ticks[k].latenessNs, b.ticks[k].latenessNs) << "tick " << k;
+            known += a.ticks[k].latenessNs != kUnknownNs;
+        }
+        const Column<HrtimerWakeup> &wa = a.timers.wakeups, &wb = b.timers.wakeups;
+        EXPECT_EQ(wa.size(), wb.size());
+        for (size_t k = 0; k < wa.size() && k < wb.size(); ++k) {
+            EXPECT_EQ(wa[k].latenessNs, wb[k].latenessNs) << "wakeup " << k;
+            EXPECT_EQ(wa[k].softLatenessNs, wb[k].softLatenessNs) << "wakeup " << k;
+            EXPECT_EQ(wa[k].latencyNs, wb[k].latencyNs) << "wakeup " << k;
+            EXPECT_EQ(wa[k].flags, wb[k].flags) << "wakeup " << k;
+            known += (wa[k].latenessNs != kUnknownNs) + (wa[k].latencyNs != kUnknownNs);
+        }
+        const Column<HrtimerLateness> &oa = a.timers.otherLateness, &ob = b.timers.otherLateness;
+        EXPECT_EQ(oa.size(), ob.size());
+        for (size_t k = 0; k < oa.size() && k < ob.size(); ++k) {
+            EXPECT_EQ(oa[k].latenessNs, ob[k].latenessNs) << "other expiry " << k;
+            known += oa[k].latenessNs != kUnknownNs;
+        }
+    }
+    return known;
+}
+
+// The report, but for the time and threads the analysis took.
+std::string reportJson(const Trace &trace, TickAnalysis &a)
+{
+    a.seconds = 0;
+    a.threads = 1;
+    return formatReportJson(TickReport::make(trace, a, {}));
+}
+
+void expectSameInPieces(const Trace &trace, size_t minKnown)
+{
+    AnalysisOptions whole;
+    whole.threads = 1;
+    whole.partEvents = SIZE_MAX;
+    TickAnalysis a = TickAnalysis::run(trace, whole);
+    const std::string json = reportJson(trace, a);
+    for (const auto &[threads, part] :
+         {std::pair{3, size_t{1}}, std::pair{2, size_t{7}}, std::pair{2, size_t{500}}}) {
+        SCOPED_TRACE("threads " + std::to_string(threads) + ", pieces of " + std::to_string(part));
+        AnalysisOptions o;
+        o.threads = threads;
+        o.partEvents = part;
+        TickAnalysis b = TickAnalysis::run(trace, o);
+        EXPECT_GE(expectSameTimers(a, b), minKnown);
+        EXPECT_EQ(reportJson(trace, b), json);
+    }
+}
+
+TEST(AnalysisPieces, RealTracesGiveTheSameLatenessAndLatencyInAnyPieces)
+{
+    // hard and soft expiries (PREEMPT_RT), a lossy capture, cyclictest on a 6.18 host, nohz_full
+    for (const char *name : {"rt-hrtimer-k4.dat", "rt-hrtimer-k32-fifo50.dat", "host-lost.dat",
+                             "host-6.18-cyclictest.dat", "nohzfull-poll.dat"}) {
+        SCOPED_TRACE(name);
+        const auto trace = loadTrace(test::dataPath(name));
+        expectSameInPieces(*trace, 20);
+    }
+}
+
+TEST(AnalysisPieces, ASimulatedBusyMachineGivesTheSameInAnyPieces)
+{
+    // sleepers migrating between the CPUs (their hrtimers started on one CPU expire on another) and 64
+    // stress threads
+    sim::SimResult r = sim::simulate(sim::scenarioFromSpec("seed003-rt-hrtimer:sync,duration_ms=300"), 1);
+    ASSERT_TRUE(r.trace);
+    expectSameInPieces(*r.trace, 500);
+}
+
+} // namespace
+} // namespace tickscope
