@@ -122,8 +122,8 @@ class CrossCpuModes
 {
 public:
     // Relabels the lanes and ticks of every CPU's pendingModes, then empties them. Returns how many
-    // stretches were resolved. The first form finds the candidates itself (before measureWakeupLatency
-    // frees the switch arrays); the second is given them: one per chain head (PendingMode::head).
+    // stretches were resolved. The first form finds the candidates itself (from the switch arrays, before
+    // they are freed); the second is given them: one per chain head (PendingMode::head).
     // The chains are taken in the time order of their heads, so that a chain whose task left another
     // CPU in a chain of unknown mode there takes that chain's mode once it has one.
     static size_t resolve(const Trace &trace, const EventRoles &roles, std::vector<CpuAnalysis> &cpus);

@@ -126,15 +126,28 @@ void TickAnalysis::acrossCpus(const Trace &trace, const EventRoles &roles, const
 {
     PhaseClock clock;
     if (!stepsDone) {
-        // The cross-CPU steps, each over every thread (they write different fields of the wakeup records).
-        pairHrtimers(trace, cpus, threads, options.partEvents);
+        // The hrtimer pairing then the wakeup latency, each over every thread, beside the cross-CPU modes,
+        // one merge by time of every CPU's switches: they write different fields (the pairing and the
+        // latency those of the expiry records, the modes task-lane codes and tick contexts), and read the
+        // switch arrays, freed once all are done.
+        const auto timerSteps = [&] {
+            pairHrtimers(trace, cpus, threads, options.partEvents);
+            throwIfCancelled(options.cancel);
+            clock.mark("analysis: hrtimer pairing");
+            measureWakeupLatency(trace, cpus, threads, options.partEvents);
+            clock.mark("analysis: wakeup latency");
+        };
+        const auto modes = [&] { crossCpuResolved = CrossCpuModes::resolve(trace, roles, cpus); };
+        if (threads > 1) {
+            runThreads(2, [&](int t) { t == 0 ? timerSteps() : modes(); });
+        } else {
+            timerSteps();
+            modes();
+        }
         throwIfCancelled(options.cancel);
-        clock.mark("analysis: hrtimer pairing");
-        crossCpuResolved = CrossCpuModes::resolve(trace, roles, cpus); // before the switch arrays are freed
-        clock.mark("analysis: cross-CPU modes");
-        measureWakeupLatency(trace, cpus, threads, options.partEvents);
-        throwIfCancelled(options.cancel);
-        clock.mark("analysis: wakeup latency");
+        for (CpuAnalysis &c : cpus)
+            c.timers.switches = Column<SwitchRec>();
+        clock.mark("analysis: cross-CPU modes, by then");
     }
     decideFallback(trace);
     decidePolling(trace);

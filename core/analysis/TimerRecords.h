@@ -180,7 +180,7 @@ struct CpuTimers
     Column<HrtimerWakeup> wakeups;
     Column<HrtimerLateness> otherLateness; // every other expiry
     std::vector<WakeupBatch> batches;      // bursts, in the order they closed
-    // transient (emptied by measureWakeupLatency)
+    // transient (emptied after the steps across CPUs)
     Column<SwitchRec> switches;
 
     size_t bytes() const

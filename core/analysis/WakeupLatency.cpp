@@ -264,8 +264,6 @@ void measureWakeupLatency(const Trace &trace, std::vector<CpuAnalysis> &cpus, in
         measureCpu(trace, cpus, pieces[p].k, pieces[p].from, pieces[p].to, switching, nullptr, lost,
                    INT64_MAX);
     });
-    for (CpuAnalysis &c : cpus)
-        c.timers.switches = Column<SwitchRec>();
 }
 
 void measureWakeupLatency(const Trace &trace, std::vector<CpuAnalysis> &cpus, int threads,

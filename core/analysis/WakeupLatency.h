@@ -21,11 +21,11 @@ WakeTarget wokenBy(const Trace &trace, const CpuEvents &ev, const HrtimerWakeup 
 WakeTarget wokenBy(const Trace &trace, const CpuEvents &ev, const HrtimerWakeup &w,
                    CpuEvents::OffsetWalker &walk);
 
-// Fills HrtimerWakeup::latencyNs, a work item per partWakeups wakeups of a CPU (0: 2^15), and frees the
-// transient switch arrays.
+// Fills HrtimerWakeup::latencyNs, a work item per partWakeups wakeups of a CPU (0: 2^15). The caller frees
+// the transient switch arrays after.
 void measureWakeupLatency(const Trace &trace, std::vector<CpuAnalysis> &cpus, int threads,
                           size_t partWakeups = 0);
-// The same for the wakeups [ranges[k].first, ranges[k].second) of each CPU k, keeping the switch arrays:
+// The same for the wakeups [ranges[k].first, ranges[k].second) of each CPU k:
 // for a trace whose events arrive in parts, once every CPU holds its events to 100 ms after the last
 // of them (the longest latency measured) and the 256 events after each on its own CPU.
 // live[c]: CPU c's first switch record still in memory (the ones before may be gone), at or before the
