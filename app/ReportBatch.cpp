@@ -1,5 +1,6 @@
 #include "ReportBatch.h"
 #include "stream/StreamReport.h"
+#include "util/PhaseClock.h"
 
 #include "util/JsonWriter.h"
 #include "util/Parallel.h"
@@ -60,7 +61,9 @@ TickReport reportOf(const std::string &file, const ReportRequest &request)
         ro.windowSource = "markers";
     }
     checkCpus(ro.cpus, *trace);
+    PhaseClock clock;
     TickReport report = TickReport::make(*trace, analysis, ro);
+    clock.mark("report");
     report.loadSeconds = loadSeconds;
     for (const auto &w : trace->warnings)
         std::fprintf(stderr, "tickscope-cli: warning: %s: %s\n", file.c_str(), w.c_str());

@@ -6,6 +6,8 @@
 
 #include "stats/TraceStats.h"
 
+#include "util/Parallel.h"
+
 #include <algorithm>
 #include <bit>
 #include <cstdio>
@@ -334,11 +336,16 @@ TickReport TickReport::make(const Trace &trace, const TickAnalysis &analysis, co
         }
     }
 
-    for (const CpuAnalysis &c : analysis.cpus) {
-        if (!options.cpus.empty() && !std::binary_search(options.cpus.begin(), options.cpus.end(), c.cpu))
-            continue;
+    // The CPUs at once (each reads its own records only), in their order after.
+    std::vector<const CpuAnalysis *> chosen;
+    for (const CpuAnalysis &c : analysis.cpus)
+        if (options.cpus.empty() || std::binary_search(options.cpus.begin(), options.cpus.end(), c.cpu))
+            chosen.push_back(&c);
+    r.cpus.resize(chosen.size());
+    parallelFor(chosen.size(), std::max(analysis.threads, 1), [&](size_t k) {
+        const CpuAnalysis &c = *chosen[k];
         const CpuEvents &ev = trace.cpu(c.cpu);
-        CpuReport cr;
+        CpuReport &cr = r.cpus[k];
         cr.cpu = c.cpu;
         const auto inWindow = ev.indexRange(r.from, r.to);
         cr.events = inWindow.second - inWindow.first;
@@ -379,8 +386,7 @@ TickReport TickReport::make(const Trace &trace, const TickAnalysis &analysis, co
                 ++cr.failuresOther;
         }
         timerReport(trace, c, r.from, r.to, cr);
-        r.cpus.push_back(std::move(cr));
-    }
+    });
     r.findings =
         findFindings(trace, analysis, r, FindingOptions{options.lateWakeupNs, options.findingInstances});
     if (!trace.functions.empty() || !options.functions.empty())
