@@ -25,6 +25,8 @@ public:
     JsonWriter &value(std::string_view key, bool v);
     JsonWriter &null(std::string_view key);
     const std::string &str() const { return out_; }
+    std::string take() { return std::move(out_); } // the text, leaving the writer empty
+    void reserve(size_t bytes) { out_.reserve(bytes); }
 
 private:
     void prefix(std::string_view key);
