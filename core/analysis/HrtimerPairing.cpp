@@ -82,6 +82,7 @@ private:
 class PtrTable
 {
 public:
+    explicit PtrTable(size_t expected = 512) : map_(expected) {}
     struct Value
     {
         int64_t expires;
@@ -110,7 +111,7 @@ public:
     static constexpr int64_t kConsumed = INT64_MIN;
 
 private:
-    PtrMap<Value> map_{512};
+    PtrMap<Value> map_;
 };
 
 // The next hrtimer expiry of one CPU: the earliest head of its three expiry lists (each in event order; the
@@ -451,7 +452,7 @@ void pairHrtimers(const Trace &trace, std::vector<CpuAnalysis> &cpus, int thread
         const CpuEvents &ev = trace.cpu(ca.cpu);
         PieceResult &r = results[k];
         CpuEvents::OffsetWalker startAt(ev), expiryAt(ev);
-        PtrTable last;
+        PtrTable last(16);           // (grown as pointers come: a piece may be small)
         std::vector<uint64_t> named; // the pointers this piece has taken an item of
         ExpiryHeads h;
         h.wakeup = firstRecordFrom(ca.timers.wakeups, piece.first);
