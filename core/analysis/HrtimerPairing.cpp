@@ -250,11 +250,10 @@ void IncrementalPairing::through(const Trace &trace, std::vector<CpuAnalysis> &c
     cursors_.resize(cpus.size());
     items_.resize(cpus.size() * kShards);
     // Each CPU's items up to t in the pairing's order (by time, a start before an expiry of its time,
-    // else event order; the events up to t are all in: a start not seen
-    // yet comes after every expiry taken here), all CPUs at once, each into the shard of its pointer; then
-    // each shard's items of every CPU merged in pairHrtimers' order (ts, start first, CPU, the CPU's
-    // order), the shards at once: pointers are independent of one another, so the pairs are those of a
-    // single merge of everything.
+    // else event order; the events up to t are all in: a start not seen yet comes after every expiry
+    // taken here), all CPUs at once, each into the shard of its pointer; then each shard's items of every
+    // CPU merged in pairHrtimers' order (ts, start first, CPU, the CPU's order), the shards at once:
+    // pointers are independent of one another, so the pairs are those of a single merge of everything.
     parallelFor(cpus.size(), threads, [&](size_t c) {
         CpuAnalysis &ca = cpus[c];
         const CpuEvents &ev = trace.cpu(ca.cpu);
