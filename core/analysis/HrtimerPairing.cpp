@@ -377,20 +377,6 @@ std::vector<Piece> piecesOf(const Trace &trace, const std::vector<CpuAnalysis> &
     return pieces;
 }
 
-// The first record of `v` (in event order) whose event is at or after `index`.
-template <class V> size_t firstRecordFrom(const V &v, size_t index)
-{
-    size_t lo = 0, hi = v.size();
-    while (lo < hi) {
-        const size_t mid = lo + (hi - lo) / 2;
-        if (v[mid].index < index)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 // What a piece could not settle alone: its expiries of a pointer that no earlier item of the piece named
 // (they pair with the pointer's last start in an earlier piece), and what the piece left in its table.
 struct PieceResult

@@ -14,20 +14,6 @@ constexpr size_t kMaxScanSwitches = 1u << 14; // how far after a wakeup its swit
 // already running when this one came), so the latency is reported unknown rather than wrong.
 constexpr int64_t kMaxLatencyNs = kMaxWakeupLatencyNs;
 
-// The first switch at or after event `index` (binary search from `lo`: the switches are in event order).
-size_t firstSwitchFrom(const Column<SwitchRec> &sw, size_t index, size_t lo = 0)
-{
-    size_t hi = sw.size();
-    while (lo < hi) {
-        const size_t mid = lo + (hi - lo) / 2;
-        if (sw[mid].index < index)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 // A CPU's switch records with their events' times and kinds; in a trace read in parts the first record
 // still read may have lost its event (`live`: its time and kind kept aside).
 struct SwitchTimes
@@ -187,7 +173,7 @@ void measureCpu(const Trace &trace, std::vector<CpuAnalysis> &cpus, size_t k, si
     auto find = [&](int c, const HrtimerWakeup &w, int32_t pid, int64_t t0) {
         const SwitchTimes st = times(c);
         size_t &h = hint[static_cast<size_t>(c)];
-        h = c == a.cpu ? firstSwitchFrom(st.sw, w.index, first(c)) : seekSwitch(st, h, t0);
+        h = c == a.cpu ? firstRecordFrom(st.sw, w.index, first(c)) : seekSwitch(st, h, t0);
         SwitchIn s = findSwitchIn(st, h, pid, t0);
         s.cpu = c;
         return s;
