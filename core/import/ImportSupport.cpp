@@ -2,11 +2,8 @@
 
 #include "TraceDatHandle.h"
 #include "TraceDatImporter.h"
-#include "util/ProcessStats.h"
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 
 namespace tickscope {
 

@@ -9,7 +9,6 @@
 #include "util/PhaseClock.h"
 
 #include <algorithm>
-#include <chrono>
 #include <functional>
 #include <mutex>
 #include <string>
