@@ -197,16 +197,42 @@ void settle(const Trace &trace, CpuAnalysis &c, ExpiryHeads::Kind kind, size_t s
     last.consume(x.timer);
 }
 
-// An item of a pointer that more than one CPU names, kept for the merge across CPUs.
+// An item of a pointer that more than one CPU names, kept for the merge across CPUs. The merge's order:
+// time; at one time, every CPU's starts that no expiry of that CPU precedes (a timer armed on one CPU and
+// expiring on another within the clock's resolution: the start was first), then the rest; then CPU and
+// event index. A CPU's own items stay in event order: text traces print microseconds, and a timer
+// re-armed after its expiry often shares the expiry's time (it must not pair with its own re-arm).
 struct SharedItem
 {
     int64_t ts;
-    uint32_t index;
+    uint32_t index; // event index: a CPU's order
     uint32_t slot;
     uint16_t c;     // position in `cpus`
-    uint8_t expiry; // 0: a start (first at the same ts)
+    uint8_t expiry; // 0: a start
     uint8_t kind;   // ExpiryHeads::Kind of an expiry
-    uint32_t seq;   // its place in its CPU's order
+    uint8_t late;   // an expiry, or a start after an expiry of its CPU at its time
+};
+
+bool mergesBefore(const SharedItem &a, const SharedItem &b)
+{
+    if (a.ts != b.ts) return a.ts < b.ts;
+    if (a.late != b.late) return a.late < b.late;
+    if (a.c != b.c) return a.c < b.c;
+    return a.index < b.index;
+}
+
+// Which of a CPU's items at one time come after one of its expiries (SharedItem::late), in event order.
+class LateAtTime
+{
+public:
+    uint8_t operator()(int64_t ts, bool expiry)
+    {
+        if (expiry) expiryTs_ = ts;
+        return expiry || expiryTs_ == ts;
+    }
+
+private:
+    int64_t expiryTs_ = INT64_MIN;
 };
 
 } // namespace
@@ -215,7 +241,7 @@ struct IncrementalPairing::Cursor
 {
     size_t start = 0; // the next event to look for a start at
     ExpiryHeads heads;
-    uint32_t seq = 0;
+    LateAtTime late;
 };
 
 // The last start of each pointer of one shard (ids s, s + kShards, ...), indexed by id / kShards: the ids
@@ -249,10 +275,9 @@ void IncrementalPairing::through(const Trace &trace, std::vector<CpuAnalysis> &c
 {
     cursors_.resize(cpus.size());
     items_.resize(cpus.size() * kShards);
-    // Each CPU's items up to t in the pairing's order (by time, a start before an expiry of its time,
-    // else event order; the events up to t are all in: a start not seen yet comes after every expiry
-    // taken here), all CPUs at once, each into the shard of its pointer; then each shard's items of every
-    // CPU merged in pairHrtimers' order (ts, start first, CPU, the CPU's order), the shards at once:
+    // Each CPU's items up to t in event order (the events up to t are all in: a start not seen yet comes
+    // after every expiry taken here), all CPUs at once, each into the shard of its pointer; then each
+    // shard's items of every CPU merged in pairHrtimers' order (mergesBefore), the shards at once:
     // pointers are independent of one another, so the pairs are those of a single merge of everything.
     parallelFor(cpus.size(), threads, [&](size_t c) {
         CpuAnalysis &ca = cpus[c];
@@ -272,11 +297,12 @@ void IncrementalPairing::through(const Trace &trace, std::vector<CpuAnalysis> &c
             const bool hasS = cur.start < size && ev.ts(cur.start) <= t;
             const bool hasE = kind != ExpiryHeads::None && ev.ts(expiry) <= t;
             if (!hasS && !hasE) break;
-            if (hasS && (!hasE || ev.ts(cur.start) <= ev.ts(expiry))) {
+            if (hasS && (!hasE || cur.start < expiry)) {
                 const auto st = ev.payload<HrtimerStartP>(cur.start);
+                const int64_t ts = ev.ts(cur.start);
                 items_[c * kShards + st.timer % kShards].push_back(
-                    {{ev.ts(cur.start), static_cast<uint32_t>(cur.start), 0, static_cast<uint16_t>(c), 0, 0,
-                      cur.seq++},
+                    {{ts, static_cast<uint32_t>(cur.start), 0, static_cast<uint16_t>(c), 0, 0,
+                      cur.late(ts, false)},
                      st.timer,
                      st.expires,
                      st.softexpires});
@@ -290,25 +316,19 @@ void IncrementalPairing::through(const Trace &trace, std::vector<CpuAnalysis> &c
             const auto x = ev.payload<HrtimerExpireEntryP>(expiry);
             items_[c * kShards + x.timer % kShards].push_back(
                 {{ev.ts(expiry), expiry, static_cast<uint32_t>(slot++), static_cast<uint16_t>(c), 1,
-                  static_cast<uint8_t>(kind), cur.seq++},
+                  static_cast<uint8_t>(kind), cur.late(ev.ts(expiry), true)},
                  x.timer,
                  x.now,
                  0});
         }
     });
-    auto later = [](const SharedItem &a, const SharedItem &b) {
-        if (a.ts != b.ts) return a.ts > b.ts;
-        if (a.expiry != b.expiry) return a.expiry > b.expiry;
-        if (a.c != b.c) return a.c > b.c;
-        return a.seq > b.seq;
-    };
     struct Head
     {
         SharedItem item;
         size_t at;
     };
     parallelFor(kShards, threads, [&](size_t s) {
-        auto cmp = [&](const Head &a, const Head &b) { return later(a.item, b.item); };
+        auto cmp = [&](const Head &a, const Head &b) { return mergesBefore(b.item, a.item); };
         std::priority_queue<Head, std::vector<Head>, decltype(cmp)> heads(cmp);
         for (size_t c = 0; c < cpus.size(); ++c)
             if (!items_[c * kShards + s].empty()) heads.push({items_[c * kShards + s][0].v, 0});
@@ -352,9 +372,8 @@ namespace {
 constexpr size_t kPairingPartEvents = size_t{1} << 18;
 
 // A piece of one CPU's events, [first, end), for one thread: a busy CPU is cut into many so that its
-// pairing is spread over every core. Pieces end where the time changes (an item at the end of one piece
-// and one at the start of the next are then never of one time: the walk takes a start before an expiry
-// of its time).
+// pairing is spread over every core. Pieces end where the time changes (a piece holds all of its CPU's
+// items of each of its times: the merge's order at one time depends on them, SharedItem).
 struct Piece
 {
     size_t c; // position in `cpus`
@@ -398,10 +417,11 @@ struct PieceResult
 void pairHrtimers(const Trace &trace, std::vector<CpuAnalysis> &cpus, int threads, size_t partEvents)
 {
     // The pairing follows each pointer through time: an expiry pairs with the last start of its pointer
-    // before it on any CPU (a start before an expiry of the same ts), and uses it up. Pointers are
+    // before it on any CPU (on its CPU in event order; across CPUs at one time, a start first), and uses
+    // it up. Pointers are
     // independent of one another, so a pointer that only one CPU names (the per-CPU tick, the sleepers
     // of the tasks that ran there) is paired within that CPU, all CPUs at once; only the items of
-    // pointers several CPUs name go through one merge by (ts, start first, CPU), the order a single merge
+    // pointers several CPUs name go through one merge (mergesBefore), the order a single merge
     // of every CPU would take them in. A CPU's events are taken in pieces, all at once: a piece pairs what
     // it holds the start of, and its first expiry of each other pointer waits for the pieces before it.
     const size_t n = cpus.size();
@@ -448,14 +468,16 @@ void pairHrtimers(const Trace &trace, std::vector<CpuAnalysis> &cpus, int thread
                 ++from;
             return from;
         };
+        LateAtTime lateAt; // (a piece holds all of its CPU's events of each of its times)
         for (size_t s = nextStart(piece.first);;) {
             uint32_t expiry;
             ExpiryHeads::Kind kind = h.next(ca, expiry);
             if (kind != ExpiryHeads::None && expiry >= piece.end) kind = ExpiryHeads::None;
             const bool hasS = s < piece.end, hasE = kind != ExpiryHeads::None;
             if (!hasS && !hasE) break;
-            const bool isStart = hasS && (!hasE || ev.ts(s) <= ev.ts(expiry));
+            const bool isStart = hasS && (!hasE || s < expiry);
             const size_t i = isStart ? s : expiry;
+            const uint8_t late = lateAt(ev.ts(i), !isStart);
             size_t slot = 0;
             if (!isStart)
                 slot = kind == ExpiryHeads::Wakeup ? h.wakeup++
@@ -466,10 +488,9 @@ void pairHrtimers(const Trace &trace, std::vector<CpuAnalysis> &cpus, int thread
             const uint64_t ptr = isStart ? startAt.payload<HrtimerStartP>(i).timer
                                          : expiryAt.payload<HrtimerExpireEntryP>(i).timer;
             if (owners.owner(ptr) == PtrOwners::kShared) {
-                // (seq: the event index, which orders a CPU's items of one time and kind as its walk does)
                 r.shared.push_back({ev.ts(i), static_cast<uint32_t>(i), static_cast<uint32_t>(slot),
                                     static_cast<uint16_t>(piece.c), static_cast<uint8_t>(isStart ? 0 : 1),
-                                    static_cast<uint8_t>(kind), static_cast<uint32_t>(i)});
+                                    static_cast<uint8_t>(kind), late});
                 continue;
             }
             if (isStart) {
@@ -515,12 +536,7 @@ void pairHrtimers(const Trace &trace, std::vector<CpuAnalysis> &cpus, int thread
         all.insert(all.end(), r.shared.begin(), r.shared.end());
         r = PieceResult();
     }
-    std::sort(all.begin(), all.end(), [](const SharedItem &a, const SharedItem &b) {
-        if (a.ts != b.ts) return a.ts < b.ts;
-        if (a.expiry != b.expiry) return a.expiry < b.expiry;
-        if (a.c != b.c) return a.c < b.c;
-        return a.seq < b.seq;
-    });
+    std::sort(all.begin(), all.end(), mergesBefore);
     PtrTable last;
     for (const SharedItem &it : all) {
         const CpuEvents &ev = trace.cpu(cpus[it.c].cpu);

@@ -1,5 +1,6 @@
 // The steps across CPUs cut a busy CPU's events and wakeups into pieces for the threads: whatever the
 // pieces, every expiry's lateness and every wakeup's latency come out the same as with one piece per CPU.
+#include "AnalysisTextTrace.h"
 #include "SimTestUtil.h"
 #include "TestUtil.h"
 
@@ -11,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 namespace tickscope {
 namespace {
@@ -92,6 +94,20 @@ TEST(AnalysisPieces, ASimulatedBusyMachineGivesTheSameInAnyPieces)
     sim::SimResult r = sim::simulate(sim::scenarioFromSpec("seed003-rt-hrtimer:sync,duration_ms=300"), 1);
     ASSERT_TRUE(r.trace);
     expectSameInPieces(*r.trace, 500);
+}
+
+TEST(AnalysisPieces, TimerItemsOfOneMicrosecondPairInEventOrderOnACpuAndStartFirstAcrossCpus)
+{
+    // A text trace's microseconds: equal times at every cut of the pieces of 1 and 7 events.
+    const test::Result r = test::analyse(test::timerItemsOfOneMicrosecond());
+    std::vector<int32_t> ticks, others;
+    for (const TickRecord &k : r.cpu(0).ticks)
+        ticks.push_back(k.latenessNs);
+    for (size_t k = 0; k < r.cpu(0).timers.otherLateness.size(); ++k)
+        others.push_back(r.cpu(0).timers.otherLateness[k].latenessNs);
+    EXPECT_EQ(ticks, (std::vector<int32_t>{kUnknownNs, 7000, 4000}));
+    EXPECT_EQ(others, (std::vector<int32_t>{kUnknownNs, 500, kUnknownNs, 100}));
+    expectSameInPieces(*r.trace, 4);
 }
 
 } // namespace

@@ -82,4 +82,46 @@ inline Result analyse(const TextTrace &t, const AnalysisOptions &o = {})
 
 using TC = TickContext;
 
+// hrtimer items that share their microsecond, for the pairing's order (latenesses in the comments):
+// CPU 0's tick re-armed in the microsecond of its expiry (unknown, 7 us, 4 us: an expiry must not pair
+// with its own re-arm); a timer of pointer 0 (never paired: unknown); a timer started on CPU 1 in the
+// microsecond it expires on CPU 0 (500 ns: a start on another CPU at one time is first), then re-armed
+// by CPU 0 in the microsecond of that expiry (100 ns at its next expiry, as on one CPU).
+inline TextTrace timerItemsOfOneMicrosecond()
+{
+    TextTrace t;
+    const std::string shared = "00000000cccc0000", zero = "0000000000000000";
+    auto expiry = [&](int cpu, double ts, const std::string &ptr, const std::string &fn, long long now) {
+        t.ev(cpu, ts, "app-100",
+             "hrtimer_expire_entry: hrtimer=" + ptr + " function=" + fn + " now=" + std::to_string(now),
+             "d.h..");
+    };
+    auto start = [&](int cpu, double ts, const std::string &ptr, const std::string &fn, long long expires) {
+        const std::string e = std::to_string(expires);
+        t.ev(cpu, ts, cpu ? "other-200" : "app-100",
+             "hrtimer_start: hrtimer=" + ptr + " function=" + fn + " expires=" + e + " softexpires=" + e +
+                 " mode=ABS was_armed=0",
+             "d....");
+    };
+    auto tick = [&](double at, long long late) {
+        t.ev(0, at, "app-100", "local_timer_entry: vector=236", "d.h..");
+        expiry(0, at + 1e-6, P0, "tick_nohz_handler", static_cast<long long>(at * 1e9 + 0.5) + late);
+        start(0, at + 1e-6, P0, "tick_nohz_handler", static_cast<long long>((at + 0.004) * 1e9 + 0.5));
+        t.ev(0, at + 2e-6, "app-100", "hrtimer_expire_exit: hrtimer=" + P0, "d.h..");
+        t.ev(0, at + 3e-6, "app-100", "local_timer_exit: vector=236", "d.h..");
+    };
+    t.ev(1, 1.000000, "other-200", "sys_enter: NR 1 (0, 0, 0, 0, 0, 0)");
+    tick(1.000, 1000);
+    start(0, 1.001000, zero, "it_real_fn", 1001500000);
+    expiry(0, 1.001500, zero, "it_real_fn", 1001500300);
+    start(1, 1.002000, shared, "it_real_fn", 1002000000);
+    expiry(0, 1.002000, shared, "it_real_fn", 1002000500);
+    tick(1.004, 7000);
+    expiry(0, 1.005500, shared, "it_real_fn", 1005500200); // (no start since its last expiry: unknown)
+    start(0, 1.005500, shared, "it_real_fn", 1009000000);
+    tick(1.008, 4000);
+    expiry(0, 1.009000, shared, "it_real_fn", 1009000100);
+    return t;
+}
+
 } // namespace tickscope::test

@@ -2,6 +2,7 @@
 // revises a record after the stream could have folded it: a task's mode found long after its task-lane
 // codes were released, tick-lane changes revised long after they began, a switch-in at a wakeup's very
 // time.
+#include "AnalysisTextTrace.h"
 #include "StreamTestUtil.h"
 #include "TextTraceBuilder.h"
 
@@ -176,6 +177,17 @@ TEST(Stream, ATaskBackFromAnotherCpuIsOfUnknownModeAtAnySliceBoundary)
     EXPECT_EQ(d.whole.cpus[0].ticks.user, 2u);
     EXPECT_EQ(d.whole.cpus[0].ticks.kernel, 1u) << "the tick inside the syscall t slept in on CPU 1";
     for (int64_t slice : {10000, 50000, 100000, 1000000})
+        EXPECT_EQ(loadedJson(*d.loaded), streamedJson(d.path, *d.loaded, slice, SIZE_MAX))
+            << slice << " ns slices";
+}
+
+TEST(Stream, TimerItemsOfOneMicrosecondPairAsInTheLoadedReportAtAnySliceBoundary)
+{
+    // Expiries and starts that share their time, on one CPU and across two (AnalysisPieces has the
+    // latenesses): each step pairs up to its time in the batch pairing's order.
+    const DatOfText d = datOfText(*timerItemsOfOneMicrosecond().load(), "one-microsecond.dat");
+    ASSERT_EQ(d.whole.cpus.size(), 2u);
+    for (int64_t slice : {1000, 500000, 1000000, 10000000})
         EXPECT_EQ(loadedJson(*d.loaded), streamedJson(d.path, *d.loaded, slice, SIZE_MAX))
             << slice << " ns slices";
 }
