@@ -83,10 +83,10 @@ inline Result analyse(const TextTrace &t, const AnalysisOptions &o = {})
 using TC = TickContext;
 
 // hrtimer items that share their microsecond, for the pairing's order (latenesses in the comments):
-// CPU 0's tick re-armed in the microsecond of its expiry (unknown, 7 us, 4 us: an expiry must not pair
-// with its own re-arm); a timer of pointer 0 (never paired: unknown); a timer started on CPU 1 in the
-// microsecond it expires on CPU 0 (500 ns: a start on another CPU at one time is first), then re-armed
-// by CPU 0 in the microsecond of that expiry (100 ns at its next expiry, as on one CPU).
+// CPU 0's periodic tick whose expiry, exit and re-arm share their microsecond (unknown, 7 us, 4 us: an
+// expiry must not pair with its own re-arm); a timer of pointer 0 (never paired: unknown); a timer started on
+// CPU 1 in the microsecond it expires on CPU 0 (500 ns: a start on another CPU at one time is first), then
+// re-armed by CPU 0 in the microsecond of that expiry (100 ns at its next expiry, as on one CPU).
 inline TextTrace timerItemsOfOneMicrosecond()
 {
     TextTrace t;
@@ -106,8 +106,8 @@ inline TextTrace timerItemsOfOneMicrosecond()
     auto tick = [&](double at, long long late) {
         t.ev(0, at, "app-100", "local_timer_entry: vector=236", "d.h..");
         expiry(0, at + 1e-6, P0, "tick_nohz_handler", static_cast<long long>(at * 1e9 + 0.5) + late);
+        t.ev(0, at + 1e-6, "app-100", "hrtimer_expire_exit: hrtimer=" + P0, "d.h..");
         start(0, at + 1e-6, P0, "tick_nohz_handler", static_cast<long long>((at + 0.004) * 1e9 + 0.5));
-        t.ev(0, at + 2e-6, "app-100", "hrtimer_expire_exit: hrtimer=" + P0, "d.h..");
         t.ev(0, at + 3e-6, "app-100", "local_timer_exit: vector=236", "d.h..");
     };
     t.ev(1, 1.000000, "other-200", "sys_enter: NR 1 (0, 0, 0, 0, 0, 0)");

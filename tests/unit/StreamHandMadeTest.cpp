@@ -187,6 +187,7 @@ TEST(Stream, TimerItemsOfOneMicrosecondPairAsInTheLoadedReportAtAnySliceBoundary
     // latenesses): each step pairs up to its time in the batch pairing's order.
     const DatOfText d = datOfText(*timerItemsOfOneMicrosecond().load(), "one-microsecond.dat");
     ASSERT_EQ(d.whole.cpus.size(), 2u);
+    EXPECT_EQ(d.whole.cpus[0].ticks.total, 3u);
     for (int64_t slice : {1000, 500000, 1000000, 10000000})
         EXPECT_EQ(loadedJson(*d.loaded), streamedJson(d.path, *d.loaded, slice, SIZE_MAX))
             << slice << " ns slices";
