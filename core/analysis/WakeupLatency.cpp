@@ -179,12 +179,14 @@ void measureCpu(const Trace &trace, std::vector<CpuAnalysis> &cpus, size_t k, si
         return s;
     };
     std::vector<size_t> atT0 = hint;
-    // Whether pid is the current task of some CPU at t0 (per the last switch-in at or before it).
-    auto runningAt = [&](int32_t pid, int64_t t0) {
+    // Whether pid is the current task of some CPU at the wakeup w (at t0), per the last switch-in before
+    // it: on w's CPU in event order; elsewhere before t0 (a text trace's microseconds: a switch-in
+    // elsewhere in the wakeup's microsecond followed it, as the wakeup shows the task asleep).
+    auto runningAt = [&](int32_t pid, const HrtimerWakeup &w, int64_t t0) {
         for (int c : switching) {
             const SwitchTimes st = times(c);
             size_t &h = atT0[static_cast<size_t>(c)];
-            h = seekSwitch(st, h, t0 + 1);
+            h = c == a.cpu ? firstRecordFrom(st.sw, w.index, h) : seekSwitch(st, h, t0);
             if (h > 0 && st.sw[h - 1].nextPid == pid) return true;
         }
         return false;
@@ -197,7 +199,7 @@ void measureCpu(const Trace &trace, std::vector<CpuAnalysis> &cpus, size_t k, si
         const int64_t t0 = own.ts(w.index);
         // Woken while still running (it had not scheduled out yet): no switch-in follows this
         // wakeup, and the next one belongs to a later sleep. Its latency is unknown, not huge.
-        if (runningAt(target.pid, t0)) continue;
+        if (runningAt(target.pid, w, t0)) continue;
         const int on = target.cpu >= 0 && target.cpu < n ? target.cpu : a.cpu;
         SwitchIn first = find(on, w, target.pid, t0);
         if (first.ts < 0) { // migrated before it ran: the earliest switch-in elsewhere

@@ -570,5 +570,29 @@ TEST(AnalysisTimerText, SharedPointersFollowTimeAcrossCpus)
     EXPECT_EQ(c1.otherLateness[0].latenessNs, 10000); // CPU 0's start
 }
 
+TEST(AnalysisTimerText, AWakeupAndItsSwitchInOfOneMicrosecondHaveALatency)
+{
+    // A text trace's microseconds: x's timer expires and wakes it, and x is switched in, all in one
+    // microsecond, on the wakeup's CPU or on another. x was asleep, not running (no latency, then).
+    for (const int on : {0, 1}) {
+        const std::string P = "00000000dddd0040", idle = on ? "swapper/1" : "swapper/0";
+        const std::string waker = on ? "app-100" : kIdle;
+        TextTrace t;
+        t.start(on, 1.000000, "x-300", P, 1001000000, 1001000000);
+        t.sw(on, 1.000000, "x", 300, idle, 0);
+        t.expire(0, 1.001000, waker, P, 1001000200).waking(0, 1.001000, waker, "x", 300, 120, on);
+        t.ev(0, 1.001000, waker, "hrtimer_expire_exit: hrtimer=" + P, "d.h..");
+        t.sw(on, 1.001000, idle, 0, "x", 300, 120, "R");
+        t.ev(on, 1.002000, "x-300", "sys_exit: NR 35 = 0");
+        const Result r = analyse(t);
+        const Column<HrtimerWakeup> &w = r.timers(0).wakeups;
+        ASSERT_EQ(w.size(), 1u) << "on CPU " << on;
+        EXPECT_EQ(w[0].latenessNs, 200) << "on CPU " << on;
+        EXPECT_EQ(w[0].latencyNs, 0) << "on CPU " << on;
+        const test::DatOfText d = test::datOfText(*t.load(), "one-microsecond-wakeup.dat");
+        EXPECT_EQ(test::loadedJson(*d.loaded), test::streamedJson(d.path, *d.loaded, 1000, SIZE_MAX));
+    }
+}
+
 } // namespace
 } // namespace tickscope
