@@ -209,9 +209,11 @@ size_t CrossCpuModes::resolve(std::vector<CpuAnalysis> &cpus, const SwitchOutCan
     }
     std::stable_sort(heads.begin(), heads.end(), [](const Head &a, const Head &b) { return a.ts < b.ts; });
     // Each head's mode from the CPU its task left: a chain left there in unknown mode has its mode by now
-    // if it will ever have one (its head came earlier, or its own CPU told it).
-    for (const Head &h : heads) {
-        if (!h.own || h.own->cpu < 0) continue;
+    // if it will ever have one (its head came earlier, or its own CPU told it). Heads of one time may read
+    // one another's chains (a text trace's microseconds: a task switched in and out on one CPU and in on
+    // another within one), so such a group is taken again while any of its chains learns its mode.
+    auto resolveHead = [&](const Head &h) {
+        if (!h.own || h.own->cpu < 0) return false;
         const SwitchOutCandidate &s = *h.own;
         TaskState mode = TaskState::Kernel; // a task sleeps in the kernel
         if (s.runnable) {                   // in the mode it was preempted in
@@ -220,9 +222,21 @@ size_t CrossCpuModes::resolve(std::vector<CpuAnalysis> &cpus, const SwitchOutCan
                 code = cpus[static_cast<size_t>(s.cpu)].chainMode(s.chain);
             mode = StateCode::taskState(code);
         }
-        if (mode != TaskState::User && mode != TaskState::Kernel) continue;
+        if (mode != TaskState::User && mode != TaskState::Kernel) return false;
         CpuAnalysis &a = cpus[static_cast<size_t>(h.cpu)];
         a.setChainMode(a.pendingModes[h.k].root, StateCode::task(mode));
+        return true;
+    };
+    std::vector<uint8_t> done;
+    for (size_t i = 0, j; i < heads.size(); i = j) {
+        for (j = i + 1; j < heads.size() && heads[j].ts == heads[i].ts && heads[i].own;)
+            ++j;
+        done.assign(j - i, 0);
+        for (bool more = true; more;) {
+            more = false;
+            for (size_t k = i; k < j; ++k)
+                if (!done[k - i] && resolveHead(heads[k])) done[k - i] = 1, more = j - i > 1;
+        }
     }
     // Then every stretch of a resolved chain (a stretch whose link was lost keeps its mode unknown).
     size_t resolved = 0;

@@ -205,6 +205,24 @@ TEST(AnalysisTextTrace, ATaskSwitchedOutAndBackInAtOneTimeHasNotMigrated)
     EXPECT_EQ(r.contexts(0), (std::vector<TC>{TC::User}));
 }
 
+TEST(AnalysisTextTrace, ATaskPassedOnWithinOneMicrosecondResumesInTheModeItLeftIn)
+{
+    // t is preempted in user mode on CPU 2; at one microsecond CPU 1 switches it in and preempts it, and
+    // CPU 0 switches it in: CPU 0's stretch reads CPU 1's, whose mode comes from CPU 2, at its own time.
+    TextTrace t;
+    t.ev(2, 0.999000, "t-100", "sys_exit: NR 0 = 0");
+    t.sw(2, 1.000000, "t", 100, "R+", "swapper/2", 0);
+    t.sw(1, 1.002000, "a", 200, "S", "t", 100);
+    t.sw(1, 1.002000, "t", 100, "R+", "b", 300);
+    t.sw(0, 1.002000, "swapper/0", 0, "R", "t", 100);
+    t.tick(0, 1.003000, "t-100", P0);
+    t.tick(0, 1.007000, "t-100", P0);
+    const Result r = analyse(t);
+    EXPECT_EQ(r.contexts(0), (std::vector<TC>{TC::User, TC::User}));
+    const DatOfText d = datOfText(*t.load(), "passed-on.dat");
+    EXPECT_EQ(loadedJson(*d.loaded), streamedJson(d.path, *d.loaded, 1000, SIZE_MAX));
+}
+
 // A CPU whose data opens with lost events (a buffer overwritten, or read late) may have run any task before
 // its first event: a task preempted in user mode on CPU 0 and back there before CPU 1's data begins is of
 // unknown mode, as is one back after it; without that gap it resumes in user mode. `report --stream` says
