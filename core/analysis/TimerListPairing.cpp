@@ -13,17 +13,29 @@ std::vector<TimerListCpu> pairTimerList(const Trace &trace, int64_t from, int64_
         int cpu;
         uint32_t index;
         EventKind kind;
+        bool afterStart; // a start, or after a start of its CPU at its time
     };
+    // In time order; at one time, the expiries and cancels of every CPU before the starts (a text trace's
+    // microseconds: a timer started on one CPU does not fire elsewhere in that microsecond, but may be
+    // re-armed there right after it fired), but a CPU's own records stay in event order.
     std::vector<Rec> recs;
     for (int c = 0; c < trace.cpuCount(); ++c) {
         const CpuEvents &ev = trace.cpu(c);
+        int64_t startTs = INT64_MIN;
         for (size_t i = 0; i < ev.size(); ++i) {
             const EventKind k = trace.kind(ev.type(i));
-            if (k == EventKind::TimerStart || k == EventKind::TimerExpireEntry || k == EventKind::TimerCancel)
-                recs.push_back({ev.ts(i), c, static_cast<uint32_t>(i), k});
+            if (k != EventKind::TimerStart && k != EventKind::TimerExpireEntry && k != EventKind::TimerCancel)
+                continue;
+            if (k == EventKind::TimerStart) startTs = ev.ts(i);
+            recs.push_back({ev.ts(i), c, static_cast<uint32_t>(i), k, startTs == ev.ts(i)});
         }
     }
-    std::stable_sort(recs.begin(), recs.end(), [](const Rec &a, const Rec &b) { return a.ts < b.ts; });
+    std::sort(recs.begin(), recs.end(), [](const Rec &a, const Rec &b) {
+        if (a.ts != b.ts) return a.ts < b.ts;
+        if (a.afterStart != b.afterStart) return b.afterStart;
+        if (a.cpu != b.cpu) return a.cpu < b.cpu;
+        return a.index < b.index;
+    });
     struct Open
     {
         int cpu;

@@ -1,6 +1,7 @@
 // timer_list timers followed from start to expiry: per CPU, how many were started, fired, never fired by
 // the trace's end (and not cancelled), and fired late. A timer is paired by its pointer: timer_start, then
-// the next timer_expire_entry or timer_cancel of the same pointer on any CPU, in time order.
+// the next timer_expire_entry or timer_cancel of the same pointer on any CPU, in time order (at one time,
+// a CPU's own records in event order, and another CPU's expiries and cancels before its starts).
 // Lateness is in jiffies: timer_expire_entry's now − the start's bucket_expiry (expires on kernels
 // without bucket_expiry). Late: more than kTimerLateJiffies.
 #pragma once
