@@ -235,7 +235,7 @@ size_t CrossCpuModes::resolve(std::vector<CpuAnalysis> &cpus, const SwitchOutCan
         for (bool more = true; more;) {
             more = false;
             for (size_t k = i; k < j; ++k)
-                if (!done[k - i] && resolveHead(heads[k])) done[k - i] = 1, more = j - i > 1;
+                if (!done[k - i] && resolveHead(heads[k])) done[k - i] = 1, more = true;
         }
     }
     // Then every stretch of a resolved chain (a stretch whose link was lost keeps its mode unknown).

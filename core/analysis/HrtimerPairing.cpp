@@ -1,5 +1,7 @@
 #include "HrtimerPairing.h"
 
+#include "SameTimeOrder.h"
+
 #include "util/Parallel.h"
 
 #include <algorithm>
@@ -221,27 +223,13 @@ bool mergesBefore(const SharedItem &a, const SharedItem &b)
     return a.index < b.index;
 }
 
-// Which of a CPU's items at one time come after one of its expiries (SharedItem::late), in event order.
-class LateAtTime
-{
-public:
-    uint8_t operator()(int64_t ts, bool expiry)
-    {
-        if (expiry) expiryTs_ = ts;
-        return expiry || expiryTs_ == ts;
-    }
-
-private:
-    int64_t expiryTs_ = INT64_MIN;
-};
-
 } // namespace
 
 struct IncrementalPairing::Cursor
 {
     size_t start = 0; // the next event to look for a start at
     ExpiryHeads heads;
-    LateAtTime late;
+    AfterAtTime late; // SharedItem::late: expiries go second
 };
 
 // The last start of each pointer of one shard (ids s, s + kShards, ...), indexed by id / kShards: the ids
@@ -468,7 +456,7 @@ void pairHrtimers(const Trace &trace, std::vector<CpuAnalysis> &cpus, int thread
                 ++from;
             return from;
         };
-        LateAtTime lateAt; // (a piece holds all of its CPU's events of each of its times)
+        AfterAtTime lateAt; // (a piece holds all of its CPU's events of each of its times)
         for (size_t s = nextStart(piece.first);;) {
             uint32_t expiry;
             ExpiryHeads::Kind kind = h.next(ca, expiry);

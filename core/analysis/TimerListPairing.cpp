@@ -1,5 +1,7 @@
 #include "TimerListPairing.h"
 
+#include "SameTimeOrder.h"
+
 #include <algorithm>
 #include <unordered_map>
 
@@ -21,13 +23,13 @@ std::vector<TimerListCpu> pairTimerList(const Trace &trace, int64_t from, int64_
     std::vector<Rec> recs;
     for (int c = 0; c < trace.cpuCount(); ++c) {
         const CpuEvents &ev = trace.cpu(c);
-        int64_t startTs = INT64_MIN;
+        AfterAtTime afterStart; // starts go second
         for (size_t i = 0; i < ev.size(); ++i) {
             const EventKind k = trace.kind(ev.type(i));
             if (k != EventKind::TimerStart && k != EventKind::TimerExpireEntry && k != EventKind::TimerCancel)
                 continue;
-            if (k == EventKind::TimerStart) startTs = ev.ts(i);
-            recs.push_back({ev.ts(i), c, static_cast<uint32_t>(i), k, startTs == ev.ts(i)});
+            recs.push_back(
+                {ev.ts(i), c, static_cast<uint32_t>(i), k, afterStart(ev.ts(i), k == EventKind::TimerStart)});
         }
     }
     std::sort(recs.begin(), recs.end(), [](const Rec &a, const Rec &b) {
