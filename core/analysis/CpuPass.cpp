@@ -90,10 +90,9 @@ void CpuPass::advance(size_t upTo)
     // Lost-event ranges: the first event after each gap restarts the state machine. The ranges come in
     // the order of the pages; the first event after a gap is at or after the events already seen.
     for (; lostSeen_ < ev_.lost.size(); ++lostSeen_) {
-        const LostRange &r = ev_.lost[lostSeen_];
-        if (r.from >= r.to) continue;                                  // the gap opens the CPU's data
-        const size_t g = ev_.lowerBound(r.to, next_ ? next_ - 1 : 0);  // events before next_ - 1 may be gone
-        if (g > 0 && g < ev_.size() && g >= next_) gaps_.push_back(g); // (taken once reached)
+        if (ev_.opensData(lostSeen_)) continue;
+        const size_t g = ev_.firstAfterLost(lostSeen_, next_ ? next_ - 1 : 0); // (events before may be gone)
+        if (g > 0 && g < ev_.size() && g >= next_) gaps_.push_back(g);         // (taken once reached)
     }
     std::sort(gaps_.begin() + static_cast<std::ptrdiff_t>(nextGap_), gaps_.end());
     gaps_.erase(std::unique(gaps_.begin() + static_cast<std::ptrdiff_t>(nextGap_), gaps_.end()), gaps_.end());

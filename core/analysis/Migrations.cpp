@@ -72,10 +72,10 @@ void MigrationSweep::scan(const Trace &trace, const EventRoles &roles, int threa
         const CpuEvents &ev = trace.cpu(static_cast<int>(c));
         cpu.gaps.clear();
         for (; cpu.lost < ev.lost.size(); ++cpu.lost) {
-            const LostRange &r = ev.lost[cpu.lost];
-            if (r.from >= r.to) continue; // the gap opens the CPU's data
-            if (cpu.end == cpu.next || r.to > ev.ts(cpu.end - 1)) break;
-            const size_t g = ev.lowerBound(r.to, cpu.next);
+            if (ev.opensData(cpu.lost)) continue;
+            if (cpu.end == cpu.next || ev.lost[cpu.lost].to > ev.ts(cpu.end - 1)) break;
+            const size_t g = ev.firstAfterLost(cpu.lost, cpu.next);
+            if (g >= cpu.end) break;
             if (g > cpu.next || (g == cpu.next && g > 0)) cpu.gaps.push_back(g);
         }
         cpus_[c].firstPart = parts_.size();

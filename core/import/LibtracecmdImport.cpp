@@ -139,7 +139,7 @@ std::string decodeCpu(tracecmd_input *in, int cpu, RecordDecoder &dec, Trace &tr
             if (!paged) count = rec.r->missed_events > 0 ? static_cast<uint64_t>(rec.r->missed_events) : 0;
             // A gap that opens the CPU's data has no event before it: from == to.
             out.lost.push_back({n ? prevTs : static_cast<int64_t>(rec.r->ts), static_cast<int64_t>(rec.r->ts),
-                                count, n == 0});
+                                count, n == 0, static_cast<uint32_t>(out.size())});
         }
         dec.decode(*rec.r, out);
         prevTs = static_cast<int64_t>(rec.r->ts);

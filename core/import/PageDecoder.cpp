@@ -70,10 +70,11 @@ public:
             if (missed_) { // the gap ends at the first event after it (a page without one passes it on)
                 const auto t = static_cast<int64_t>(ts);
                 // (nothing before it: it opens the data, or, in a later part, the part: joined later)
+                const auto next = static_cast<uint32_t>(out_.size());
                 if (seen_)
-                    out_.lost.push_back({lastTs_, t, missedCount_});
+                    out_.lost.push_back({lastTs_, t, missedCount_, false, next});
                 else
-                    out_.lost.push_back({laterPart_ ? INT64_MIN : t, t, missedCount_, !laterPart_});
+                    out_.lost.push_back({laterPart_ ? INT64_MIN : t, t, missedCount_, !laterPart_, next});
                 missed_ = false;
             }
             dec_.decode(rec, out_);
@@ -263,8 +264,8 @@ std::string decodeCpuPages(const PageSource &src, RecordDecoder &dec, CpuEvents 
     // A part that ends in a gap (its last pages say events were lost, and have none after): the next part's
     // first event closes it when the parts are joined (CpuEvents::appendEvents).
     if (src.part + 1 < src.parts && walker.missedPending())
-        out.lost.push_back(
-            {walker.seen() ? walker.lastTs() : INT64_MIN, LostRange::kOpenEnd, walker.missedCount()});
+        out.lost.push_back({walker.seen() ? walker.lastTs() : INT64_MIN, LostRange::kOpenEnd,
+                            walker.missedCount(), false, static_cast<uint32_t>(out.size())});
     return warning;
 }
 

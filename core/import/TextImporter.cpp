@@ -410,6 +410,7 @@ void TextImport::onEvent(ParsedLine &pl, std::string_view line)
     if (cs.openLost >= 0) {
         LostRange &r = cs.events->lost[static_cast<size_t>(cs.openLost)];
         r.to = pl.ts;
+        r.next = static_cast<uint32_t>(cs.events->size() - 1);
         if (r.from == kNoTs) r.from = pl.ts;
         cs.openLost = -1;
     }
@@ -473,7 +474,10 @@ std::vector<std::unique_ptr<Trace>> TextImport::finish()
             // A gap at the end of the trace lasts to its end: from the CPU's last event to the trace's last
             // (zero-width when that is the CPU's; not one that opens the data, unless nothing came before).
             for (LostRange &r : cs.events->lost) {
-                if (r.to == kNoTs) r.to = std::max(in->maxTs, r.from);
+                if (r.to == kNoTs) {
+                    r.to = std::max(in->maxTs, r.from);
+                    r.next = static_cast<uint32_t>(cs.events->size());
+                }
                 if (r.from == kNoTs) r.from = r.to;
             }
             CpuEvents &dst = t.cpu(static_cast<int>(c));

@@ -71,6 +71,7 @@ void CpuEvents::appendEvents(const CpuEvents &next)
             // (at the end of the part's own opening gap: its first record may have had no format)
             const bool partOpens = !next.lost.empty() && next.lost[0].from == INT64_MIN;
             open.to = partOpens ? next.lost[0].to : next.ts(0);
+            open.next = static_cast<uint32_t>(base);
             if (partOpens) open.count = addLostCounts(open.count, next.lost[k++].count);
             if (open.from == INT64_MIN) { // no event before it: it opens the data
                 open.from = open.to;
@@ -83,6 +84,7 @@ void CpuEvents::appendEvents(const CpuEvents &next)
     }
     for (; k < next.lost.size(); ++k) {
         LostRange r = next.lost[k];
+        if (r.next != LostRange::kNoNext) r.next = static_cast<uint32_t>(base + r.next);
         // a gap that opens the part, or one the part ended in before any event, begins at the last event
         // before the part; with none, it opens the CPU's data (an open one: when it is closed)
         if (r.from == INT64_MIN) {
@@ -170,7 +172,7 @@ bool CpuEvents::lostBetween(int64_t a, int64_t b) const
     auto it =
         std::upper_bound(lost.begin(), lost.end(), a, [](int64_t t, const LostRange &r) { return t < r.to; });
     for (; it != lost.end() && it->from < b; ++it)
-        if (it->from < it->to) return true;
+        if (it->from <= it->to && !opensData(static_cast<size_t>(it - lost.begin()))) return true;
     return false;
 }
 
@@ -224,6 +226,19 @@ void CpuEvents::sortByTime()
     std::vector<size_t> order(n);
     std::iota(order.begin(), order.end(), size_t{0});
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return times[a] < times[b]; });
+    // A lost range stays before the same events: the first event after it is the first, in time order,
+    // of those that came after it (one of its `to` that came before it stays before it; the sort is
+    // stable).
+    if (!lost.empty()) {
+        std::vector<size_t> firstFrom(n + 1, n); // [k]: the least sorted place of the events from k on
+        for (size_t k = 0; k < n; ++k)
+            firstFrom[order[k]] = k;
+        for (size_t k = n; k-- > 0;)
+            firstFrom[k] = std::min(firstFrom[k], firstFrom[k + 1]);
+        for (LostRange &r : lost)
+            if (r.next != LostRange::kNoNext)
+                r.next = static_cast<uint32_t>(firstFrom[std::min<size_t>(r.next, n)]);
+    }
     CpuEvents out(typeSizes_);
     out.reserve(n, arena_.size());
     out.lost = std::move(lost);

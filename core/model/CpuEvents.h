@@ -29,6 +29,11 @@ struct LostRange
     // The gap opens the CPU's data (nothing came before it): said by the importer, which knows. A gap
     // between two events of one microsecond in a text trace also reads from == to, and is not one.
     bool opens = false;
+    // The index of the first event after the gap among the CPU's events (its size when none came after
+    // it; kNoNext when the source did not say: then the first event at or after `to`). Times cannot place
+    // a gap between two events of one microsecond; the importer that read the gap in its place can.
+    uint32_t next = kNoNext;
+    static constexpr uint32_t kNoNext = UINT32_MAX;
     // `to` of a gap a part of a CPU's pages ended in, decoded apart from the next part (appendEvents closes
     // it at the next part's first event; none is left in a loaded trace). A part after the first marks its
     // own opening gap with from == INT64_MIN (appendEvents puts the last event before the part there).
@@ -101,18 +106,24 @@ public:
     // First event with ts >= t (size() when none).
     size_t lowerBound(int64_t t, size_t first = 0) const; // searching from `first` on
     // Some lost range lies between times a and b (it ends after a and begins before b; not the one that
-    // opens the CPU's data).
+    // opens the CPU's data; one between two events of one microsecond when that lies between them).
     bool lostBetween(int64_t a, int64_t b) const;
     // Lost range k opens the CPU's data (LostRange::opens; only the first can).
     bool opensData(size_t k) const { return k == 0 && !lost.empty() && lost[0].opens; }
+    // The first event after lost range k (size() when none).
+    size_t firstAfterLost(size_t k, size_t searchFrom = 0) const
+    {
+        const LostRange &r = lost[k];
+        return r.next != LostRange::kNoNext ? std::min<size_t>(r.next, size()) : lowerBound(r.to, searchFrom);
+    }
     // The time lost range k leaves dark, as (from, to): the CPU may have run anything then. The gap that
-    // opens the data from the start of time; none for a zero-width one that does not (a text trace's LOST
-    // line between two events of one microsecond).
+    // opens the data from the start of time; a text trace's LOST line between two events of one
+    // microsecond leaves that microsecond dark (from == to).
     std::optional<std::pair<int64_t, int64_t>> darkSpan(size_t k) const
     {
         const LostRange &r = lost[k];
-        if (r.from < r.to) return std::make_pair(r.from, r.to);
         if (opensData(k)) return std::make_pair(INT64_MIN, r.to);
+        if (r.from <= r.to) return std::make_pair(r.from, r.to);
         return std::nullopt;
     }
     // Events lost before a page are counted with the ones of a gap not closed yet (0: some count not said).

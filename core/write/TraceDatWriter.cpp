@@ -420,17 +420,11 @@ DatWriteStats writeTraceDat(const Trace &trace, const std::string &path, const M
         out.beginCpu(c);
         RingPageWriter pages(meta.pageSize, [&](const uint8_t *p, size_t n) { out.write(p, n); });
         // Lost events before an event: its page says so (a reader puts the gap between the page before's last
-        // event and its first, as the loader did). A zero-width gap that does not open the data (a text
-        // trace's LOST line between two events of one microsecond, or after the CPU's last event, the
-        // trace's last) goes after the events of its time: before them it would cover the time since the
-        // event before; after the CPU's last event, none says it.
-        const auto before = [&](size_t k) {
-            const LostRange &r = ev.lost[k];
-            return r.from >= r.to && !ev.opensData(k) ? r.from + 1 : r.to;
-        };
+        // event and its first, as the loader did; a text trace's LOST line between two events of one
+        // microsecond too). After the CPU's last event none says it.
         size_t lost = 0;
         for (CpuEvents::Cursor cur(ev, 0); cur.valid(); cur.next()) {
-            for (; lost < ev.lost.size() && ev.lowerBound(before(lost), cur.index()) == cur.index(); ++lost)
+            for (; lost < ev.lost.size() && ev.firstAfterLost(lost, cur.index()) <= cur.index(); ++lost)
                 pages.lost(ev.lost[lost].count);
             const int64_t ts = cur.ts();
             const uint32_t n = ex.record(cur, ev, ts);

@@ -254,5 +254,40 @@ TEST(AnalysisTextTrace, ATaskAwayWhileAnotherCpusDataHadNotBegunIsOfUnknownMode)
     }
 }
 
+// A text trace's LOST line between two events of one microsecond: the task showed user mode just before
+// it, but the events lost may have changed that, so the ticks after it are of unknown mode. Loaded from
+// the text, written as trace.dat and read back (the gap at the same place between the two), and streamed.
+TEST(AnalysisTextTrace, EventsLostBetweenTwoEventsOfOneMicrosecondLeaveTheModeUnknown)
+{
+    for (const bool lost : {false, true}) {
+        TextTrace t;
+        t.ev(0, 1.000000, "x-300", "sys_exit: NR 0 = 0");
+        t.ev(0, 1.001000, "x-300", "sys_enter: NR 0 (0, 0, 0, 0, 0, 0)");
+        t.ev(0, 1.001000, "x-300", "sys_exit: NR 0 = 0");
+        if (lost) t.lost(0, 1000);
+        t.ev(0, 1.001000, "x-300", "sched_waking: comm=w pid=99 prio=120 target_cpu=000");
+        t.tick(0, 1.002000, "x-300", P0);
+        t.tick(0, 1.006000, "x-300", P0);
+        const Result r = analyse(t);
+        const TC want = lost ? TC::Unknown : TC::User;
+        EXPECT_EQ(r.contexts(0), (std::vector<TC>{want, want})) << lost;
+        const DatOfText d = datOfText(*t.load(), "lost-in-one-us.dat");
+        const CpuEvents &ev = d.loaded->cpu(0);
+        ASSERT_EQ(ev.lost.size(), lost ? 1u : 0u);
+        if (lost) {
+            EXPECT_EQ(ev.lost[0].from, ev.lost[0].to);
+            EXPECT_EQ(ev.firstAfterLost(0), 3u) << "between the sys_exit and the sched_waking";
+        }
+        const std::string whole = loadedJson(*d.loaded);
+        const auto unnamed = [](std::string json) { // (the file's name aside)
+            const size_t at = json.find("\"file\"");
+            return json.erase(at, json.find('\n', at) - at);
+        };
+        EXPECT_EQ(unnamed(whole), unnamed(loadedJson(*t.load()))) << lost;
+        for (int64_t slice : {1'000, 1'000'000})
+            EXPECT_EQ(whole, streamedJson(d.path, *d.loaded, slice, SIZE_MAX)) << lost << " " << slice;
+    }
+}
+
 } // namespace
 } // namespace tickscope

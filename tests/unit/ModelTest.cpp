@@ -213,8 +213,9 @@ TEST(Model, TimestampsAcrossEpochsAndPayloadsAcrossBlocks)
                         f.trace.typeSizes()[ev.type(i)]);
         // a range that is not at the part's first event stays as it is; one that opens the part (marked
         // from == INT64_MIN by the decoder of a part after the first) is joined
-        if (cut == 2500) part.lost.push_back({ev.ts(1000), ev.ts(1000), 3});
-        if (cut == 2501) part.lost.push_back({INT64_MIN, ev.ts(2500), 7});
+        // (the first event after each: an index in the part)
+        if (cut == 2500) part.lost.push_back({ev.ts(1000), ev.ts(1001), 3, false, 1001 - 100});
+        if (cut == 2501) part.lost.push_back({INT64_MIN, ev.ts(2500), 7, false, 0});
         joined.appendEvents(part);
         from = cut;
     }
@@ -233,8 +234,33 @@ TEST(Model, TimestampsAcrossEpochsAndPayloadsAcrossBlocks)
     EXPECT_EQ(m, ts.size());
     ASSERT_EQ(joined.lost.size(), 2u);
     EXPECT_EQ(joined.lost[0].from, ev.ts(1000));
+    EXPECT_EQ(joined.firstAfterLost(0), 1001u);
     EXPECT_EQ(joined.lost[1].from, ev.ts(2499)); // opened the part that starts at event 2500
     EXPECT_EQ(joined.lost[1].to, ev.ts(2500));
+    EXPECT_EQ(joined.firstAfterLost(1), 2500u);
+}
+
+// A lost range knows the first event after it by index: times cannot place a gap between two events of
+// one microsecond. Sorting events that came out of order keeps it before the same events.
+TEST(Model, ALostRangeStaysBeforeTheSameEventsWhenSorted)
+{
+    Fixture f;
+    CpuEvents ev(&f.trace.typeSizes());
+    for (int64_t t : {10, 20, 5, 20})
+        ev.append(t, f.ue, 0, 0, 7, nullptr, 0);
+    ev.lost.push_back({20, 20, 4, false, static_cast<uint32_t>(ev.size())}); // (as a text importer says it)
+    for (int64_t t : {20, 30})
+        ev.append(t, f.ue, 0, 0, 7, nullptr, 0);
+    ASSERT_FALSE(ev.sorted());
+    ev.sortByTime();
+    ASSERT_EQ(ev.size(), 6u);
+    EXPECT_EQ(ev.ts(0), 5);
+    EXPECT_EQ(ev.firstAfterLost(0), 4u) << "after the two events of 20 before it, before the one after it";
+    const auto dark = ev.darkSpan(0);
+    ASSERT_TRUE(dark.has_value());
+    EXPECT_EQ(*dark, std::make_pair(int64_t{20}, int64_t{20}));
+    EXPECT_TRUE(ev.lostBetween(10, 30));
+    EXPECT_FALSE(ev.lostBetween(20, 30)) << "a gap at a's or b's very time is not between them";
 }
 
 // A busy CPU's pages decoded in parts: a part that ends in a gap (its last pages said events were lost and
@@ -256,14 +282,16 @@ TEST(Model, PartsJoinTheGapsTheyEndAndBeginIn)
         CpuEvents joined(&f.trace.typeSizes());
         joined.appendEvents(part({100, 200}, {{200, kOpen, 5}}));
         joined.appendEvents(part({}, {{INT64_MIN, kOpen, 4}}));
-        joined.appendEvents(part({300, 400}, {{INT64_MIN, 300, 2}, {300, 400, 9}}));
+        joined.appendEvents(part({300, 400}, {{INT64_MIN, 300, 2, false, 0}, {300, 400, 9, false, 1}}));
         ASSERT_EQ(joined.lost.size(), 2u);
         EXPECT_EQ(joined.lost[0].from, 200);
         EXPECT_EQ(joined.lost[0].to, 300);
         EXPECT_EQ(joined.lost[0].count, 11u);
+        EXPECT_EQ(joined.firstAfterLost(0), 2u);
         EXPECT_FALSE(joined.opensData(0));
         EXPECT_EQ(joined.lost[1].from, 300);
         EXPECT_EQ(joined.lost[1].count, 9u);
+        EXPECT_EQ(joined.firstAfterLost(1), 3u);
     }
     { // an uncounted gap makes the sum uncounted; the next part's first event closes it
         CpuEvents joined(&f.trace.typeSizes());
