@@ -2,6 +2,8 @@
 // and for a long run of each preset (its duration scaled up), best of 3 runs each. Target: >= 10 M/s.
 // Then the time to write a ~6 M-event simulated 128-CPU run as trace.dat (target <= 1 s) and, for scale,
 // as ftrace text.
+// Usage: sim_bench [SCALE [PRESET [RUNS]]]: SCALE of the long runs (5); only PRESET and its variants,
+// without the writes, RUNS times each (3; more to profile one preset).
 #include "sim/Presets.h"
 #include "sim/Simulator.h"
 #include "sim/TextWriter.h"
@@ -18,11 +20,13 @@ using namespace tickscope::sim;
 
 namespace {
 
+int runs = 3;
+
 void measure(const Scenario &s, const std::string &label)
 {
     double best = 1e9;
     uint64_t events = 0;
-    for (int i = 0; i < 3; ++i) {
+    for (int i = 0; i < runs; ++i) {
         const auto t0 = std::chrono::steady_clock::now();
         const SimResult r = simulate(s, 1);
         best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
@@ -37,7 +41,10 @@ void measure(const Scenario &s, const std::string &label)
 int main(int argc, char **argv)
 {
     const double scale = argc > 1 ? std::atof(argv[1]) : 5.0;
+    const std::string only = argc > 2 ? argv[2] : "";
+    if (argc > 3) runs = std::max(1, std::atoi(argv[3]));
     for (const Preset &p : presets()) {
+        if (!only.empty() && p.name != only) continue;
         const Scenario base = parseScenario(std::string(p.json), std::string(p.name));
         measure(base, std::string(p.name));
         for (const auto &[v, kv] : base.variants)
@@ -50,6 +57,7 @@ int main(int argc, char **argv)
         measure(longer, std::string(p.name) + " x" + std::to_string(static_cast<int>(scale)) + " duration");
     }
 
+    if (!only.empty()) return 0;
     Scenario big = loadScenario("seed000-nohzfull-poll");
     for (const auto &[k, v] : {std::pair<const char *, const char *>{"cpus", "128"},
                                {"nohz_full", "8-127"},
