@@ -26,14 +26,20 @@ std::string callPlaceText(const FunctionCall &c)
     return s;
 }
 
-CallContext callContextAt(const Trace &trace, const TickAnalysis &analysis, int cpu, int64_t t)
+CallContext callContextAt(const Trace &trace, const TickAnalysis &analysis, int cpu, int64_t t,
+                          uint8_t tiedBefore)
 {
     CallContext c;
     if (cpu < 0 || cpu >= trace.cpuCount() || static_cast<size_t>(cpu) >= analysis.cpus.size()) return c;
     const CpuEvents &ev = trace.cpu(cpu);
     // Only inside the CPU's events: before the first or after the last nothing is known.
     if (ev.empty() || t < ev.ts(0) || t > ev.ts(ev.size() - 1)) return c;
-    const size_t i = ev.lowerBound(t + 1) - 1; // the last event at or before t
+    // the last event before the call: of those at t, the ones that came before it (all when not known)
+    const size_t before = tiedBefore == FunctionSpan::kTiesUnknown
+                              ? ev.lowerBound(t + 1)
+                              : std::min(ev.lowerBound(t) + tiedBefore, ev.lowerBound(t + 1));
+    if (before == 0) return c;
+    const size_t i = before - 1;
     const CpuAnalysis &a = analysis.cpus[static_cast<size_t>(cpu)];
     c.known = true;
     c.task = StateCode::taskState(a.task.codeAt(i));
@@ -161,7 +167,7 @@ FunctionReport makeFunctionReport(const Trace &trace, const TickAnalysis *analys
             a.perCpu[cpu].push_back(s.durationNs);
             a.calls.push_back(call);
             if (analysis && s.timed()) {
-                const CallContext cc = callContextAt(trace, *analysis, cpu, s.start());
+                const CallContext cc = callContextAt(trace, *analysis, cpu, s.start(), s.tiedBefore);
                 a.tickStopped += cc.tick == TickState::Stopped;
                 a.tickRunning += cc.tick == TickState::Running;
             }

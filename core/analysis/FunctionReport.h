@@ -52,7 +52,9 @@ struct CallContext
     TaskState task = TaskState::Unknown;
     IrqState irq = IrqState::None;
 };
-CallContext callContextAt(const Trace &trace, const TickAnalysis &analysis, int cpu, int64_t t);
+// tiedBefore: of the CPU's events at t, how many came before the call (FunctionSpan::tiedBefore).
+CallContext callContextAt(const Trace &trace, const TickAnalysis &analysis, int cpu, int64_t t,
+                          uint8_t tiedBefore = FunctionSpan::kTiesUnknown);
 // "tick stopped · idle" / "tick running · user + softirq"; empty when not known.
 std::string callContextText(const CallContext &c);
 

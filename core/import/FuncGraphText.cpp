@@ -55,6 +55,20 @@ void parseFunction(std::string_view rest, bool afterBar, Line &out)
     out.depth = afterBar ? std::max<int>(0, (static_cast<int>(std::min<size_t>(indent, 4096)) - 1) / 2) : -1;
     if (f.empty() || f.starts_with("/*")) {
         out.kind = f.empty() && out.durationNs < 0 ? LineKind::None : LineKind::Other;
+        // a trace event: "/* name: fields */"; a print (trace_marker, trace_printk) shows its message alone
+        if (f.size() >= 4 && f.ends_with("*/")) {
+            const std::string_view inner = trim(f.substr(2, f.size() - 4));
+            size_t k = 0;
+            while (k < inner.size() && isNameChar(inner[k]) && inner[k] != '.' && inner[k] != '$')
+                ++k;
+            out.kind = LineKind::Event;
+            if (k > 0 && k < inner.size() && inner[k] == ':') {
+                out.name = inner.substr(0, k);
+                out.fields = trim(inner.substr(k + 1));
+            } else {
+                out.fields = inner;
+            }
+        }
         return;
     }
     if (f[0] == '}') {
@@ -174,6 +188,8 @@ Line parseLine(std::string_view line)
     if (out.cpu >= 0 && s.find("=>") != std::string_view::npos && s.find('|') == std::string_view::npos &&
         s.find('(') == std::string_view::npos) {
         out.kind = LineKind::Other;
+        const std::string_view next = trim(s.substr(s.find("=>") + 2));
+        if (isProcColumn(next)) out.proc = next;
         return out;
     }
     // [proc |] [latency |] duration | function
@@ -197,6 +213,7 @@ Line parseLine(std::string_view line)
             return out;
         }
         if (extra < 2 && (isProcColumn(f) || isLatencyColumn(f))) {
+            (isProcColumn(f) ? out.proc : out.latency) = f;
             s = rest;
             continue;
         }
@@ -263,7 +280,8 @@ Line parseBody(std::string_view body, bool exitRecord, int64_t ts)
     return out;
 }
 
-void CpuBuilder::add(const Line &l, size_t lineNo, StringPool &strings, std::vector<FunctionSpan> &out)
+void CpuBuilder::add(const Line &l, size_t lineNo, uint8_t tiedBefore, StringPool &strings,
+                     std::vector<FunctionSpan> &out)
 {
     switch (l.kind) {
     case LineKind::IrqEnter:
@@ -273,6 +291,7 @@ void CpuBuilder::add(const Line &l, size_t lineNo, StringPool &strings, std::vec
         inIrq_ = false;
         return;
     case LineKind::None:
+    case LineKind::Event:
     case LineKind::Other:
         return;
     default:
@@ -288,19 +307,21 @@ void CpuBuilder::add(const Line &l, size_t lineNo, StringPool &strings, std::vec
             ++abandoned;
         }
     };
-    auto emit = [&](int64_t at, int64_t dur, uint32_t name, int depth, uint8_t flags) {
+    auto emit = [&](int64_t at, int64_t dur, uint32_t name, int depth, uint8_t flags,
+                    uint8_t tied = FunctionSpan::kTiesUnknown) {
         FunctionSpan s;
         s.at = at;
         s.durationNs = dur;
         s.name = name;
         s.depth = static_cast<uint16_t>(std::clamp(depth, 0, 65535));
         s.flags = flags;
+        s.tiedBefore = tied;
         out.push_back(s);
     };
     if (l.kind == LineKind::Entry) {
         const int d = depthOf(static_cast<int>(stack_.size()));
         abandon(d);
-        stack_.push_back({strings.intern(l.name), l.ts, d, irq});
+        stack_.push_back({strings.intern(l.name), l.ts, d, irq, tiedBefore});
         return;
     }
     if (l.kind == LineKind::Leaf) {
@@ -312,7 +333,7 @@ void CpuBuilder::add(const Line &l, size_t lineNo, StringPool &strings, std::vec
         }
         const bool timed = l.ts != kNoTs;
         emit(timed ? l.ts : static_cast<int64_t>(lineNo), l.durationNs, strings.intern(l.name), d,
-             static_cast<uint8_t>((timed ? FunctionSpan::Timed : 0) | irq));
+             static_cast<uint8_t>((timed ? FunctionSpan::Timed : 0) | irq), tiedBefore);
         return;
     }
     // Exit
@@ -332,7 +353,7 @@ void CpuBuilder::add(const Line &l, size_t lineNo, StringPool &strings, std::vec
             return;
         }
         if (o.ts != kNoTs)
-            emit(o.ts, length, o.name, d, static_cast<uint8_t>(FunctionSpan::Timed | o.flags));
+            emit(o.ts, length, o.name, d, static_cast<uint8_t>(FunctionSpan::Timed | o.flags), o.tiedBefore);
         else if (l.ts != kNoTs)
             emit(l.ts - length, length, o.name, d, static_cast<uint8_t>(FunctionSpan::Timed | o.flags));
         else
@@ -366,6 +387,7 @@ void spansFromRecords(Trace &trace)
         uint32_t func;
         int32_t depth;
         int64_t ts;
+        uint8_t tiedBefore; // (FunctionSpan::tiedBefore: the events of its time before the record)
     };
     size_t open = 0;
     trace.functions.cpus.assign(static_cast<size_t>(trace.cpuCount()), {});
@@ -379,7 +401,9 @@ void spansFromRecords(Trace &trace)
                 const auto p = e.payload<FuncgraphEntryP>();
                 while (!stack.empty() && stack.back().depth >= p.depth)
                     stack.pop_back();
-                stack.push_back({p.func, p.depth, e.ts()});
+                const size_t tied = e.index() - ev.lowerBound(e.ts());
+                stack.push_back({p.func, p.depth, e.ts(),
+                                 static_cast<uint8_t>(std::min<size_t>(tied, FunctionSpan::kTiesUnknown))});
             } else if (type == exitType) {
                 const auto p = e.payload<FuncgraphExitP>();
                 while (!stack.empty() && stack.back().depth > p.depth)
@@ -390,6 +414,7 @@ void spansFromRecords(Trace &trace)
                 s.at = static_cast<int64_t>(p.calltime);
                 if (!stack.empty() && stack.back().depth == p.depth && stack.back().func == p.func) {
                     s.at = stack.back().ts;
+                    s.tiedBefore = stack.back().tiedBefore;
                     stack.pop_back();
                 }
                 s.name = p.func;

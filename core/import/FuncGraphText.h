@@ -23,7 +23,8 @@ enum class LineKind : uint8_t
     Exit,     // "}" (with its duration; "} /* func */" names it)
     IrqEnter, // "==========>"
     IrqExit,  // "<=========="
-    Other,    // a comment ("/* ... */"), a context switch ("bash-1 => sh-2", "-----"): nothing to count
+    Event, // "/* name: fields */": a trace event the tracer printed among the calls; "/* message */": a print
+    Other, // another comment ("/* ... */"), a context switch ("bash-1 => sh-2", "-----"): no call
 };
 
 struct Line
@@ -34,7 +35,10 @@ struct Line
     int64_t durationNs = -1;  // -1: the line has no duration
     bool badDuration = false; // a duration column that is not "[marker] N.NNN us"
     int depth = -1;           // from the indentation; -1 when the line does not show it
-    std::string_view name;    // Entry, Leaf; Exit with funcgraph-tail
+    std::string_view name;   // Entry, Leaf; Exit with funcgraph-tail; Event: the event's name (none: a print)
+    std::string_view fields; // Event: the text after "name:"
+    std::string_view proc;   // the funcgraph-proc column ("bash-1234"); a context switch's next task
+    std::string_view latency; // the latency-format column ("d.h1.")
 };
 
 // A line of the tracefs text, without its '\n'. kind None when it is not function_graph output.
@@ -52,8 +56,10 @@ int64_t parseDuration(std::string_view field);
 class CpuBuilder
 {
 public:
-    // `lineNo`: the file line, the place of a span when the text has no timestamps.
-    void add(const Line &l, size_t lineNo, StringPool &strings, std::vector<FunctionSpan> &out);
+    // `lineNo`: the file line, the place of a span when the text has no timestamps. `tiedBefore`: the
+    // CPU's events read so far at the line's time (FunctionSpan::tiedBefore).
+    void add(const Line &l, size_t lineNo, uint8_t tiedBefore, StringPool &strings,
+             std::vector<FunctionSpan> &out);
     // Calls still open at the end of the trace (entered, never returned in it).
     size_t open() const { return stack_.size(); }
     size_t unmatchedExits = 0;   // "}" with no entry in the trace and no name to say what returned
@@ -67,6 +73,7 @@ private:
         int64_t ts;
         int depth;
         uint8_t flags;
+        uint8_t tiedBefore;
     };
     std::vector<Open> stack_;
     bool inIrq_ = false;

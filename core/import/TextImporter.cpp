@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cstring>
 #include <fcntl.h>
 #include <map>
@@ -51,8 +52,10 @@ struct CpuState
 {
     std::unique_ptr<CpuEvents> events;
     int64_t lastTs = kNoTs;
+    uint32_t atLastTs = 0;      // events at lastTs (the last ones read)
     long openLost = -1;         // index in events->lost of a range still waiting for its first event after
     int32_t colPid = INT32_MIN; // task column of the previous line, to skip the task table for repeats
+    std::string_view graphTask; // function_graph text: the task of the last context switch shown (comm-pid)
     std::string colComm;
 };
 
@@ -79,6 +82,8 @@ struct Instance
     std::vector<funcgraph::CpuBuilder> graph;
     size_t graphLines = 0;
     size_t graphNoCpu = 0;
+    size_t graphEvents = 0;         // events taken from among the calls ("/* name: fields */")
+    size_t graphEventsUnplaced = 0; // those without a timestamp or a CPU column: left out
     size_t graphBadDurations = 0;
     std::string firstGraphBad;
 };
@@ -134,6 +139,10 @@ void graphWarnings(const Instance &in, std::vector<std::string> &out)
     if (in.graphNoCpu)
         out.push_back(n(in.graphNoCpu, "function_graph line has", "function_graph lines have") +
                       " no CPU column (funcgraph-cpu off): their calls are counted on CPU 0");
+    if (in.graphEventsUnplaced)
+        out.push_back(n(in.graphEventsUnplaced, "event", "events") + " among the function_graph calls " +
+                      (in.graphEventsUnplaced == 1 ? "has" : "have") +
+                      " no timestamp or no CPU column (funcgraph-abstime or funcgraph-cpu off), left out");
     if (in.graphBadDurations)
         out.push_back(n(in.graphBadDurations, "function_graph line has", "function_graph lines have") +
                       " a duration that is not \"N.NNN us\" (first at " + in.firstGraphBad + ")");
@@ -165,6 +174,7 @@ private:
     void onEvent(ParsedLine &pl, std::string_view line);
     void onLost(const ParsedLine &pl);
     void onGraph(Instance &in, const funcgraph::Line &g, std::string_view line);
+    void onGraphEvent(Instance &in, const funcgraph::Line &g, std::string_view line);
     Instance &instance(std::string_view prefix);
     CpuState &cpu(Instance &in, int c);
     bool type(Instance &in, std::string_view name, TypeRef &t);
@@ -337,6 +347,8 @@ void TextImport::noteComm(Instance &in, int64_t ts, int32_t pid, std::string_vie
 
 void TextImport::onGraph(Instance &in, const funcgraph::Line &g, std::string_view line)
 {
+    if (g.kind == funcgraph::LineKind::Event) return onGraphEvent(in, g, line);
+    if (g.cpu >= 0 && g.cpu < kMaxCpus && !g.proc.empty()) cpu(in, g.cpu).graphTask = g.proc; // a switch
     int c = g.cpu;
     if (c < 0 && g.kind == funcgraph::LineKind::Other) { // a context-switch banner's dashes: nothing to count
         ++in.graphLines;
@@ -354,9 +366,41 @@ void TextImport::onGraph(Instance &in, const funcgraph::Line &g, std::string_vie
     if (spans.size() <= cpu) spans.resize(cpu + 1);
     if (g.badDuration && in.graphBadDurations++ == 0)
         in.firstGraphBad = "line " + std::to_string(lineNo_) + ": " + quoteLine(line);
-    in.graph[cpu].add(g, lineNo_, in.trace->strings, spans[cpu]);
+    // the CPU's events of the line's microsecond read before it (unknown without a CPU column)
+    uint8_t tied = g.cpu < 0 ? FunctionSpan::kTiesUnknown : 0;
+    if (g.cpu >= 0 && cpu < in.cpus.size() && g.ts != kNoTs && in.cpus[cpu].lastTs == g.ts)
+        tied = static_cast<uint8_t>(std::min<uint32_t>(in.cpus[cpu].atLastTs, FunctionSpan::kTiesUnknown));
+    in.graph[cpu].add(g, lineNo_, tied, in.trace->strings, spans[cpu]);
     ++in.graphLines;
     sawEvent_ = true;
+}
+
+void TextImport::onGraphEvent(Instance &in, const funcgraph::Line &g, std::string_view line)
+{
+    // An event among the calls: placed by the funcgraph-abstime and -cpu columns, its task from the
+    // funcgraph-proc column or else the CPU's last context switch shown (unknown before the first).
+    sawEvent_ = true;
+    if (g.ts == kNoTs || g.cpu < 0 || g.cpu >= kMaxCpus) {
+        ++in.graphEventsUnplaced;
+        return;
+    }
+    ++in.graphEvents;
+    ParsedLine pl;
+    pl.kind = text::LineKind::Event;
+    pl.prefix = in.name;
+    pl.cpu = g.cpu;
+    pl.ts = g.ts;
+    pl.name = g.name.empty() ? kinds::spec(EventKind::Print).textName : g.name;
+    pl.fields = g.fields;
+    pl.pid = -1;
+    const std::string_view task = g.proc.empty() ? cpu(in, g.cpu).graphTask : g.proc;
+    if (const size_t dash = task.rfind('-'); dash != std::string_view::npos) {
+        std::from_chars(task.data() + dash + 1, task.data() + task.size(), pl.pid);
+        pl.comm = task.substr(0, dash);
+        pl.commCut = pl.comm.size() >= 7; // (the tracer cuts a comm to 7 characters)
+    }
+    if (!g.latency.empty()) pl.hasFlags = text::parseFlagsColumn(g.latency, pl.flags, pl.preempt);
+    onEvent(pl, line);
 }
 
 void TextImport::onEvent(ParsedLine &pl, std::string_view line)
@@ -400,7 +444,7 @@ void TextImport::onEvent(ParsedLine &pl, std::string_view line)
 
     CpuState &cs = cpu(in, pl.cpu);
     if (cs.colPid != pl.pid || cs.colComm != pl.comm) {
-        noteComm(in, pl.ts, pl.pid, pl.comm, pl.latencyColumns);
+        noteComm(in, pl.ts, pl.pid, pl.comm, pl.latencyColumns || pl.commCut);
         cs.colPid = pl.pid;
         cs.colComm.assign(pl.comm);
     }
@@ -414,6 +458,7 @@ void TextImport::onEvent(ParsedLine &pl, std::string_view line)
         if (r.from == kNoTs) r.from = pl.ts;
         cs.openLost = -1;
     }
+    cs.atLastTs = pl.ts == cs.lastTs ? cs.atLastTs + 1 : 1;
     cs.lastTs = pl.ts;
     in.minTs = std::min(in.minTs, pl.ts);
     in.maxTs = std::max(in.maxTs, pl.ts);
@@ -487,9 +532,9 @@ std::vector<std::unique_ptr<Trace>> TextImport::finish()
         t.tasks.merge(std::move(in->rec.entries));
         t.tasks.finalize();
         t.meta.path = path_;
-        t.meta.format = traceCmd                            ? "trace-cmd report text"
-                        : in->events == 0 && in->graphLines ? "function_graph text"
-                                                            : "ftrace text";
+        t.meta.format = traceCmd                                          ? "trace-cmd report text"
+                        : in->graphLines && in->events == in->graphEvents ? "function_graph text"
+                                                                          : "ftrace text";
         t.meta.instance = in->name;
         t.meta.fileInstances = names;
         t.meta.cpuCount = t.cpuCount();

@@ -47,6 +47,7 @@ struct ParsedLine
     uint8_t preempt = 0;         // preempt depth in the low nibble, migrate-disable depth in the high nibble
     bool hasFlags = false;       // the irq-flags column was present
     bool latencyColumns = false; // `trace-cmd report -l`: comm truncated to 8 chars, cpu fused with flags
+    bool commCut = false;        // the comm may be cut short (function_graph's funcgraph-proc: 7 chars)
     std::string_view name;       // event name as printed
     std::string_view fields;     // text after "name:", leading padding removed
 };

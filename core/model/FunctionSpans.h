@@ -24,7 +24,11 @@ struct FunctionSpan
     uint32_t name = 0;
     uint16_t depth = 0; // 0 = the outermost call the tracer shows
     uint8_t flags = 0;
-    uint8_t reserved = 0;
+    // Of the CPU's events at the entry's very time, how many came before the entry (the rest came inside
+    // the call): a text trace prints microseconds, and a call often begins in the microsecond of an event
+    // it causes. kTiesUnknown when not known (or 255 or more): all of them are taken as before it.
+    uint8_t tiedBefore = kTiesUnknown;
+    static constexpr uint8_t kTiesUnknown = 255;
 
     bool timed() const { return flags & Timed; }
     int64_t start() const { return at; }            // only when timed()

@@ -116,7 +116,8 @@ TimelinePickResult pickCall(const TimelineIndex &index, int cpu, int64_t t, int6
     r.text = formatRelativeTime(c.start() - trace.startTs()) + "  CPU " + std::to_string(cpu) + "  " +
              std::string(trace.strings.str(c.name)) + "()  " + usText(c.durationNs) + " µs, depth " +
              std::to_string(c.depth) + ((c.flags & FunctionSpan::InIrq) ? ", in an interrupt" : "");
-    const std::string context = callContextText(callContextAt(trace, index.analysis(), cpu, c.start()));
+    const std::string context =
+        callContextText(callContextAt(trace, index.analysis(), cpu, c.start(), c.tiedBefore));
     if (!context.empty()) r.text += "\nat entry: " + context;
     return r;
 }

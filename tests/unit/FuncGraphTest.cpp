@@ -112,8 +112,23 @@ TEST(FuncGraphLine, MarkersSwitchesAndComments)
     EXPECT_EQ(fg::parseLine(" 0)   ==========> |").kind, fg::LineKind::IrqEnter);
     EXPECT_EQ(fg::parseLine(" 0)   <========== |").kind, fg::LineKind::IrqExit);
     EXPECT_EQ(fg::parseLine(" ------------------------------------------").kind, fg::LineKind::Other);
-    EXPECT_EQ(fg::parseLine(" 1)    <idle>-0    =>   bash-1234   ").kind, fg::LineKind::Other);
-    EXPECT_EQ(fg::parseLine(" 0)               |  /* hello from trace_printk */").kind, fg::LineKind::Other);
+    const fg::Line sw = fg::parseLine(" 1)    <idle>-0    =>   bash-1234   ");
+    EXPECT_EQ(sw.kind, fg::LineKind::Other);
+    EXPECT_EQ(sw.proc, "bash-1234"); // the task on the CPU from then on
+    // events among the calls: "name: fields", or a print's message alone
+    const fg::Line printk = fg::parseLine(" 0)               |  /* hello from trace_printk */");
+    EXPECT_EQ(printk.kind, fg::LineKind::Event);
+    EXPECT_EQ(printk.name, "");
+    EXPECT_EQ(printk.fields, "hello from trace_printk");
+    const fg::Line ev = fg::parseLine(
+        "   12.352432 |   1)    <idle>-0    |  d.h1. |               |  /* local_timer_entry: vector=236 */");
+    EXPECT_EQ(ev.kind, fg::LineKind::Event);
+    EXPECT_EQ(ev.ts, 12'352'432'000);
+    EXPECT_EQ(ev.cpu, 1);
+    EXPECT_EQ(ev.proc, "<idle>-0");
+    EXPECT_EQ(ev.latency, "d.h1.");
+    EXPECT_EQ(ev.name, "local_timer_entry");
+    EXPECT_EQ(ev.fields, "vector=236");
     EXPECT_EQ(fg::parseLine("The long latency is caused by the execution of run_timer_softirq.").kind,
               fg::LineKind::None);
     EXPECT_EQ(fg::parseLine("  10) ! 461.167").kind, fg::LineKind::None); // cut inside the duration
@@ -370,11 +385,37 @@ TEST(FuncGraphRealData, TraceCmdReportWithItsPluginGivesTheCallsItPrints)
     EXPECT_GE(same * 100, total * 99) << same << " of " << total;
 }
 
-TEST(FuncGraphRealData, ACallsOnlyTraceSpansItsCalls)
+// The tracer prints the events it records among the calls as comments ("/* local_timer_entry: vector=236
+// */"): with funcgraph-abstime and -cpu they are the recording's events, at the tracer's microseconds (the
+// trace.dat of the same recording has them in ns, and its function_graph records besides).
+TEST(FuncGraphRealData, TheEventsAmongTheCallsAreTheRecordingsEvents)
 {
     auto t = loadAll(dataFile("fgraph-timers-abstime.txt"), LoadOptions{});
     const Trace &tr = *t.front();
-    EXPECT_EQ(tr.eventCount(), 0u);
+    EXPECT_EQ(tr.eventCount(), 1638u); // "/* name: ... */" lines in the file, and two print messages
+    EXPECT_EQ(tr.meta.format, "function_graph text");
+    const auto dat = loadAll(dataFile("fgraph-timers.dat"), LoadOptions{});
+    const Trace &d = *dat.front();
+    ASSERT_EQ(d.cpuCount(), tr.cpuCount());
+    using Ev = std::tuple<int64_t, std::string, int32_t>; // (µs, name, pid)
+    const auto events = [](const Trace &x, int c, int64_t from) {
+        std::vector<Ev> out;
+        const CpuEvents &ev = x.cpu(c);
+        for (size_t i = 0; i < ev.size(); ++i) {
+            const std::string &name = x.types()[ev.type(i)].name;
+            if (name.starts_with("funcgraph_") || ev.ts(i) < from) continue;
+            out.emplace_back(ev.ts(i) / 1000, name, ev.pid(i));
+        }
+        return out;
+    };
+    for (int c = 0; c < tr.cpuCount(); ++c) {
+        const std::vector<Ev> text = events(tr, c, INT64_MIN);
+        ASSERT_FALSE(text.empty()) << c;
+        const std::vector<Ev> recorded = events(d, c, std::get<0>(text.front()) * 1000);
+        ASSERT_EQ(text.size(), recorded.size()) << "CPU " << c;
+        for (size_t k = 0; k < text.size(); ++k)
+            ASSERT_EQ(text[k], recorded[k]) << "CPU " << c << " event " << k;
+    }
     EXPECT_TRUE(tr.functions.timed());
     EXPECT_EQ(tr.startTs(), 12'351'604'000); // the first line's entry (the tracer's µs timestamps)
     EXPECT_GT(tr.endTs(), 13'000'000'000);

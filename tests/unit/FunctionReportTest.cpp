@@ -171,6 +171,40 @@ TEST(FuncGraphRealData, TheCallsAreJoinedToTheSoftirqsAndTheTickLane)
     EXPECT_EQ(makeFunctionReport(*t.front(), nullptr, {}, {}, INT64_MIN, INT64_MAX).join.calls, 0u);
 }
 
+// The events the tracer prints among the calls feed the tick analysis. A call's context at entry is that
+// after the CPU's events that came before it: a tick_stop inside the call, in the microsecond of its entry
+// (the tracer prints microseconds), does not make the tick stopped at its entry; after it, it is.
+TEST(FunctionReport, AnEventInsideACallInItsEntrysMicrosecondIsNotItsContext)
+{
+    const auto t =
+        loadText("fgraph-tie.txt",
+                 "# tracer: function_graph\n"
+                 "#\n"
+                 "    1.000000 |   0)    <idle>-0    |               |  /* hrtimer_expire_entry: "
+                 "hrtimer=00000000da32053f function=tick_sched_timer now=1000000000 */\n"
+                 "    1.000001 |   0)    <idle>-0    |               |  /* hrtimer_expire_exit: "
+                 "hrtimer=00000000da32053f */\n"
+                 "    1.000002 |   0)    <idle>-0    |               |  /* hrtimer_start: "
+                 "hrtimer=00000000da32053f function=tick_sched_timer expires=1004000000 "
+                 "softexpires=1004000000 mode=ABS */\n"
+                 "    1.000100 |   0)    <idle>-0    |               |  tick_nohz_idle_stop_tick() {\n"
+                 "    1.000100 |   0)    <idle>-0    |               |    /* tick_stop: success=1 "
+                 "dependency=NONE */\n"
+                 "    1.000102 |   0)    <idle>-0    |   2.000 us    |  }\n"
+                 "    1.003000 |   0)    <idle>-0    |               |  tick_nohz_idle_stop_tick() {\n"
+                 "    1.003001 |   0)    <idle>-0    |   1.000 us    |  }\n"
+                 "    1.005000 |   0)    <idle>-0    |               |  /* hrtimer_cancel: "
+                 "hrtimer=00000000da32053f */\n");
+    ASSERT_EQ(t->eventCount(), 5u);
+    const TickAnalysis a = TickAnalysis::run(*t);
+    const FunctionReport r =
+        makeFunctionReport(*t, &a, {"tick_nohz_idle_stop_tick"}, {}, INT64_MIN, INT64_MAX);
+    const FunctionStats *f = stats(r, "tick_nohz_idle_stop_tick");
+    ASSERT_TRUE(f);
+    EXPECT_EQ(f->tickRunning, 1u);
+    EXPECT_EQ(f->tickStopped, 1u);
+}
+
 // The timeline's function lane: the worst call per column is the longest entered in it or the one still
 // running at its start; the calls over a range include those entered before it; a pick is the deepest
 // call at t.
