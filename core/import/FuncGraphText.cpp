@@ -55,14 +55,17 @@ void parseFunction(std::string_view rest, bool afterBar, Line &out)
     out.depth = afterBar ? std::max<int>(0, (static_cast<int>(std::min<size_t>(indent, 4096)) - 1) / 2) : -1;
     if (f.empty() || f.starts_with("/*")) {
         out.kind = f.empty() && out.durationNs < 0 ? LineKind::None : LineKind::Other;
-        // a trace event: "/* name: fields */"; a print (trace_marker, trace_printk) shows its message alone
+        // a trace event: "/* name: fields */"; a print (trace_marker, trace_printk) shows its message alone,
+        // which may begin "word:" too: an event's name is one the table knows or has an underscore
         if (f.size() >= 4 && f.ends_with("*/")) {
             const std::string_view inner = trim(f.substr(2, f.size() - 4));
             size_t k = 0;
             while (k < inner.size() && isNameChar(inner[k]) && inner[k] != '.' && inner[k] != '$')
                 ++k;
             out.kind = LineKind::Event;
-            if (k > 0 && k < inner.size() && inner[k] == ':') {
+            const std::string_view name = inner.substr(0, k);
+            if (k > 0 && k < inner.size() && inner[k] == ':' &&
+                (name.find('_') != std::string_view::npos || kindForEvent({}, name) != EventKind::Generic)) {
                 out.name = inner.substr(0, k);
                 out.fields = trim(inner.substr(k + 1));
             } else {
@@ -184,16 +187,27 @@ Line parseLine(std::string_view line)
         }
     }
     const bool columns = out.cpu >= 0 || out.ts != kNoTs;
-    // A context switch: " 1)    <idle>-0    =>   bash-1234"
-    if (out.cpu >= 0 && s.find("=>") != std::string_view::npos && s.find('|') == std::string_view::npos &&
-        s.find('(') == std::string_view::npos) {
-        out.kind = LineKind::Other;
-        const std::string_view next = trim(s.substr(s.find("=>") + 2));
-        if (isProcColumn(next)) out.proc = next;
+    // funcgraph-duration off: a comment (an event) right after the columns; it may hold "|" and "=>"
+    if (columns && ltrim(s).starts_with("/*")) {
+        parseFunction(s, false, out);
         return out;
+    }
+    // A context switch: " 1)    <idle>-0    =>   bash-1234" (a comm may hold "(": "(udev-worker)")
+    if (const size_t arrow = s.find("=>"); out.cpu >= 0 && arrow != std::string_view::npos) {
+        const std::string_view prev = trim(s.substr(0, arrow)), next = trim(s.substr(arrow + 2));
+        if ((s.find('|') == std::string_view::npos && s.find('(') == std::string_view::npos) ||
+            (isProcColumn(prev) && isProcColumn(next))) {
+            out.kind = LineKind::Other;
+            if (isProcColumn(next)) out.proc = next;
+            return out;
+        }
     }
     // [proc |] [latency |] duration | function
     for (int extra = 0;; ++extra) {
+        if (extra > 0 && columns && ltrim(s).starts_with("/*")) { // after the proc column, no duration
+            parseFunction(s, false, out);
+            return out;
+        }
         const size_t bar = s.find('|');
         if (bar == std::string_view::npos) {
             // funcgraph-duration off: the function follows the CPU (and proc) columns

@@ -532,9 +532,10 @@ std::vector<std::unique_ptr<Trace>> TextImport::finish()
         t.tasks.merge(std::move(in->rec.entries));
         t.tasks.finalize();
         t.meta.path = path_;
-        t.meta.format = traceCmd                                          ? "trace-cmd report text"
-                        : in->graphLines && in->events == in->graphEvents ? "function_graph text"
-                                                                          : "ftrace text";
+        t.meta.format = traceCmd ? "trace-cmd report text"
+                        : (in->graphLines || in->graphEvents) && in->events == in->graphEvents
+                            ? "function_graph text"
+                            : "ftrace text";
         t.meta.instance = in->name;
         t.meta.fileInstances = names;
         t.meta.cpuCount = t.cpuCount();

@@ -226,18 +226,15 @@ void CpuEvents::sortByTime()
     std::vector<size_t> order(n);
     std::iota(order.begin(), order.end(), size_t{0});
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return times[a] < times[b]; });
-    // A lost range stays before the same events: the first event after it is the first, in time order,
-    // of those that came after it (one of its `to` that came before it stays before it; the sort is
-    // stable).
+    // A lost range stays before the event that came first after it (the sort is stable: the events of its
+    // time that came before the gap stay before it). A late-stamped event after the gap goes before it
+    // with its time, as it would with the gap placed by time.
     if (!lost.empty()) {
-        std::vector<size_t> firstFrom(n + 1, n); // [k]: the least sorted place of the events from k on
+        std::vector<size_t> place(n);
         for (size_t k = 0; k < n; ++k)
-            firstFrom[order[k]] = k;
-        for (size_t k = n; k-- > 0;)
-            firstFrom[k] = std::min(firstFrom[k], firstFrom[k + 1]);
+            place[order[k]] = k;
         for (LostRange &r : lost)
-            if (r.next != LostRange::kNoNext)
-                r.next = static_cast<uint32_t>(firstFrom[std::min<size_t>(r.next, n)]);
+            if (r.next != LostRange::kNoNext && r.next < n) r.next = static_cast<uint32_t>(place[r.next]);
     }
     CpuEvents out(typeSizes_);
     out.reserve(n, arena_.size());

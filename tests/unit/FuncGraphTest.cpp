@@ -129,6 +129,26 @@ TEST(FuncGraphLine, MarkersSwitchesAndComments)
     EXPECT_EQ(ev.latency, "d.h1.");
     EXPECT_EQ(ev.name, "local_timer_entry");
     EXPECT_EQ(ev.fields, "vector=236");
+    // a message that begins "word:" is a print; an event's name has an underscore or is a known one
+    const fg::Line message = fg::parseLine(" 0)               |  /* tick: stopped now */");
+    EXPECT_EQ(message.kind, fg::LineKind::Event);
+    EXPECT_EQ(message.name, "");
+    EXPECT_EQ(message.fields, "tick: stopped now");
+    // funcgraph-duration off: the comment follows the columns and may hold "|" and "==>"
+    const fg::Line sched =
+        fg::parseLine("   12.351605 |   0)  /* sched_switch: prev_comm=a prev_pid=1 "
+                      "prev_prio=120 prev_state=D|K ==> next_comm=b next_pid=2 next_prio=120 */");
+    EXPECT_EQ(sched.kind, fg::LineKind::Event);
+    EXPECT_EQ(sched.name, "sched_switch");
+    EXPECT_EQ(sched.cpu, 0);
+    const fg::Line piped = fg::parseLine("   12.351605 |   0)    bash-12    |  /* hello | world */");
+    EXPECT_EQ(piped.kind, fg::LineKind::Event);
+    EXPECT_EQ(piped.proc, "bash-12");
+    EXPECT_EQ(piped.fields, "hello | world");
+    // a switch to a task whose comm has "(" (systemd's "(udev-worker)", cut to 7)
+    const fg::Line udev = fg::parseLine(" 0)    bash-1234    =>  (udev-w-5678");
+    EXPECT_EQ(udev.kind, fg::LineKind::Other);
+    EXPECT_EQ(udev.proc, "(udev-w-5678");
     EXPECT_EQ(fg::parseLine("The long latency is caused by the execution of run_timer_softirq.").kind,
               fg::LineKind::None);
     EXPECT_EQ(fg::parseLine("  10) ! 461.167").kind, fg::LineKind::None); // cut inside the duration

@@ -261,6 +261,17 @@ TEST(Model, ALostRangeStaysBeforeTheSameEventsWhenSorted)
     EXPECT_EQ(*dark, std::make_pair(int64_t{20}, int64_t{20}));
     EXPECT_TRUE(ev.lostBetween(10, 30));
     EXPECT_FALSE(ev.lostBetween(20, 30)) << "a gap at a's or b's very time is not between them";
+
+    // An event stamped late after the gap goes before it with its time; the gap stays before the event
+    // that came first after it, not before the late one.
+    CpuEvents late(&f.trace.typeSizes());
+    for (int64_t t : {10, 20})
+        late.append(t, f.ue, 0, 0, 7, nullptr, 0);
+    late.lost.push_back({20, 30, 4, false, static_cast<uint32_t>(late.size())});
+    for (int64_t t : {30, 15})
+        late.append(t, f.ue, 0, 0, 7, nullptr, 0);
+    late.sortByTime();
+    EXPECT_EQ(late.firstAfterLost(0), 3u) << "10 15 20 | 30";
 }
 
 // A busy CPU's pages decoded in parts: a part that ends in a gap (its last pages said events were lost and
