@@ -66,7 +66,7 @@ void parseFunction(std::string_view rest, bool afterBar, Line &out)
             const std::string_view name = inner.substr(0, k);
             if (k > 0 && k < inner.size() && inner[k] == ':' &&
                 (name.find('_') != std::string_view::npos || kindForEvent({}, name) != EventKind::Generic)) {
-                out.name = inner.substr(0, k);
+                out.name = name;
                 out.fields = trim(inner.substr(k + 1));
             } else {
                 out.fields = inner;
@@ -409,13 +409,19 @@ void spansFromRecords(Trace &trace)
         const CpuEvents &ev = trace.cpu(c);
         std::vector<FunctionSpan> &out = trace.functions.cpus[static_cast<size_t>(c)];
         std::vector<Open> stack;
+        size_t sameTsFrom = 0; // the first event of the current event's time
+        int64_t lastTs = INT64_MIN;
         for (CpuEvents::Cursor e(ev, 0); e.valid(); e.next()) {
+            if (e.ts() != lastTs) {
+                lastTs = e.ts();
+                sameTsFrom = e.index();
+            }
             const int type = ev.type(e.index());
             if (type == entryType) {
                 const auto p = e.payload<FuncgraphEntryP>();
                 while (!stack.empty() && stack.back().depth >= p.depth)
                     stack.pop_back();
-                const size_t tied = e.index() - ev.lowerBound(e.ts());
+                const size_t tied = e.index() - sameTsFrom;
                 stack.push_back({p.func, p.depth, e.ts(),
                                  static_cast<uint8_t>(std::min<size_t>(tied, FunctionSpan::kTiesUnknown))});
             } else if (type == exitType) {

@@ -52,7 +52,6 @@ struct CpuState
 {
     std::unique_ptr<CpuEvents> events;
     int64_t lastTs = kNoTs;
-    uint32_t atLastTs = 0;      // events at lastTs (the last ones read)
     long openLost = -1;         // index in events->lost of a range still waiting for its first event after
     int32_t colPid = INT32_MIN; // task column of the previous line, to skip the task table for repeats
     std::string_view graphTask; // function_graph text: the task of the last context switch shown (comm-pid)
@@ -348,7 +347,8 @@ void TextImport::noteComm(Instance &in, int64_t ts, int32_t pid, std::string_vie
 void TextImport::onGraph(Instance &in, const funcgraph::Line &g, std::string_view line)
 {
     if (g.kind == funcgraph::LineKind::Event) return onGraphEvent(in, g, line);
-    if (g.cpu >= 0 && g.cpu < kMaxCpus && !g.proc.empty()) cpu(in, g.cpu).graphTask = g.proc; // a switch
+    if (g.kind == funcgraph::LineKind::Other && g.cpu >= 0 && g.cpu < kMaxCpus && !g.proc.empty())
+        cpu(in, g.cpu).graphTask = g.proc; // a context switch's next task
     int c = g.cpu;
     if (c < 0 && g.kind == funcgraph::LineKind::Other) { // a context-switch banner's dashes: nothing to count
         ++in.graphLines;
@@ -366,10 +366,14 @@ void TextImport::onGraph(Instance &in, const funcgraph::Line &g, std::string_vie
     if (spans.size() <= cpu) spans.resize(cpu + 1);
     if (g.badDuration && in.graphBadDurations++ == 0)
         in.firstGraphBad = "line " + std::to_string(lineNo_) + ": " + quoteLine(line);
-    // the CPU's events of the line's microsecond read before it (unknown without a CPU column)
+    // the CPU's events of the line's microsecond read before it: the last ones read (unknown without a
+    // CPU column)
     uint8_t tied = g.cpu < 0 ? FunctionSpan::kTiesUnknown : 0;
-    if (g.cpu >= 0 && cpu < in.cpus.size() && g.ts != kNoTs && in.cpus[cpu].lastTs == g.ts)
-        tied = static_cast<uint8_t>(std::min<uint32_t>(in.cpus[cpu].atLastTs, FunctionSpan::kTiesUnknown));
+    if (g.cpu >= 0 && cpu < in.cpus.size() && g.ts != kNoTs && in.cpus[cpu].lastTs == g.ts) {
+        const CpuEvents &ev = *in.cpus[cpu].events;
+        for (size_t i = ev.size(); i-- > 0 && tied < FunctionSpan::kTiesUnknown && ev.ts(i) == g.ts;)
+            ++tied;
+    }
     in.graph[cpu].add(g, lineNo_, tied, in.trace->strings, spans[cpu]);
     ++in.graphLines;
     sawEvent_ = true;
@@ -458,7 +462,6 @@ void TextImport::onEvent(ParsedLine &pl, std::string_view line)
         if (r.from == kNoTs) r.from = pl.ts;
         cs.openLost = -1;
     }
-    cs.atLastTs = pl.ts == cs.lastTs ? cs.atLastTs + 1 : 1;
     cs.lastTs = pl.ts;
     in.minTs = std::min(in.minTs, pl.ts);
     in.maxTs = std::max(in.maxTs, pl.ts);
