@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <type_traits>
 #include <utility>
@@ -12,9 +13,13 @@
 namespace tickscope {
 
 namespace detail {
-void *columnMap(size_t bytes, bool huge);
+// reuse: a kept mapping of a freed column may serve (zeroed; its pages are already there).
+void *columnMap(size_t bytes, bool huge, bool reuse);
 void *columnRemap(void *p, size_t oldBytes, size_t newBytes, bool huge);
-void columnUnmap(void *p, size_t bytes);
+// dirtyBytes: how far values may have been written (the mapping may be kept for reuse, zeroed that far).
+void columnUnmap(void *p, size_t bytes, size_t dirtyBytes);
+size_t columnDropKept(); // unmaps the kept mappings; returns the written bytes they held
+
 void columnTrim(void *p, size_t usedBytes, size_t mappedBytes);
 size_t columnReleaseHead(void *p, size_t releasedBytes, size_t bytes); // returns the bytes now released
 size_t columnPopulate(void *p, size_t populatedBytes, size_t needBytes, size_t capBytes);
@@ -166,13 +171,13 @@ private:
     {
         const size_t bytes = n * sizeof(T);
         void *p = data_ ? detail::columnRemap(data_, cap_ * sizeof(T), bytes, huge_)
-                        : detail::columnMap(bytes, huge_);
+                        : detail::columnMap(bytes, huge_, !lazy_);
         data_ = static_cast<T *>(p);
         cap_ = n;
     }
     void release()
     {
-        if (data_) detail::columnUnmap(data_, cap_ * sizeof(T));
+        if (data_) detail::columnUnmap(data_, cap_ * sizeof(T), released_ || lazy_ ? SIZE_MAX : populated_);
         data_ = nullptr;
         size_ = cap_ = populated_ = released_ = 0;
     }

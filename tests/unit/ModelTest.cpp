@@ -76,6 +76,49 @@ TEST(Model, ColumnHeadsReleasedInABatchGoTogetherAtItsEnd)
     }
 }
 
+TEST(Model, AFreedSmallColumnsMappingServesAgainReadingAsZeros)
+{
+    // A small column's mapping is kept when the column is freed and serves the next column of that size
+    // (the simulator makes and frees hundreds per run): it must read as a fresh mapping does, zeros, also
+    // in the pages reserved but not yet written. A lazy (streamed) column neither takes nor leaves one.
+    detail::columnDropKept();
+    const size_t perPage = static_cast<size_t>(::sysconf(_SC_PAGESIZE)) / sizeof(uint32_t);
+    const uint32_t *first = nullptr;
+    {
+        Column<uint32_t> a;
+        a.reserve(8 * perPage);
+        for (size_t i = 0; i < 8 * perPage; ++i)
+            a.push_back(0xdeadbeef);
+        first = a.data();
+    }
+    Column<uint32_t> b;
+    b.reserve(6 * perPage); // rounded up to the same mapping length as a's
+    ASSERT_EQ(b.data(), first) << "the freed mapping is kept and handed out again";
+    for (size_t i = 0; i < 8 * perPage; ++i)
+        ASSERT_EQ(b.data()[i], 0u) << i;
+    b.startReleased(3 * perPage);
+    b.push_back(7);
+    EXPECT_EQ(b[0], 0u);
+    EXPECT_EQ(b[3 * perPage], 7u);
+
+    const uint32_t *cAt = nullptr;
+    {
+        Column<uint32_t> c;
+        c.reserve(8 * perPage);
+        c.push_back(1); // one page written
+        cAt = c.data();
+    }
+    {
+        Column<uint32_t> lazy;
+        lazy.setLazy(true);
+        lazy.reserve(8 * perPage);
+        EXPECT_NE(lazy.data(), cAt) << "a lazy column takes a fresh mapping";
+        lazy.push_back(2);
+    }
+    EXPECT_EQ(detail::columnDropKept(), perPage * sizeof(uint32_t))
+        << "c's page is kept, the lazy column's not";
+}
+
 TEST(Model, AStreamedColumnPopulatesOnlyItsStretchAheadAndReadsBackAcrossReleases)
 {
     // A lazy column (one CPU's in a stream) with a stretch ahead: writing a value populates the pages up
