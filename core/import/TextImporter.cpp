@@ -83,6 +83,7 @@ struct Instance
     size_t graphNoCpu = 0;
     size_t graphEvents = 0;         // events taken from among the calls ("/* name: fields */")
     size_t graphEventsUnplaced = 0; // those without a timestamp or a CPU column: left out
+    size_t graphEventsNoTask = 0;   // before their CPU's first context switch, without funcgraph-proc
     size_t graphBadDurations = 0;
     std::string firstGraphBad;
 };
@@ -142,6 +143,11 @@ void graphWarnings(const Instance &in, std::vector<std::string> &out)
         out.push_back(n(in.graphEventsUnplaced, "event", "events") + " among the function_graph calls " +
                       (in.graphEventsUnplaced == 1 ? "has" : "have") +
                       " no timestamp or no CPU column (funcgraph-abstime or funcgraph-cpu off), left out");
+    if (in.graphEventsNoTask)
+        out.push_back(n(in.graphEventsNoTask, "event", "events") + " among the function_graph calls " +
+                      (in.graphEventsNoTask == 1 ? "comes" : "come") +
+                      " before the first context switch on its CPU and the text has no task column "
+                      "(funcgraph-proc off): their task is not known, nor the context of ticks there");
     if (in.graphBadDurations)
         out.push_back(n(in.graphBadDurations, "function_graph line has", "function_graph lines have") +
                       " a duration that is not \"N.NNN us\" (first at " + in.firstGraphBad + ")");
@@ -398,6 +404,7 @@ void TextImport::onGraphEvent(Instance &in, const funcgraph::Line &g, std::strin
     pl.fields = g.fields;
     pl.pid = -1;
     const std::string_view task = g.proc.empty() ? cpu(in, g.cpu).graphTask : g.proc;
+    if (task.empty()) ++in.graphEventsNoTask;
     if (const size_t dash = task.rfind('-'); dash != std::string_view::npos) {
         std::from_chars(task.data() + dash + 1, task.data() + task.size(), pl.pid);
         pl.comm = task.substr(0, dash);

@@ -444,4 +444,35 @@ TEST(FuncGraphRealData, TheEventsAmongTheCallsAreTheRecordingsEvents)
         EXPECT_EQ(w.find("no CPU column"), std::string::npos) << w;
 }
 
+// Without funcgraph-proc an event's task is the last context switch's on its CPU: before the first one it
+// is not known (pid -1), and a warning counts those events instead of leaving the reader to wonder why the
+// first ticks have no context.
+TEST(FuncGraphImport, EventsBeforeTheFirstSwitchWithoutATaskColumnAreCounted)
+{
+    const std::string text =
+        "# tracer: function_graph\n"
+        "#\n"
+        "    1.000100 |   0)               |  /* local_timer_entry: vector=236 */\n"
+        "    1.000110 |   0)   0.500 us    |  ktime_get();\n"
+        "    1.000120 |   0)               |  /* local_timer_exit: vector=236 */\n"
+        " ------------------------------------------\n"
+        "   0)    <idle>-0    =>   bash-1234   \n"
+        " ------------------------------------------\n"
+        "\n"
+        "    1.000200 |   0)               |  /* sys_enter: NR 0 (3, 7ffc, 10, 0, 0, 0) */\n"
+        "    1.000210 |   0)   0.300 us    |  ksys_read();\n";
+    const auto t = load("fg-notask.txt", text);
+    const CpuEvents &ev = t->cpu(0);
+    ASSERT_EQ(ev.size(), 3u);
+    EXPECT_EQ(ev.pid(0), -1);
+    EXPECT_EQ(ev.pid(1), -1);
+    EXPECT_EQ(ev.pid(2), 1234);
+    EXPECT_TRUE(warns(*t, "2 events among the function_graph calls come before the first context switch"))
+        << ::testing::PrintToString(t->warnings);
+    // with the column, no such warning
+    const auto withProc = loadAll(dataFile("fgraph-timers-abstime.txt"), LoadOptions{});
+    EXPECT_FALSE(warns(*withProc.front(), "before the first context switch"))
+        << ::testing::PrintToString(withProc.front()->warnings);
+}
+
 // `report --format mail`: the calls' figures for a review; a paste has no tick figures to quote.
