@@ -38,6 +38,7 @@ size_t pageRound(size_t bytes)
 // columns of similar sizes share them (address space only: pages are populated as values arrive).
 constexpr size_t kKeepUpTo = 1u << 20;   // mapping length
 constexpr size_t kKeptBytes = 16u << 20; // written bytes held by kept mappings, all together
+constexpr size_t kKeptMappings = 1024;   // and how many (one never written holds no bytes)
 struct Kept
 {
     void *p;
@@ -170,7 +171,7 @@ void columnUnmap(void *p, size_t bytes, size_t dirtyBytes)
         const size_t dirty = std::min(pageRound(dirtyBytes), len);
         KeptMappings &all = kept();
         const std::lock_guard<std::mutex> lock(all.mutex);
-        if (all.dirty + dirty <= kKeptBytes) {
+        if (all.dirty + dirty <= kKeptBytes && all.list.size() < kKeptMappings) {
             all.list.push_back({p, len, dirty});
             all.dirty += dirty;
             return;

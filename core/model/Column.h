@@ -100,7 +100,8 @@ public:
     void push_back(const T &v)
     {
         if (size_ == cap_) grow(cap_ ? cap_ * 2 : 4096);
-        if (size_ * sizeof(T) >= populated_) populate((size_ + 1) * sizeof(T));
+        if ((size_ + 1) * sizeof(T) > populated_)
+            populate((size_ + 1) * sizeof(T)); // (a value may cross a page)
         data_[size_++] = v;
     }
     // Appends n raw bytes (Column<uint8_t> only).

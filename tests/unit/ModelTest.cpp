@@ -117,6 +117,22 @@ TEST(Model, AFreedSmallColumnsMappingServesAgainReadingAsZeros)
     }
     EXPECT_EQ(detail::columnDropKept(), perPage * sizeof(uint32_t))
         << "c's page is kept, the lazy column's not";
+
+    // A value of 12 bytes that crosses into the next page counts that page as written.
+    struct Twelve
+    {
+        uint32_t a, b, c;
+    };
+    const size_t first12 = perPage * sizeof(uint32_t) / sizeof(Twelve); // the first to cross the page
+    {
+        Column<Twelve> e;
+        for (size_t i = 0; i <= first12; ++i)
+            e.push_back({~0u, ~0u, ~0u});
+    }
+    Column<uint32_t> f;
+    f.reserve(16 * perPage); // e's mapping (4096 values of 12 bytes: 48 KiB, rounded to 64 KiB)
+    for (size_t i = 0; i < 16 * perPage; ++i)
+        ASSERT_EQ(f.data()[i], 0u) << i;
 }
 
 TEST(Model, AStreamedColumnPopulatesOnlyItsStretchAheadAndReadsBackAcrossReleases)
