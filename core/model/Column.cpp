@@ -28,15 +28,18 @@ size_t pageRound(size_t bytes)
     static const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
     return (bytes + page - 1) / page * page;
 }
-// Small mappings are kept for reuse when freed: in a VM with shadow paging the first write to each page of
-// a fresh mapping exits to the hypervisor (5.6-8 us a page measured here, against 0.1 us for a page written
-// before), and mmap, populate and munmap are a system call each, some of them with a TLB flush on every
-// CPU the process ran on. The simulator's runs (a what-if panel re-runs it at every change) make a few
-// hundred columns of a few pages each and free them again. A kept mapping holds its written pages, so
-// the cache is small; it is zeroed up to where it was written before it is handed out again, so a column
-// sees what a fresh mapping gives. Lengths of small mappings are rounded up to a power of two so that
-// columns of similar sizes share them (address space only: pages are populated as values arrive).
-constexpr size_t kKeepUpTo = 1u << 20;   // mapping length
+// Mappings are kept for reuse when freed, up to a few written megabytes in all: in a VM with shadow paging
+// the first write to each page of a fresh mapping exits to the hypervisor (5.6-8 us a page measured here,
+// against 0.1 us for a page written before), and mmap, populate and munmap are a system call each, some of
+// them with a TLB flush on every CPU the process ran on. The simulator's runs (a what-if panel re-runs it
+// at every change) make a few hundred columns of a few pages each, and some reserved from an estimate,
+// and free them again. A kept mapping holds its written pages, so the cache is small; it is zeroed up to
+// where it was written before it is handed out again, so a column sees what a fresh mapping gives. A
+// mapping serves a column of the same length: small ones are rounded up to a power of two so that columns
+// of similar sizes share them (address space only: pages are populated as values arrive).
+constexpr size_t kRoundUpTo = 1u << 20;   // mapping length rounded to a power of two up to here
+constexpr size_t kKeepUpTo = 64u << 20;   // mapping length kept (address space: its written pages count)
+constexpr size_t kKeepDirty = 512u << 10; // written bytes of one kept mapping: a big load's parts are not
 constexpr size_t kKeptBytes = 16u << 20; // written bytes held by kept mappings, all together
 constexpr size_t kKeptMappings = 1024;   // and how many (one never written holds no bytes)
 struct Kept
@@ -60,7 +63,7 @@ KeptMappings &kept()
 size_t mapLength(size_t bytes)
 {
     const size_t len = pageRound(bytes);
-    if (len > kKeepUpTo) return len;
+    if (len > kRoundUpTo) return len;
     size_t pow = pageRound(1);
     while (pow < len)
         pow *= 2;
@@ -167,7 +170,7 @@ void *columnRemap(void *p, size_t oldBytes, size_t newBytes, bool huge)
 void columnUnmap(void *p, size_t bytes, size_t dirtyBytes)
 {
     const size_t len = mapLength(bytes);
-    if (len <= kKeepUpTo && dirtyBytes != SIZE_MAX) {
+    if (len <= kKeepUpTo && dirtyBytes <= kKeepDirty) {
         const size_t dirty = std::min(pageRound(dirtyBytes), len);
         KeptMappings &all = kept();
         const std::lock_guard<std::mutex> lock(all.mutex);
@@ -190,12 +193,13 @@ size_t columnDropKept()
     return std::exchange(all.dirty, 0);
 }
 
-void columnTrim(void *p, size_t usedBytes, size_t mappedBytes)
+size_t columnTrim(void *p, size_t usedBytes, size_t mappedBytes)
 {
-    if (!p) return;
+    if (!p) return 0;
     const size_t keep = pageRound(usedBytes);
     const size_t len = pageRound(mappedBytes);
     if (len > keep) ::madvise(static_cast<char *>(p) + keep, len - keep, MADV_DONTNEED);
+    return keep;
 }
 
 size_t columnPageFloor(size_t bytes)

@@ -20,7 +20,7 @@ void *columnRemap(void *p, size_t oldBytes, size_t newBytes, bool huge);
 void columnUnmap(void *p, size_t bytes, size_t dirtyBytes);
 size_t columnDropKept(); // unmaps the kept mappings; returns the written bytes they held
 
-void columnTrim(void *p, size_t usedBytes, size_t mappedBytes);
+size_t columnTrim(void *p, size_t usedBytes, size_t mappedBytes);      // returns the bytes kept
 size_t columnReleaseHead(void *p, size_t releasedBytes, size_t bytes); // returns the bytes now released
 size_t columnPopulate(void *p, size_t populatedBytes, size_t needBytes, size_t capBytes);
 size_t columnPopulateAhead(void *p, size_t populatedBytes, size_t needBytes, size_t aheadBytes,
@@ -136,7 +136,11 @@ public:
         released_ = populated_ = detail::columnPageFloor(n * sizeof(T));
     }
     // Returns the mapping's untouched tail to the system (after loading).
-    void trim() { detail::columnTrim(data_, size_ * sizeof(T), cap_ * sizeof(T)); }
+    void trim()
+    {
+        // (the pages handed back are not written any more: a kept mapping is zeroed only as far as this)
+        populated_ = std::min(populated_, detail::columnTrim(data_, size_ * sizeof(T), cap_ * sizeof(T)));
+    }
     size_t bytes() const { return size_ * sizeof(T); }
     // The first element releaseBefore left whole (the ones before read as zeros, or partly so).
     size_t firstLive() const { return std::min(size_, (released_ + sizeof(T) - 1) / sizeof(T)); }

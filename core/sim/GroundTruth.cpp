@@ -8,6 +8,29 @@
 
 namespace tickscope::sim {
 
+namespace {
+template <class T> void copyColumn(Column<T> &to, const Column<T> &from)
+{
+    to.clear();
+    to.appendAll(from.data(), from.size());
+}
+} // namespace
+
+GroundTruth &GroundTruth::operator=(const GroundTruth &o)
+{
+    if (this == &o) return *this;
+    copyColumn(ticks, o.ticks);
+    copyColumn(timers, o.timers);
+    copyColumn(wakeups, o.wakeups);
+    copyColumn(softirqs, o.softirqs);
+    cyclic = o.cyclic;
+    markerFrom = o.markerFrom;
+    markerTo = o.markerTo;
+    events = o.events;
+    seconds = o.seconds;
+    return *this;
+}
+
 std::vector<GroundTruth::CpuSummary> GroundTruth::summary(int cpus, int64_t from, int64_t to) const
 {
     std::vector<CpuSummary> s(static_cast<size_t>(cpus));

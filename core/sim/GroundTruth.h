@@ -4,6 +4,7 @@
 #pragma once
 
 #include "analysis/StateCode.h"
+#include "model/Column.h"
 
 #include <cstdint>
 #include <string>
@@ -66,10 +67,17 @@ struct CyclicResult // one cyclictest thread, as cyclictest prints it
 // Thresholds shared with the analysis' timer_list pairing (TimerListPairing.h).
 struct GroundTruth
 {
-    std::vector<GtTick> ticks;
-    std::vector<GtTimer> timers;
-    std::vector<GtWakeup> wakeups;
-    std::vector<GtSoftirq> softirqs;
+    GroundTruth() = default;
+    GroundTruth(const GroundTruth &o) { *this = o; }
+    GroundTruth(GroundTruth &&) = default;
+    GroundTruth &operator=(const GroundTruth &o);
+    GroundTruth &operator=(GroundTruth &&) = default;
+
+    // Columns: a simulator run's records go to mappings an earlier run freed (a what-if panel re-runs it).
+    Column<GtTick> ticks;
+    Column<GtTimer> timers;
+    Column<GtWakeup> wakeups;
+    Column<GtSoftirq> softirqs;
     std::vector<CyclicResult> cyclic;
     int64_t markerFrom = -1, markerTo = -1; // the workload's print markers
     uint64_t events = 0;
