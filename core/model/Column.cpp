@@ -40,8 +40,8 @@ size_t pageRound(size_t bytes)
 constexpr size_t kRoundUpTo = 1u << 20;   // mapping length rounded to a power of two up to here
 constexpr size_t kKeepUpTo = 64u << 20;   // mapping length kept (address space: its written pages count)
 constexpr size_t kKeepDirty = 512u << 10; // written bytes of one kept mapping: a big load's parts are not
-constexpr size_t kKeptBytes = 16u << 20; // written bytes held by kept mappings, all together
-constexpr size_t kKeptMappings = 1024;   // and how many (one never written holds no bytes)
+constexpr size_t kKeptBytes = 16u << 20;  // written bytes held by kept mappings, all together
+constexpr size_t kKeptMappings = 1024;    // and how many (one never written holds no bytes)
 struct Kept
 {
     void *p;

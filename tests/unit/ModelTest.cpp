@@ -3,7 +3,6 @@
 #include "TestUtil.h"
 
 #include "import/Loader.h"
-#include "model/Column.h"
 #include "model/EventFilter.h"
 #include "model/Trace.h"
 #include "util/JsonWriter.h"
@@ -14,7 +13,6 @@
 #include <array>
 #include <random>
 #include <set>
-#include <sys/mman.h>
 #include <thread>
 #include <unistd.h>
 
@@ -37,151 +35,6 @@ struct Fixture
 };
 
 } // namespace
-
-TEST(Model, ColumnHeadsReleasedInABatchGoTogetherAtItsEnd)
-{
-    // Eight columns of 16 pages each hand back their first 8 pages inside a batch (a nested one too):
-    // nothing goes before the outer batch ends, then every head reads as zeros and the rest is intact,
-    // in one process_madvise call where the kernel takes it (else one madvise per range).
-    const size_t perPage = static_cast<size_t>(::sysconf(_SC_PAGESIZE)) / sizeof(uint64_t);
-    std::vector<Column<uint64_t>> cols(8);
-    for (size_t c = 0; c < cols.size(); ++c) {
-        cols[c].reserve(16 * perPage);
-        for (size_t i = 0; i < 16 * perPage; ++i)
-            cols[c].push_back(c * 1000000 + i + 1);
-    }
-    const size_t calls = ColumnReleaseBatch::calls(), ranges = ColumnReleaseBatch::ranges();
-    {
-        const ColumnReleaseBatch batch;
-        {
-            const ColumnReleaseBatch inner;
-            cols[0].releaseBefore(8 * perPage);
-        }
-        EXPECT_EQ(ColumnReleaseBatch::ranges(), ranges) << "an inner batch leaves the hand-back to the outer";
-        EXPECT_EQ(cols[0][0], 1u) << "nothing is handed back before the outer batch ends";
-        for (size_t c = 1; c < cols.size(); ++c)
-            cols[c].releaseBefore(8 * perPage + 3); // a part page stays
-        EXPECT_EQ(ColumnReleaseBatch::calls(), calls);
-        EXPECT_EQ(cols[7][0], 7000001u);
-    }
-    EXPECT_EQ(ColumnReleaseBatch::ranges(), ranges + cols.size());
-    EXPECT_GE(ColumnReleaseBatch::calls(), calls + 1);
-    EXPECT_LE(ColumnReleaseBatch::calls(), calls + cols.size() + 1); // (+ a refused process_madvise)
-    for (size_t c = 0; c < cols.size(); ++c) {
-        EXPECT_EQ(cols[c].firstLive(), 8 * perPage) << c;
-        EXPECT_EQ(cols[c][0], 0u) << c;
-        EXPECT_EQ(cols[c][8 * perPage - 1], 0u) << c;
-        for (size_t i = 8 * perPage; i < 16 * perPage; ++i)
-            ASSERT_EQ(cols[c][i], c * 1000000 + i + 1) << c << " " << i;
-    }
-}
-
-TEST(Model, AFreedSmallColumnsMappingServesAgainReadingAsZeros)
-{
-    // A small column's mapping is kept when the column is freed and serves the next column of that size
-    // (the simulator makes and frees hundreds per run): it must read as a fresh mapping does, zeros, also
-    // in the pages reserved but not yet written. A lazy (streamed) column neither takes nor leaves one.
-    detail::columnDropKept();
-    const size_t perPage = static_cast<size_t>(::sysconf(_SC_PAGESIZE)) / sizeof(uint32_t);
-    const uint32_t *first = nullptr;
-    {
-        Column<uint32_t> a;
-        a.reserve(8 * perPage);
-        for (size_t i = 0; i < 8 * perPage; ++i)
-            a.push_back(0xdeadbeef);
-        first = a.data();
-    }
-    Column<uint32_t> b;
-    b.reserve(6 * perPage); // rounded up to the same mapping length as a's
-    ASSERT_EQ(b.data(), first) << "the freed mapping is kept and handed out again";
-    for (size_t i = 0; i < 8 * perPage; ++i)
-        ASSERT_EQ(b.data()[i], 0u) << i;
-    b.startReleased(3 * perPage);
-    b.push_back(7);
-    EXPECT_EQ(b[0], 0u);
-    EXPECT_EQ(b[3 * perPage], 7u);
-
-    const uint32_t *cAt = nullptr;
-    {
-        Column<uint32_t> c;
-        c.reserve(8 * perPage);
-        c.push_back(1); // one page written
-        cAt = c.data();
-    }
-    {
-        Column<uint32_t> lazy;
-        lazy.setLazy(true);
-        lazy.reserve(8 * perPage);
-        EXPECT_NE(lazy.data(), cAt) << "a lazy column takes a fresh mapping";
-        lazy.push_back(2);
-    }
-    EXPECT_EQ(detail::columnDropKept(), perPage * sizeof(uint32_t))
-        << "c's page is kept, the lazy column's not";
-
-    // A value of 12 bytes that crosses into the next page counts that page as written.
-    struct Twelve
-    {
-        uint32_t a, b, c;
-    };
-    const size_t first12 = perPage * sizeof(uint32_t) / sizeof(Twelve); // the first to cross the page
-    {
-        Column<Twelve> e;
-        for (size_t i = 0; i <= first12; ++i)
-            e.push_back({~0u, ~0u, ~0u});
-    }
-    Column<uint32_t> f;
-    f.reserve(16 * perPage); // e's mapping (4096 values of 12 bytes: 48 KiB, rounded to 64 KiB)
-    for (size_t i = 0; i < 16 * perPage; ++i)
-        ASSERT_EQ(f.data()[i], 0u) << i;
-}
-
-TEST(Model, AStreamedColumnPopulatesOnlyItsStretchAheadAndReadsBackAcrossReleases)
-{
-    // A lazy column (one CPU's in a stream) with a stretch ahead: writing a value populates the pages up
-    // to that stretch past it and no further; without one, only the pages written are. Values read back
-    // through writes, head releases and more writes.
-    const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
-    const size_t perPage = page / sizeof(uint64_t);
-    const auto resident = [&](const Column<uint64_t> &c, size_t firstPage, size_t pages) {
-        std::vector<unsigned char> v(pages);
-        const auto *at = reinterpret_cast<const char *>(c.data()) + firstPage * page;
-        EXPECT_EQ(::mincore(const_cast<char *>(at), pages * page, v.data()), 0);
-        size_t n = 0;
-        for (const unsigned char b : v)
-            n += b & 1;
-        return n;
-    };
-    Column<uint64_t> ahead, lazy;
-    ahead.setLazy(true, 2 * page);
-    lazy.setLazy(true);
-    ahead.reserve(64 * perPage);
-    lazy.reserve(64 * perPage);
-    ahead.push_back(1);
-    lazy.push_back(1);
-    EXPECT_EQ(resident(lazy, 0, 16), 1u) << "a lazy column without a stretch ahead faults in what it writes";
-    void *probe = ::mmap(nullptr, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    const bool populates = ::madvise(probe, page, 23 /* MADV_POPULATE_WRITE, Linux 5.14 */) == 0;
-    ::munmap(probe, page);
-    if (populates) EXPECT_EQ(resident(ahead, 0, 16), 3u) << "the page written and two ahead";
-    for (size_t i = 2; i <= 40 * perPage; ++i)
-        ahead.push_back(i);
-    if (populates) {
-        EXPECT_EQ(resident(ahead, 0, 40), 40u);
-        EXPECT_LE(resident(ahead, 40, 24), 3u) << "no more than the stretch ahead past what is written";
-    }
-    ahead.releaseBefore(20 * perPage + 5);
-    for (size_t i = 40 * perPage + 1; i <= 50 * perPage; ++i)
-        ahead.push_back(i);
-    for (size_t i = 20 * perPage; i < 50 * perPage; ++i)
-        ASSERT_EQ(ahead[i], i + 1) << i;
-    if (!populates)
-        GTEST_SKIP() << "this kernel does not take MADV_POPULATE_WRITE (before 5.14): the "
-                        "values read back, but nothing is populated ahead to look at";
-    EXPECT_EQ(resident(ahead, 0, 20), 0u) << "the released head stays handed back";
-    EXPECT_EQ(resident(ahead, 20, 30), 30u);
-    EXPECT_LE(resident(ahead, 50, 14), 3u);
-    EXPECT_EQ(ahead[0], 0u); // (a read maps the zero page: after the counts)
-}
 
 TEST(Model, KindsFromNames)
 {
