@@ -101,6 +101,88 @@ bool countWakeup(WakeupReport &w, const HrtimerWakeup &x)
 
 namespace {
 
+// The hrtimer_wakeup records of a window given as event indices [lo, hi): a slice, as the records are in
+// event order.
+std::pair<const HrtimerWakeup *, const HrtimerWakeup *> wakeupsIn(const CpuTimers &t,
+                                                                  std::pair<size_t, size_t> window)
+{
+    const auto byIndex = [](const HrtimerWakeup &x, size_t i) { return x.index < i; };
+    const HrtimerWakeup *const first =
+        std::lower_bound(t.wakeups.data(), t.wakeups.data() + t.wakeups.size(), window.first, byIndex);
+    return {first, std::lower_bound(first, t.wakeups.data() + t.wakeups.size(), window.second, byIndex)};
+}
+
+// A CPU report's distributions, each filled on its own (a work item of its own for a CPU with many
+// records): the wakeups' lateness, soft lateness and latency (all, RT, normal, unknown policy), the
+// latency per class cell, the tick's lateness and the other expiries'.
+constexpr size_t kDistributions = 12;
+
+void fillDistribution(const Trace &trace, const CpuAnalysis &c, int64_t from, int64_t to, size_t d,
+                      CpuReport &cr, std::vector<int32_t> &v)
+{
+    const CpuTimers &t = c.timers;
+    const auto window = trace.cpu(c.cpu).indexRange(from, to);
+    auto in = [lo = window.first, hi = window.second](uint32_t index) { return index >= lo && index < hi; };
+    v.clear();
+    if (d == 10) {
+        for (const TickRecord &k : c.ticks) {
+            if (k.latenessNs != kUnknownNs && in(k.index)) v.push_back(k.latenessNs);
+        }
+        cr.tickLateness = Distribution::of(v);
+        return;
+    }
+    if (d == 11) {
+        for (size_t k = 0; k < t.otherLateness.size(); ++k) {
+            if (t.otherLateness[k].latenessNs != kUnknownNs && in(t.otherLateness[k].index))
+                v.push_back(t.otherLateness[k].latenessNs);
+        }
+        cr.otherLateness = Distribution::of(v);
+        return;
+    }
+    const auto [first, last] = wakeupsIn(t, window);
+    v.reserve(static_cast<size_t>(last - first));
+    auto distribution = [&](Distribution &out, auto value) {
+        for (const HrtimerWakeup *it = first; it != last; ++it) {
+            const int32_t y = value(*it);
+            if (y != kUnknownNs) v.push_back(y);
+        }
+        out = Distribution::of(v);
+    };
+    constexpr uint8_t kClassMask =
+        WakeupFlag::ContextKnown | WakeupFlag::PrioKnown | WakeupFlag::Soft | WakeupFlag::Rt;
+    auto latencyIf = [](uint8_t mask, uint8_t want) {
+        return [mask, want](const HrtimerWakeup &x) {
+            return (x.flags & WakeupFlag::TaskKnown) && (x.flags & mask) == want ? x.latencyNs : kUnknownNs;
+        };
+    };
+    WakeupReport &w = cr.wakeup;
+    switch (d) {
+    case 0:
+        return distribution(w.lateness, [](const HrtimerWakeup &x) { return x.latenessNs; });
+    case 1:
+        return distribution(w.softLateness, [](const HrtimerWakeup &x) {
+            return x.latenessNs == kUnknownNs ? kUnknownNs : x.softLatenessNs;
+        });
+    case 2:
+        return distribution(w.latency, latencyIf(0, 0));
+    case 3:
+        return distribution(w.latencyRt, latencyIf(WakeupFlag::PrioKnown | WakeupFlag::Rt,
+                                                   WakeupFlag::PrioKnown | WakeupFlag::Rt));
+    case 4:
+        return distribution(w.latencyNormal,
+                            latencyIf(WakeupFlag::PrioKnown | WakeupFlag::Rt, WakeupFlag::PrioKnown));
+    case 5:
+        return distribution(w.latencyUnknownPolicy, latencyIf(WakeupFlag::PrioKnown, 0));
+    default: {
+        // The class cells [0 hard, 1 soft][0 RT, 1 normal].
+        const size_t soft = (d - 6) / 2, normal = (d - 6) % 2;
+        const auto want = static_cast<uint8_t>(WakeupFlag::ContextKnown | WakeupFlag::PrioKnown |
+                                               (soft ? WakeupFlag::Soft : 0) | (normal ? 0 : WakeupFlag::Rt));
+        return distribution(w.byContext[soft][normal].latency, latencyIf(kClassMask, want));
+    }
+    }
+}
+
 void timerReport(const Trace &trace, const CpuAnalysis &c, int64_t from, int64_t to, CpuReport &cr)
 {
     const CpuEvents &ev = trace.cpu(c.cpu);
@@ -134,50 +216,9 @@ void timerReport(const Trace &trace, const CpuAnalysis &c, int64_t from, int64_t
     cr.longSoftirqs = std::move(longest);
 
     WakeupReport &w = cr.wakeup;
-    // The records are in event order: the window is a slice of them.
-    const auto byIndex = [](const HrtimerWakeup &x, size_t i) { return x.index < i; };
-    const HrtimerWakeup *const wFirst =
-        std::lower_bound(t.wakeups.data(), t.wakeups.data() + t.wakeups.size(), window.first, byIndex);
-    const HrtimerWakeup *const wLast =
-        std::lower_bound(wFirst, t.wakeups.data() + t.wakeups.size(), window.second, byIndex);
-    constexpr uint8_t kClassMask =
-        WakeupFlag::ContextKnown | WakeupFlag::PrioKnown | WakeupFlag::Soft | WakeupFlag::Rt;
-    // The flags of a class cell: [0 hard, 1 soft][0 RT, 1 normal]
-    auto classFlags = [](size_t soft, size_t normal) {
-        return static_cast<uint8_t>(WakeupFlag::ContextKnown | WakeupFlag::PrioKnown |
-                                    (soft ? WakeupFlag::Soft : 0) | (normal ? 0 : WakeupFlag::Rt));
-    };
+    const auto [wFirst, wLast] = wakeupsIn(t, window);
     for (const HrtimerWakeup *it = wFirst; it != wLast; ++it)
         countWakeup(w, *it);
-    // One distribution at a time through one buffer: a busy trace has a wakeup per ~9 events, and six
-    // copies of them would outgrow the analysis itself.
-    std::vector<int32_t> v;
-    v.reserve(w.count);
-    auto distribution = [&](auto value) {
-        v.clear();
-        for (const HrtimerWakeup *it = wFirst; it != wLast; ++it) {
-            const int32_t y = value(*it);
-            if (y != kUnknownNs) v.push_back(y);
-        }
-        return Distribution::of(v);
-    };
-    auto latencyIf = [](uint8_t mask, uint8_t want) {
-        return [mask, want](const HrtimerWakeup &x) {
-            return (x.flags & WakeupFlag::TaskKnown) && (x.flags & mask) == want ? x.latencyNs : kUnknownNs;
-        };
-    };
-    w.lateness = distribution([](const HrtimerWakeup &x) { return x.latenessNs; });
-    w.softLateness = distribution(
-        [](const HrtimerWakeup &x) { return x.latenessNs == kUnknownNs ? kUnknownNs : x.softLatenessNs; });
-    w.latency = distribution(latencyIf(0, 0));
-    w.latencyRt = distribution(
-        latencyIf(WakeupFlag::PrioKnown | WakeupFlag::Rt, WakeupFlag::PrioKnown | WakeupFlag::Rt));
-    w.latencyNormal = distribution(latencyIf(WakeupFlag::PrioKnown | WakeupFlag::Rt, WakeupFlag::PrioKnown));
-    w.latencyUnknownPolicy = distribution(latencyIf(WakeupFlag::PrioKnown, 0));
-    for (size_t soft = 0; soft < 2; ++soft) {
-        for (size_t normal = 0; normal < 2; ++normal)
-            w.byContext[soft][normal].latency = distribution(latencyIf(kClassMask, classFlags(soft, normal)));
-    }
     for (const WakeupBatch &b : t.batches) {
         if (!in(b.first)) continue;
         ++w.bursts;
@@ -188,17 +229,6 @@ void timerReport(const Trace &trace, const CpuAnalysis &c, int64_t from, int64_t
         w.rtDelayNs += b.rtDelayNs;
         w.rtDelayMaxNs = std::max<int64_t>(w.rtDelayMaxNs, b.rtDelayMaxNs);
     }
-    v.clear();
-    for (const TickRecord &k : c.ticks) {
-        if (k.latenessNs != kUnknownNs && in(k.index)) v.push_back(k.latenessNs);
-    }
-    cr.tickLateness = Distribution::of(v);
-    v.clear();
-    for (size_t k = 0; k < t.otherLateness.size(); ++k) {
-        if (t.otherLateness[k].latenessNs != kUnknownNs && in(t.otherLateness[k].index))
-            v.push_back(t.otherLateness[k].latenessNs);
-    }
-    cr.otherLateness = Distribution::of(v);
 }
 
 } // namespace
@@ -342,8 +372,31 @@ TickReport TickReport::make(const Trace &trace, const TickAnalysis &analysis, co
         if (options.cpus.empty() || std::binary_search(options.cpus.begin(), options.cpus.end(), c.cpu))
             chosen.push_back(&c);
     r.cpus.resize(chosen.size());
-    parallelFor(chosen.size(), std::max(analysis.threads, 1), [&](size_t k) {
+    // Work items: each CPU's counts, with its distributions when it has few records; a CPU with many has
+    // each distribution as an item of its own, first, so that one busy CPU's report runs on every thread.
+    struct Item
+    {
+        size_t k;
+        size_t part; // a distribution (fillDistribution), or kDistributions: the counts
+    };
+    const auto split = [&](size_t k) {
+        return chosen[k]->timers.wakeups.size() + chosen[k]->ticks.size() > options.splitRecords;
+    };
+    std::vector<Item> items;
+    for (size_t k = 0; k < chosen.size(); ++k) {
+        for (size_t d = 0; split(k) && d < kDistributions; ++d)
+            items.push_back({k, d});
+    }
+    for (size_t k = 0; k < chosen.size(); ++k)
+        items.push_back({k, kDistributions});
+    parallelFor(items.size(), std::max(analysis.threads, 1), [&](size_t item) {
+        const size_t k = items[item].k;
         const CpuAnalysis &c = *chosen[k];
+        if (items[item].part < kDistributions) {
+            std::vector<int32_t> v;
+            fillDistribution(trace, c, r.from, r.to, items[item].part, r.cpus[k], v);
+            return;
+        }
         const CpuEvents &ev = trace.cpu(c.cpu);
         CpuReport &cr = r.cpus[k];
         cr.cpu = c.cpu;
@@ -386,6 +439,11 @@ TickReport TickReport::make(const Trace &trace, const TickAnalysis &analysis, co
                 ++cr.failuresOther;
         }
         timerReport(trace, c, r.from, r.to, cr);
+        if (!split(k)) {
+            std::vector<int32_t> v; // one buffer through all: a busy CPU has a wakeup per ~9 events
+            for (size_t d = 0; d < kDistributions; ++d)
+                fillDistribution(trace, c, r.from, r.to, d, cr, v);
+        }
     });
     r.findings =
         findFindings(trace, analysis, r, FindingOptions{options.lateWakeupNs, options.findingInstances});

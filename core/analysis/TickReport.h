@@ -24,6 +24,9 @@ struct ReportOptions
     int64_t lateWakeupNs = kLateWakeupNs;           // findings: a wakeup latency at least this long is late
     std::vector<std::string> functions;             // function_graph calls to report besides the timer ones
     size_t findingInstances = kMaxFindingInstances; // instance times kept per finding (Finding::at)
+    // A CPU with more wakeup and tick records than this has each of its distributions made as a work item
+    // of its own (one busy CPU's report then runs on every thread); the result is the same.
+    size_t splitRecords = size_t{1} << 15;
 };
 
 // The span between the first and last ftrace print marker (nullopt when the trace has fewer than two).

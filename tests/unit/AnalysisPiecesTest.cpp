@@ -49,12 +49,17 @@ size_t expectSameTimers(const TickAnalysis &whole, const TickAnalysis &cut)
     return known;
 }
 
-// The report, but for the time and threads the analysis took.
-std::string reportJson(const Trace &trace, TickAnalysis &a)
+// The report, but for the time and threads the analysis took. split: every CPU's distributions made as
+// work items of their own, on three threads.
+std::string reportJson(const Trace &trace, TickAnalysis &a, bool split = false)
 {
     a.seconds = 0;
-    a.threads = 1;
-    return formatReportJson(TickReport::make(trace, a, {}));
+    ReportOptions o;
+    a.threads = split ? 3 : 1;
+    if (split) o.splitRecords = 0;
+    TickReport r = TickReport::make(trace, a, o);
+    r.threads = 1;
+    return formatReportJson(r);
 }
 
 void expectSameInPieces(const Trace &trace, size_t minKnown)
@@ -74,6 +79,8 @@ void expectSameInPieces(const Trace &trace, size_t minKnown)
         EXPECT_GE(expectSameTimers(a, b), minKnown);
         EXPECT_EQ(reportJson(trace, b), json);
     }
+    SCOPED_TRACE("the report's distributions as work items of their own");
+    EXPECT_EQ(reportJson(trace, a, true), json);
 }
 
 TEST(AnalysisPieces, RealTracesGiveTheSameLatenessAndLatencyInAnyPieces)
