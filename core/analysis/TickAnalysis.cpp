@@ -282,7 +282,7 @@ void TickAnalysis::flagTicks()
         for (TickRecord &t : c.ticks) {
             t.flags &= static_cast<uint8_t>(~TickFlag::Spurious);
             if (!t.periodic()) continue;
-            if (!full) continue; // the tick is expected on housekeeping CPUs (PRODUCT.md, seed 000)
+            if (!full) continue; // a housekeeping CPU keeps its tick on purpose: never spurious there
             const bool user = t.context == TickContext::User && !(t.flags & TickFlag::DependencyInForce);
             if (user || t.context == TickContext::Polling) t.flags |= TickFlag::Spurious;
         }
