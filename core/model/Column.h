@@ -19,6 +19,9 @@ void *columnRemap(void *p, size_t oldBytes, size_t newBytes, bool huge);
 // dirtyBytes: how far values may have been written (the mapping may be kept for reuse, zeroed that far).
 void columnUnmap(void *p, size_t bytes, size_t dirtyBytes);
 size_t columnDropKept(); // unmaps the kept mappings; returns the written bytes they held
+// Makes mappings kept from now on inaccessible until reused (a use after free faults); returns the setting
+// before. On by default in sanitizer builds and with TICKSCOPE_GUARD_FREED_COLUMNS in the environment.
+bool columnGuardKept(bool on);
 
 size_t columnTrim(void *p, size_t usedBytes, size_t mappedBytes);      // returns the bytes kept
 size_t columnReleaseHead(void *p, size_t releasedBytes, size_t bytes); // returns the bytes now released

@@ -108,6 +108,35 @@ TEST(Model, AFreedSmallColumnsMappingServesAgainReadingAsZeros)
         ASSERT_EQ(f.data()[i], 0u) << i;
 }
 
+TEST(Model, AGuardedKeptMappingFaultsWhenReadAfterItsColumnIsFreedAndServesAgain)
+{
+    // A kept mapping would let a column's data used after the column was freed read on without a fault;
+    // with the guard on (sanitizer builds, TICKSCOPE_GUARD_FREED_COLUMNS) it faults until it serves the
+    // next column of its size, zeroed.
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    detail::columnDropKept();
+    const bool was = detail::columnGuardKept(true);
+    const size_t perPage = static_cast<size_t>(::sysconf(_SC_PAGESIZE)) / sizeof(uint32_t);
+    const uint32_t *freed = nullptr;
+    {
+        Column<uint32_t> a;
+        a.reserve(2 * perPage);
+        for (size_t i = 0; i < 2 * perPage; ++i)
+            a.push_back(0xdeadbeef);
+        freed = a.data();
+    }
+    const volatile uint32_t *stale = freed;
+    EXPECT_DEATH((void)*stale, "") << "a read of the freed column's data";
+    Column<uint32_t> b;
+    b.reserve(2 * perPage);
+    detail::columnGuardKept(was);
+    ASSERT_EQ(b.data(), freed) << "the guarded mapping is kept and handed out again";
+    b.push_back(5);
+    EXPECT_EQ(b[0], 5u);
+    EXPECT_EQ(b.data()[perPage], 0u);
+    detail::columnDropKept();
+}
+
 TEST(Model, AStreamedColumnPopulatesOnlyItsStretchAheadAndReadsBackAcrossReleases)
 {
     // A lazy column (one CPU's in a stream) with a stretch ahead: writing a value populates the pages up
