@@ -139,7 +139,8 @@ void fillDistribution(const Trace &trace, const CpuAnalysis &c, int64_t from, in
         cr.otherLateness = Distribution::of(v);
         return;
     }
-    const auto [first, last] = wakeupsIn(t, window);
+    const auto slice = wakeupsIn(t, window);
+    const HrtimerWakeup *const first = slice.first, *const last = slice.second; // (a lambda uses them)
     v.reserve(static_cast<size_t>(last - first));
     auto distribution = [&](Distribution &out, auto value) {
         for (const HrtimerWakeup *it = first; it != last; ++it) {
