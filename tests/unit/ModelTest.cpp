@@ -439,6 +439,26 @@ TEST(Model, PointerIdsAreOnePerValue)
     EXPECT_EQ(pool.pointer(999999), 0u); // not an id
 }
 
+// A thread's table of the pointers it has interned stops growing at its limit and then keeps taking the
+// pool's ids: 400,000 values (past the 131,072 it holds), each asked for twice, then all again.
+TEST(Model, PointerIdsStayRightPastTheLocalTablesLimit)
+{
+    StringPool pool;
+    LocalInterner local(pool);
+    constexpr uint64_t kValues = 400000;
+    auto value = [](uint64_t i) { return 0xffffc90000000000ull + i * 0x40; };
+    std::vector<uint32_t> ids(kValues);
+    for (uint64_t i = 0; i < kValues; ++i) {
+        ids[i] = local.internPointer(value(i));
+        ASSERT_EQ(local.internPointer(value(i)), ids[i]) << i;
+        ASSERT_EQ(pool.pointer(ids[i]), value(i)) << i;
+    }
+    for (uint64_t i = 0; i < kValues; ++i)
+        ASSERT_EQ(local.internPointer(value(i)), ids[i]) << i;
+    EXPECT_EQ(pool.pointerCount(), kValues + 1);
+    EXPECT_EQ(local.internPointer(0), 0u);
+}
+
 TEST(Model, TaskTableNamesOverTime)
 {
     StringPool pool;
