@@ -84,34 +84,4 @@ uint32_t LocalInterner::intern(std::string_view s)
     return id;
 }
 
-uint32_t LocalInterner::missedPointer(uint64_t value)
-{
-    const uint32_t id = pool_.internPointer(value);
-    if ((pointersUsed_ + 1) * 2 > pointers_.size()) {
-        if (pointers_.size() < kMaxPointerSlots) {
-            std::vector<Slot> old(pointers_.size() * 2);
-            old.swap(pointers_);
-            const size_t mask = pointers_.size() - 1;
-            for (const Slot &o : old) {
-                if (o.value == 0) continue;
-                size_t s = slotOf(o.value, mask);
-                while (pointers_[s].value != 0)
-                    s = (s + 1) & mask;
-                pointers_[s] = o;
-            }
-        } else { // at its limit: the value takes its first slot if a value is there, and no empty one
-            Slot &first = pointers_[slotOf(value, pointers_.size() - 1)];
-            if (first.value != 0) first = {value, id};
-            return id;
-        }
-    }
-    const size_t mask = pointers_.size() - 1;
-    size_t s = slotOf(value, mask);
-    while (pointers_[s].value != 0)
-        s = (s + 1) & mask;
-    pointers_[s] = {value, id};
-    ++pointersUsed_;
-    return id;
-}
-
 } // namespace tickscope

@@ -6,6 +6,8 @@
 // once and an event stores its 4-byte id instead of 8 bytes. Pointer id 0 is the null pointer.
 #pragma once
 
+#include "util/PtrMap.h"
+
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -60,37 +62,22 @@ public:
     uint32_t intern(std::string_view s);
     uint32_t internPointer(uint64_t value)
     {
-        if (value == 0) return 0;
-        const size_t mask = pointers_.size() - 1;
-        for (size_t s = slotOf(value, mask);; s = (s + 1) & mask) {
-            const Slot &slot = pointers_[s];
-            if (slot.value == value) return slot.id;
-            if (slot.value == 0) break;
-        }
-        return missedPointer(value);
+        if (value == 0) return 0; // (the pool's id of the null pointer)
+        if (const uint32_t *id = pointers_.find(value)) return *id;
+        const uint32_t id = pool_.internPointer(value);
+        if (id && pointers_.size() < kMaxPointers) *pointers_.at(value) = id;
+        return id;
     }
 
 private:
     StringPool &pool_;
     std::unordered_map<std::string_view, uint32_t> cache_; // keys point into the pool
-    // Every pointer this thread has interned, with its id: open addressing, at most half full. A trace
-    // names few timers per CPU but more than a small cache holds (a server's sleeping tasks each have
-    // their own hrtimer: 1,433 on a 6 s capture of a stress-ng nanosleep load), and a miss takes the
-    // pool's lock. Up to kMaxPointerSlots; past that a new value takes the place of the one in its first
-    // slot (never an empty one: the probes end at an empty slot), so the table stays a bounded cache.
-    static constexpr size_t kMaxPointerSlots = size_t{1} << 18;
-    struct Slot
-    {
-        uint64_t value = 0; // 0: empty
-        uint32_t id = 0;
-    };
-    static size_t slotOf(uint64_t value, size_t mask)
-    {
-        return static_cast<size_t>((value * 0x9E3779B97F4A7C15ull) >> 32) & mask;
-    }
-    uint32_t missedPointer(uint64_t value);
-    std::vector<Slot> pointers_ = std::vector<Slot>(256);
-    size_t pointersUsed_ = 0;
+    // Every pointer this thread has interned, with its id. A trace names few timers per CPU but more than
+    // a small cache holds (a server's sleeping tasks each have their own hrtimer: 1,433 on a 6 s capture of
+    // a stress-ng nanosleep load), and a miss takes the pool's lock. Past kMaxPointers new ones are not
+    // kept (each then takes the lock), so a trace of millions of pointers costs no copy per thread.
+    static constexpr size_t kMaxPointers = size_t{1} << 17;
+    PtrMap<uint32_t> pointers_{256};
 };
 
 } // namespace tickscope

@@ -68,8 +68,9 @@ inline void loadAndAnalyse(const uint8_t *data, size_t size, bool recordApi)
             // with them: clang 14's libFuzzer keeps an input whatever the target returns) and covers nothing
             // a few empty CPUs do not, so past 64 CPUs the report is of the CPUs with events.
             ReportOptions ro;
-            for (int c = 0; trace->cpuCount() > 64 && c < trace->cpuCount(); ++c)
-                if (trace->cpu(c).size()) ro.cpus.push_back(c);
+            if (trace->cpuCount() > 64)
+                for (int c = 0; c < trace->cpuCount(); ++c)
+                    if (trace->cpu(c).size()) ro.cpus.push_back(c);
             const TickReport report = TickReport::make(*trace, analysis, ro);
             (void)formatReportText(report);
             (void)formatReportJson(report);
