@@ -139,7 +139,10 @@ void MigrationSweep::takeGaps(const Trace &trace, int64_t sliceEnd)
     gapsTaken_ = 0;
     for (size_t c = 0; c < cpus_.size(); ++c) {
         const CpuEvents &ev = trace.cpu(static_cast<int>(c));
-        for (size_t &k = cpus_[c].lostFrom; k < ev.lost.size() && ev.lost[k].from <= sliceEnd; ++k)
+        // (a range that opens the CPU's data leaves it dark from the start: taken with the first slice,
+        // however late the CPU's first event)
+        for (size_t &k = cpus_[c].lostFrom;
+             k < ev.lost.size() && (ev.opensData(k) ? INT64_MIN : ev.lost[k].from) <= sliceEnd; ++k)
             if (const auto span = ev.darkSpan(k)) gapsByFrom_.push_back(*span);
     }
     std::sort(gapsByFrom_.begin(), gapsByFrom_.end());

@@ -1,9 +1,11 @@
 // MigrationSweep: which switch-ins bring a task back from another CPU, however the trace is cut into
 // slices of time, parts per thread and steps of a stream.
+#include "TestUtil.h"
 #include "TextTraceBuilder.h"
 
 #include "analysis/EventRoles.h"
 #include "analysis/Migrations.h"
+#include "import/Loader.h"
 
 #include <gtest/gtest.h>
 
@@ -227,6 +229,28 @@ TEST(MigrationSweep, MarksWhatAPlainSearchFindsWhenCpusLoseEvents)
         ASSERT_GT(unseen, 50u);
         ASSERT_GT(marked - unseen, 100u);
         expectPlainSearchMarks(*trace, expected);
+    }
+}
+
+// A CPU whose data opens with lost events (its buffer overwritten before its first event, which comes late)
+// was dark from the start: a task switched in elsewhere after that may have run there unseen, whether the
+// sweep's first slice reaches that CPU's first event or not.
+TEST(MigrationSweep, ACpuWhoseDataOpensWithLostEventsIsDarkFromTheStartInEverySlice)
+{
+    const auto trace = loadTrace(test::dataPath("host-lost.dat"));
+    ASSERT_TRUE(trace->cpu(0).opensData(0));
+    ASSERT_GT(trace->cpu(0).ts(0), trace->cpu(1).ts(0) + 40'000'000) << "CPU 0's data begins 45 ms late";
+    const EventRoles roles(*trace);
+    Marks once;
+    MigrationSweep().through(*trace, roles, INT64_MAX, once);
+    size_t unseenBefore = 0; // switch-ins on CPU 1 before CPU 0's first event
+    for (const Migration &m : once[1])
+        unseenBefore += m.unseen && trace->cpu(1).ts(m.index) < trace->cpu(0).ts(0);
+    EXPECT_GE(unseenBefore, 10u);
+    for (const size_t slice : {size_t{3}, size_t{50}}) {
+        Marks sliced;
+        MigrationSweep(slice, 5).through(*trace, roles, INT64_MAX, sliced, 2);
+        EXPECT_EQ(sliced, once) << "slices of " << slice << " events";
     }
 }
 
