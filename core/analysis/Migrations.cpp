@@ -58,6 +58,7 @@ void MigrationSweep::through(const Trace &trace, const EventRoles &roles, int64_
         merge(out);
         for (Cpu &cpu : cpus_)
             cpu.next = cpu.end;
+        if (afterSlice_) afterSlice_();
     }
     parts_.clear(); // (their switches)
 }

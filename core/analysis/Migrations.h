@@ -11,6 +11,7 @@
 #include "model/Trace.h"
 
 #include <cstdint>
+#include <functional>
 #include <unordered_map>
 #include <vector>
 
@@ -59,6 +60,9 @@ public:
                  int64_t darkFrom = INT64_MAX);
     // Events of CPU c looked at so far (the ones before may be released).
     size_t scanned(size_t c) const { return c < cpus_.size() ? cpus_[c].next : 0; }
+    // Called on the sweeping thread after each slice: out[c] then holds every switch-in of CPU c's events
+    // before scanned(c) (a pass may take those events while the sweep goes on).
+    void afterEachSlice(std::function<void()> f) { afterSlice_ = std::move(f); }
 
 private:
     struct Switch
@@ -124,6 +128,7 @@ private:
     int64_t darkFrom_ = INT64_MAX;
     std::unordered_map<int32_t, Out> lastOut_; // by pid (and its latest switch-in)
     uint64_t seq_ = 0;                         // switches noted in lastOut_
+    std::function<void()> afterSlice_;
 };
 
 } // namespace tickscope

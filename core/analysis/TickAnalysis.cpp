@@ -17,7 +17,10 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <exception>
+#include <functional>
+#include <mutex>
 #include <numeric>
 #include <thread>
 
@@ -76,6 +79,88 @@ std::string cmdlineValue(std::string_view cmdline, std::string_view key)
     return {};
 }
 
+namespace {
+
+// The passes of the CPUs in `beside` (busy ones), each on a thread of its own taking the events the sweep
+// has finished with slice by slice, beside the sweep on the other threads, which then run the passes of the
+// CPUs in `rest` (passOf: a whole pass of one CPU once the sweep is done).
+void runPassesBesideSweep(const Trace &trace, const EventRoles &roles, MigrationSweep &sweep,
+                          Migrations &migrations, std::vector<CpuAnalysis> &cpus,
+                          const std::vector<int> &beside, const std::vector<int> &rest, int threads,
+                          const std::function<void(int)> &passOf, const std::atomic<bool> *cancel,
+                          PhaseClock &clock)
+{
+    struct Feed
+    {
+        size_t ready = 0; // the events whose migrations are all in
+        std::vector<Migration> moves;
+        size_t sent = 0; // of the CPU's migrations
+    };
+    std::vector<Feed> feeds(beside.size());
+    std::mutex m;
+    std::condition_variable cv;
+    bool swept = false, failed = false;
+    sweep.afterEachSlice([&] {
+        {
+            const std::lock_guard lock(m);
+            for (size_t b = 0; b < beside.size(); ++b) {
+                const std::vector<Migration> &out = migrations[static_cast<size_t>(beside[b])];
+                Feed &f = feeds[b];
+                f.moves.insert(f.moves.end(), out.begin() + static_cast<std::ptrdiff_t>(f.sent), out.end());
+                f.sent = out.size();
+                f.ready = sweep.scanned(static_cast<size_t>(beside[b]));
+            }
+        }
+        cv.notify_all();
+    });
+    const int others = threads - static_cast<int>(beside.size());
+    runThreads(1 + static_cast<int>(beside.size()), [&](int t) {
+        if (t == 0) {
+            try {
+                sweep.through(trace, roles, INT64_MAX, migrations, others);
+            } catch (...) {
+                {
+                    const std::lock_guard lock(m);
+                    failed = true;
+                }
+                cv.notify_all();
+                throw;
+            }
+            {
+                const std::lock_guard lock(m);
+                swept = true;
+            }
+            cv.notify_all();
+            clock.mark("analysis: migrations, beside the busiest CPUs' passes");
+            parallelFor(rest.size(), others, [&](size_t k) { passOf(rest[k]); });
+            return;
+        }
+        const int cpu = beside[static_cast<size_t>(t - 1)];
+        Feed &f = feeds[static_cast<size_t>(t - 1)];
+        CpuPass pass(trace, roles, cpu, cpus[static_cast<size_t>(cpu)]);
+        pass.start(trace.cpu(cpu).size());
+        std::vector<Migration> moves;
+        for (bool last = false; !last;) {
+            size_t ready = 0;
+            {
+                std::unique_lock lock(m);
+                cv.wait(lock, [&] { return f.ready > pass.processed() || swept || failed; });
+                if (failed) return;
+                moves.clear();
+                moves.swap(f.moves);
+                ready = f.ready;
+                last = swept;
+            }
+            throwIfCancelled(cancel);
+            pass.addMigrations(moves);
+            pass.advance(last ? SIZE_MAX : ready);
+        }
+        pass.finish();
+    });
+}
+
+} // namespace
+
 TickAnalysis TickAnalysis::run(const Trace &trace, const AnalysisOptions &options)
 {
     const auto t0 = std::chrono::steady_clock::now();
@@ -93,15 +178,36 @@ TickAnalysis TickAnalysis::run(const Trace &trace, const AnalysisOptions &option
     const int threads = std::clamp(defaultThreads(options.threads), 1, std::max(n, 1));
     a.threads = threads;
     Migrations migrations;
-    MigrationSweep().through(trace, roles, INT64_MAX, migrations, threads);
-    clock.mark("analysis: migrations");
-    parallelFor(order.size(), threads, [&](size_t k) {
+    MigrationSweep sweep(options.sliceEvents ? options.sliceEvents : MigrationSweep::kSliceEvents);
+    const auto passOf = [&](int cpu) {
         throwIfCancelled(options.cancel);
-        const int cpu = order[k];
         CpuPass pass(trace, roles, cpu, a.cpus[static_cast<size_t>(cpu)]);
         pass.addMigrations(migrations[static_cast<size_t>(cpu)]);
         pass.run();
-    });
+    };
+    // A CPU with more than a thread's share of the events would keep one thread busy long after the others
+    // are done: its pass runs beside the migration sweep instead, taking each slice of events the sweep has
+    // finished with (a pass taken in steps gives the records of one run), on a thread of its own. A thread
+    // is left for the sweep, then for the other CPUs' passes.
+    std::vector<int> beside;
+    if (threads > 1) {
+        const size_t share = trace.eventCount() / static_cast<size_t>(threads);
+        for (const int cpu : order) {
+            if (trace.cpu(cpu).size() <= share || beside.size() + 1 >= static_cast<size_t>(threads)) break;
+            beside.push_back(cpu);
+        }
+    }
+    a.passesBesideSweep = static_cast<int>(beside.size());
+    if (beside.empty()) {
+        sweep.through(trace, roles, INT64_MAX, migrations, threads);
+        clock.mark("analysis: migrations");
+        parallelFor(order.size(), threads, [&](size_t k) { passOf(order[k]); });
+    } else {
+        runPassesBesideSweep(
+            trace, roles, sweep, migrations, a.cpus, beside,
+            std::vector<int>(order.begin() + static_cast<std::ptrdiff_t>(beside.size()), order.end()),
+            threads, passOf, options.cancel, clock);
+    }
     throwIfCancelled(options.cancel);
     clock.mark("analysis: per-CPU passes");
 

@@ -38,6 +38,9 @@ struct AnalysisOptions
     // at most, so that a busy CPU's share is spread over every core; 0: each step's default. Tests set a
     // few to cut every CPU into many pieces.
     size_t partEvents = 0;
+    // The events of all CPUs the migration sweep takes at a time (MigrationSweep's slice); 0: its default.
+    // Tests set a few so that a busy CPU's pass, run beside the sweep, takes its events in many steps.
+    size_t sliceEvents = 0;
 };
 
 enum class NohzFullSource
@@ -81,7 +84,8 @@ public:
     std::string tickFunction;        // the tick hrtimer's callback name ("" in the fallback)
     size_t crossCpuResolved = 0;     // task stretches whose mode came from the CPU they migrated from
     int threads = 1;
-    double seconds = 0; // wall time of run()
+    int passesBesideSweep = 0; // CPUs whose pass ran beside the migration sweep (run(): busy CPUs)
+    double seconds = 0;        // wall time of run()
 
     size_t bytes() const; // the derived arrays
     bool isNohzFull(int cpu) const
