@@ -78,9 +78,12 @@ inline void loadAndAnalyse(const uint8_t *data, size_t size, bool recordApi)
             // (not the fixtures' captures nor sparse CPU numbers: the sweep's slices of 64 events each go
             // through every CPU, and the time is better spent on more inputs)
             if (trace->eventCount() > 20000 || trace->cpuCount() > 64) continue;
+            // (two threads: a CPU with more than half the events has its pass run beside the sweep, taking
+            // its events a slice at a time)
             AnalysisOptions pieces;
-            pieces.threads = 1;
+            pieces.threads = 2;
             pieces.partEvents = 16;
+            pieces.sliceEvents = 64;
             if (timelessJson(TickReport::make(*trace, TickAnalysis::run(*trace, pieces), ReportOptions{})) !=
                 timelessJson(report))
                 std::abort();
