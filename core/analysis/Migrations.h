@@ -60,8 +60,9 @@ public:
                  int64_t darkFrom = INT64_MAX);
     // Events of CPU c looked at so far (the ones before may be released).
     size_t scanned(size_t c) const { return c < cpus_.size() ? cpus_[c].next : 0; }
-    // Called on the sweeping thread after each slice: out[c] then holds every switch-in of CPU c's events
-    // before scanned(c) (a pass may take those events while the sweep goes on).
+    // Called on the sweeping thread after each slice: every switch-in of CPU c's events before scanned(c)
+    // has been appended to out[c] by then (the callback may move them out: the sweep only appends), and a
+    // pass may take those events while the sweep goes on.
     void afterEachSlice(std::function<void()> f) { afterSlice_ = std::move(f); }
 
 private:

@@ -22,6 +22,7 @@
 #include <functional>
 #include <mutex>
 #include <numeric>
+#include <span>
 #include <thread>
 
 namespace tickscope {
@@ -83,18 +84,17 @@ namespace {
 
 // The passes of the CPUs in `beside` (busy ones), each on a thread of its own taking the events the sweep
 // has finished with slice by slice, beside the sweep on the other threads, which then run the passes of the
-// CPUs in `rest` (passOf: a whole pass of one CPU once the sweep is done).
+// CPUs in `rest` (passOf: a whole pass of one CPU once the sweep is done). A busy CPU's migrations move from
+// `migrations` to its pass as the sweep finds them.
 void runPassesBesideSweep(const Trace &trace, const EventRoles &roles, MigrationSweep &sweep,
-                          Migrations &migrations, std::vector<CpuAnalysis> &cpus,
-                          const std::vector<int> &beside, const std::vector<int> &rest, int threads,
-                          const std::function<void(int)> &passOf, const std::atomic<bool> *cancel,
-                          PhaseClock &clock)
+                          Migrations &migrations, std::vector<CpuAnalysis> &cpus, std::span<const int> beside,
+                          std::span<const int> rest, int threads, const std::function<void(int)> &passOf,
+                          const std::atomic<bool> *cancel, PhaseClock &clock)
 {
     struct Feed
     {
         size_t ready = 0; // the events whose migrations are all in
         std::vector<Migration> moves;
-        size_t sent = 0; // of the CPU's migrations
     };
     std::vector<Feed> feeds(beside.size());
     std::mutex m;
@@ -104,10 +104,10 @@ void runPassesBesideSweep(const Trace &trace, const EventRoles &roles, Migration
         {
             const std::lock_guard lock(m);
             for (size_t b = 0; b < beside.size(); ++b) {
-                const std::vector<Migration> &out = migrations[static_cast<size_t>(beside[b])];
+                std::vector<Migration> &out = migrations[static_cast<size_t>(beside[b])];
                 Feed &f = feeds[b];
-                f.moves.insert(f.moves.end(), out.begin() + static_cast<std::ptrdiff_t>(f.sent), out.end());
-                f.sent = out.size();
+                f.moves.insert(f.moves.end(), out.begin(), out.end());
+                out.clear();
                 f.ready = sweep.scanned(static_cast<size_t>(beside[b]));
             }
         }
@@ -189,24 +189,22 @@ TickAnalysis TickAnalysis::run(const Trace &trace, const AnalysisOptions &option
     // are done: its pass runs beside the migration sweep instead, taking each slice of events the sweep has
     // finished with (a pass taken in steps gives the records of one run), on a thread of its own. A thread
     // is left for the sweep, then for the other CPUs' passes.
-    std::vector<int> beside;
+    // (the first CPUs of `order`, the biggest)
+    size_t beside = 0;
     if (threads > 1) {
         const size_t share = trace.eventCount() / static_cast<size_t>(threads);
-        for (const int cpu : order) {
-            if (trace.cpu(cpu).size() <= share || beside.size() + 1 >= static_cast<size_t>(threads)) break;
-            beside.push_back(cpu);
-        }
+        while (beside + 1 < static_cast<size_t>(threads) && trace.cpu(order[beside]).size() > share)
+            ++beside;
     }
-    a.passesBesideSweep = static_cast<int>(beside.size());
-    if (beside.empty()) {
+    a.passesBesideSweep = static_cast<int>(beside);
+    if (beside == 0) {
         sweep.through(trace, roles, INT64_MAX, migrations, threads);
         clock.mark("analysis: migrations");
         parallelFor(order.size(), threads, [&](size_t k) { passOf(order[k]); });
     } else {
-        runPassesBesideSweep(
-            trace, roles, sweep, migrations, a.cpus, beside,
-            std::vector<int>(order.begin() + static_cast<std::ptrdiff_t>(beside.size()), order.end()),
-            threads, passOf, options.cancel, clock);
+        const std::span<const int> all(order);
+        runPassesBesideSweep(trace, roles, sweep, migrations, a.cpus, all.first(beside), all.subspan(beside),
+                             threads, passOf, options.cancel, clock);
     }
     throwIfCancelled(options.cancel);
     clock.mark("analysis: per-CPU passes");
