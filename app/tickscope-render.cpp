@@ -53,7 +53,7 @@ Document open(const std::string &spec, uint64_t seed, const LoadOptions &load)
         d.trace = std::shared_ptr<const Trace>(loadTrace(spec, load));
         d.title = QFileInfo(QString::fromStdString(spec)).fileName();
     } else {
-        if (load.window) throw Usage{"render: --load-window reads trace.dat files, not a scenario"};
+        if (load.window) throw Usage{"render: --load-window reads a trace file, not a scenario"};
         sim::SimResult r = sim::simulate(sim::scenarioFromSpec(spec), seed);
         d.trace = std::shared_ptr<const Trace>(std::move(r.trace));
         d.title = QStringLiteral("simulated %1").arg(QString::fromStdString(spec));

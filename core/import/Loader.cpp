@@ -77,9 +77,6 @@ std::vector<std::unique_ptr<Trace>> loadSources(const std::string &path, const L
     {
         const InputFile in(path, options.streamIdleTimeoutMs);
         if (detectFormat(in) == FileFormat::Text) {
-            if (options.window)
-                throw LoadError(path + ": --load-window reads trace.dat files; this is a text trace (load it "
-                                       "whole, or --window A:B for the analysis)");
             return finished(importText(in, options));
         }
         layout = traceDatLayout(in);

@@ -2,6 +2,7 @@
 
 #include "FuncGraphText.h"
 #include "InputFile.h"
+#include "MemoryFit.h"
 #include "TextLineParser.h"
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <map>
+#include <optional>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -185,6 +187,8 @@ private:
     bool type(Instance &in, std::string_view name, TypeRef &t);
     void noteComm(Instance &in, int64_t ts, int32_t pid, std::string_view comm, bool truncated);
     void badLine(std::string_view line);
+    void weigh(std::string_view data);
+    bool outsideWindow(int64_t ts) const { return window_ && (ts < window_->first || ts > window_->second); }
     std::vector<std::unique_ptr<Trace>> finish();
 
     const std::string &path_;
@@ -204,7 +208,65 @@ private:
     std::string truncated_;
     std::string carryPrefix_;
     bool carry_ = false;
+    // --load-window: the first line's time, the window in ns, the last event line's time read (kept or not)
+    // and how many lines fell outside it.
+    int64_t firstTs_ = kNoTs;
+    std::optional<std::pair<int64_t, int64_t>> window_;
+    int64_t lastReadTs_ = kNoTs;
+    size_t outside_ = 0;
 };
+
+namespace {
+
+// The time of an event line, or of a function_graph line with funcgraph-abstime; kNoTs for other lines.
+int64_t lineTs(std::string_view line, const text::PrefixOracle *prefixes)
+{
+    if (const ParsedLine pl = text::parseLine(line, prefixes); pl.kind == LineKind::Event) return pl.ts;
+    const funcgraph::Line g = funcgraph::parseLine(line);
+    return g.kind != funcgraph::LineKind::None ? g.ts : kNoTs;
+}
+
+} // namespace
+
+// Before anything is allocated for the events: the times of the first and last lines that show one (looked
+// for in the first and last few MiB), the window the options ask for, and whether the model of the lines to
+// load fits in the memory available (TooBigError when not). The lines are taken as spread evenly over time.
+void TextImport::weigh(std::string_view data)
+{
+    constexpr size_t kLook = size_t{4} << 20;
+    for (size_t pos = 0; pos < std::min(data.size(), kLook) && firstTs_ == kNoTs;) {
+        const size_t nl = data.find('\n', pos);
+        const size_t end = nl == std::string_view::npos ? data.size() : nl;
+        firstTs_ = lineTs(data.substr(pos, end - pos), this);
+        pos = end + 1;
+    }
+    int64_t last = kNoTs;
+    for (size_t end = data.size(); end > 0 && data.size() - end < kLook && last == kNoTs;) {
+        if (data[end - 1] == '\n') --end; // (the last line's newline)
+        const size_t nl = data.rfind('\n', end == 0 ? 0 : end - 1);
+        const size_t begin = nl == std::string_view::npos || end == 0 ? 0 : nl + 1;
+        last = lineTs(data.substr(begin, end - begin), this);
+        if (begin == 0) break;
+        end = begin;
+    }
+    const bool spanKnown = firstTs_ != kNoTs && last != kNoTs && last > firstTs_;
+    double share = 1;
+    if (opt_.window) {
+        if (firstTs_ == kNoTs)
+            throw LoadError(path_ + ": --load-window: no line in the first 4 MiB of this text shows a time "
+                                    "(function_graph output shows one with funcgraph-abstime)");
+        window_ = {nsAfter(firstTs_, opt_.window->first), nsAfter(firstTs_, opt_.window->second)};
+        if (spanKnown) {
+            const double in = static_cast<double>(std::min(window_->second, last)) -
+                              static_cast<double>(std::max(window_->first, firstTs_));
+            share = std::clamp(in / static_cast<double>(last - firstTs_), 0.0, 1.0);
+        }
+    }
+    const double lines = static_cast<double>(estLines_) * share;
+    const auto need =
+        static_cast<uint64_t>(lines * kModelBytesPerTextLine * modelWeight(opt_)) + kModelFixedBytes;
+    refuseIfTooBig(path_, opt_, need, spanKnown ? static_cast<double>(last - firstTs_) / 1e9 : 0);
+}
 
 std::vector<std::unique_ptr<Trace>> TextImport::run()
 {
@@ -214,6 +276,7 @@ std::vector<std::unique_ptr<Trace>> TextImport::run()
     const std::string_view sample = data.substr(0, size_t{256} * 1024);
     const auto sampleLines = static_cast<size_t>(std::count(sample.begin(), sample.end(), '\n'));
     estLines_ = data.size() / std::max<size_t>(sample.size() / std::max<size_t>(sampleLines, 1), 16) + 16;
+    weigh(data);
 
     size_t pos = 0;
     size_t nextReport = kProgressStep;
@@ -267,6 +330,10 @@ void TextImport::onLine(std::string_view line, bool unterminated)
         return;
     case LineKind::Lost:
         if (pl.cpu >= kMaxCpus) break;
+        if (window_ && (lastReadTs_ == kNoTs ? window_->first > firstTs_ : outsideWindow(lastReadTs_))) {
+            ++outside_; // (lost before the next event read: in the window when the last event read was)
+            return;
+        }
         onLost(pl);
         if (!pl.prefix.empty()) {
             carryPrefix_.assign(pl.prefix);
@@ -276,10 +343,24 @@ void TextImport::onLine(std::string_view line, bool unterminated)
     case LineKind::Event:
         if (pl.cpu >= kMaxCpus) break;
         if (pl.prefix.empty() && carry) pl.prefix = carryPrefix_;
+        lastReadTs_ = pl.ts;
+        if (outsideWindow(pl.ts)) {
+            ++outside_;
+            return;
+        }
         onEvent(pl, line);
         return;
     case LineKind::Bad:
         if (const funcgraph::Line g = funcgraph::parseLine(line); g.kind != funcgraph::LineKind::None) {
+            if (window_ && g.kind != funcgraph::LineKind::Other) {
+                if (g.ts == kNoTs)
+                    throw LoadError(path_ + ": --load-window: the function_graph lines show no time "
+                                            "(funcgraph-abstime was off); load the file whole");
+                if (outsideWindow(g.ts)) {
+                    ++outside_;
+                    return;
+                }
+            }
             onGraph(instance(""), g, line);
             return;
         }
@@ -501,6 +582,9 @@ std::vector<std::unique_ptr<Trace>> TextImport::finish()
     for (Instance *in : order_) {
         if (in->events || in->graphLines) live.push_back(in);
     }
+    if (live.empty() && outside_)
+        throw LoadError(path_ +
+                        ": no events in the chosen window (--load-window: seconds after the first event)");
     if (live.empty())
         throw LoadError(path_ + ": no ftrace events found (not a trace.dat or ftrace text file)");
     std::stable_partition(live.begin(), live.end(), [](const Instance *in) { return in->name.empty(); });

@@ -10,11 +10,11 @@
 #include "ImportSupport.h"
 #include "InputChecks.h"
 #include "InputFile.h"
+#include "MemoryFit.h"
 #include "PageDecoder.h"
 #include "RecordDecoder.h"
 #include "model/MachineFacts.h"
 #include "util/Parallel.h"
-#include "util/ProcessStats.h"
 
 #include <algorithm>
 #include <atomic>
@@ -178,20 +178,6 @@ void decodeFile(const std::string &path, uint64_t fileSize, const DatLayout &lay
 
 namespace {
 
-// Bytes of memory the model takes per byte of ring-buffer page data, as an estimate made before loading:
-// the largest ratio of `report`'s peak RSS to page bytes measured on large.dat (0.65, v7 zstd, real
-// kernel), a live capture (0.64) and a 128-CPU simulation (1.04: its records are short), with room; plus
-// a fixed part (symbols, formats, threads). Not tuned to any test: the tests give their own limits.
-constexpr double kModelBytesPerDataByte = 1.1;
-constexpr uint64_t kModelFixedBytes = 64u << 20;
-
-std::string gib(uint64_t bytes)
-{
-    char b[32];
-    std::snprintf(b, sizeof b, "%.1f GiB", static_cast<double>(bytes) / (1u << 30));
-    return b;
-}
-
 // Before anything is allocated for the events: the span of the chosen buffers (first to last page), the
 // absolute ns of a window the options ask for, and whether the model of what would be loaded fits in
 // the memory available; TooBigError when not, naming the span to choose a window in.
@@ -216,37 +202,17 @@ std::pair<int64_t, int64_t> fitInMemory(const std::string &path, uint64_t fileSi
     if (options.window && first <= last) {
         // the window's bytes: a second look, now that the span (and so the window's times) is known
         // (an open end, or any end past the trace, saturates rather than overflowing int64 ns)
-        const auto at = [&](double s) {
-            const double ns = s * 1e9;
-            return ns >= static_cast<double>(INT64_MAX) - static_cast<double>(first)
-                       ? INT64_MAX
-                       : first + static_cast<int64_t>(ns);
-        };
-        window = {at(options.window->first), at(options.window->second)};
+        window = {nsAfter(first, options.window->first), nsAfter(first, options.window->second)};
         bytes = 0;
         for (const DatCpuData *c : cpus)
             bytes +=
                 cpuExtent(PageSource{file.fd(), fileSize, &layout, *c, false, window.first, window.second})
                     .bytes;
     }
-    const double perByte = options.bytesPerDataByte > 0 ? options.bytesPerDataByte : kModelBytesPerDataByte;
-    const uint64_t need = static_cast<uint64_t>(static_cast<double>(bytes) * perByte) + kModelFixedBytes;
-    const uint64_t avail = options.memoryAvailable ? options.memoryAvailable : memoryAvailableBytes();
-    const double span = first <= last ? static_cast<double>(last - first) / 1e9 : 0;
-    if (avail && need > avail) {
-        char buf[160];
-        std::snprintf(buf, sizeof buf, "%.3f", span);
-        const double fits = span * static_cast<double>(avail - std::min(avail, kModelFixedBytes)) /
-                            std::max<double>(1, static_cast<double>(need - kModelFixedBytes));
-        char w[64];
-        std::snprintf(w, sizeof w, "%.1f", std::max(0.1, fits * 0.9));
-        throw TooBigError(path + ": " + (options.window ? "the chosen window" : "the trace") +
-                              " needs about " + gib(need) + " of memory to load, " + gib(avail) +
-                              " are available; load a window of time instead (--load-window A:B, seconds "
-                              "after the start; the file spans " +
-                              buf + " s, about " + w + " s fit)",
-                          span, need, avail);
-    }
+    const uint64_t need =
+        static_cast<uint64_t>(static_cast<double>(bytes) * kModelBytesPerDataByte * modelWeight(options)) +
+        kModelFixedBytes;
+    refuseIfTooBig(path, options, need, first <= last ? static_cast<double>(last - first) / 1e9 : 0);
     return window;
 }
 

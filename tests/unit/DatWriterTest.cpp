@@ -444,7 +444,7 @@ TEST(DatWriter, AFailedWriteLeavesNothingBehind)
 
 // --load-window: only the pages of the span are read, and the events loaded are exactly those of the whole
 // trace inside it; a model that would not fit is refused before loading, naming the span and what fits;
-// the fitting window then loads.
+// the fitting window then loads. The same for a text trace's lines.
 TEST(LoadWindow, LoadsExactlyTheSpanAndRefusesWhatDoesNotFit)
 {
     const fs::path dir = tempDir();
@@ -497,14 +497,46 @@ TEST(LoadWindow, LoadsExactlyTheSpanAndRefusesWhatDoesNotFit)
     roomy.bytesPerDataByte = 3.3;
     EXPECT_THROW(loadTrace(dat, roomy), TooBigError);
 
-    // a text trace has no pages to pick: said, not ignored
+    // a text trace: the lines of the window, exactly those of the whole text inside it (its own first time)
     const std::string txt = (dir / "win.txt").string();
     sim::writeFtraceText(*r.trace, txt);
+    const auto wholeText = loadTrace(txt);
+    int64_t textFirst = INT64_MAX;
+    for (int c = 0; c < wholeText->cpuCount(); ++c)
+        if (!wholeText->cpu(c).empty()) textFirst = std::min(textFirst, wholeText->cpu(c).ts(0));
+    const auto partText = loadTrace(txt, o);
+    size_t textInside = 0;
+    for (int c = 0; c < wholeText->cpuCount(); ++c) {
+        const auto [a, b] = wholeText->cpu(c).indexRange(textFirst + 500'000'000, textFirst + 1'250'000'000);
+        ASSERT_EQ(partText->cpu(c).size(), b - a) << "CPU " << c;
+        for (size_t i = a; i < b; i += 97)
+            ASSERT_EQ(formatEventFields(*partText, c, i - a), formatEventFields(*wholeText, c, i));
+        textInside += b - a;
+    }
+    EXPECT_GT(textInside, 1000u);
+    EXPECT_LT(textInside, wholeText->eventCount() / 2);
+    // weighed before loading as a trace.dat is, from its lines; the window's share of them then fits
+    LoadOptions tightText;
+    tightText.memoryAvailable = (64u << 20) + wholeText->eventCount() * 20;
     try {
-        loadTrace(txt, o);
-        FAIL() << "a window on a text trace was ignored";
+        loadTrace(txt, tightText);
+        FAIL() << "a text trace loaded in too little memory";
+    } catch (const TooBigError &e) {
+        const std::string m = e.what();
+        EXPECT_EQ(m.rfind(txt + ": the trace needs about ", 0), 0u) << m;
+        EXPECT_NE(m.find("the file spans 2."), std::string::npos) << m;
+        EXPECT_NEAR(e.spanSeconds, 2.0, 0.1);
+    }
+    tightText.window = std::make_pair(0.0, 0.5);
+    EXPECT_GT(loadTrace(txt, tightText)->eventCount(), 0u);
+    // a window past the end loads nothing, and says so
+    LoadOptions late;
+    late.window = std::make_pair(100.0, 200.0);
+    try {
+        loadTrace(txt, late);
+        FAIL() << "an empty window loaded";
     } catch (const LoadError &e) {
-        EXPECT_NE(std::string(e.what()).find("--load-window reads trace.dat files"), std::string::npos)
+        EXPECT_NE(std::string(e.what()).find("no events in the chosen window"), std::string::npos)
             << e.what();
     }
     // the CLI: the same counts as the window of the whole
