@@ -3,6 +3,9 @@
 #include "util/Parallel.h"
 
 #include <algorithm>
+#include <climits>
+#include <span>
+#include <unordered_set>
 #include <vector>
 
 namespace tickscope {
@@ -110,6 +113,48 @@ private:
     std::vector<std::pair<int64_t, int64_t>> spans_;
 };
 
+// The CPUs each task was switched in on, from their switch records (a stream's from the first one still
+// read): a woken task can only be running, or be switched in, on those. Searching only them keeps the cost
+// of a wakeup from growing with the number of CPUs (on a 128-CPU server's trace, one search per CPU per
+// wakeup was most of the step's time, each a cache miss into another CPU's records).
+class SwitchedInOn
+{
+public:
+    SwitchedInOn(const std::vector<CpuAnalysis> &cpus, const std::vector<int> &switching,
+                 const std::vector<LiveSwitch> *live, int threads)
+    {
+        std::vector<std::vector<int32_t>> pids(switching.size());
+        parallelFor(switching.size(), threads, [&](size_t j) {
+            const auto c = static_cast<size_t>(switching[j]);
+            const Column<SwitchRec> &sw = cpus[c].timers.switches;
+            std::unordered_set<int32_t> seen;
+            int32_t last = INT32_MIN;
+            for (size_t k = live ? (*live)[c].record : 0; k < sw.size(); ++k) {
+                if (sw[k].nextPid == last) continue;
+                last = sw[k].nextPid;
+                seen.insert(last);
+            }
+            pids[j].assign(seen.begin(), seen.end());
+        });
+        for (size_t j = 0; j < switching.size(); ++j)
+            for (const int32_t pid : pids[j])
+                pairs_.push_back({pid, switching[j]});
+        std::sort(pairs_.begin(), pairs_.end()); // by pid, then in ascending CPU order as `switching`
+    }
+    // The CPUs pid was switched in on, ascending.
+    std::span<const std::pair<int32_t, int>> of(int32_t pid) const
+    {
+        const auto lo = std::lower_bound(pairs_.begin(), pairs_.end(), std::pair<int32_t, int>{pid, INT_MIN});
+        auto hi = lo;
+        while (hi != pairs_.end() && hi->first == pid)
+            ++hi;
+        return {lo, hi};
+    }
+
+private:
+    std::vector<std::pair<int32_t, int>> pairs_;
+};
+
 } // namespace
 
 WakeTarget wokenBy(const Trace &trace, const CpuEvents &ev, const HrtimerWakeup &w)
@@ -153,8 +198,8 @@ namespace {
 // lost: every CPU's gaps; dark: the earliest time after which some CPU lost events that its next page, not
 // read yet, will tell (INT64_MAX: none).
 void measureCpu(const Trace &trace, std::vector<CpuAnalysis> &cpus, size_t k, size_t from, size_t to,
-                const std::vector<int> &switching, const std::vector<LiveSwitch> *live,
-                const LostAnywhere &lost, int64_t dark)
+                const std::vector<int> &switching, const SwitchedInOn &on,
+                const std::vector<LiveSwitch> *live, const LostAnywhere &lost, int64_t dark)
 {
     const int n = trace.cpuCount();
     CpuAnalysis &a = cpus[k];
@@ -183,7 +228,7 @@ void measureCpu(const Trace &trace, std::vector<CpuAnalysis> &cpus, size_t k, si
     // it: on w's CPU in event order; elsewhere before t0 (a text trace's microseconds: a switch-in
     // elsewhere in the wakeup's microsecond followed it, as the wakeup shows the task asleep).
     auto runningAt = [&](int32_t pid, const HrtimerWakeup &w, int64_t t0) {
-        for (int c : switching) {
+        for (const auto &[p, c] : on.of(pid)) {
             const SwitchTimes st = times(c);
             size_t &h = atT0[static_cast<size_t>(c)];
             h = c == a.cpu ? firstRecordFrom(st.sw, w.index, h) : seekSwitch(st, h, t0);
@@ -200,11 +245,11 @@ void measureCpu(const Trace &trace, std::vector<CpuAnalysis> &cpus, size_t k, si
         // Woken while still running (it had not scheduled out yet): no switch-in follows this
         // wakeup, and the next one belongs to a later sleep. Its latency is unknown, not huge.
         if (runningAt(target.pid, w, t0)) continue;
-        const int on = target.cpu >= 0 && target.cpu < n ? target.cpu : a.cpu;
-        SwitchIn first = find(on, w, target.pid, t0);
+        const int to = target.cpu >= 0 && target.cpu < n ? target.cpu : a.cpu;
+        SwitchIn first = find(to, w, target.pid, t0);
         if (first.ts < 0) { // migrated before it ran: the earliest switch-in elsewhere
-            for (int c : switching) {
-                if (c == on) continue;
+            for (const auto &[p, c] : on.of(target.pid)) {
+                if (c == to) continue;
                 const SwitchIn s = find(c, w, target.pid, t0);
                 if (s.ts >= 0 && (first.ts < 0 || s.ts < first.ts)) first = s;
             }
@@ -236,6 +281,7 @@ std::vector<int> switchingCpus(const std::vector<CpuAnalysis> &cpus)
 void measureWakeupLatency(const Trace &trace, std::vector<CpuAnalysis> &cpus, int threads, size_t partWakeups)
 {
     const std::vector<int> switching = switchingCpus(cpus);
+    const SwitchedInOn on(cpus, switching, nullptr, threads);
     const LostAnywhere lost(trace, INT64_MIN);
     // Each wakeup is measured on its own (the search hints only save time), so a busy CPU's wakeups are
     // cut into pieces, spread over every core.
@@ -249,7 +295,7 @@ void measureWakeupLatency(const Trace &trace, std::vector<CpuAnalysis> &cpus, in
         for (size_t j = 0; j < cpus[k].timers.wakeups.size(); j += part)
             pieces.push_back({k, j, std::min(j + part, cpus[k].timers.wakeups.size())});
     parallelFor(pieces.size(), threads, [&](size_t p) {
-        measureCpu(trace, cpus, pieces[p].k, pieces[p].from, pieces[p].to, switching, nullptr, lost,
+        measureCpu(trace, cpus, pieces[p].k, pieces[p].from, pieces[p].to, switching, on, nullptr, lost,
                    INT64_MAX);
     });
 }
@@ -267,8 +313,9 @@ void measureWakeupLatency(const Trace &trace, std::vector<CpuAnalysis> &cpus, in
     }
     if (earliest == INT64_MAX) return;
     const LostAnywhere lost(trace, earliest);
+    const SwitchedInOn on(cpus, switching, &live, threads);
     parallelFor(cpus.size(), threads, [&](size_t k) {
-        measureCpu(trace, cpus, k, ranges[k].first, ranges[k].second, switching, &live, lost, darkFrom);
+        measureCpu(trace, cpus, k, ranges[k].first, ranges[k].second, switching, on, &live, lost, darkFrom);
     });
 }
 

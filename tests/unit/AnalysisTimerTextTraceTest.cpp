@@ -594,5 +594,38 @@ TEST(AnalysisTimerText, AWakeupAndItsSwitchInOfOneMicrosecondHaveALatency)
     }
 }
 
+TEST(AnalysisTimerText, AWokenTaskIsLookedForOnTheCpusItRunsOn)
+{
+    // Four CPUs, each switching tasks of its own. x (pid 300) sleeps on CPU 1; its timer fires on CPU 0 and
+    // names CPU 0, but CPU 2 pulls x first: its latency ends at CPU 2's switch-in, not at CPU 0's later one
+    // of another task. y (pid 400) runs on CPU 3 when its timer fires on CPU 0: still running, no latency.
+    const std::string P = "00000000dddd0050", Q = "00000000dddd0060";
+    TextTrace t;
+    for (int c = 0; c < 4; ++c) // every CPU has switches of its own tasks
+        t.sw(c, 0.900000, "swapper/" + std::to_string(c), 0, "w" + std::to_string(c), 500 + c)
+            .sw(c, 0.950000, "w" + std::to_string(c), 500 + c, "swapper/" + std::to_string(c), 0);
+    t.sw(1, 0.990000, "swapper/1", 0, "x", 300, 120, "R");
+    t.start(1, 1.000000, "x-300", P, 1001000000, 1001000000);
+    t.sw(1, 1.000000, "x", 300, "swapper/1", 0);
+    t.sw(3, 1.000500, "swapper/3", 0, "y", 400, 120, "R");
+    t.start(3, 1.000600, "y-400", Q, 1001000000, 1001000000);
+    t.expire(0, 1.001000, kIdle, P, 1001000100).waking(0, 1.001001, kIdle, "x", 300, 120, 0);
+    t.ev(0, 1.001002, kIdle, "hrtimer_expire_exit: hrtimer=" + P, "d.h..");
+    t.expire(0, 1.001010, kIdle, Q, 1001000110).waking(0, 1.001011, kIdle, "y", 400, 120, 0);
+    t.ev(0, 1.001012, kIdle, "hrtimer_expire_exit: hrtimer=" + Q, "d.h..");
+    t.sw(2, 1.001050, "swapper/2", 0, "x", 300);
+    t.sw(0, 1.002000, "swapper/0", 0, "w0", 500);
+    t.sw(3, 1.003000, "y", 400, "swapper/3", 0);
+    t.sw(0, 1.004000, "w0", 500, "y", 400);
+    t.ev(2, 1.005000, "x-300", "sys_exit: NR 35 = 0");
+    const Result r = analyse(t);
+    const Column<HrtimerWakeup> &w = r.timers(0).wakeups;
+    ASSERT_EQ(w.size(), 2u);
+    EXPECT_EQ(w[0].latencyNs, 50000) << "x's switch-in on CPU 2, where it was pulled";
+    EXPECT_EQ(w[1].latencyNs, kUnknownNs) << "y was running on CPU 3 when woken";
+    const test::DatOfText d = test::datOfText(*t.load(), "woken-elsewhere.dat");
+    EXPECT_EQ(test::loadedJson(*d.loaded), test::streamedJson(d.path, *d.loaded, 1000, SIZE_MAX));
+}
+
 } // namespace
 } // namespace tickscope
