@@ -19,10 +19,12 @@
 #include "write/TraceDatWriter.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <random>
 #include <tuple>
 
@@ -261,6 +263,58 @@ TEST(Stream, ReportIsTheLoadedReportOnEveryFixture)
                 << name << ", a window";
         }
     }
+}
+
+// With its default bound on the values kept, the stream's report is the whole report's on every fixture but
+// for the percentiles of the distributions it binned (marked "binned"), each the floor of the bucket its
+// value falls in: at most the exact value and within 1/128 of it.
+TEST(Stream, DefaultReportIsTheLoadedOneButForBinnedPercentilesOnEveryFixture)
+{
+    using nlohmann::json;
+    size_t binned = 0;
+    std::function<void(const json &, const json &, const std::string &)> same = [&](const json &x,
+                                                                                    const json &y,
+                                                                                    const std::string &at) {
+        if (x.is_object() && y.is_object()) {
+            const bool inBuckets = y.value("binned", false);
+            binned += inBuckets;
+            for (const auto &[k, v] : y.items()) {
+                if (k == "binned") {
+                    EXPECT_FALSE(x.value("binned", false)) << at;
+                    continue;
+                }
+                ASSERT_TRUE(x.contains(k)) << at << "/" << k << " only in the stream's report";
+                if (inBuckets && (k == "p50" || k == "p90" || k == "p99")) {
+                    const auto p = x[k].get<int64_t>(), q = v.get<int64_t>();
+                    EXPECT_LE(q, p) << at << "/" << k;
+                    EXPECT_LE(static_cast<double>(p - q),
+                              std::max(1.0, std::abs(static_cast<double>(p)) / 128.0))
+                        << at << "/" << k;
+                } else {
+                    same(x[k], v, at + "/" + k);
+                }
+            }
+            for (const auto &[k, v] : x.items())
+                EXPECT_TRUE(y.contains(k) || k == "binned") << at << "/" << k << " missing from the stream's";
+        } else if (x.is_array() && y.is_array()) {
+            ASSERT_EQ(x.size(), y.size()) << at;
+            for (size_t i = 0; i < x.size(); ++i)
+                same(x[i], y[i], at + "[" + std::to_string(i) + "]");
+        } else {
+            EXPECT_EQ(x, y) << at;
+        }
+    };
+    const StreamOptions defaults;
+    for (const std::string &path : datFixtures()) {
+        for (const auto &loaded : loadAll(path)) {
+            if (!loaded->functions.empty())
+                continue; // refused (Stream.ReportIsTheLoadedReportOnEveryFixture)
+            const std::string name = fs::path(path).filename().string() + " '" + loaded->meta.instance + "'";
+            same(json::parse(loadedJson(*loaded)),
+                 json::parse(streamedJson(path, *loaded, defaults.sliceNs, defaults.exactValues)), name);
+        }
+    }
+    EXPECT_GT(binned, 10u) << "no fixture has a distribution past the default bound: the test tells nothing";
 }
 
 TEST(Stream, HoldsAboutTheLookAheadWhenCpusStopSwitching)
