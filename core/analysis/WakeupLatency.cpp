@@ -163,10 +163,35 @@ WakeTarget wokenBy(const Trace &trace, const CpuEvents &ev, const HrtimerWakeup 
     return wokenBy(trace, ev, w, walk);
 }
 
+namespace {
+
+// Where wokenBy's scan after the naming event stops: the expiry's end (for a soft expiry, its own task's
+// next expiry event), else at most this many events after the naming one.
+constexpr size_t kMaxInside = kWokenByEvents;
+bool endsExpiry(const Trace &trace, const CpuEvents &ev, size_t i, bool soft, int32_t expiring)
+{
+    const EventKind k = trace.kind(ev.type(i));
+    return (k == EventKind::HrtimerExpireExit || k == EventKind::HrtimerExpireEntry) &&
+           (!soft || ev.pid(i) == expiring);
+}
+
+} // namespace
+
+bool wokenByFinal(const Trace &trace, const CpuEvents &ev, const HrtimerWakeup &w)
+{
+    if (!(w.flags & WakeupFlag::TaskKnown)) return true;
+    const size_t named = size_t{w.index} + w.wakeOffset;
+    if (ev.size() >= named + kMaxInside) return true;
+    const bool soft = w.flags & WakeupFlag::Soft;
+    const int32_t expiring = soft ? ev.pid(w.index) : -1;
+    for (size_t i = named + 1; i < ev.size(); ++i)
+        if (endsExpiry(trace, ev, i, soft, expiring)) return true;
+    return false;
+}
+
 WakeTarget wokenBy(const Trace &trace, const CpuEvents &ev, const HrtimerWakeup &w,
                    CpuEvents::OffsetWalker &walk)
 {
-    constexpr size_t kMaxInside = kWokenByEvents; // events after the naming one inside one expiry callback
     WakeTarget t;
     if (!(w.flags & WakeupFlag::TaskKnown)) return t;
     const size_t named = size_t{w.index} + w.wakeOffset;
@@ -180,7 +205,7 @@ WakeTarget wokenBy(const Trace &trace, const CpuEvents &ev, const HrtimerWakeup 
     for (size_t i = named + 1; i < end; ++i) {
         const EventKind k = trace.kind(ev.type(i));
         if (k == EventKind::HrtimerExpireExit || k == EventKind::HrtimerExpireEntry) {
-            if (!soft || ev.pid(i) == expiring) return t;
+            if (endsExpiry(trace, ev, i, soft, expiring)) return t;
         } else if (k == EventKind::SchedWakeup) {
             const auto q = walk.payload<SchedWakeP>(i);
             t.onWake(q.pid, q.prio, q.targetCpu, true);

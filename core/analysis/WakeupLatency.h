@@ -21,13 +21,18 @@ WakeTarget wokenBy(const Trace &trace, const CpuEvents &ev, const HrtimerWakeup 
 WakeTarget wokenBy(const Trace &trace, const CpuEvents &ev, const HrtimerWakeup &w,
                    CpuEvents::OffsetWalker &walk);
 
+// Whether the events ev holds so far decide wokenBy(w): the expiry's end is among them, or the most events
+// wokenBy reads (a trace read in parts: later events cannot change what it names).
+bool wokenByFinal(const Trace &trace, const CpuEvents &ev, const HrtimerWakeup &w);
+
 // Fills HrtimerWakeup::latencyNs, a work item per partWakeups wakeups of a CPU (0: 2^15). The caller frees
 // the transient switch arrays after.
 void measureWakeupLatency(const Trace &trace, std::vector<CpuAnalysis> &cpus, int threads,
                           size_t partWakeups = 0);
 // The same for the wakeups [ranges[k].first, ranges[k].second) of each CPU k:
 // for a trace whose events arrive in parts, once every CPU holds its events to 100 ms after the last
-// of them (the longest latency measured) and the 256 events after each on its own CPU.
+// of them (the longest latency measured) and, on its own CPU, the events that decide what it woke
+// (wokenByFinal).
 // live[c]: CPU c's first switch record still in memory (the ones before may be gone), at or before the
 // last switch-in at or before the earliest wakeup measured, with its event's time and kind: that event
 // may be gone too (a CPU that stops switching would otherwise hold every event after its last switch).

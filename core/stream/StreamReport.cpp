@@ -29,9 +29,7 @@ void Engine::measure(int64_t t, bool end)
         while (j < tm.wakeups.size() && j < open && j < paired) {
             const HrtimerWakeup &w = tm.wakeups[j];
             const int64_t t0 = ev.ts(w.index);
-            if (!end &&
-                (t0 > t - kMaxWakeupLatencyNs || ev.size() < size_t{w.index} + w.wakeOffset + kWokenByEvents))
-                break;
+            if (!end && (t0 > t - kMaxWakeupLatencyNs || !wokenByFinal(trace_, ev, w))) break;
             ++j;
         }
         ranges[c] = {s.measured, j};

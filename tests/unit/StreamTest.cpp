@@ -339,6 +339,27 @@ TEST(Stream, HoldsAboutTheLookAheadWhenCpusStopSwitching)
         << "the stream held " << r.maxLiveEvents << " of " << loaded->eventCount() << " events at once";
 }
 
+TEST(Stream, HoldsAboutTheLookAheadWhenAWokenTasksCpuGoesQuiet)
+{
+    // The scale benchmarks' 128-CPU server: each nohz_full CPU's user loop is woken once at the start, and
+    // its CPU then shows a few events a second. A wakeup waited for the 256 events after it on its CPU
+    // (those that may name what it woke) before its latency was measured, though its expiry had ended, and
+    // every CPU's switches from the oldest wakeup not measured on were held, with their events: the whole
+    // trace.
+    sim::Scenario s = sim::loadScenario(dataPath("../bench/server128.json"));
+    sim::applySetting(s, "duration_ms", "1500");
+    const sim::SimResult run = sim::simulate(s, 1);
+    const std::string path = (tempDir() / "server128.dat").string();
+    writeTraceDat(*run.trace, path);
+    const auto loaded = loadTrace(path);
+    ASSERT_GT(loaded->eventCount(), 1000000u);
+    StreamResult r;
+    EXPECT_EQ(loadedJson(*loaded), streamedJson(path, *loaded, 100000000, SIZE_MAX, &r));
+    // 1.5 s of trace; held: the 100 ms look-ahead and a 100 ms slice
+    EXPECT_LT(r.maxLiveEvents * 4, loaded->eventCount())
+        << "the stream held " << r.maxLiveEvents << " of " << loaded->eventCount() << " events at once";
+}
+
 TEST(Stream, RecordsHeldDoNotGrowWithTheTrace)
 {
     // Seed 002's legacy timer wheel with busy loops on its isolated CPUs: a TIMER softirq after every
