@@ -161,10 +161,12 @@ int32_t CpuEvents::pid(size_t i) const
 
 size_t CpuEvents::runOf(size_t i) const
 {
-    const PidRun *b = runs_.data();
-    const PidRun *e = b + runs_.size();
+    // (from the first run still held: a stream's released head reads as zeros, and reading it back costs
+    // memory again on kernels that give such a read a page of its own)
+    const PidRun *b = runs_.data() + runs_.firstLive();
+    const PidRun *e = runs_.data() + runs_.size();
     const PidRun *it = std::upper_bound(b, e, i, [](size_t v, const PidRun &r) { return v < r.first; });
-    return static_cast<size_t>(it - 1 - b);
+    return static_cast<size_t>(it - 1 - runs_.data());
 }
 
 bool CpuEvents::lostBetween(int64_t a, int64_t b) const
@@ -178,7 +180,7 @@ bool CpuEvents::lostBetween(int64_t a, int64_t b) const
 
 size_t CpuEvents::lowerBound(int64_t t, size_t first) const
 {
-    size_t lo = first;
+    size_t lo = std::max(first, released_); // (the released head is gone: not read back)
     size_t hi = size();
     while (lo < hi) {
         const size_t mid = lo + (hi - lo) / 2;
@@ -206,8 +208,10 @@ void CpuEvents::releaseBefore(size_t i)
     blockEpoch_.releaseBefore(i >> kBlockShift);
     // the pid runs that end before i (a run holds its first event's index)
     const PidRun *b = runs_.data();
-    const size_t r = static_cast<size_t>(
-        std::upper_bound(b, b + runs_.size(), i, [](size_t v, const PidRun &x) { return v < x.first; }) - b);
+    const size_t r =
+        static_cast<size_t>(std::upper_bound(b + runs_.firstLive(), b + runs_.size(), i,
+                                             [](size_t v, const PidRun &x) { return v < x.first; }) -
+                            b);
     if (r > 1) runs_.releaseBefore(r - 1);
 }
 
@@ -273,7 +277,7 @@ CpuEvents::Cursor::Cursor(const CpuEvents &ev, size_t start) : ev_(ev), i_(start
         epoch_ = ev_.epochIndex(i_);
         high_ = ev_.epochs_[epoch_].high;
         const PidRun *b = ev_.runs_.data();
-        run_ = static_cast<size_t>(std::upper_bound(b, b + ev_.runs_.size(), i_,
+        run_ = static_cast<size_t>(std::upper_bound(b + ev_.runs_.firstLive(), b + ev_.runs_.size(), i_,
                                                     [](size_t v, const PidRun &r) { return v < r.first; }) -
                                    b) -
                1;
