@@ -3,7 +3,6 @@
 #include "util/Parallel.h"
 
 #include <algorithm>
-#include <climits>
 #include <span>
 #include <unordered_set>
 #include <vector>
@@ -144,10 +143,9 @@ public:
     // The CPUs pid was switched in on, ascending.
     std::span<const std::pair<int32_t, int>> of(int32_t pid) const
     {
-        const auto lo = std::lower_bound(pairs_.begin(), pairs_.end(), std::pair<int32_t, int>{pid, INT_MIN});
-        auto hi = lo;
-        while (hi != pairs_.end() && hi->first == pid)
-            ++hi;
+        const auto [lo, hi] =
+            std::equal_range(pairs_.begin(), pairs_.end(), std::pair<int32_t, int>{pid, 0},
+                             [](const auto &a, const auto &b) { return a.first < b.first; });
         return {lo, hi};
     }
 
@@ -168,9 +166,8 @@ namespace {
 // Where wokenBy's scan after the naming event stops: the expiry's end (for a soft expiry, its own task's
 // next expiry event), else at most this many events after the naming one.
 constexpr size_t kMaxInside = kWokenByEvents;
-bool endsExpiry(const Trace &trace, const CpuEvents &ev, size_t i, bool soft, int32_t expiring)
+bool endsExpiry(EventKind k, const CpuEvents &ev, size_t i, bool soft, int32_t expiring)
 {
-    const EventKind k = trace.kind(ev.type(i));
     return (k == EventKind::HrtimerExpireExit || k == EventKind::HrtimerExpireEntry) &&
            (!soft || ev.pid(i) == expiring);
 }
@@ -185,7 +182,7 @@ bool wokenByFinal(const Trace &trace, const CpuEvents &ev, const HrtimerWakeup &
     const bool soft = w.flags & WakeupFlag::Soft;
     const int32_t expiring = soft ? ev.pid(w.index) : -1;
     for (size_t i = named + 1; i < ev.size(); ++i)
-        if (endsExpiry(trace, ev, i, soft, expiring)) return true;
+        if (endsExpiry(trace.kind(ev.type(i)), ev, i, soft, expiring)) return true;
     return false;
 }
 
@@ -204,9 +201,8 @@ WakeTarget wokenBy(const Trace &trace, const CpuEvents &ev, const HrtimerWakeup 
     const size_t end = std::min(ev.size(), named + kMaxInside);
     for (size_t i = named + 1; i < end; ++i) {
         const EventKind k = trace.kind(ev.type(i));
-        if (k == EventKind::HrtimerExpireExit || k == EventKind::HrtimerExpireEntry) {
-            if (endsExpiry(trace, ev, i, soft, expiring)) return t;
-        } else if (k == EventKind::SchedWakeup) {
+        if (endsExpiry(k, ev, i, soft, expiring)) return t;
+        if (k == EventKind::SchedWakeup) {
             const auto q = walk.payload<SchedWakeP>(i);
             t.onWake(q.pid, q.prio, q.targetCpu, true);
         } else if (k == EventKind::SchedMigrateTask) {

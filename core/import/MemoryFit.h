@@ -6,9 +6,16 @@
 #include "Loader.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 
 namespace tickscope {
+
+namespace text {
+struct PrefixOracle;
+}
 
 // Bytes of memory the model takes per byte of ring-buffer page data, as an estimate made before loading:
 // the largest ratio of `report`'s peak RSS to page bytes measured on large.dat (0.65, v7 zstd, real
@@ -29,5 +36,17 @@ int64_t nsAfter(int64_t first, double seconds);
 // Throws TooBigError when `need` bytes (fixed part included) exceed the memory available (the options',
 // else /proc/meminfo's). spanSeconds: the file's span, to say how much of it would fit.
 void refuseIfTooBig(const std::string &path, const LoadOptions &options, uint64_t need, double spanSeconds);
+
+// A text trace, before anything is allocated for its events: the time of its first line that shows one
+// (looked for in the first few MiB), the window the options ask for in ns, and TooBigError when the model
+// of its `lines` (an estimate), or of the window's share of them, would not fit. The lines are taken as
+// spread evenly between the first and the last time (found in the last few MiB).
+struct TextWeight
+{
+    int64_t first = INT64_MIN; // INT64_MIN: no line shows a time
+    std::optional<std::pair<int64_t, int64_t>> window;
+};
+TextWeight weighText(const std::string &path, std::string_view data, size_t lines, const LoadOptions &options,
+                     const text::PrefixOracle *prefixes);
 
 } // namespace tickscope

@@ -100,30 +100,6 @@ std::string quoteLine(std::string_view line)
     return q;
 }
 
-// trace-cmd prints "version = 6" and the like before "cpus=N".
-// A "[003]" CPU column: the line is an event line, however damaged (e.g. an overflowing timestamp).
-bool hasCpuColumn(std::string_view line)
-{
-    for (size_t open = line.find('['); open != std::string_view::npos; open = line.find('[', open + 1)) {
-        size_t k = open + 1;
-        while (k < line.size() && line[k] >= '0' && line[k] <= '9')
-            ++k;
-        if (k > open + 1 && k < line.size() && line[k] == ']') return true;
-    }
-    return false;
-}
-
-bool looksLikeHeader(std::string_view line)
-{
-    const size_t start = line.find_first_not_of(" \t");
-    if (line.size() > 256 || start == std::string_view::npos || hasCpuColumn(line)) return false;
-    const char c = line[start];
-    return ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) &&
-           line.find_first_of("=:") != std::string_view::npos &&
-           std::all_of(line.begin(), line.end(),
-                       [](char ch) { return (ch >= 0x20 && ch < 0x7f) || ch == '\t' || ch == '\r'; });
-}
-
 // What the function_graph lines could not give: one warning per kind of loss.
 void graphWarnings(const Instance &in, std::vector<std::string> &out)
 {
@@ -187,7 +163,6 @@ private:
     bool type(Instance &in, std::string_view name, TypeRef &t);
     void noteComm(Instance &in, int64_t ts, int32_t pid, std::string_view comm, bool truncated);
     void badLine(std::string_view line);
-    void weigh(std::string_view data);
     bool outsideWindow(int64_t ts) const { return window_ && (ts < window_->first || ts > window_->second); }
     std::vector<std::unique_ptr<Trace>> finish();
 
@@ -216,58 +191,6 @@ private:
     size_t outside_ = 0;
 };
 
-namespace {
-
-// The time of an event line, or of a function_graph line with funcgraph-abstime; kNoTs for other lines.
-int64_t lineTs(std::string_view line, const text::PrefixOracle *prefixes)
-{
-    if (const ParsedLine pl = text::parseLine(line, prefixes); pl.kind == LineKind::Event) return pl.ts;
-    const funcgraph::Line g = funcgraph::parseLine(line);
-    return g.kind != funcgraph::LineKind::None ? g.ts : kNoTs;
-}
-
-} // namespace
-
-// Before anything is allocated for the events: the times of the first and last lines that show one (looked
-// for in the first and last few MiB), the window the options ask for, and whether the model of the lines to
-// load fits in the memory available (TooBigError when not). The lines are taken as spread evenly over time.
-void TextImport::weigh(std::string_view data)
-{
-    constexpr size_t kLook = size_t{4} << 20;
-    for (size_t pos = 0; pos < std::min(data.size(), kLook) && firstTs_ == kNoTs;) {
-        const size_t nl = data.find('\n', pos);
-        const size_t end = nl == std::string_view::npos ? data.size() : nl;
-        firstTs_ = lineTs(data.substr(pos, end - pos), this);
-        pos = end + 1;
-    }
-    int64_t last = kNoTs;
-    for (size_t end = data.size(); end > 0 && data.size() - end < kLook && last == kNoTs;) {
-        if (data[end - 1] == '\n') --end; // (the last line's newline)
-        const size_t nl = data.rfind('\n', end == 0 ? 0 : end - 1);
-        const size_t begin = nl == std::string_view::npos || end == 0 ? 0 : nl + 1;
-        last = lineTs(data.substr(begin, end - begin), this);
-        if (begin == 0) break;
-        end = begin;
-    }
-    const bool spanKnown = firstTs_ != kNoTs && last != kNoTs && last > firstTs_;
-    double share = 1;
-    if (opt_.window) {
-        if (firstTs_ == kNoTs)
-            throw LoadError(path_ + ": --load-window: no line in the first 4 MiB of this text shows a time "
-                                    "(function_graph output shows one with funcgraph-abstime)");
-        window_ = {nsAfter(firstTs_, opt_.window->first), nsAfter(firstTs_, opt_.window->second)};
-        if (spanKnown) {
-            const double in = static_cast<double>(std::min(window_->second, last)) -
-                              static_cast<double>(std::max(window_->first, firstTs_));
-            share = std::clamp(in / static_cast<double>(last - firstTs_), 0.0, 1.0);
-        }
-    }
-    const double lines = static_cast<double>(estLines_) * share;
-    const auto need =
-        static_cast<uint64_t>(lines * kModelBytesPerTextLine * modelWeight(opt_)) + kModelFixedBytes;
-    refuseIfTooBig(path_, opt_, need, spanKnown ? static_cast<double>(last - firstTs_) / 1e9 : 0);
-}
-
 std::vector<std::unique_ptr<Trace>> TextImport::run()
 {
     const std::string_view data = file_.bytes();
@@ -276,7 +199,9 @@ std::vector<std::unique_ptr<Trace>> TextImport::run()
     const std::string_view sample = data.substr(0, size_t{256} * 1024);
     const auto sampleLines = static_cast<size_t>(std::count(sample.begin(), sample.end(), '\n'));
     estLines_ = data.size() / std::max<size_t>(sample.size() / std::max<size_t>(sampleLines, 1), 16) + 16;
-    weigh(data);
+    const TextWeight w = weighText(path_, data, estLines_, opt_, this);
+    firstTs_ = w.first;
+    window_ = w.window;
 
     size_t pos = 0;
     size_t nextReport = kProgressStep;
@@ -364,7 +289,7 @@ void TextImport::onLine(std::string_view line, bool unterminated)
             onGraph(instance(""), g, line);
             return;
         }
-        if (!sawEvent_ && looksLikeHeader(line)) return;
+        if (!sawEvent_ && text::looksLikeHeader(line)) return;
         break;
     }
     badLine(line);

@@ -247,4 +247,28 @@ ParsedLine parseLine(std::string_view line, const PrefixOracle *prefixes)
     return out;
 }
 
+// A "[003]" CPU column: the line is an event line, however damaged (e.g. an overflowing timestamp).
+bool hasCpuColumn(std::string_view line)
+{
+    for (size_t open = line.find('['); open != std::string_view::npos; open = line.find('[', open + 1)) {
+        size_t k = open + 1;
+        while (k < line.size() && line[k] >= '0' && line[k] <= '9')
+            ++k;
+        if (k > open + 1 && k < line.size() && line[k] == ']') return true;
+    }
+    return false;
+}
+
+// trace-cmd prints "version = 6" and the like before "cpus=N".
+bool looksLikeHeader(std::string_view line)
+{
+    const size_t start = line.find_first_not_of(" \t");
+    if (line.size() > 256 || start == std::string_view::npos || hasCpuColumn(line)) return false;
+    const char c = line[start];
+    return ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) &&
+           line.find_first_of("=:") != std::string_view::npos &&
+           std::all_of(line.begin(), line.end(),
+                       [](char ch) { return (ch >= 0x20 && ch < 0x7f) || ch == '\t' || ch == '\r'; });
+}
+
 } // namespace tickscope::text

@@ -64,6 +64,12 @@ struct PrefixOracle
 // line: without the '\n'; a trailing '\r' is ignored.
 ParsedLine parseLine(std::string_view line, const PrefixOracle *prefixes = nullptr);
 
+// A "[003]" CPU column: the line is an event line, however damaged (e.g. an overflowing timestamp).
+bool hasCpuColumn(std::string_view line);
+// A header line of a tool's text before its events (trace-cmd's "version = 6" and the like): a name,
+// '=' or ':', printable, no CPU column.
+bool looksLikeHeader(std::string_view line);
+
 // "335.037977" (us), "4.804849357" (ns), any 1..9 fractional digits, or an integer (counter clocks).
 bool parseTimestamp(std::string_view tok, int64_t &ns);
 

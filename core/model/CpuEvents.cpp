@@ -207,12 +207,7 @@ void CpuEvents::releaseBefore(size_t i)
     blockOffset_.releaseBefore(i >> kBlockShift);
     blockEpoch_.releaseBefore(i >> kBlockShift);
     // the pid runs that end before i (a run holds its first event's index)
-    const PidRun *b = runs_.data();
-    const size_t r =
-        static_cast<size_t>(std::upper_bound(b + runs_.firstLive(), b + runs_.size(), i,
-                                             [](size_t v, const PidRun &x) { return v < x.first; }) -
-                            b);
-    if (r > 1) runs_.releaseBefore(r - 1);
+    if (const size_t run = runOf(i); run > 0) runs_.releaseBefore(run);
 }
 
 void CpuEvents::sortByTime()
@@ -276,11 +271,7 @@ CpuEvents::Cursor::Cursor(const CpuEvents &ev, size_t start) : ev_(ev), i_(start
         off_ = ev_.payloadOffset(i_);
         epoch_ = ev_.epochIndex(i_);
         high_ = ev_.epochs_[epoch_].high;
-        const PidRun *b = ev_.runs_.data();
-        run_ = static_cast<size_t>(std::upper_bound(b + ev_.runs_.firstLive(), b + ev_.runs_.size(), i_,
-                                                    [](size_t v, const PidRun &r) { return v < r.first; }) -
-                                   b) -
-               1;
+        run_ = ev_.runOf(i_);
     }
 }
 

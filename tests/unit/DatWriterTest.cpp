@@ -442,6 +442,26 @@ TEST(DatWriter, AFailedWriteLeavesNothingBehind)
     fs::remove_all(dir);
 }
 
+// `part`, loaded with --load-window 0.5:1.25: on every CPU exactly the events of `whole` from 0.5 s to
+// 1.25 s after its first event, with the same times and fields (every `stride`th compared); more than
+// 1000 of them, under half of the whole.
+void expectWindowOf(const Trace &whole, const Trace &part, size_t stride, size_t &inside)
+{
+    const int64_t from = whole.firstTs() + 500'000'000, to = whole.firstTs() + 1'250'000'000;
+    inside = 0;
+    for (int c = 0; c < whole.cpuCount(); ++c) {
+        const auto [a, b] = whole.cpu(c).indexRange(from, to);
+        ASSERT_EQ(part.cpu(c).size(), b - a) << "CPU " << c;
+        for (size_t i = a; i < b; i += stride) {
+            ASSERT_EQ(part.cpu(c).ts(i - a), whole.cpu(c).ts(i));
+            ASSERT_EQ(formatEventFields(part, c, i - a), formatEventFields(whole, c, i));
+        }
+        inside += b - a;
+    }
+    EXPECT_GT(inside, 1000u);
+    EXPECT_LT(inside, whole.eventCount() / 2);
+}
+
 // --load-window: only the pages of the span are read, and the events loaded are exactly those of the whole
 // trace inside it; a model that would not fit is refused before loading, naming the span and what fits;
 // the fitting window then loads. The same for a text trace's lines.
@@ -452,25 +472,11 @@ TEST(LoadWindow, LoadsExactlyTheSpanAndRefusesWhatDoesNotFit)
     const std::string dat = (dir / "win.dat").string();
     writeTraceDat(*r.trace, dat);
     const auto whole = loadTrace(dat);
-    int64_t first = INT64_MAX;
-    for (int c = 0; c < whole->cpuCount(); ++c)
-        if (!whole->cpu(c).empty()) first = std::min(first, whole->cpu(c).ts(0));
     LoadOptions o;
     o.window = std::make_pair(0.5, 1.25);
-    const auto part = loadTrace(dat, o);
-    const int64_t from = first + 500'000'000, to = first + 1'250'000'000;
+    const int64_t from = whole->firstTs() + 500'000'000;
     size_t inside = 0;
-    for (int c = 0; c < whole->cpuCount(); ++c) {
-        const auto [a, b] = whole->cpu(c).indexRange(from, to);
-        ASSERT_EQ(part->cpu(c).size(), b - a) << "CPU " << c;
-        for (size_t i = a; i < b; ++i) {
-            ASSERT_EQ(part->cpu(c).ts(i - a), whole->cpu(c).ts(i));
-            ASSERT_EQ(formatEventFields(*part, c, i - a), formatEventFields(*whole, c, i));
-        }
-        inside += b - a;
-    }
-    EXPECT_GT(inside, 1000u);
-    EXPECT_LT(inside, whole->eventCount() / 2);
+    expectWindowOf(*whole, *loadTrace(dat, o), 1, inside);
 
     // too big for the memory given: refused with the span and what fits, before loading
     LoadOptions tight;
@@ -501,20 +507,8 @@ TEST(LoadWindow, LoadsExactlyTheSpanAndRefusesWhatDoesNotFit)
     const std::string txt = (dir / "win.txt").string();
     sim::writeFtraceText(*r.trace, txt);
     const auto wholeText = loadTrace(txt);
-    int64_t textFirst = INT64_MAX;
-    for (int c = 0; c < wholeText->cpuCount(); ++c)
-        if (!wholeText->cpu(c).empty()) textFirst = std::min(textFirst, wholeText->cpu(c).ts(0));
-    const auto partText = loadTrace(txt, o);
     size_t textInside = 0;
-    for (int c = 0; c < wholeText->cpuCount(); ++c) {
-        const auto [a, b] = wholeText->cpu(c).indexRange(textFirst + 500'000'000, textFirst + 1'250'000'000);
-        ASSERT_EQ(partText->cpu(c).size(), b - a) << "CPU " << c;
-        for (size_t i = a; i < b; i += 97)
-            ASSERT_EQ(formatEventFields(*partText, c, i - a), formatEventFields(*wholeText, c, i));
-        textInside += b - a;
-    }
-    EXPECT_GT(textInside, 1000u);
-    EXPECT_LT(textInside, wholeText->eventCount() / 2);
+    expectWindowOf(*wholeText, *loadTrace(txt, o), 97, textInside);
     // weighed before loading as a trace.dat is, from its lines; the window's share of them then fits
     LoadOptions tightText;
     tightText.memoryAvailable = (64u << 20) + wholeText->eventCount() * 20;

@@ -19,13 +19,10 @@
 #include "write/TraceDatWriter.h"
 
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <functional>
-#include <random>
 #include <tuple>
 
 using namespace tickscope;
@@ -33,15 +30,6 @@ using namespace tickscope::test;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::vector<std::string> datFixtures()
-{
-    std::vector<std::string> out;
-    for (const auto &e : fs::directory_iterator(dataPath("")))
-        if (e.path().extension() == ".dat") out.push_back(e.path().string());
-    std::sort(out.begin(), out.end());
-    return out;
-}
 
 // How a stream is stepped: a page at a time (0), slices of `slice` ns, or everything at once.
 constexpr int64_t kPageAtATime = 0;
@@ -265,57 +253,21 @@ TEST(Stream, ReportIsTheLoadedReportOnEveryFixture)
     }
 }
 
-// With its default bound on the values kept, the stream's report is the whole report's on every fixture but
-// for the percentiles of the distributions it binned (marked "binned"), each the floor of the bucket its
-// value falls in: at most the exact value and within 1/128 of it.
-TEST(Stream, DefaultReportIsTheLoadedOneButForBinnedPercentilesOnEveryFixture)
+// A simulation written as a trace.dat and streamed in slices of sliceNs with every value kept: its report
+// must be the loaded one. Returns what the stream held and the events in all.
+namespace {
+std::pair<StreamResult, size_t> streamSimulated(const sim::Scenario &s, const std::string &name,
+                                                int64_t sliceNs)
 {
-    using nlohmann::json;
-    size_t binned = 0;
-    std::function<void(const json &, const json &, const std::string &)> same = [&](const json &x,
-                                                                                    const json &y,
-                                                                                    const std::string &at) {
-        if (x.is_object() && y.is_object()) {
-            const bool inBuckets = y.value("binned", false);
-            binned += inBuckets;
-            for (const auto &[k, v] : y.items()) {
-                if (k == "binned") {
-                    EXPECT_FALSE(x.value("binned", false)) << at;
-                    continue;
-                }
-                ASSERT_TRUE(x.contains(k)) << at << "/" << k << " only in the stream's report";
-                if (inBuckets && (k == "p50" || k == "p90" || k == "p99")) {
-                    const auto p = x[k].get<int64_t>(), q = v.get<int64_t>();
-                    EXPECT_LE(q, p) << at << "/" << k;
-                    EXPECT_LE(static_cast<double>(p - q),
-                              std::max(1.0, std::abs(static_cast<double>(p)) / 128.0))
-                        << at << "/" << k;
-                } else {
-                    same(x[k], v, at + "/" + k);
-                }
-            }
-            for (const auto &[k, v] : x.items())
-                EXPECT_TRUE(y.contains(k) || k == "binned") << at << "/" << k << " missing from the stream's";
-        } else if (x.is_array() && y.is_array()) {
-            ASSERT_EQ(x.size(), y.size()) << at;
-            for (size_t i = 0; i < x.size(); ++i)
-                same(x[i], y[i], at + "[" + std::to_string(i) + "]");
-        } else {
-            EXPECT_EQ(x, y) << at;
-        }
-    };
-    const StreamOptions defaults;
-    for (const std::string &path : datFixtures()) {
-        for (const auto &loaded : loadAll(path)) {
-            if (!loaded->functions.empty())
-                continue; // refused (Stream.ReportIsTheLoadedReportOnEveryFixture)
-            const std::string name = fs::path(path).filename().string() + " '" + loaded->meta.instance + "'";
-            same(json::parse(loadedJson(*loaded)),
-                 json::parse(streamedJson(path, *loaded, defaults.sliceNs, defaults.exactValues)), name);
-        }
-    }
-    EXPECT_GT(binned, 10u) << "no fixture has a distribution past the default bound: the test tells nothing";
+    const sim::SimResult run = sim::simulate(s, 1);
+    const std::string path = (tempDir() / name).string();
+    writeTraceDat(*run.trace, path);
+    const auto loaded = loadTrace(path);
+    StreamResult r;
+    EXPECT_EQ(loadedJson(*loaded), streamedJson(path, *loaded, sliceNs, SIZE_MAX, &r)) << name;
+    return {std::move(r), loaded->eventCount()};
 }
+} // namespace
 
 TEST(Stream, HoldsAboutTheLookAheadWhenCpusStopSwitching)
 {
@@ -326,17 +278,11 @@ TEST(Stream, HoldsAboutTheLookAheadWhenCpusStopSwitching)
     sim::applySetting(s, "cpus", "4");
     sim::applySetting(s, "nohz_full", "1-3");
     sim::applySetting(s, "duration_ms", "20000");
-    const sim::SimResult run = sim::simulate(s, 1);
-    const std::string path = (tempDir() / "stops-switching.dat").string();
-    writeTraceDat(*run.trace, path);
-    const auto loaded = loadTrace(path);
-    ASSERT_GT(loaded->eventCount(), 300000u);
-    StreamResult r;
-    EXPECT_EQ(loadedJson(*loaded), streamedJson(path, *loaded, 10000000, SIZE_MAX, &r));
+    const auto [r, events] = streamSimulated(s, "stops-switching.dat", 10000000);
+    ASSERT_GT(events, 300000u);
     // 20 s of trace; what is held is ~100 ms of look-ahead, a slice and the 4096 events a CPU releases at
     // once: well under a tenth (one CPU of four kept from its last switch on was a quarter)
-    EXPECT_LT(r.maxLiveEvents * 10, loaded->eventCount())
-        << "the stream held " << r.maxLiveEvents << " of " << loaded->eventCount() << " events at once";
+    EXPECT_LT(r.maxLiveEvents * 10, events) << "the stream held " << r.maxLiveEvents << " of " << events;
 }
 
 TEST(Stream, HoldsAboutTheLookAheadWhenAWokenTasksCpuGoesQuiet)
@@ -348,16 +294,10 @@ TEST(Stream, HoldsAboutTheLookAheadWhenAWokenTasksCpuGoesQuiet)
     // trace.
     sim::Scenario s = sim::loadScenario(dataPath("../bench/server128.json"));
     sim::applySetting(s, "duration_ms", "1500");
-    const sim::SimResult run = sim::simulate(s, 1);
-    const std::string path = (tempDir() / "server128.dat").string();
-    writeTraceDat(*run.trace, path);
-    const auto loaded = loadTrace(path);
-    ASSERT_GT(loaded->eventCount(), 1000000u);
-    StreamResult r;
-    EXPECT_EQ(loadedJson(*loaded), streamedJson(path, *loaded, 100000000, SIZE_MAX, &r));
+    const auto [r, events] = streamSimulated(s, "server128.dat", 100000000);
+    ASSERT_GT(events, 1000000u);
     // 1.5 s of trace; held: the 100 ms look-ahead and a 100 ms slice
-    EXPECT_LT(r.maxLiveEvents * 4, loaded->eventCount())
-        << "the stream held " << r.maxLiveEvents << " of " << loaded->eventCount() << " events at once";
+    EXPECT_LT(r.maxLiveEvents * 4, events) << "the stream held " << r.maxLiveEvents << " of " << events;
 }
 
 TEST(Stream, RecordsHeldDoNotGrowWithTheTrace)
@@ -484,112 +424,6 @@ TEST(Stream, LostEventsFoundAtAStepBoundaryGiveTheLoadedReport)
         for (int64_t slice : {1, 20000, 300000})
             EXPECT_EQ(whole, streamedJson(path, *loaded, slice, SIZE_MAX))
                 << name << ", " << slice << " ns slices";
-    }
-}
-
-TEST(Stream, PercentilesPastTheExactBoundAreWithinTheirBucket)
-{
-    // rt-hrtimer-k32.dat has thousands of wakeups per CPU: bound the exact values at 100
-    const std::string path = dataPath("rt-hrtimer-k32.dat");
-    const auto loaded = loadTrace(path);
-    const TickReport whole = TickReport::make(*loaded, TickAnalysis::run(*loaded), {});
-    StreamOptions so;
-    so.exactValues = 100;
-    const TickReport streamed = streamReport(path, so).report;
-    EXPECT_EQ(streamed.binnedValues, 100u);
-    ASSERT_EQ(whole.cpus.size(), streamed.cpus.size());
-    size_t binned = 0;
-    auto check = [&](const Distribution &x, const Distribution &y, const std::string &what) {
-        EXPECT_EQ(x.count, y.count) << what;
-        EXPECT_EQ(x.min, y.min) << what;
-        EXPECT_EQ(x.max, y.max) << what;
-        EXPECT_EQ(y.binned, y.count > 100) << what;
-        if (!y.binned) {
-            EXPECT_EQ(std::make_tuple(x.p50, x.p90, x.p99), std::make_tuple(y.p50, y.p90, y.p99)) << what;
-            return;
-        }
-        ++binned;
-        for (auto [p, q] : {std::pair{x.p50, y.p50}, {x.p90, y.p90}, {x.p99, y.p99}}) {
-            // the bucket's floor: at most the value, and within 1/128 of it
-            EXPECT_LE(q, p) << what;
-            EXPECT_LE(static_cast<double>(p - q), std::max(1.0, std::abs(static_cast<double>(p)) / 128.0))
-                << what;
-        }
-    };
-    for (size_t c = 0; c < whole.cpus.size(); ++c) {
-        const WakeupReport &x = whole.cpus[c].wakeup, &y = streamed.cpus[c].wakeup;
-        const std::string cpu = "CPU " + std::to_string(c);
-        check(x.latency, y.latency, cpu + " latency");
-        check(x.lateness, y.lateness, cpu + " lateness");
-        check(x.latencyRt, y.latencyRt, cpu + " RT latency");
-        check(whole.cpus[c].tickLateness, streamed.cpus[c].tickLateness, cpu + " tick lateness");
-        EXPECT_EQ(x.count, y.count) << cpu;
-        EXPECT_EQ(x.histogram, y.histogram) << cpu;
-    }
-    EXPECT_GT(binned, 3u);
-}
-
-TEST(Stream, DistributionFoldBucketsKeepOrderAndBound)
-{
-    std::mt19937 rng(11);
-    std::vector<int32_t> values;
-    for (int k = 0; k < 20000; ++k) {
-        const int shift = static_cast<int>(rng() % 31);
-        const auto v = static_cast<int32_t>(rng() >> (32 - shift - 1) >> 1);
-        values.push_back(rng() % 5 == 0 ? -v : v);
-    }
-    values.push_back(INT32_MAX);
-    values.push_back(INT32_MIN + 1);
-    values.push_back(0);
-    for (int32_t v : values) {
-        const size_t b = DistributionFold::bucketOf(v);
-        const int64_t floor = DistributionFold::bucketFloor(b);
-        ASSERT_LE(floor, v) << v;
-        ASSERT_LE(static_cast<double>(v - floor), std::max(1.0, std::abs(static_cast<double>(v)) / 128.0))
-            << v;
-        ASSERT_EQ(DistributionFold::bucketOf(static_cast<int32_t>(floor)), b) << v;
-    }
-    std::vector<int32_t> sorted = values;
-    std::sort(sorted.begin(), sorted.end());
-    for (size_t k = 1; k < sorted.size(); ++k)
-        ASSERT_LE(DistributionFold::bucketOf(sorted[k - 1]), DistributionFold::bucketOf(sorted[k]));
-    // exact while within its bound: the nearest rank, as a whole report computes it
-    DistributionFold exact(SIZE_MAX), bounded(1000);
-    for (int32_t v : values) {
-        exact.add(v);
-        bounded.add(v);
-    }
-    std::vector<int32_t> copy = values;
-    const Distribution want = Distribution::of(copy), got = exact.result(), approx = bounded.result();
-    EXPECT_EQ(std::make_tuple(want.count, want.min, want.p50, want.p90, want.p99, want.max),
-              std::make_tuple(got.count, got.min, got.p50, got.p90, got.p99, got.max));
-    EXPECT_FALSE(got.binned);
-    EXPECT_TRUE(approx.binned);
-    EXPECT_EQ(std::make_tuple(want.count, want.min, want.max),
-              std::make_tuple(approx.count, approx.min, approx.max));
-    for (auto [p, q] : {std::pair{want.p50, approx.p50}, {want.p90, approx.p90}, {want.p99, approx.p99}}) {
-        EXPECT_LE(q, p);
-        EXPECT_LE(static_cast<double>(p - q), std::max(1.0, std::abs(static_cast<double>(p)) / 128.0));
-    }
-}
-
-TEST(Stream, BinnedDistributionsHoldTheBucketsTheirValuesFallIn)
-{
-    // Latencies of one CPU span a few powers of two: their buckets, a power of two at a time, take a few
-    // KiB, where all 52 of them took 53 KiB per binned distribution (thousands of CPUs: hundreds of MB).
-    DistributionFold d(100);
-    std::mt19937 rng(5);
-    std::vector<int32_t> values;
-    for (int k = 0; k < 50000; ++k)
-        values.push_back(static_cast<int32_t>(2000 + rng() % 30000)); // 2^10 .. 2^15
-    for (int32_t v : values)
-        d.add(v);
-    EXPECT_TRUE(d.binned());
-    EXPECT_LT(d.bytes(), 6u * 1024) << "5 powers of two of 128 buckets, and the table of 52";
-    const Distribution got = d.result(), want = Distribution::of(values);
-    for (auto [p, q] : {std::pair{want.p50, got.p50}, {want.p90, got.p90}, {want.p99, got.p99}}) {
-        EXPECT_LE(q, p);
-        EXPECT_LE(static_cast<double>(p - q), static_cast<double>(p) / 128.0);
     }
 }
 

@@ -1,5 +1,6 @@
-// What the `report --stream` tests share: the report of a whole load and the streamed one as JSON (the
-// timing figures, which differ, cleared), and a hand-written text trace written as trace.dat.
+// What the `report --stream` tests share: the trace.dat fixtures, the report of a whole load and the streamed
+// one as JSON (the timing figures, which differ, cleared), and a hand-written text trace written as
+// trace.dat.
 #pragma once
 
 #include "TestUtil.h"
@@ -9,11 +10,24 @@
 #include "stream/StreamReport.h"
 #include "write/TraceDatWriter.h"
 
+#include <algorithm>
+#include <filesystem>
 #include <initializer_list>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace tickscope::test {
+
+// Every trace.dat fixture, sorted.
+inline std::vector<std::string> datFixtures()
+{
+    std::vector<std::string> out;
+    for (const auto &e : std::filesystem::directory_iterator(dataPath("")))
+        if (e.path().extension() == ".dat") out.push_back(e.path().string());
+    std::sort(out.begin(), out.end());
+    return out;
+}
 
 inline LoadOptions instanceOptions(const Trace &loaded)
 {
