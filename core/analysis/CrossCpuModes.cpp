@@ -90,7 +90,7 @@ void SwitchOutSweep::through(const Trace &trace, const EventRoles &roles,
     auto head = [&](size_t c, Head &h) {
         const CpuEvents &ev = trace.cpu(cpus[c].cpu);
         const Cpu &s = cpus_[c];
-        const Column<SwitchRec> &sw = cpus[c].timers.switches;
+        const SwitchRecords &sw = cpus[c].timers.switches;
         const bool hasO = s.open < opens[c].size() && ev.ts(opens[c][s.open]) <= t;
         const bool hasS = s.sw < sw.size() && ev.ts(sw[s.sw].index) <= t;
         if (!hasO && !hasS) return false;

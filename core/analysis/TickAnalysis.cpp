@@ -250,7 +250,7 @@ void TickAnalysis::acrossCpus(const Trace &trace, const EventRoles &roles, const
         }
         throwIfCancelled(options.cancel);
         for (CpuAnalysis &c : cpus)
-            c.timers.switches = Column<SwitchRec>();
+            c.timers.switches = SwitchRecords();
         clock.mark("analysis: cross-CPU modes, by then");
     }
     decideFallback(trace);

@@ -41,6 +41,7 @@
 //   expiry to the RT one (moving non-RT sleepers to softirq context removes it).
 #pragma once
 
+#include "SwitchRecords.h"
 #include "model/Column.h"
 
 #include <algorithm>
@@ -164,13 +165,6 @@ struct HrtimerLateness
 };
 static_assert(sizeof(HrtimerLateness) == 8);
 
-// Transient: every switch-in of the CPU (sched_switch, or the first event of a task switched in without
-// one), for the wakeup latency.
-struct SwitchRec
-{
-    uint32_t index; // sched_switch, or the first event of a task switched in without one
-    int32_t nextPid;
-};
 struct CpuTimers
 {
     std::vector<LongSoftirq> longSoftirqs; // every softirq >= kLongSoftirqNs, any vector
@@ -180,8 +174,7 @@ struct CpuTimers
     Column<HrtimerWakeup> wakeups;
     Column<HrtimerLateness> otherLateness; // every other expiry
     std::vector<WakeupBatch> batches;      // bursts, in the order they closed
-    // transient (emptied after the steps across CPUs)
-    Column<SwitchRec> switches;
+    SwitchRecords switches;                // transient (emptied after the steps across CPUs)
 
     size_t bytes() const
     {

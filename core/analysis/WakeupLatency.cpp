@@ -22,7 +22,7 @@ struct SwitchTimes
 {
     const Trace &trace;
     const CpuEvents &ev;
-    const Column<SwitchRec> &sw;
+    const SwitchRecords &sw;
     const LiveSwitch *live = nullptr;
     int64_t ts(size_t k) const { return live && k == live->record ? live->ts : ev.ts(sw[k].index); }
     bool shown(size_t k) const
@@ -125,7 +125,7 @@ public:
         std::vector<std::vector<int32_t>> pids(switching.size());
         parallelFor(switching.size(), threads, [&](size_t j) {
             const auto c = static_cast<size_t>(switching[j]);
-            const Column<SwitchRec> &sw = cpus[c].timers.switches;
+            const SwitchRecords &sw = cpus[c].timers.switches;
             std::unordered_set<int32_t> seen;
             int32_t last = INT32_MIN;
             for (size_t k = live ? (*live)[c].record : 0; k < sw.size(); ++k) {

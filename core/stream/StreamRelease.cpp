@@ -33,7 +33,7 @@ size_t Engine::eventsNeeded(size_t c) const
     if (s.other < a.timers.otherLateness.size())
         need = std::min<size_t>(need, a.timers.otherLateness[s.other].index);
     // the pairing's next start and expiries, the sweep's next switch, the latency step's switches
-    const Column<SwitchRec> &sw = a.timers.switches;
+    const SwitchRecords &sw = a.timers.switches;
     // (the first one's time and kind are kept aside once it is the first)
     const size_t firstRead = s.live.record == s.liveSwitch ? s.liveSwitch + 1 : s.liveSwitch;
     if (firstRead < sw.size()) need = std::min<size_t>(need, sw[firstRead].index);

@@ -47,7 +47,7 @@ void Engine::measure(int64_t t, bool end)
     // switch-in at the oldest's very time is one its search may find, and one at or before it tells
     // whether the task was running).
     for (size_t c = 0; c < cpus_.size(); ++c) {
-        const Column<SwitchRec> &sw = cpus_[c].timers.switches;
+        const SwitchRecords &sw = cpus_[c].timers.switches;
         const CpuEvents &ev = trace_.cpu(cpus_[c].cpu);
         size_t &k = state_[c].liveSwitch;
         while (k + 1 < sw.size() && ev.ts(sw[k + 1].index) < oldest && k + 1 < sweep_.switchesTaken(c))
@@ -60,7 +60,7 @@ void Engine::keepLiveSwitch(size_t c)
 {
     // While the record is new its event is still in memory (eventsNeeded keeps it until this is done).
     CpuStream &s = state_[c];
-    const Column<SwitchRec> &sw = cpus_[c].timers.switches;
+    const SwitchRecords &sw = cpus_[c].timers.switches;
     if (s.live.record == s.liveSwitch || s.liveSwitch >= sw.size()) return;
     const CpuEvents &ev = trace_.cpu(cpus_[c].cpu);
     const uint32_t i = sw[s.liveSwitch].index;

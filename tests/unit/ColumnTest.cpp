@@ -1,6 +1,7 @@
 // Column, the growable mapping every event column and record list lives in: heads handed back in
 // batches, a freed mapping kept and served again as zeros, a streamed column populating only ahead.
 #include "model/Column.h"
+#include "analysis/SwitchRecords.h"
 
 #include <gtest/gtest.h>
 
@@ -183,4 +184,64 @@ TEST(Model, AStreamedColumnPopulatesOnlyItsStretchAheadAndReadsBackAcrossRelease
     EXPECT_EQ(resident(ahead, 20, 30), 30u);
     EXPECT_LE(resident(ahead, 50, 14), 3u);
     EXPECT_EQ(ahead[0], 0u); // (a read maps the zero page: after the counts)
+}
+
+namespace {
+
+// n switch records over `tasks` distinct pids (large, negative and zero among them; every one once n >=
+// tasks), in an order that returns to earlier tasks.
+std::vector<SwitchRec> someSwitches(size_t n, int32_t tasks)
+{
+    std::vector<SwitchRec> v;
+    for (size_t k = 0; k < n; ++k) {
+        const auto t = static_cast<int32_t>((k * 7919) % static_cast<size_t>(tasks));
+        v.push_back({static_cast<uint32_t>(3 * k + 1), t % 3 == 0 ? -t : t * 4099});
+    }
+    return v;
+}
+
+} // namespace
+
+TEST(Model, SwitchRecordsKeepEveryPidThroughEachWidth)
+{
+    // Up to 256 tasks on a CPU take one byte per record, up to 65,536 two, more the pid itself; a CPU
+    // that crosses a limit mid-way keeps every record it had.
+    for (const auto &[tasks, width] : {std::pair{200, 1}, {256, 1}, {257, 2}, {65536, 2}, {65537, 4}}) {
+        const std::vector<SwitchRec> v = someSwitches(200000, tasks);
+        SwitchRecords r;
+        r.reserve(v.size());
+        for (const SwitchRec &s : v)
+            r.push_back(s);
+        ASSERT_EQ(r.size(), v.size());
+        EXPECT_EQ(r.width(), width) << tasks << " tasks";
+        for (size_t k = 0; k < v.size(); ++k)
+            ASSERT_EQ(std::make_pair(r[k].index, r[k].nextPid), std::make_pair(v[k].index, v[k].nextPid))
+                << tasks << " tasks, record " << k;
+    }
+}
+
+TEST(Model, SwitchRecordsWidenedInAStreamKeepTheirHeadHandedBack)
+{
+    // A stream hands back the records it is done with; a CPU that meets its 257th task afterwards copies
+    // only the ones still held into the wider column (the head stays handed back, the rest reads right).
+    const size_t perPage = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+    std::vector<SwitchRec> v = someSwitches(16 * perPage, 200), more = someSwitches(24 * perPage, 300);
+    for (SwitchRec &s : more)
+        s.index += v.back().index;
+    v.insert(v.end(), more.begin(), more.end());
+    SwitchRecords r;
+    r.reserve(v.size());
+    size_t k = 0;
+    for (; k < 16 * perPage; ++k)
+        r.push_back(v[k]);
+    ASSERT_EQ(r.width(), 1);
+    const size_t before = r.liveBytes();
+    r.releaseBefore(8 * perPage);
+    EXPECT_LE(r.liveBytes() + 8 * perPage * (sizeof(uint32_t) + 1), before + 64);
+    for (; k < v.size(); ++k)
+        r.push_back(v[k]);
+    ASSERT_EQ(r.width(), 2);
+    for (size_t j = 8 * perPage; j < v.size(); ++j)
+        ASSERT_EQ(r[j].nextPid, v[j].nextPid) << j;
+    EXPECT_LT(r.liveBytes(), v.size() * (sizeof(uint32_t) + 2)) << "the handed-back head was copied back";
 }
