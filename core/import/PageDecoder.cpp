@@ -2,6 +2,7 @@
 
 #include "InputChecks.h"
 #include "RecordDecoder.h"
+#include "RingPage.h"
 
 #include <algorithm>
 #include <cstring>
@@ -45,46 +46,61 @@ public:
     int64_t lastTs() const { return lastTs_; }     // of the last event taken
     bool missedPending() const { return missed_; } // a page said events were lost, and had none after them
     uint64_t missedCount() const { return missedCount_; }
-    void setOldFormat() { kbuffer_set_old_format(kb_.get()); }
+    void setOldFormat()
+    {
+        kbuffer_set_old_format(kb_.get());
+        oldFormat_ = true;
+    }
     void setLaterPart() { laterPart_ = true; } // not a CPU's first part: its first events follow others
 
     // Walks every event of one page that pageIsSound() accepted.
     bool page(uint8_t *p)
     {
-        if (kbuffer_load_subbuffer(kb_.get(), p) < 0) return false;
         // (from the header: kbuffer_missed_events says 0 once the page's first record is a time extend)
         if (pageMissedEvents(p, longSize_, bigEndian_)) addMissed(pageMissedCount(p, longSize_, bigEndian_));
-        unsigned long long ts = 0;
         tep_record rec{};
         rec.cpu = cpu_;
-        for (void *data = kbuffer_read_event(kb_.get(), &ts); data;
-             data = kbuffer_next_event(kb_.get(), &ts)) {
-            if (static_cast<int64_t>(ts) < from_) { // a window: only its events (a gap before one it skips
-                missed_ = false;                    // ended outside it)
-                continue;
+        if (!oldFormat_) {
+            RingPageRecords r(p, longSize_, bigEndian_);
+            while (r.next() && take(rec, r.ts(), r.data(), r.size())) {
             }
-            if (static_cast<int64_t>(ts) > to_) break;
-            rec.ts = ts;
-            rec.data = data;
-            rec.size = kbuffer_event_size(kb_.get());
-            if (missed_) { // the gap ends at the first event after it (a page without one passes it on)
-                const auto t = static_cast<int64_t>(ts);
-                // (nothing before it: it opens the data, or, in a later part, the part: joined later)
-                const auto next = static_cast<uint32_t>(out_.size());
-                if (seen_)
-                    out_.lost.push_back({lastTs_, t, missedCount_, false, next});
-                else
-                    out_.lost.push_back({laterPart_ ? INT64_MIN : t, t, missedCount_, !laterPart_, next});
-                missed_ = false;
-            }
-            dec_.decode(rec, out_);
-            lastTs_ = static_cast<int64_t>(ts);
-            seen_ = true;
+            return true;
         }
+        if (kbuffer_load_subbuffer(kb_.get(), p) < 0) return false;
+        unsigned long long ts = 0;
+        for (void *data = kbuffer_read_event(kb_.get(), &ts); data; data = kbuffer_next_event(kb_.get(), &ts))
+            if (!take(rec, ts, data, kbuffer_event_size(kb_.get()))) break;
         return true;
     }
 
 private:
+    // One event of the page; false once past the window's end.
+    bool take(tep_record &rec, uint64_t ts, const void *data, uint32_t size)
+    {
+        if (static_cast<int64_t>(ts) < from_) { // a window: only its events (a gap before one it skips
+            missed_ = false;                    // ended outside it)
+            return true;
+        }
+        if (static_cast<int64_t>(ts) > to_) return false;
+        rec.ts = ts;
+        rec.data = const_cast<void *>(data); // (libtraceevent's record type; nothing writes through it)
+        rec.size = static_cast<int>(size);
+        if (missed_) { // the gap ends at the first event after it (a page without one passes it on)
+            const auto t = static_cast<int64_t>(ts);
+            // (nothing before it: it opens the data, or, in a later part, the part: joined later)
+            const auto next = static_cast<uint32_t>(out_.size());
+            if (seen_)
+                out_.lost.push_back({lastTs_, t, missedCount_, false, next});
+            else
+                out_.lost.push_back({laterPart_ ? INT64_MIN : t, t, missedCount_, !laterPart_, next});
+            missed_ = false;
+        }
+        dec_.decode(rec, out_);
+        lastTs_ = static_cast<int64_t>(ts);
+        seen_ = true;
+        return true;
+    }
+
     // Events lost before a page: their count adds to a gap not closed yet (0: some count not said).
     void addMissed(uint64_t count)
     {
@@ -94,6 +110,7 @@ private:
 
     int64_t from_, to_;
     bool laterPart_ = false;
+    bool oldFormat_ = false; // a 2.6.30 kernel's pages: read by kbuffer
     bool missed_ = false;
     uint64_t missedCount_ = 0;
     std::unique_ptr<kbuffer, KbufferDeleter> kb_;
