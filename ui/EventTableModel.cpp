@@ -55,7 +55,9 @@ void EventTableModel::setDocument(const Document &doc)
     std::shared_ptr<const Trace> trace = doc_.trace;
     runInBackground(
         this,
-        [trace, cancel]() -> std::shared_ptr<const MergedOrder> {
+        [trace, cancel, early = doc_.eventOrder]() -> std::shared_ptr<const MergedOrder> {
+            if (early.valid()) // made by the loader beside the analysis (it may still be at it)
+                if (auto order = early.get()) return order;
             auto m = MergedOrder::build(*trace, cancel.get());
             return m ? std::make_shared<const MergedOrder>(std::move(*m)) : nullptr;
         },

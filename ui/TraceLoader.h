@@ -59,6 +59,10 @@ public:
     void simulate(const Simulation &s);
     void cancel();
     bool busy() const { return busy_; }
+    // Whether the loads started from now on also put every event in one time order for the event table
+    // (Document::eventOrder), beside the analysis. Off for a live capture's snapshots (the table takes
+    // one snapshot in eight).
+    void setEventOrder(bool on) { eventOrder_ = on; }
 
 signals:
     void progress(double fraction);
@@ -89,6 +93,7 @@ private:
     std::shared_ptr<std::atomic<bool>> cancel_;
     std::atomic<unsigned> generation_{0};
     bool busy_ = false;
+    bool eventOrder_ = true;
 };
 
 } // namespace tickscope

@@ -2,6 +2,7 @@
 // bad file and get an error dialog; cancel a load.
 #include "MainWindow.h"
 #include "BackgroundJob.h"
+#include "EventTableModel.h"
 #include "GuiTestUtil.h"
 #include "PanelDocks.h"
 #include "SummaryPanel.h"
@@ -9,6 +10,7 @@
 #include "ViewState.h"
 
 #include "analysis/ReportMail.h"
+#include "model/MergedOrder.h"
 #include "util/Cancel.h"
 
 #include <QAction>
@@ -116,6 +118,41 @@ private slots:
             QVERIFY2(text.contains(open == poll ? QStringLiteral("events:   11741")
                                                 : QStringLiteral("events:   10284")),
                      qPrintable(text.left(400)));
+        }
+    }
+
+    // A file's load puts every event in one time order for the event table beside the analysis (the same
+    // order the table would make), and the table takes it; a live capture's snapshots are loaded without.
+    void theLoaderOrdersTheEventsForTheTableBesideTheAnalysis()
+    {
+        using tickscope::Document;
+        using tickscope::TraceLoader;
+        const QString file = QStringLiteral(TICKSCOPE_TEST_DATA "/host-6.18-cyclictest.dat");
+        for (const bool on : {true, false}) {
+            TraceLoader loader;
+            loader.setEventOrder(on);
+            QSignalSpy loaded(&loader, &TraceLoader::loaded);
+            loader.load(file);
+            QVERIFY(loaded.wait(30000));
+            const auto doc = loaded.first().at(2).value<Document>();
+            QVERIFY(doc.eventOrder.valid());
+            const auto order = doc.eventOrder.get();
+            if (!on) {
+                QVERIFY(!order);
+                continue;
+            }
+            QVERIFY(order);
+            const auto made = tickscope::MergedOrder::build(*doc.trace);
+            QVERIFY(made);
+            QCOMPARE(order->size(), doc.trace->eventCount());
+            for (size_t row = 0; row < order->size(); row += 97)
+                QVERIFY(order->at(row) == made->at(row));
+            tickscope::EventTableModel model;
+            QSignalSpy ready(&model, &tickscope::EventTableModel::rowsReady);
+            model.setDocument(doc);
+            QVERIFY(ready.wait(30000));
+            QCOMPARE(static_cast<size_t>(model.rowCount()), doc.trace->eventCount());
+            QVERIFY(model.eventAt(model.rowCount() - 1) == order->at(order->size() - 1));
         }
     }
 
