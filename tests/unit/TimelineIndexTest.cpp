@@ -338,27 +338,31 @@ TEST(LaneDetail, TaskSpansAndWakeupArrows)
 
 TEST(RangeTree, MaxAndOrEqualBruteForce)
 {
+    // Short ranges are combined from the leaves, ranges of up to 16 groups of 64 from the groups between
+    // leaves, longer ones by the climb: each kind many times, ends anywhere.
+    constexpr size_t n = 5000;
     std::mt19937 rng(7);
-    std::vector<int32_t> v(1000);
+    std::vector<int32_t> v(n);
     for (auto &x : v)
         x = static_cast<int32_t>(rng() % 100000) - 50000;
     const RangeTree<int32_t, MaxOp> maxTree(v, INT32_MIN);
-    std::vector<uint32_t> m(1000);
+    std::vector<uint32_t> m(n);
     for (auto &x : m)
         x = 1u << (rng() % 20);
     const RangeTree<uint32_t, OrOp> orTree(m, 0u);
-    for (int k = 0; k < 4000; ++k) {
-        size_t lo = rng() % 1001, hi = rng() % 1001;
+    for (int k = 0; k < 12000; ++k) {
+        size_t lo = rng() % (n + 1), hi = rng() % (n + 1);
         if (lo > hi) std::swap(lo, hi);
-        if (k % 2) hi = std::min<size_t>(1000, lo + rng() % 80); // short ranges: combined from the leaves
+        if (k % 3 == 1) hi = std::min<size_t>(n, lo + rng() % 80);   // short
+        if (k % 3 == 2) hi = std::min<size_t>(n, lo + rng() % 1200); // a few groups
         int32_t mx = INT32_MIN;
         uint32_t o = 0;
         for (size_t i = lo; i < hi; ++i) {
             mx = std::max(mx, v[i]);
             o |= m[i];
         }
-        ASSERT_EQ(maxTree.query(lo, hi), mx);
-        ASSERT_EQ(orTree.query(lo, hi), o);
+        ASSERT_EQ(maxTree.query(lo, hi), mx) << lo << ".." << hi;
+        ASSERT_EQ(orTree.query(lo, hi), o) << lo << ".." << hi;
     }
 }
 
