@@ -1,6 +1,7 @@
 // tickscope: the GUI. `tickscope [FILE]` opens FILE; `tickscope --compare A B` shows run B against run A
 // (each a trace or a scenario); without FILE it compares the simulated seed000-nohzfull-poll baseline
 // with its p1p2 variant (the patch series' effect).
+#include "Allocator.h"
 #include "BackgroundJob.h"
 #include "CaptureDialog.h"
 #include "EventTable.h"
@@ -21,10 +22,6 @@
 #include <QDockWidget>
 #include <QPointer>
 #include <QTimer>
-
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 
 #include <cstdio>
 #include <cstring>
@@ -66,14 +63,7 @@ std::vector<std::string> earlyFiles(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-#ifdef __GLIBC__
-    // Memory the load, the analysis and the panels free stays with the process and is reused by the next
-    // allocations (glibc otherwise unmaps big blocks and trims the heap): the first touch of a fresh
-    // page costs more than the work done in it on VMs, and this cut the CPU time of opening a 5.7 M-event
-    // trace by 10-20 %. The GUI keeps its trace for its lifetime, so little is ever handed back anyway.
-    mallopt(M_MMAP_THRESHOLD, 512 << 20);
-    mallopt(M_TRIM_THRESHOLD, 1 << 30);
-#endif
+    tickscope::keepFreedMemory();
     if (const auto files = earlyFiles(argc, argv); !files.empty()) tickscope::TraceLoader::prestart(files);
     QApplication app(argc, argv);
     tickscope::markTime("QApplication");

@@ -130,6 +130,18 @@ void shares(const StatePrefix::Times &t, const std::array<int, K> &order, int64_
 }
 } // namespace
 
+std::vector<CpuLanePlottable::Run> &CpuLanePlottable::scratchRuns()
+{
+    thread_local std::vector<Run> runs;
+    return runs;
+}
+
+std::vector<CpuLanePlottable::Seg> &CpuLanePlottable::scratchSegs()
+{
+    thread_local std::vector<Seg> segs;
+    return segs;
+}
+
 void CpuLanePlottable::collectSegs(int top, const Seg *segs, size_t stride, const QColor &colour, int minW)
 {
     const int n = static_cast<int>(columns_.size());

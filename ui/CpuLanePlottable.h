@@ -82,7 +82,12 @@ private:
         QRect rect;
         QColor colour;
     };
-    std::vector<Run> runs_; // scratch
+    // Scratch shared by every lane painted on this thread (the GUI thread): it grows to the largest lane's
+    // needs once, where a buffer per lane grew at each new zoom level and faulted fresh pages in during a
+    // repaint (up to 150 in one repaint of a 100 M-event trace).
+    static std::vector<Run> &scratchRuns();
+    static std::vector<Seg> &scratchSegs();
+    std::vector<Run> &runs_ = scratchRuns();
 
     Spec spec_;
     const LaneGeometry *geometry_;
@@ -90,7 +95,7 @@ private:
     LaneSummaries *summaries_;
     std::span<const ColumnSummary> columns_;             // this draw's columns
     double colNs_ = 0;                                   // and the time one column covers
-    std::vector<Seg> segs_;                              // scratch: segments by column and layer
+    std::vector<Seg> &segs_ = scratchSegs();             // scratch: segments by column and layer
     PixelCanvas &canvas_ = PixelCanvas::forThisThread(); // the band being drawn (state, tick, event rows)
     double rangeLower_ = 0;                              // the key range's lower end of this draw
     int64_t from_ = 0, to_ = 0;                          // and the visible range in the run's absolute time

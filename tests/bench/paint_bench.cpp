@@ -13,6 +13,7 @@
 // profile one level (perf record -p PID once the header "visible span ..." is printed).
 // A paint over 12 ms prints its page faults and context switches (fresh memory, or a core lost).
 // Without FILE, or when it does not exist, it says so and exits 0 (a skip, not a failure).
+#include "Allocator.h"
 #include "Document.h"
 #include "PixelCanvas.h"
 #include "TimelinePlot.h"
@@ -69,6 +70,7 @@ Stats stats(std::vector<double> v)
 
 int main(int argc, char **argv)
 {
+    tickscope::keepFreedMemory(); // the allocator as the GUI sets it
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("tickscope-bench"));
