@@ -196,6 +196,29 @@ public:
         uint32_t high_ = 0;
     };
 
+    // Sequential reader of the timestamps alone (a merge by time reads nothing else).
+    class TimeCursor
+    {
+    public:
+        explicit TimeCursor(const CpuEvents &ev) : ev_(ev)
+        {
+            if (!ev_.empty()) high_ = ev_.epochs_[0].high;
+        }
+        bool valid() const { return i_ < ev_.size(); }
+        int64_t ts() const { return (static_cast<int64_t>(high_) << 32) | ev_.tsLow_[i_]; }
+        void next()
+        {
+            ++i_;
+            if (epoch_ + 1 < ev_.epochs_.size() && ev_.epochs_[epoch_ + 1].first == i_)
+                high_ = ev_.epochs_[++epoch_].high;
+        }
+
+    private:
+        const CpuEvents &ev_;
+        size_t i_ = 0, epoch_ = 0;
+        uint32_t high_ = 0;
+    };
+
     // Payload offsets of events visited in increasing index order, most of them skipped: each one from the
     // previous (the sizes of the events between) or from its block's offset, whichever is fewer steps.
     class OffsetWalker

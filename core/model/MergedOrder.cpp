@@ -20,13 +20,13 @@ std::optional<MergedOrder> MergedOrder::build(const Trace &trace, const std::ato
     (wide ? m.wide_.reserve(m.size_) : m.narrow_.reserve(m.size_));
     m.checkpoints_.reserve(((m.size_ >> m.shift_) + 1) * cpus);
 
-    std::vector<CpuEvents::Cursor> cur;
+    std::vector<CpuEvents::TimeCursor> cur;
     std::vector<uint32_t> next(cpus, 0); // next event index per CPU
     cur.reserve(cpus);
     using Head = std::pair<int64_t, int>; // (ts, cpu): ties go to the lower CPU
     std::priority_queue<Head, std::vector<Head>, std::greater<>> heap;
     for (int c = 0; c < m.cpus_; ++c) {
-        cur.emplace_back(trace.cpu(c), 0);
+        cur.emplace_back(trace.cpu(c));
         if (cur.back().valid()) heap.push({cur.back().ts(), c});
     }
     const size_t mask = (size_t{1} << m.shift_) - 1;
@@ -52,7 +52,7 @@ std::optional<MergedOrder> MergedOrder::build(const Trace &trace, const std::ato
     while (!heap.empty()) {
         const int c = heap.top().second;
         heap.pop();
-        CpuEvents::Cursor &k = cur[static_cast<size_t>(c)];
+        CpuEvents::TimeCursor &k = cur[static_cast<size_t>(c)];
         for (;;) {
             if (!emit(c)) return std::nullopt;
             k.next();
