@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -59,8 +60,7 @@ private:
     Column<int32_t> pid32_;
     int width_ = 1;
     std::vector<int32_t> pids_; // slot -> pid
-    // pid -> slot + 1 (0: an empty place), open addressing; dropped at width 4
-    std::vector<std::pair<int32_t, uint32_t>> table_;
+    std::unordered_map<int32_t, uint32_t> slots_; // pid -> slot; dropped at width 4
 };
 
 } // namespace tickscope

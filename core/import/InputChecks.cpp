@@ -1,6 +1,7 @@
 #include "InputChecks.h"
 
 #include "DatLayout.h"
+#include "RingPage.h"
 
 #include <algorithm>
 #include <charconv>
@@ -9,19 +10,8 @@
 namespace tickscope {
 namespace {
 
-// The ring-buffer page header's commit word and the event types, as the kernel writes them.
-constexpr uint64_t kCommitMask = (1u << 27) - 1;
-constexpr uint64_t kMissingEvents = 1ull << 31;
-constexpr uint64_t kMissingStored = 1ull << 30;
-constexpr uint32_t kTypePadding = 29, kTypeTimeExtend = 30, kTypeTimeStamp = 31;
-
-uint64_t rdLong(const uint8_t *p, int longSize, bool big)
-{
-    if (longSize == 4) return readU32(p, big);
-    uint64_t v;
-    std::memcpy(&v, p, 8);
-    return big ? __builtin_bswap64(v) : v;
-}
+using ring::kCommitMask, ring::kMissingEvents, ring::kMissingStored;
+using ring::kTypePadding, ring::kTypeTimeExtend, ring::kTypeTimeStamp;
 
 // Where the event at curr ends, by kbuffer's own arithmetic (32-bit, wrapping); index is where its
 // payload starts. isRecord: a data record (not padding or a time stamp).
@@ -225,22 +215,22 @@ std::optional<std::string> formatFault(std::string_view text)
 
 bool pageMissedEvents(const uint8_t *page, int longSize, bool bigEndian)
 {
-    return (rdLong(page + 8, longSize, bigEndian) & kMissingEvents) != 0;
+    return (ring::readLong(page + 8, longSize, bigEndian) & kMissingEvents) != 0;
 }
 
 uint64_t pageMissedCount(const uint8_t *page, int longSize, bool bigEndian)
 {
-    const uint64_t flags = rdLong(page + 8, longSize, bigEndian);
+    const uint64_t flags = ring::readLong(page + 8, longSize, bigEndian);
     if (!(flags & kMissingEvents) || !(flags & kMissingStored)) return 0;
     const uint32_t start = longSize == 8 ? 16 : 12;
-    return rdLong(page + start + (flags & kCommitMask), longSize, bigEndian);
+    return ring::readLong(page + start + (flags & kCommitMask), longSize, bigEndian);
 }
 
 bool pageIsSound(const uint8_t *page, uint32_t pageSize, int longSize, bool bigEndian, bool oldFormat)
 {
     const uint32_t start = longSize == 8 ? 16 : 12;
     if (pageSize <= start) return false;
-    const uint64_t flags = rdLong(page + 8, longSize, bigEndian);
+    const uint64_t flags = ring::readLong(page + 8, longSize, bigEndian);
     const auto size = static_cast<uint32_t>(flags & kCommitMask);
     if (size > pageSize - start) return false;
     if ((flags & kMissingEvents) && (flags & kMissingStored) &&

@@ -37,19 +37,21 @@ class PageWalker
 {
 public:
     PageWalker(const DatLayout &l, RecordDecoder &dec, CpuEvents &out, int cpu, int64_t from, int64_t to)
-        : from_(from), to_(to), kb_(pageReader(l)), dec_(dec), out_(out), cpu_(cpu), longSize_(l.longSize),
+        : from_(from), to_(to), dec_(dec), out_(out), cpu_(cpu), longSize_(l.longSize),
           bigEndian_(l.bigEndian)
     {
     }
-    bool valid() const { return kb_ != nullptr; }
     bool seen() const { return seen_; }
     int64_t lastTs() const { return lastTs_; }     // of the last event taken
     bool missedPending() const { return missed_; } // a page said events were lost, and had none after them
     uint64_t missedCount() const { return missedCount_; }
-    void setOldFormat()
+    // A 2.6.30 kernel's pages: read by libtraceevent's kbuffer. False when it cannot be allocated.
+    bool setOldFormat(const DatLayout &l)
     {
+        kb_ = pageReader(l);
+        if (!kb_) return false;
         kbuffer_set_old_format(kb_.get());
-        oldFormat_ = true;
+        return true;
     }
     void setLaterPart() { laterPart_ = true; } // not a CPU's first part: its first events follow others
 
@@ -60,7 +62,7 @@ public:
         if (pageMissedEvents(p, longSize_, bigEndian_)) addMissed(pageMissedCount(p, longSize_, bigEndian_));
         tep_record rec{};
         rec.cpu = cpu_;
-        if (!oldFormat_) {
+        if (!kb_) { // the kernel's format since 2.6.31
             RingPageRecords r(p, longSize_, bigEndian_);
             while (r.next() && take(rec, r.ts(), r.data(), r.size())) {
             }
@@ -110,10 +112,9 @@ private:
 
     int64_t from_, to_;
     bool laterPart_ = false;
-    bool oldFormat_ = false; // a 2.6.30 kernel's pages: read by kbuffer
     bool missed_ = false;
     uint64_t missedCount_ = 0;
-    std::unique_ptr<kbuffer, KbufferDeleter> kb_;
+    std::unique_ptr<kbuffer, KbufferDeleter> kb_; // only for an old format's pages (setOldFormat)
     RecordDecoder &dec_;
     CpuEvents &out_;
     int cpu_;
@@ -268,8 +269,8 @@ std::string decodeCpuPages(const PageSource &src, RecordDecoder &dec, CpuEvents 
     const DatLayout &l = *src.layout;
     dec.beginCpu();
     PageWalker walker(l, dec, out, static_cast<int>(src.cpu.cpu), src.from, src.to);
-    if (!walker.valid()) return "CPU " + std::to_string(src.cpu.cpu) + ": cannot allocate a page reader";
-    if (src.oldFormat) walker.setOldFormat();
+    if (src.oldFormat && !walker.setOldFormat(l))
+        return "CPU " + std::to_string(src.cpu.cpu) + ": cannot allocate a page reader";
     if (src.part > 0) walker.setLaterPart();
     std::string warning = forEachPage(
         src, truncatedWarning(src.cpu), options, progress,
@@ -478,12 +479,11 @@ CpuPageStream::CpuPageStream(const PageSource &src, RecordDecoder &dec, CpuEvent
     Impl &d = *d_;
     const DatLayout &l = *src.layout;
     dec.beginCpu();
-    if (!d.walker.valid()) {
+    if (src.oldFormat && !d.walker.setOldFormat(l)) {
         d.warning = "CPU " + std::to_string(src.cpu.cpu) + ": cannot allocate a page reader";
         d.ended = true;
         return;
     }
-    if (src.oldFormat) d.walker.setOldFormat();
     if (src.cpu.size == 0) {
         d.ended = true;
         return;

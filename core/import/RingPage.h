@@ -13,16 +13,34 @@
 
 namespace tickscope {
 
+// The ring-buffer page's format as the kernel writes it: a header of the page's timestamp (8 bytes) and
+// its commit word (a long: 4 or 8 bytes), then the records, each behind a 32-bit word of 5 bits of type
+// or length and 27 bits of time delta.
+namespace ring {
+constexpr uint64_t kCommitMask = (1u << 27) - 1; // the commit word's size of the records
+constexpr uint64_t kMissingEvents = 1ull << 31;  // events were lost before the page
+constexpr uint64_t kMissingStored = 1ull << 30;  // and their count is stored after the records
+constexpr uint32_t kTypePadding = 29, kTypeTimeExtend = 30, kTypeTimeStamp = 31;
+constexpr uint64_t kTsMsb = 0xf8ull << 56; // an absolute stamp lacks these bits: the page's
+
+// A long (4 or 8 bytes) of the file's byte order at p.
+inline uint64_t readLong(const uint8_t *p, int longSize, bool bigEndian)
+{
+    if (longSize == 4) return readU32(p, bigEndian);
+    uint64_t v;
+    std::memcpy(&v, p, 8);
+    return bigEndian ? __builtin_bswap64(v) : v;
+}
+} // namespace ring
+
 class RingPageRecords
 {
 public:
     RingPageRecords(const uint8_t *page, int longSize, bool bigEndian)
         : data_(page + (longSize == 8 ? 16 : 12)), big_(bigEndian)
     {
-        std::memcpy(&ts_, page, 8);
-        if (big_) ts_ = __builtin_bswap64(ts_);
-        const uint64_t commit = longSize == 8 ? word8(page + 8) : readU32(page + 8, big_);
-        size_ = static_cast<uint32_t>(commit & kCommitMask);
+        ts_ = ring::readLong(page, 8, big_);
+        size_ = static_cast<uint32_t>(ring::readLong(page + 8, longSize, big_) & ring::kCommitMask);
     }
 
     // Moves to the next data record; false past the last.
@@ -34,16 +52,16 @@ public:
             const uint32_t typeLen = big_ ? w >> 27 : w & 31;
             const uint64_t delta = big_ ? w & ((1u << 27) - 1) : w >> 5;
             switch (typeLen) {
-            case kPadding:
+            case ring::kTypePadding:
                 ts_ += delta;
                 next_ = curr + 4 + readU32(data_ + curr + 4, big_);
                 continue;
-            case kTimeExtend:
+            case ring::kTypeTimeExtend:
                 ts_ += (uint64_t{readU32(data_ + curr + 4, big_)} << 27) + delta;
                 next_ = curr + 8;
                 continue;
-            case kTimeStamp:
-                ts_ = ((uint64_t{readU32(data_ + curr + 4, big_)} << 27) + delta) | (ts_ & kTsMsb);
+            case ring::kTypeTimeStamp:
+                ts_ = ((uint64_t{readU32(data_ + curr + 4, big_)} << 27) + delta) | (ts_ & ring::kTsMsb);
                 next_ = curr + 8;
                 continue;
             case 0:
@@ -65,17 +83,6 @@ public:
     uint32_t size() const { return next_ - index_; }
 
 private:
-    static constexpr uint64_t kCommitMask = (1u << 27) - 1;
-    static constexpr uint64_t kTsMsb = 0xf8ull << 56; // an absolute stamp lacks these bits: the page's
-    static constexpr uint32_t kPadding = 29, kTimeExtend = 30, kTimeStamp = 31;
-
-    uint64_t word8(const uint8_t *p) const
-    {
-        uint64_t v;
-        std::memcpy(&v, p, 8);
-        return big_ ? __builtin_bswap64(v) : v;
-    }
-
     const uint8_t *data_;
     bool big_;
     uint64_t ts_ = 0;

@@ -138,6 +138,18 @@ public:
         size_ = n;
         released_ = populated_ = detail::columnPageFloor(n * sizeof(T));
     }
+    // Fills this empty column with `from`'s values, each through `convert` (a column widened to a bigger
+    // type): as lazy and as huge as `from`, and a stream's head that `from` handed back stays handed back
+    // (only the values still held are copied).
+    template <class U, class Convert> void takeConverted(const Column<U> &from, Convert convert)
+    {
+        setLazy(from.lazy(), from.aheadBytes());
+        reserve(std::max(from.capacity(), from.size() + 1), from.huge());
+        const size_t first = from.firstLive(); // (0 outside a stream)
+        startReleased(first);
+        for (size_t k = first; k < from.size(); ++k)
+            push_back(convert(from[k]));
+    }
     // Returns the mapping's untouched tail to the system (after loading).
     void trim()
     {

@@ -141,14 +141,8 @@ void CpuEvents::appendEvents(const CpuEvents &next)
 
 void CpuEvents::widen()
 {
-    // (as lazy as the narrow one; in a stream, the values it handed back stay handed back)
     Column<uint16_t> wide;
-    wide.setLazy(type8_.lazy(), type8_.aheadBytes());
-    wide.reserve(std::max(type8_.capacity(), type8_.size() + 1), type8_.huge());
-    const size_t from = type8_.firstLive(); // (0 outside a stream)
-    wide.startReleased(from);
-    for (size_t k = from; k < type8_.size(); ++k)
-        wide.push_back(type8_[k]);
+    wide.takeConverted(type8_, [](uint8_t t) { return uint16_t{t}; });
     type16_ = std::move(wide);
     type8_ = Column<uint8_t>();
     wide_ = true;
@@ -265,13 +259,11 @@ size_t CpuEvents::memoryBytes() const
            epochs_.size() * sizeof(Epoch) + lost.size() * sizeof(LostRange);
 }
 
-CpuEvents::Cursor::Cursor(const CpuEvents &ev, size_t start) : ev_(ev), i_(start)
+CpuEvents::Cursor::Cursor(const CpuEvents &ev, size_t start) : ev_(ev), time_(ev, start)
 {
-    if (i_ < ev_.size()) {
-        off_ = ev_.payloadOffset(i_);
-        epoch_ = ev_.epochIndex(i_);
-        high_ = ev_.epochs_[epoch_].high;
-        run_ = ev_.runOf(i_);
+    if (start < ev_.size()) {
+        off_ = ev_.payloadOffset(start);
+        run_ = ev_.runOf(start);
     }
 }
 

@@ -167,44 +167,19 @@ public:
 
     size_t memoryBytes() const; // bytes actually used by the columns
 
-    // Sequential reader: ts, pid and payload offset without the per-call searches.
-    class Cursor
-    {
-    public:
-        Cursor(const CpuEvents &ev, size_t start);
-        bool valid() const { return i_ < ev_.size(); }
-        size_t index() const { return i_; }
-        int64_t ts() const { return (static_cast<int64_t>(high_) << 32) | ev_.tsLow_[i_]; }
-        int32_t pid() const { return ev_.runs_[run_].pid; }
-        size_t payloadOffset() const { return off_; }
-        template <class T> T payload() const { return ev_.payloadAt<T>(off_); }
-        void next() // inline: every pass over the events calls it once per event
-        {
-            off_ += (*ev_.typeSizes_)[ev_.type(i_)];
-            ++i_;
-            if (epoch_ + 1 < ev_.epochs_.size() && ev_.epochs_[epoch_ + 1].first == i_)
-                high_ = ev_.epochs_[++epoch_].high;
-            if (run_ + 1 < ev_.runs_.size() && ev_.runs_[run_ + 1].first == i_) ++run_;
-        }
-
-    private:
-        const CpuEvents &ev_;
-        size_t i_;
-        size_t off_ = 0;
-        size_t epoch_ = 0;
-        size_t run_ = 0;
-        uint32_t high_ = 0;
-    };
-
     // Sequential reader of the timestamps alone (a merge by time reads nothing else).
     class TimeCursor
     {
     public:
-        explicit TimeCursor(const CpuEvents &ev) : ev_(ev)
+        TimeCursor(const CpuEvents &ev, size_t start = 0) : ev_(ev), i_(start)
         {
-            if (!ev_.empty()) high_ = ev_.epochs_[0].high;
+            if (i_ < ev_.size()) {
+                epoch_ = ev_.epochIndex(i_);
+                high_ = ev_.epochs_[epoch_].high;
+            }
         }
         bool valid() const { return i_ < ev_.size(); }
+        size_t index() const { return i_; }
         int64_t ts() const { return (static_cast<int64_t>(high_) << 32) | ev_.tsLow_[i_]; }
         void next()
         {
@@ -215,8 +190,33 @@ public:
 
     private:
         const CpuEvents &ev_;
-        size_t i_ = 0, epoch_ = 0;
+        size_t i_, epoch_ = 0;
         uint32_t high_ = 0;
+    };
+
+    // Sequential reader: ts, pid and payload offset without the per-call searches.
+    class Cursor
+    {
+    public:
+        Cursor(const CpuEvents &ev, size_t start);
+        bool valid() const { return time_.valid(); }
+        size_t index() const { return time_.index(); }
+        int64_t ts() const { return time_.ts(); }
+        int32_t pid() const { return ev_.runs_[run_].pid; }
+        size_t payloadOffset() const { return off_; }
+        template <class T> T payload() const { return ev_.payloadAt<T>(off_); }
+        void next() // inline: every pass over the events calls it once per event
+        {
+            off_ += (*ev_.typeSizes_)[ev_.type(time_.index())];
+            time_.next();
+            if (run_ + 1 < ev_.runs_.size() && ev_.runs_[run_ + 1].first == time_.index()) ++run_;
+        }
+
+    private:
+        const CpuEvents &ev_;
+        TimeCursor time_;
+        size_t off_ = 0;
+        size_t run_ = 0;
     };
 
     // Payload offsets of events visited in increasing index order, most of them skipped: each one from the

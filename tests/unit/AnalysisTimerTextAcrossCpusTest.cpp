@@ -15,10 +15,7 @@
 namespace tickscope {
 namespace {
 
-using TextTrace = test::TimerTextTrace;
-using test::analyse;
-using test::kIdle;
-using test::Result;
+using namespace test; // TextTrace, analyse, kIdle, Result
 
 TEST(AnalysisTimerText, StartOnOneCpuExpiryOnAnother)
 {

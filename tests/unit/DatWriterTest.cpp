@@ -442,6 +442,23 @@ TEST(DatWriter, AFailedWriteLeavesNothingBehind)
     fs::remove_all(dir);
 }
 
+// The refusal of loading `path` (whose events span 2 s) in too little memory: what every such refusal
+// says is checked here, the caller checks the rest.
+TooBigError refusal(const std::string &path, const LoadOptions &options)
+{
+    try {
+        loadTrace(path, options);
+    } catch (const TooBigError &e) {
+        const std::string m = e.what();
+        EXPECT_EQ(m.rfind(path + ": the trace needs about ", 0), 0u) << m;
+        EXPECT_NE(m.find("the file spans 2."), std::string::npos) << m;
+        EXPECT_NEAR(e.spanSeconds, 2.0, 0.1);
+        return e;
+    }
+    ADD_FAILURE() << path << " loaded in too little memory";
+    return TooBigError("", 0, 0, 0);
+}
+
 // `part`, loaded with --load-window 0.5:1.25: on every CPU exactly the events of `whole` from 0.5 s to
 // 1.25 s after its first event, with the same times and fields (every `stride`th compared); more than
 // 1000 of them, under half of the whole.
@@ -481,16 +498,11 @@ TEST(LoadWindow, LoadsExactlyTheSpanAndRefusesWhatDoesNotFit)
     // too big for the memory given: refused with the span and what fits, before loading
     LoadOptions tight;
     tight.memoryAvailable = (64u << 20) + whole->eventCount() * 20; // the fixed part and ~half the pages
-    try {
-        loadTrace(dat, tight);
-        FAIL() << "loaded in too little memory";
-    } catch (const TooBigError &e) {
+    {
+        const TooBigError e = refusal(dat, tight);
         const std::string m = e.what();
-        EXPECT_EQ(m.rfind(dat + ": the trace needs about ", 0), 0u) << m;
         EXPECT_NE(m.find("--load-window A:B"), std::string::npos) << m;
-        EXPECT_NE(m.find("the file spans 2."), std::string::npos) << m;
         EXPECT_EQ(m.find('\n'), std::string::npos);
-        EXPECT_NEAR(e.spanSeconds, 2.0, 0.1);
         EXPECT_GT(e.needBytes, e.availableBytes);
     }
     tight.window = std::make_pair(0.0, 0.5);
@@ -512,15 +524,7 @@ TEST(LoadWindow, LoadsExactlyTheSpanAndRefusesWhatDoesNotFit)
     // weighed before loading as a trace.dat is, from its lines; the window's share of them then fits
     LoadOptions tightText;
     tightText.memoryAvailable = (64u << 20) + wholeText->eventCount() * 20;
-    try {
-        loadTrace(txt, tightText);
-        FAIL() << "a text trace loaded in too little memory";
-    } catch (const TooBigError &e) {
-        const std::string m = e.what();
-        EXPECT_EQ(m.rfind(txt + ": the trace needs about ", 0), 0u) << m;
-        EXPECT_NE(m.find("the file spans 2."), std::string::npos) << m;
-        EXPECT_NEAR(e.spanSeconds, 2.0, 0.1);
-    }
+    refusal(txt, tightText);
     tightText.window = std::make_pair(0.0, 0.5);
     EXPECT_GT(loadTrace(txt, tightText)->eventCount(), 0u);
     // a window past the end loads nothing, and says so

@@ -81,6 +81,8 @@ struct Result
     TickReport report() const { return TickReport::make(*trace, a, {}); }
 };
 
+using TextTrace = TimerTextTrace; // (the tests' name for it)
+
 inline Result analyse(const TimerTextTrace &t)
 {
     Result r{t.load(), {}};
