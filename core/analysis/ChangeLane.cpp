@@ -16,6 +16,7 @@ void ChangeLane::reset(size_t events)
     bits_.resize((events + 63) / 64);
     rank_.clear();
     codes_ = Column<uint8_t>();
+    releasedChanges_ = 0;
 }
 
 void ChangeLane::set(size_t i, uint8_t code)
@@ -34,13 +35,27 @@ void ChangeLane::set(size_t i, uint8_t code)
     last_ = i;
 }
 
+void ChangeLane::releaseBefore(size_t i, size_t change)
+{
+    // (the bitmap goes in whole pages: its changes are counted first, for the ranks of the words after)
+    const size_t from = bits_.firstLive();
+    const size_t to =
+        detail::columnPageFloor(std::min(i >> 6, bits_.size()) * sizeof(uint64_t)) / sizeof(uint64_t);
+    for (size_t w = from; w < to; ++w)
+        releasedChanges_ += static_cast<size_t>(std::popcount(bits_[w]));
+    bits_.releaseBefore(i >> 6);
+    codes_.releaseBefore(change);
+}
+
 void ChangeLane::finish(size_t events)
 {
     events_ = events;
     bits_.resize((events + 63) / 64);
     rank_.assign(bits_.size() / kBlockWords + 1, 0);
-    uint32_t n = 0;
-    for (size_t w = 0; w < bits_.size(); ++w) {
+    // A streamed lane's handed-back head is not read: its changes were counted as it went (a query of
+    // its events is an error; the ranks of its blocks stay 0).
+    auto n = static_cast<uint32_t>(releasedChanges_);
+    for (size_t w = bits_.firstLive(); w < bits_.size(); ++w) {
         if (w % kBlockWords == 0) rank_[w / kBlockWords] = n;
         n += static_cast<uint32_t>(std::popcount(bits_[w]));
     }

@@ -28,11 +28,7 @@ public:
     void set(size_t i, uint8_t code);
     // A lane whose events are read in parts and taken as they come: hands back the memory of the bitmap
     // before event i and of the codes before change number `change` (reading them after is an error).
-    void releaseBefore(size_t i, size_t change)
-    {
-        bits_.releaseBefore(i >> 6);
-        codes_.releaseBefore(change);
-    }
+    void releaseBefore(size_t i, size_t change);
     // The same for a lane whose last codes may still be relabelled: the released ones read as `gone`, and
     // relabelling one does nothing (a stream's readers are past them).
     void releaseCodes(size_t i, size_t change, uint8_t gone);
@@ -132,6 +128,7 @@ private:
     std::vector<uint32_t> rank_; // changes before each 512-event block
     Column<uint8_t> codes_;
     uint8_t gone_ = 0; // what a handed-back code reads as
+    size_t releasedChanges_ = 0; // the changes marked in the bitmap's handed-back head
 };
 
 } // namespace tickscope

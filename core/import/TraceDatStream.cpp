@@ -41,6 +41,9 @@ struct TraceDatStream::Impl
     // Every task name noted so far, unmerged: the table is rebuilt from them after each step, so that it
     // ends as a load's (finalize() drops repeats, which later names from other CPUs can undo).
     std::vector<TaskTable::Entry> names;
+    // function_graph records: seen in the events decoded so far (each CPU's checked up to `checked`)
+    bool functionRecords = false;
+    std::vector<size_t> checked;
 };
 
 TraceDatStream::TraceDatStream(const std::string &path, const LoadOptions &options)
@@ -136,6 +139,22 @@ bool TraceDatStream::decodeThrough(int64_t t)
         Impl::Cpu &c = d.cpus[k];
         if (!c.ended) c.ended = !c.pages->decodeThrough(t);
     });
+    if (!d.functionRecords) {
+        // (types are added as records name them: looked up again each step)
+        std::vector<uint16_t> kinds;
+        for (size_t k = 0; k < d.trace->types().size(); ++k) {
+            const EventKind kind = d.trace->types()[k].kind;
+            if (kind == EventKind::FuncgraphEntry || kind == EventKind::FuncgraphExit)
+                kinds.push_back(static_cast<uint16_t>(k));
+        }
+        d.checked.resize(d.cpus.size());
+        for (size_t k = 0; k < d.cpus.size(); ++k) {
+            const CpuEvents &ev = d.trace->cpu(d.cpus[k].cpu);
+            for (const uint16_t type : kinds)
+                d.functionRecords |= ev.findType(type, d.checked[k], ev.size()) < ev.size();
+            d.checked[k] = ev.size();
+        }
+    }
     bool more = false, named = false;
     for (Impl::Cpu &c : d.cpus) {
         more |= !c.ended;
@@ -174,8 +193,18 @@ void TraceDatStream::finish()
         trace.warnings.push_back(
             "the file is cut before its table of CPU data (trace.dat v7 writes it last): the top-level "
             "buffer's CPUs were found by walking the data, in CPU order; other buffer instances are lost");
-    funcgraph::spansFromRecords(trace); // as a load finishes: function_graph records become calls
+    // As a load finishes, function_graph records become calls: only while every event is still held (a
+    // caller that hands events back refuses such a trace once functionGraphSeen()).
+    const bool whole = std::all_of(d.cpus.begin(), d.cpus.end(), [&](const Impl::Cpu &c) {
+        return trace.cpu(c.cpu).releasedBefore() == 0;
+    });
+    if (d.functionRecords && whole) funcgraph::spansFromRecords(trace);
     trace.functions.finish();
+}
+
+bool TraceDatStream::functionGraphSeen() const
+{
+    return d_->functionRecords;
 }
 
 } // namespace tickscope

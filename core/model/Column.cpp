@@ -170,18 +170,27 @@ void *columnMap(size_t bytes, bool huge, bool reuse)
     return p;
 }
 
-void *columnRemap(void *p, size_t oldBytes, size_t newBytes, bool huge)
+void *columnRemap(void *p, size_t oldBytes, size_t newBytes, bool huge, size_t releasedBytes)
 {
+    // A guarded head is a mapping of its own to the kernel (other protections), and mremap moves one
+    // mapping only: the head is opened for the move and guarded again at the new address.
+    const bool guarded = releasedBytes && gGuard.load(std::memory_order_relaxed);
 #if defined(__SANITIZE_THREAD__)
     // ThreadSanitizer does not see mremap: its shadow of the address a column moves to keeps the
-    // accesses of whatever lived there before, and reports races that are not. Copy instead.
+    // accesses of whatever lived there before, and reports races that are not. Copy instead (the values
+    // still held: the head reads as zeros in the new mapping as it did in the old one).
     void *q = columnMap(newBytes, huge, false);
-    std::memcpy(q, p, std::min(oldBytes, newBytes));
+    const size_t keep = std::min(oldBytes, newBytes);
+    if (keep > releasedBytes)
+        std::memcpy(static_cast<char *>(q) + releasedBytes, static_cast<char *>(p) + releasedBytes,
+                    keep - releasedBytes);
     columnUnmap(p, oldBytes, SIZE_MAX);
 #else
+    if (guarded && ::mprotect(p, releasedBytes, PROT_READ | PROT_WRITE) != 0) throw std::bad_alloc();
     void *q = ::mremap(p, mapLength(oldBytes), mapLength(newBytes), MREMAP_MAYMOVE);
     if (q == MAP_FAILED) throw std::bad_alloc();
 #endif
+    if (guarded && ::mprotect(q, releasedBytes, PROT_NONE) != 0) throw std::bad_alloc();
     if (huge && newBytes >= kHugeFrom) ::madvise(q, pageRound(newBytes), MADV_HUGEPAGE);
     return q;
 }
@@ -232,15 +241,24 @@ size_t columnPageFloor(size_t bytes)
     return bytes / pageRound(1) * pageRound(1);
 }
 
+// Guarded, a released head can no longer be read: a reader left behind faults instead of reading zeros.
+// (A check, not a need: when the kernel refuses, out of mappings, the head stays readable.)
+static void guardHead(void *from, size_t bytes)
+{
+    if (gGuard.load(std::memory_order_relaxed)) ::mprotect(from, bytes, PROT_NONE);
+}
+
 size_t columnReleaseHead(void *p, size_t releasedBytes, size_t bytes)
 {
     const size_t whole = columnPageFloor(bytes);
     if (!p || whole <= releasedBytes) return releasedBytes;
     char *from = static_cast<char *>(p) + releasedBytes;
-    if (gDepth)
+    if (gDepth) {
         gRanges.push_back({from, whole - releasedBytes});
-    else
+    } else {
         ::madvise(from, whole - releasedBytes, MADV_DONTNEED);
+        guardHead(from, whole - releasedBytes);
+    }
     return whole;
 }
 
@@ -290,6 +308,8 @@ ColumnReleaseBatch::~ColumnReleaseBatch()
             ::madvise(r.iov_base, r.iov_len, MADV_DONTNEED);
         }
     }
+    for (const iovec &r : ranges)
+        detail::guardHead(r.iov_base, r.iov_len);
     ranges.clear();
 }
 

@@ -15,12 +15,16 @@ namespace tickscope {
 namespace detail {
 // reuse: a kept mapping of a freed column may serve (zeroed; its pages are already there).
 void *columnMap(size_t bytes, bool huge, bool reuse);
-void *columnRemap(void *p, size_t oldBytes, size_t newBytes, bool huge);
+// releasedBytes: the head handed back (columnReleaseHead), guarded if the guard is on.
+void *columnRemap(void *p, size_t oldBytes, size_t newBytes, bool huge, size_t releasedBytes);
 // dirtyBytes: how far values may have been written (the mapping may be kept for reuse, zeroed that far).
 void columnUnmap(void *p, size_t bytes, size_t dirtyBytes);
 size_t columnDropKept(); // unmaps the kept mappings; returns the written bytes they held
-// Makes mappings kept from now on inaccessible until reused (a use after free faults); returns the setting
-// before. On by default in sanitizer builds and with TICKSCOPE_GUARD_FREED_COLUMNS in the environment.
+// Makes memory handed back from now on inaccessible (a use after free faults); returns the setting before:
+// the mappings kept for reuse until they serve a column again, and the heads a stream's columns hand back
+// (releaseBefore) for good, where a reader left behind would otherwise read zeros. Turn it off only once
+// no column with a head released while it was on is left. On by default in sanitizer builds and with
+// TICKSCOPE_GUARD_FREED_COLUMNS in the environment.
 bool columnGuardKept(bool on);
 
 size_t columnTrim(void *p, size_t usedBytes, size_t mappedBytes);      // returns the bytes kept
@@ -136,7 +140,7 @@ public:
     {
         if (n > cap_) grow(n);
         size_ = n;
-        released_ = populated_ = detail::columnPageFloor(n * sizeof(T));
+        released_ = populated_ = detail::columnReleaseHead(data_, 0, n * sizeof(T)); // (nothing written)
     }
     // Fills this empty column with `from`'s values, each through `convert` (a column widened to a bigger
     // type): as lazy and as huge as `from`, and a stream's head that `from` handed back stays handed back
@@ -190,7 +194,7 @@ private:
     void grow(size_t n)
     {
         const size_t bytes = n * sizeof(T);
-        void *p = data_ ? detail::columnRemap(data_, cap_ * sizeof(T), bytes, huge_)
+        void *p = data_ ? detail::columnRemap(data_, cap_ * sizeof(T), bytes, huge_, released_)
                         : detail::columnMap(bytes, huge_, !lazy_);
         data_ = static_cast<T *>(p);
         cap_ = n;

@@ -315,6 +315,9 @@ StreamResult streamed(const std::string &path, const StreamOptions &options)
         if (t == INT64_MAX) break;
         const int64_t to = t > INT64_MAX - slice ? INT64_MAX : t + slice - 1;
         stream.decodeThrough(to);
+        if (stream.functionGraphSeen())
+            throw LoadError(path + ": the trace has function_graph records, whose report needs the whole "
+                                   "trace: report it without --stream");
         ++r.steps;
         engine.noteTimes();
         engine.step(to, false);
@@ -330,9 +333,6 @@ StreamResult streamed(const std::string &path, const StreamOptions &options)
     stream.finish();
     engine.noteTimes();
     engine.step(INT64_MAX, true);
-    if (!trace.functions.empty())
-        throw LoadError(path + ": the trace has function_graph records, whose report needs the whole trace: "
-                               "report it without --stream");
     r.report = engine.finish(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     r.warnings = trace.warnings;
     return r;

@@ -12,11 +12,28 @@
 
 using namespace tickscope;
 
+namespace {
+// The guard on memory handed back (on in every unit test, TICKSCOPE_GUARD_FREED_COLUMNS) set as a test
+// needs it, and put back as it was.
+class GuardSetting
+{
+public:
+    explicit GuardSetting(bool on) : was_(detail::columnGuardKept(on)) {}
+    ~GuardSetting() { detail::columnGuardKept(was_); }
+    GuardSetting(const GuardSetting &) = delete;
+    GuardSetting &operator=(const GuardSetting &) = delete;
+
+private:
+    bool was_;
+};
+} // namespace
+
 TEST(Model, ColumnHeadsReleasedInABatchGoTogetherAtItsEnd)
 {
     // Eight columns of 16 pages each hand back their first 8 pages inside a batch (a nested one too):
     // nothing goes before the outer batch ends, then every head reads as zeros and the rest is intact,
     // in one process_madvise call where the kernel takes it (else one madvise per range).
+    const GuardSetting unguarded(false); // (the heads are read: zeros)
     const size_t perPage = static_cast<size_t>(::sysconf(_SC_PAGESIZE)) / sizeof(uint64_t);
     std::vector<Column<uint64_t>> cols(8);
     for (size_t c = 0; c < cols.size(); ++c) {
@@ -55,6 +72,7 @@ TEST(Model, AFreedSmallColumnsMappingServesAgainReadingAsZeros)
     // A small column's mapping is kept when the column is freed and serves the next column of that size
     // (the simulator makes and frees hundreds per run): it must read as a fresh mapping does, zeros, also
     // in the pages reserved but not yet written. A lazy (streamed) column neither takes nor leaves one.
+    const GuardSetting unguarded(false); // (a head started as released is read: zeros)
     detail::columnDropKept();
     const size_t perPage = static_cast<size_t>(::sysconf(_SC_PAGESIZE)) / sizeof(uint32_t);
     const uint32_t *first = nullptr;
@@ -116,7 +134,7 @@ TEST(Model, AGuardedKeptMappingFaultsWhenReadAfterItsColumnIsFreedAndServesAgain
     // next column of its size, zeroed.
     GTEST_FLAG_SET(death_test_style, "threadsafe");
     detail::columnDropKept();
-    const bool was = detail::columnGuardKept(true);
+    const GuardSetting guarded(true);
     const size_t perPage = static_cast<size_t>(::sysconf(_SC_PAGESIZE)) / sizeof(uint32_t);
     const uint32_t *freed = nullptr;
     {
@@ -130,7 +148,6 @@ TEST(Model, AGuardedKeptMappingFaultsWhenReadAfterItsColumnIsFreedAndServesAgain
     EXPECT_DEATH((void)*stale, "") << "a read of the freed column's data";
     Column<uint32_t> b;
     b.reserve(2 * perPage);
-    detail::columnGuardKept(was);
     ASSERT_EQ(b.data(), freed) << "the guarded mapping is kept and handed out again";
     b.push_back(5);
     EXPECT_EQ(b[0], 5u);
@@ -138,8 +155,50 @@ TEST(Model, AGuardedKeptMappingFaultsWhenReadAfterItsColumnIsFreedAndServesAgain
     detail::columnDropKept();
 }
 
+TEST(Model, AGuardedReleasedHeadFaultsWhenReadAlsoAfterItsColumnMoves)
+{
+    // A stream's reader left behind a released head reads zeros unguarded; with the guard on (every unit
+    // test) the read faults, after a batch's end, after the column grew to a new address, and in a head
+    // that a widened column starts with (startReleased); the values still held read back.
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    const GuardSetting guarded(true);
+    const size_t perPage = static_cast<size_t>(::sysconf(_SC_PAGESIZE)) / sizeof(uint64_t);
+    Column<uint64_t> c;
+    c.setLazy(true); // (as a stream's columns: a fresh mapping)
+    c.reserve(4 * perPage);
+    for (size_t i = 0; i < 4 * perPage; ++i)
+        c.push_back(i + 1);
+    {
+        const ColumnReleaseBatch batch;
+        c.releaseBefore(2 * perPage + 1);
+        EXPECT_EQ(c[0], 1u) << "nothing is handed back before the batch ends";
+    }
+    EXPECT_DEATH((void)*static_cast<const volatile uint64_t *>(&c[0]), "") << "a read of the released head";
+    EXPECT_DEATH((void)*static_cast<const volatile uint64_t *>(&c[2 * perPage - 1]), "");
+    const uint64_t *before = c.data();
+    for (size_t i = 4 * perPage; i < 64 * perPage; ++i) // grows past its mapping: mremap moves it
+        c.push_back(i + 1);
+    for (size_t i = 2 * perPage; i < 64 * perPage; ++i)
+        ASSERT_EQ(c[i], i + 1) << i;
+    EXPECT_DEATH((void)*static_cast<const volatile uint64_t *>(&c[perPage]), "")
+        << "the head stays guarded at the column's new address"
+        << (c.data() == before ? " (it did not move)" : "");
+    c.releaseBefore(40 * perPage);
+    EXPECT_DEATH((void)*static_cast<const volatile uint64_t *>(&c[39 * perPage]), "");
+    EXPECT_EQ(c[40 * perPage], 40 * perPage + 1);
+
+    Column<uint64_t> w;
+    w.setLazy(true);
+    w.reserve(8 * perPage);
+    w.startReleased(3 * perPage + 2);
+    w.push_back(9);
+    EXPECT_EQ(w[3 * perPage + 2], 9u);
+    EXPECT_DEATH((void)*static_cast<const volatile uint64_t *>(&w[0]), "") << "a head that started released";
+}
+
 TEST(Model, AStreamedColumnPopulatesOnlyItsStretchAheadAndReadsBackAcrossReleases)
 {
+    const GuardSetting unguarded(false); // (the released head is read at the end: zeros)
     // A lazy column (one CPU's in a stream) with a stretch ahead: writing a value populates the pages up
     // to that stretch past it and no further; without one, only the pages written are. Values read back
     // through writes, head releases and more writes.
