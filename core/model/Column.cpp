@@ -170,6 +170,13 @@ void *columnMap(size_t bytes, bool huge, bool reuse)
     return p;
 }
 
+// Guarded, a released head can no longer be read: a reader left behind faults instead of reading zeros.
+// (A check, not a need: when the kernel refuses, out of mappings, the head stays readable.)
+static void guardHead(void *from, size_t bytes)
+{
+    if (gGuard.load(std::memory_order_relaxed)) ::mprotect(from, bytes, PROT_NONE);
+}
+
 void *columnRemap(void *p, size_t oldBytes, size_t newBytes, bool huge, size_t releasedBytes)
 {
     // A guarded head is a mapping of its own to the kernel (other protections), and mremap moves one
@@ -190,7 +197,7 @@ void *columnRemap(void *p, size_t oldBytes, size_t newBytes, bool huge, size_t r
     void *q = ::mremap(p, mapLength(oldBytes), mapLength(newBytes), MREMAP_MAYMOVE);
     if (q == MAP_FAILED) throw std::bad_alloc();
 #endif
-    if (guarded && ::mprotect(q, releasedBytes, PROT_NONE) != 0) throw std::bad_alloc();
+    if (guarded) guardHead(q, releasedBytes);
     if (huge && newBytes >= kHugeFrom) ::madvise(q, pageRound(newBytes), MADV_HUGEPAGE);
     return q;
 }
@@ -239,13 +246,6 @@ size_t columnTrim(void *p, size_t usedBytes, size_t mappedBytes)
 size_t columnPageFloor(size_t bytes)
 {
     return bytes / pageRound(1) * pageRound(1);
-}
-
-// Guarded, a released head can no longer be read: a reader left behind faults instead of reading zeros.
-// (A check, not a need: when the kernel refuses, out of mappings, the head stays readable.)
-static void guardHead(void *from, size_t bytes)
-{
-    if (gGuard.load(std::memory_order_relaxed)) ::mprotect(from, bytes, PROT_NONE);
 }
 
 size_t columnReleaseHead(void *p, size_t releasedBytes, size_t bytes)
