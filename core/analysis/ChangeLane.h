@@ -52,7 +52,7 @@ public:
     uint8_t codeAt(size_t i, uint8_t none = 0) const
     {
         const size_t c = changeAt(i);
-        return c == npos ? none : codes_[c];
+        return c == npos ? none : code(c); // (a code handed back reads as `gone`)
     }
 
     // Calls f(eventIndex, code) for each change from the one in force at event `from` (or the first)

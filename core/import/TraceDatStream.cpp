@@ -41,7 +41,8 @@ struct TraceDatStream::Impl
     // Every task name noted so far, unmerged: the table is rebuilt from them after each step, so that it
     // ends as a load's (finalize() drops repeats, which later names from other CPUs can undo).
     std::vector<TaskTable::Entry> names;
-    // function_graph records: seen in the events decoded so far (each CPU's checked up to `checked`)
+    // function_graph calls (their exit records): seen in the events decoded so far (each CPU's checked up
+    // to `checked`)
     bool functionRecords = false;
     std::vector<size_t> checked;
 };
@@ -140,13 +141,12 @@ bool TraceDatStream::decodeThrough(int64_t t)
         if (!c.ended) c.ended = !c.pages->decodeThrough(t);
     });
     if (!d.functionRecords) {
-        // (types are added as records name them: looked up again each step)
+        // A call is made of its funcgraph_exit record (an entry without one is left out): those are
+        // looked for. (types are added as records name them: looked up again each step)
         std::vector<uint16_t> kinds;
-        for (size_t k = 0; k < d.trace->types().size(); ++k) {
-            const EventKind kind = d.trace->types()[k].kind;
-            if (kind == EventKind::FuncgraphEntry || kind == EventKind::FuncgraphExit)
+        for (size_t k = 0; k < d.trace->types().size(); ++k)
+            if (d.trace->types()[k].kind == EventKind::FuncgraphExit)
                 kinds.push_back(static_cast<uint16_t>(k));
-        }
         d.checked.resize(d.cpus.size());
         for (size_t k = 0; k < d.cpus.size(); ++k) {
             const CpuEvents &ev = d.trace->cpu(d.cpus[k].cpu);

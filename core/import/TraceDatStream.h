@@ -33,8 +33,8 @@ public:
     // Decodes, on every CPU, the pages whose header time is at or before t, then brings the task table
     // up to date. Returns false once every CPU's data has ended.
     bool decodeThrough(int64_t t);
-    // Whether the events decoded so far hold function_graph records (their calls need the whole trace:
-    // finish() makes them only if no event was handed back).
+    // Whether the events decoded so far hold function_graph calls (funcgraph_exit records; the calls need
+    // the whole trace: finish() makes them only if no event was handed back).
     bool functionGraphSeen() const;
     // After the last step: the warnings loadTrace would give. Throws LoadError when a CPU's events went
     // back in time (a loaded trace sorts them; a stream has handed the earlier ones on already).
