@@ -37,11 +37,8 @@ void ChangeLane::set(size_t i, uint8_t code)
 
 void ChangeLane::releaseBefore(size_t i, size_t change)
 {
-    // (the bitmap goes in whole pages: its changes are counted first, for the ranks of the words after)
-    const size_t from = bits_.firstLive();
-    const size_t to =
-        detail::columnPageFloor(std::min(i >> 6, bits_.size()) * sizeof(uint64_t)) / sizeof(uint64_t);
-    for (size_t w = from; w < to; ++w)
+    // (the words going are counted first, for the ranks of the words after)
+    for (size_t w = bits_.firstLive(), to = bits_.releasedBy(i >> 6); w < to; ++w)
         releasedChanges_ += static_cast<size_t>(std::popcount(bits_[w]));
     bits_.releaseBefore(i >> 6);
     codes_.releaseBefore(change);

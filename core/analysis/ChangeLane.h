@@ -127,7 +127,7 @@ private:
     Column<uint64_t> bits_;
     std::vector<uint32_t> rank_; // changes before each 512-event block
     Column<uint8_t> codes_;
-    uint8_t gone_ = 0; // what a handed-back code reads as
+    uint8_t gone_ = 0;           // what a handed-back code reads as
     size_t releasedChanges_ = 0; // the changes marked in the bitmap's handed-back head
 };
 

@@ -59,7 +59,7 @@ private:
     Column<uint16_t> slot16_;
     Column<int32_t> pid32_;
     int width_ = 1;
-    std::vector<int32_t> pids_; // slot -> pid
+    std::vector<int32_t> pids_;                   // slot -> pid
     std::unordered_map<int32_t, uint32_t> slots_; // pid -> slot; dropped at width 4
 };
 

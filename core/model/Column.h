@@ -133,6 +133,13 @@ public:
     {
         released_ = detail::columnReleaseHead(data_, released_, std::min(n, size_) * sizeof(T));
     }
+    // What firstLive() would be after releaseBefore(n) (whole pages go: the values before it, at least the
+    // ones handed back already).
+    size_t releasedBy(size_t n) const
+    {
+        const size_t bytes = detail::columnPageFloor(std::min(n, size_) * sizeof(T));
+        return std::max(firstLive(), std::min(size_, (bytes + sizeof(T) - 1) / sizeof(T)));
+    }
     // An empty column taking over from one whose first n values were handed back (releaseBefore): it
     // starts at n values, those read as zeros, and the whole pages they fill are neither written nor
     // populated (a stream that widens a column late copies the live values only).
