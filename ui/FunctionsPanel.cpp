@@ -1,5 +1,6 @@
 #include "FunctionsPanel.h"
 
+#include "OnePaintBuffer.h"
 #include "ViewState.h"
 
 #include "analysis/FunctionReport.h"
@@ -49,6 +50,7 @@ FunctionsPanel::FunctionsPanel(ViewState *state, QWidget *parent)
     row->addWidget(function_, 1);
     layout->addLayout(row);
     plot_->setMinimumSize(200, 140);
+    onePaintBuffer(plot_);
     plot_->addGraph();
     plot_->graph(0)->setLineStyle(QCPGraph::lsStepLeft);
     plot_->graph(0)->setPen(QPen(QColor(0x00, 0x72, 0xb2)));

@@ -1,6 +1,7 @@
 #include "HistogramPanel.h"
 
 #include "BackgroundJob.h"
+#include "OnePaintBuffer.h"
 #include "TimelinePalette.h"
 #include "Timing.h"
 #include "ViewState.h"
@@ -70,6 +71,7 @@ HistogramPanel::HistogramPanel(ViewState *state, QWidget *parent)
     layout->addLayout(plots, 1);
     for (QCustomPlot *p : {lateness_, latency_}) {
         p->setMinimumSize(200, 150);
+        onePaintBuffer(p);
         p->addGraph();
         p->graph(0)->setLineStyle(QCPGraph::lsStepLeft);
         p->graph(0)->setPen(QPen(QColor(0x00, 0x72, 0xb2)));

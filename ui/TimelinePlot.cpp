@@ -1,5 +1,6 @@
 #include "TimelinePlot.h"
 
+#include "OnePaintBuffer.h"
 #include "analysis/CpuList.h"
 
 #include "CpuLanePlottable.h"
@@ -22,6 +23,7 @@ namespace tickscope {
 TimelinePlot::TimelinePlot(ViewState *state, QWidget *parent) : QCustomPlot(parent), state_(state)
 {
     setAutoAddPlottableToLegend(false);
+    onePaintBuffer(this);
     setNoAntialiasingOnDrag(true);
     setFocusPolicy(Qt::StrongFocus);
     axisRect()->setAutoMargins(QCP::msNone);

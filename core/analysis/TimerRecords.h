@@ -168,18 +168,18 @@ static_assert(sizeof(HrtimerLateness) == 8);
 struct CpuTimers
 {
     std::vector<LongSoftirq> longSoftirqs; // every softirq >= kLongSoftirqNs, any vector
-    // One per TIMER softirq and per hrtimer expiry: in their own mappings (Column: no copy on growth, few
-    // page faults, and a stream hands the folded ones back).
+    // One per TIMER softirq, per hrtimer expiry and per burst: in their own mappings (Column: no copy on
+    // growth, few page faults, and a stream hands the folded ones back).
     Column<TimerSoftirq> timerSoftirqs;
     Column<HrtimerWakeup> wakeups;
     Column<HrtimerLateness> otherLateness; // every other expiry
-    std::vector<WakeupBatch> batches;      // bursts, in the order they closed
+    Column<WakeupBatch> batches;           // bursts, in the order they closed
     SwitchRecords switches;                // transient (emptied after the steps across CPUs)
 
     size_t bytes() const
     {
         return timerSoftirqs.bytes() + longSoftirqs.capacity() * sizeof(LongSoftirq) + wakeups.bytes() +
-               otherLateness.bytes() + batches.capacity() * sizeof(WakeupBatch);
+               otherLateness.bytes() + batches.bytes();
     }
 };
 

@@ -232,7 +232,7 @@ void TimerTracker::finish()
     gap();
     std::sort(out_.batches.begin(), out_.batches.end(),
               [](const WakeupBatch &a, const WakeupBatch &b) { return a.first < b.first; });
-    out_.batches.shrink_to_fit();
+    out_.batches.trim();
     out_.timerSoftirqs.trim();
     out_.longSoftirqs.shrink_to_fit();
     out_.wakeups.trim();

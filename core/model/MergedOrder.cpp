@@ -17,8 +17,10 @@ std::optional<MergedOrder> MergedOrder::build(const Trace &trace, const std::ato
     const auto cpus = static_cast<size_t>(std::max(m.cpus_, 1));
     m.shift_ = std::max(8u, static_cast<unsigned>(std::bit_width(cpus * 16 - 1)));
     const bool wide = m.cpus_ > 256;
-    (wide ? m.wide_.reserve(m.size_) : m.narrow_.reserve(m.size_));
-    m.checkpoints_.reserve(((m.size_ >> m.shift_) + 1) * cpus);
+    constexpr size_t kHuge = size_t{4} << 20; // bytes from which a column asks for huge pages
+    (wide ? m.wide_.reserve(m.size_, m.size_ * 2 >= kHuge) : m.narrow_.reserve(m.size_, m.size_ >= kHuge));
+    const size_t checkpoints = ((m.size_ >> m.shift_) + 1) * cpus;
+    m.checkpoints_.reserve(checkpoints, checkpoints * sizeof(uint32_t) >= kHuge);
 
     std::vector<CpuEvents::TimeCursor> cur;
     std::vector<uint32_t> next(cpus, 0); // next event index per CPU
@@ -34,7 +36,7 @@ std::optional<MergedOrder> MergedOrder::build(const Trace &trace, const std::ato
     size_t row = 0;
     // Appends one row of CPU c; false when cancelled.
     auto emit = [&](int c) {
-        if ((row & mask) == 0) m.checkpoints_.insert(m.checkpoints_.end(), next.begin(), next.end());
+        if ((row & mask) == 0) m.checkpoints_.appendAll(next.data(), next.size());
         if ((row & (step - 1)) == 0) {
             if (cancel && cancel->load(std::memory_order_relaxed)) return false;
             if (progress && row) progress(static_cast<double>(row) / static_cast<double>(m.size_));

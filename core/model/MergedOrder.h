@@ -8,6 +8,7 @@
 // The row of an event, and the first row at a time, are O(CPUs * log n) searches in the CPU columns.
 #pragma once
 
+#include "Column.h"
 #include "Trace.h"
 
 #include <atomic>
@@ -49,9 +50,10 @@ private:
     size_t size_ = 0;
     int cpus_ = 0;
     unsigned shift_ = 8;
-    std::vector<uint8_t> narrow_;       // CPU per row, <= 256 CPUs
-    std::vector<uint16_t> wide_;        // CPU per row, more CPUs
-    std::vector<uint32_t> checkpoints_; // [(row >> shift) * cpus + cpu]: next event index of cpu
+    // In their own mappings (Column): populated in stretches, huge pages for big traces.
+    Column<uint8_t> narrow_;       // CPU per row, <= 256 CPUs
+    Column<uint16_t> wide_;        // CPU per row, more CPUs
+    Column<uint32_t> checkpoints_; // [(row >> shift) * cpus + cpu]: next event index of cpu
 };
 
 } // namespace tickscope

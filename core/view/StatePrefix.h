@@ -49,7 +49,7 @@ public:
         if (b < checkpoints_.size()) lane_->prefetchCode(checkpoints_[b].change);
     }
 
-    size_t bytes() const { return checkpoints_.capacity() * sizeof(Checkpoint); }
+    size_t bytes() const { return checkpoints_.bytes(); }
 
 private:
     struct Checkpoint
@@ -62,7 +62,7 @@ private:
     const CpuEvents *events_ = nullptr;
     SlotFn slot_ = nullptr;
     int64_t end_ = INT64_MIN;
-    std::vector<Checkpoint> checkpoints_;
+    Column<Checkpoint> checkpoints_; // its own mapping: populated in stretches, not faulted in page by page
 };
 
 } // namespace tickscope
