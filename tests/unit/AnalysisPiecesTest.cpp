@@ -13,8 +13,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
+#include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace tickscope {
@@ -142,6 +145,52 @@ TEST(AnalysisPieces, TimerItemsOfOneMicrosecondPairInEventOrderOnACpuAndStartFir
     EXPECT_EQ(ticks, (std::vector<int32_t>{kUnknownNs, 7000, 4000}));
     EXPECT_EQ(others, (std::vector<int32_t>{kUnknownNs, 500, kUnknownNs, 100}));
     expectSameInPieces(*r.trace, 4);
+}
+
+// Big int32 samples (the histograms' and the report's latencies) are ranked by radix selection, smaller
+// ones and int64 by a selection per rank: both give the values at the same sorted positions.
+TEST(AnalysisPieces, DistributionOfManyInt32ValuesIsTheSortedOnesAtTheRanks)
+{
+    std::mt19937 rng(17);
+    const auto check = [](std::vector<int32_t> v, const std::string &what) {
+        std::vector<int32_t> sorted = v;
+        std::sort(sorted.begin(), sorted.end());
+        const auto at = [&](size_t p) {
+            return sorted[std::max<size_t>((sorted.size() * p + 99) / 100, 1) - 1];
+        };
+        std::vector<int64_t> wide(v.begin(), v.end());
+        const Distribution d = Distribution::of(v), w = Distribution::of(wide);
+        EXPECT_EQ(d.count, sorted.size()) << what;
+        EXPECT_EQ(d.min, sorted.front()) << what;
+        EXPECT_EQ(d.p50, at(50)) << what;
+        EXPECT_EQ(d.p90, at(90)) << what;
+        EXPECT_EQ(d.p99, at(99)) << what;
+        EXPECT_EQ(d.max, sorted.back()) << what;
+        EXPECT_EQ(std::tie(d.min, d.p50, d.p90, d.p99, d.max), std::tie(w.min, w.p50, w.p90, w.p99, w.max))
+            << what;
+    };
+    for (const size_t n : {size_t{1}, size_t{16383}, size_t{16384}, size_t{100000}, size_t{300001}}) {
+        const std::string size = " of " + std::to_string(n);
+        std::vector<int32_t> v(n);
+        for (auto &x : v)
+            x = static_cast<int32_t>(rng());
+        check(v, "any int32" + size);
+        for (auto &x : v)
+            x = static_cast<int32_t>(rng() % 5) - 2;
+        check(v, "five values" + size);
+        std::lognormal_distribution<double> latency(8.0, 1.5);
+        for (auto &x : v)
+            x = static_cast<int32_t>(std::min(latency(rng), 2e9));
+        check(v, "latency-like" + size);
+        for (size_t k = 0; k < n; ++k)
+            v[k] = k % 3 == 0 ? INT32_MIN : k % 3 == 1 ? INT32_MAX : static_cast<int32_t>(k);
+        check(v, "extremes" + size);
+        std::fill(v.begin(), v.end(), -7);
+        check(v, "one value" + size);
+        for (size_t k = 0; k < n; ++k)
+            v[k] = static_cast<int32_t>(n - k) * 1024; // equal low digits, descending
+        check(v, "descending" + size);
+    }
 }
 
 } // namespace
