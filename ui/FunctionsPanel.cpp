@@ -188,7 +188,7 @@ void FunctionsPanel::computeHistogram()
                     if (s.name == id)
                         v.push_back(static_cast<int32_t>(std::min<int64_t>(s.durationNs, INT32_MAX)));
             }
-            return HistogramPanel::bin(std::move(v), true);
+            return HistogramPanel::bin(v, true);
         },
         [this, gen, name](HistogramPanel::Bins b) {
             if (gen != histogramGeneration_) return;

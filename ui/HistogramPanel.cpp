@@ -123,19 +123,19 @@ void HistogramPanel::schedule()
     recompute_.schedule(inputs());
 }
 
-HistogramPanel::Bins HistogramPanel::bin(std::vector<int32_t> v, bool log, int linearBins,
-                                         const std::vector<int32_t> *rangeAlso)
+HistogramPanel::Bins HistogramPanel::bin(std::span<int32_t> v, bool log, int linearBins,
+                                         std::span<const int32_t> rangeAlso)
 {
     Bins b;
     b.samples = v.size();
-    if (v.empty() && (!rangeAlso || rangeAlso->empty())) return b;
+    if (v.empty() && rangeAlso.empty()) return b;
     const Distribution d = Distribution::of(v);
     b.p50 = static_cast<double>(d.p50) / 1e3;
     b.p99 = static_cast<double>(d.p99) / 1e3;
     b.max = static_cast<double>(d.max) / 1e3;
     // The span the edges cover: these values and the other run's.
     int64_t minV = INT64_MAX, maxV = INT64_MIN, minPos = INT64_MAX;
-    auto cover = [&](const std::vector<int32_t> &values) {
+    auto cover = [&](std::span<const int32_t> values) {
         for (int64_t x : values) {
             minV = std::min(minV, x);
             maxV = std::max(maxV, x);
@@ -143,7 +143,7 @@ HistogramPanel::Bins HistogramPanel::bin(std::vector<int32_t> v, bool log, int l
         }
     };
     cover(v);
-    if (rangeAlso) cover(*rangeAlso);
+    cover(rangeAlso);
     if (log) {
         // log2 bins in ns: (2^(k-1), 2^k], the report's buckets (log2Bucket); everything <= the first edge
         // goes into the first bin.
@@ -182,8 +182,8 @@ void HistogramPanel::compute()
             WakeupSamples s = WakeupSamples::collect(*trace, *analysis, in.cpus, in.from, in.to, in.cls);
             std::array<Bins, 4> r; // lateness A, latency A, lateness B, latency B
             if (!in.comparison) {
-                r[0] = bin(std::move(s.latenessNs), in.log);
-                r[1] = bin(std::move(s.latencyNs), in.log);
+                r[0] = bin(s.lateness(), in.log);
+                r[1] = bin(s.latency(), in.log);
                 return r;
             }
             // B: its CPUs against the ones shown, the same relative range; both runs on the same bins.
@@ -191,10 +191,11 @@ void HistogramPanel::compute()
             const std::vector<int> cpusB = c.cpusB(in.cpus);
             WakeupSamples sb = WakeupSamples::collect(*c.b.trace, *c.b.analysis, cpusB, in.from + c.shift(),
                                                       in.to + c.shift(), in.cls);
-            r[0] = bin(s.latenessNs, in.log, 50, &sb.latenessNs);
-            r[1] = bin(s.latencyNs, in.log, 50, &sb.latencyNs);
-            r[2] = bin(sb.latenessNs, in.log, 50, &s.latenessNs);
-            r[3] = bin(sb.latencyNs, in.log, 50, &s.latencyNs);
+            // (a bin may reorder its values: the other run's are only covered, in any order)
+            r[0] = bin(s.lateness(), in.log, 50, sb.lateness());
+            r[1] = bin(s.latency(), in.log, 50, sb.latency());
+            r[2] = bin(sb.lateness(), in.log, 50, s.lateness());
+            r[3] = bin(sb.latency(), in.log, 50, s.latency());
             return r;
         },
         [this, gen = *gen, compare = in.comparison != nullptr](std::array<Bins, 4> r) {

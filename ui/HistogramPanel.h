@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 class QCheckBox;
@@ -52,8 +53,9 @@ public:
     // Linear: bins of equal width from 0 (or the minimum when negative) to the maximum; log: log2 bins
     // in µs from the bin holding the minimum positive value (values <= that go into the first one).
     // rangeAlso: further values the bin edges must cover (the other run's, so that both share the bins).
-    static Bins bin(std::vector<int32_t> valuesNs, bool log, int linearBins = 50,
-                    const std::vector<int32_t> *rangeAlso = nullptr);
+    // The values may be reordered.
+    static Bins bin(std::span<int32_t> valuesNs, bool log, int linearBins = 50,
+                    std::span<const int32_t> rangeAlso = {});
     // The bins as a closed step line of `g` (lsStepLeft): one point per bin's left edge, then the last edge.
     static void setSteps(QCPGraph *g, const Bins &b);
 

@@ -235,7 +235,7 @@ void timerReport(const Trace &trace, const CpuAnalysis &c, int64_t from, int64_t
 
 } // namespace
 
-template <class T> Distribution distributionOf(std::vector<T> &v)
+template <class T> Distribution distributionOf(std::span<T> v)
 {
     Distribution d;
     d.count = v.size();
@@ -260,16 +260,17 @@ template <class T> Distribution distributionOf(std::vector<T> &v)
 
 Distribution Distribution::of(std::vector<int64_t> &v)
 {
-    return distributionOf(v);
+    return distributionOf(std::span<int64_t>(v));
 }
 
 namespace {
 
 // The values at 0-based ranks r[0..2] of v in sorted order, by radix selection over the values' 32 bits
 // in three digits (11, 11 and 10 bits): a pass per digit counts, for each rank still open, the values
-// that share its digits so far. Three reads of v and a few kilobytes of counts, where a selection per
-// rank moves the values around (the histograms and the report take hundreds of thousands of latencies).
-std::array<int32_t, 3> radixRanks(const std::vector<int32_t> &v, std::array<size_t, 3> r)
+// that share its digits so far. Three passes over v (a fourth finds min and max) and 24 KiB of counts,
+// where a selection per rank moves the values around (the histograms and the report rank hundreds of
+// thousands of latencies).
+std::array<int32_t, 3> radixRanks(std::span<const int32_t> v, std::array<size_t, 3> r)
 {
     constexpr int kShift[3] = {21, 10, 0};
     constexpr uint32_t kDigits[3] = {2048, 2048, 1024};
@@ -308,7 +309,7 @@ std::array<int32_t, 3> radixRanks(const std::vector<int32_t> &v, std::array<size
 
 } // namespace
 
-Distribution Distribution::of(std::vector<int32_t> &v)
+Distribution Distribution::of(std::span<int32_t> v)
 {
     if (v.size() < (size_t{1} << 14)) return distributionOf(v);
     Distribution d;

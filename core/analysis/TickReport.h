@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -64,7 +65,7 @@ struct Distribution
     // bounded number of values per distribution (count, min and max stay exact)
     bool binned = false;
     static Distribution of(std::vector<int64_t> &values); // reorders values
-    static Distribution of(std::vector<int32_t> &values);
+    static Distribution of(std::span<int32_t> values);    // may reorder values
 };
 
 class JsonWriter;

@@ -169,7 +169,7 @@ struct CpuTimers
 {
     std::vector<LongSoftirq> longSoftirqs; // every softirq >= kLongSoftirqNs, any vector
     // One per TIMER softirq, per hrtimer expiry and per burst: in their own mappings (Column: no copy on
-    // growth, few page faults, and a stream hands the folded ones back).
+    // growth, few page faults; a stream hands the folded records back, and clears the folded bursts).
     Column<TimerSoftirq> timerSoftirqs;
     Column<HrtimerWakeup> wakeups;
     Column<HrtimerLateness> otherLateness; // every other expiry

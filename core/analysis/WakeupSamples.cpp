@@ -28,8 +28,8 @@ WakeupSamples WakeupSamples::collect(const Trace &trace, const TickAnalysis &ana
         parts.push_back({&w, first, last});
         total += last - first;
     }
-    s.latenessNs.reserve(total);
-    s.latencyNs.reserve(total);
+    s.latenessNs.reserve(total, true); // (huge pages once big enough to gain from them)
+    s.latencyNs.reserve(total, true);
     for (const Part &p : parts) {
         for (size_t k = p.first; k < p.last; ++k) {
             const HrtimerWakeup &x = (*p.w)[k];

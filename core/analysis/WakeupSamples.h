@@ -5,8 +5,10 @@
 #pragma once
 
 #include "TickAnalysis.h"
+#include "model/Column.h"
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace tickscope {
@@ -21,8 +23,12 @@ struct WakeupClass
 
 struct WakeupSamples
 {
-    std::vector<int32_t> latenessNs; // now - expires (int32, as the analysis keeps them)
-    std::vector<int32_t> latencyNs;  // expiry -> switch into the woken task
+    // In their own mappings (Column): a whole trace's are megabytes, populated in stretches, not faulted in
+    // page by page.
+    Column<int32_t> latenessNs; // now - expires (int32, as the analysis keeps them)
+    Column<int32_t> latencyNs;  // expiry -> switch into the woken task
+    std::span<int32_t> lateness() { return {latenessNs.data(), latenessNs.size()}; }
+    std::span<int32_t> latency() { return {latencyNs.data(), latencyNs.size()}; }
 
     // cpus empty: every CPU.
     static WakeupSamples collect(const Trace &trace, const TickAnalysis &analysis,

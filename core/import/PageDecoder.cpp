@@ -175,6 +175,33 @@ std::pair<uint64_t, uint64_t> rawPageRange(const PageSource &src)
     return {std::min(begin, end), end};
 }
 
+// The raw pages' read buffer of the calling thread, kept from CPU to CPU and sized to what is read: its
+// pages are faulted in once, not per CPU (in a VM a page fault costs microseconds; 128 CPUs of a page each
+// faulted in a zeroed megabyte each). One per thread for every caller (a decode and a check of pages are
+// never nested); a thread keeps at most kKeepBytes of it once a read is done (pages can be 16 MiB).
+struct ReadBuffer
+{
+    static constexpr size_t kKeepBytes = size_t{2} << 20;
+    std::vector<uint8_t> &bytes;
+    explicit ReadBuffer(size_t need) : bytes(threadBuffer())
+    {
+        if (bytes.size() < need) bytes.resize(need);
+    }
+    ~ReadBuffer()
+    {
+        if (bytes.size() > kKeepBytes) std::vector<uint8_t>().swap(bytes);
+    }
+    ReadBuffer(const ReadBuffer &) = delete;
+    ReadBuffer &operator=(const ReadBuffer &) = delete;
+
+private:
+    static std::vector<uint8_t> &threadBuffer()
+    {
+        thread_local std::vector<uint8_t> b;
+        return b;
+    }
+};
+
 // Hands every page of one CPU's data to onPage, which returns false for a page it cannot use. Pages
 // are read in batches (raw) or chunk by chunk (compressed), into buffers with kPageSlack bytes after
 // the last page. Returns the truncated warning, or "" when all data was read. reserve(events, bytes)
@@ -195,15 +222,12 @@ std::string forEachPage(const PageSource &src, const std::string &truncated, con
         const uint64_t end = all0 + (all1 - all0) * (src.part + 1) / src.parts;
         reserve((end - begin) * ps);
         const uint64_t batch = std::max<uint64_t>(1, (1u << 20) / ps);
-        // One buffer per thread, kept from CPU to CPU and sized to what is read: its pages are faulted in
-        // once, not per CPU (in a VM a page fault costs microseconds; 128 CPUs of a page each would fault
-        // in a megabyte each). The bytes after the last page read are readable, not zero.
-        thread_local std::vector<uint8_t> buf;
-        const size_t need = static_cast<size_t>(std::min(batch, end - begin) * ps) + kPageSlack;
-        if (buf.size() < need) buf.resize(need);
+        ReadBuffer read(static_cast<size_t>(std::min(batch, end - begin) * ps) + kPageSlack);
+        std::vector<uint8_t> &buf = read.bytes;
         for (uint64_t i = begin; i < end; i += batch) {
             const uint64_t n = std::min(batch, end - i);
             if (!readAt(src.fd, c.offset + i * ps, buf.data(), static_cast<size_t>(n * ps))) return truncated;
+            std::memset(buf.data() + n * ps, 0, kPageSlack); // (not the bytes of an earlier read)
             for (uint64_t k = 0; k < n; ++k) {
                 if (!onPage(buf.data() + k * ps)) return truncated;
             }

@@ -17,10 +17,9 @@ std::optional<MergedOrder> MergedOrder::build(const Trace &trace, const std::ato
     const auto cpus = static_cast<size_t>(std::max(m.cpus_, 1));
     m.shift_ = std::max(8u, static_cast<unsigned>(std::bit_width(cpus * 16 - 1)));
     const bool wide = m.cpus_ > 256;
-    constexpr size_t kHuge = size_t{4} << 20; // bytes from which a column asks for huge pages
-    (wide ? m.wide_.reserve(m.size_, m.size_ * 2 >= kHuge) : m.narrow_.reserve(m.size_, m.size_ >= kHuge));
-    const size_t checkpoints = ((m.size_ >> m.shift_) + 1) * cpus;
-    m.checkpoints_.reserve(checkpoints, checkpoints * sizeof(uint32_t) >= kHuge);
+    // (huge pages: a column maps them once it is big enough to gain from them)
+    (wide ? m.wide_.reserve(m.size_, true) : m.narrow_.reserve(m.size_, true));
+    m.checkpoints_.reserve(((m.size_ >> m.shift_) + 1) * cpus, true);
 
     std::vector<CpuEvents::TimeCursor> cur;
     std::vector<uint32_t> next(cpus, 0); // next event index per CPU

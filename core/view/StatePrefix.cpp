@@ -14,7 +14,7 @@ void StatePrefix::build(const ChangeLane &lane, const CpuEvents &events, SlotFn 
     if (events.empty()) return;
     end_ = std::max(end, events.ts(events.size() - 1));
     const size_t blocks = (events.size() + 63) / 64;
-    checkpoints_.reserve(blocks, blocks * sizeof(Checkpoint) >= (size_t{4} << 20));
+    checkpoints_.reserve(blocks, true); // (huge pages once it is big enough to gain from them)
     Times cum{};
     int64_t prevTs = events.ts(0);
     uint8_t prevSlot = slot(0);
