@@ -182,8 +182,8 @@ void HistogramPanel::compute()
             WakeupSamples s = WakeupSamples::collect(*trace, *analysis, in.cpus, in.from, in.to, in.cls);
             std::array<Bins, 4> r; // lateness A, latency A, lateness B, latency B
             if (!in.comparison) {
-                r[0] = bin(s.lateness(), in.log);
-                r[1] = bin(s.latency(), in.log);
+                r[0] = bin(s.latenessNs, in.log);
+                r[1] = bin(s.latencyNs, in.log);
                 return r;
             }
             // B: its CPUs against the ones shown, the same relative range; both runs on the same bins.
@@ -192,10 +192,10 @@ void HistogramPanel::compute()
             WakeupSamples sb = WakeupSamples::collect(*c.b.trace, *c.b.analysis, cpusB, in.from + c.shift(),
                                                       in.to + c.shift(), in.cls);
             // (a bin may reorder its values: the other run's are only covered, in any order)
-            r[0] = bin(s.lateness(), in.log, 50, sb.lateness());
-            r[1] = bin(s.latency(), in.log, 50, sb.latency());
-            r[2] = bin(sb.lateness(), in.log, 50, s.lateness());
-            r[3] = bin(sb.latency(), in.log, 50, s.latency());
+            r[0] = bin(s.latenessNs, in.log, 50, sb.latenessNs);
+            r[1] = bin(s.latencyNs, in.log, 50, sb.latencyNs);
+            r[2] = bin(sb.latenessNs, in.log, 50, s.latenessNs);
+            r[3] = bin(sb.latencyNs, in.log, 50, s.latencyNs);
             return r;
         },
         [this, gen = *gen, compare = in.comparison != nullptr](std::array<Bins, 4> r) {

@@ -3,7 +3,6 @@
 #include "util/Parallel.h"
 
 #include <algorithm>
-#include <numeric>
 #include <queue>
 
 namespace tickscope {
@@ -62,18 +61,13 @@ void MigrationSweep::through(const Trace &trace, const EventRoles &roles, int64_
         if (afterSlice_) afterSlice_();
     }
     parts_.clear(); // (their switches)
-    spare_.clear();
 }
 
 void MigrationSweep::scan(const Trace &trace, const EventRoles &roles, int threads)
 {
-    // The switch arrays of the slice before serve this one's parts, the biggest ones the parts of most
-    // events: no memory newly faulted in per slice (in a VM each page fault costs microseconds).
-    for (Part &p : parts_) {
-        p.switches.clear();
-        spare_.push_back(std::move(p.switches));
-    }
-    parts_.clear();
+    // The parts of the slice before are taken over, their switch arrays emptied, not freed: no memory
+    // newly faulted in per slice (in a VM each page fault costs microseconds).
+    size_t parts = 0;
     for (size_t c = 0; c < cpus_.size(); ++c) {
         // Lost events between two of the slice's events (the ranges come in time order; one whose first
         // event after is not in yet waits for a later slice)
@@ -87,24 +81,19 @@ void MigrationSweep::scan(const Trace &trace, const EventRoles &roles, int threa
             if (g >= cpu.end) break;
             if (g > cpu.next || (g == cpu.next && g > 0)) cpu.gaps.push_back(g);
         }
-        cpus_[c].firstPart = parts_.size();
-        for (size_t i = cpus_[c].next; i < cpus_[c].end; i += part_)
-            parts_.push_back({c, i, std::min(i + part_, cpus_[c].end), {}});
-        cpus_[c].endPart = parts_.size();
-    }
-    if (!spare_.empty()) {
-        std::sort(spare_.begin(), spare_.end(),
-                  [](const auto &x, const auto &y) { return x.capacity() < y.capacity(); });
-        std::vector<size_t> bySize(parts_.size());
-        std::iota(bySize.begin(), bySize.end(), size_t{0});
-        std::sort(bySize.begin(), bySize.end(), [&](size_t x, size_t y) {
-            return parts_[x].end - parts_[x].first > parts_[y].end - parts_[y].first;
-        });
-        for (size_t k = 0; k < bySize.size() && !spare_.empty(); ++k) {
-            parts_[bySize[k]].switches = std::move(spare_.back());
-            spare_.pop_back();
+        cpus_[c].firstPart = parts;
+        for (size_t i = cpus_[c].next; i < cpus_[c].end; i += part_) {
+            if (parts == parts_.size()) parts_.emplace_back();
+            Part &p = parts_[parts++];
+            p.cpu = c;
+            p.first = i;
+            p.end = std::min(i + part_, cpus_[c].end);
+            p.switches.clear();
+            p.tail = false;
         }
+        cpus_[c].endPart = parts;
     }
+    parts_.resize(parts);
     // One type id of sched_switch (as in every trace seen): found by a search of the type column, and
     // between two switches, whether the task showed its mode (any of a few types: a search for each).
     const std::vector<uint16_t> types = roles.typesOf(Role::SchedSwitch);

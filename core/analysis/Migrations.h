@@ -119,8 +119,7 @@ private:
 
     size_t slice_, part_;
     std::vector<Cpu> cpus_;
-    std::vector<Part> parts_;                // of the slice, CPU by CPU
-    std::vector<std::vector<Switch>> spare_; // switch arrays of earlier slices, emptied, for the next
+    std::vector<Part> parts_; // of the slice, CPU by CPU (kept from slice to slice: their switch arrays)
     // The lost ranges of every CPU that began before the slice's end (its last time), by their beginning
     // (INT64_MIN for one that opens a CPU's data); the merge takes them as it passes their beginning: the
     // latest end of one begun so far.

@@ -8,7 +8,6 @@
 #include "model/Column.h"
 
 #include <cstdint>
-#include <span>
 #include <vector>
 
 namespace tickscope {
@@ -27,8 +26,6 @@ struct WakeupSamples
     // page by page.
     Column<int32_t> latenessNs; // now - expires (int32, as the analysis keeps them)
     Column<int32_t> latencyNs;  // expiry -> switch into the woken task
-    std::span<int32_t> lateness() { return {latenessNs.data(), latenessNs.size()}; }
-    std::span<int32_t> latency() { return {latencyNs.data(), latencyNs.size()}; }
 
     // cpus empty: every CPU.
     static WakeupSamples collect(const Trace &trace, const TickAnalysis &analysis,
