@@ -1,5 +1,6 @@
 #include "CpuLanePlottable.h"
 
+#include "TextCache.h"
 #include "TimelinePalette.h"
 
 #include "analysis/TickReport.h"
@@ -273,6 +274,7 @@ void CpuLanePlottable::drawTickRow(QCPPainter *p, const QRect &row)
     QFont f = p->font();
     f.setPixelSize(9);
     p->setFont(f);
+    TextCache::Font &texts = TextCache::instance().of(f);
     for (int j = 0; j < n; ++j) {
         if (!columns_[j].failedStops) continue;
         const int x = left_ + j, y = row.bottom() - 4;
@@ -283,12 +285,13 @@ void CpuLanePlottable::drawTickRow(QCPPainter *p, const QRect &row)
         for (size_t b = 0; b < kDependencyNames.size(); ++b)
             if (columns_[j].dependencies & (1u << b))
                 deps += (deps.isEmpty() ? "" : ",") + QString(kDependencyNames[b]);
-        const int tw = p->fontMetrics().horizontalAdvance(deps);
+        const TextCache::Entry &label = texts[deps];
+        const int tw = label.width;
         bool room = true;
         for (int k = j + 1; k < n && k <= j + tw + 6; ++k)
             room = room && !columns_[k].failedStops;
         if (!room || deps.isEmpty()) continue;
-        p->drawText(x + 4, row.bottom() - 1, deps);
+        texts.drawAt(p, x + 4, row.bottom() - 1, label);
         lastLabelEnd = x + tw + 6;
     }
     p->setPen(Qt::NoPen);
@@ -419,7 +422,7 @@ void CpuLanePlottable::drawTaskNames(QCPPainter *p, const QRect &row)
     QFont f = p->font();
     f.setPixelSize(kLabelPixels);
     p->setFont(f);
-    const QFontMetrics fm(f);
+    TextCache::Font &texts = TextCache::instance().of(f);
     const int taskH = row.height() * 2 / 3;
     for (const TaskSpan &s : *spans) {
         if (s.pid == 0) continue;
@@ -430,15 +433,20 @@ void CpuLanePlottable::drawTaskNames(QCPPainter *p, const QRect &row)
         const std::string comm(trace.strings.str(trace.tasks.comm(s.pid, s.from)));
         if (spec_.taskColours) p->fillRect(QRect(x0, row.top(), x1 - x0, 3), taskColour(comm));
         QString text = QString::fromStdString(comm) + QLatin1Char('-') + QString::number(s.pid);
-        if (fm.horizontalAdvance(text) + 6 > x1 - x0) text = QString::fromStdString(comm);
-        if (text.isEmpty() || fm.horizontalAdvance(text) + 6 > x1 - x0) continue;
+        const TextCache::Entry *e = &texts[text];
+        if (e->width + 6 > x1 - x0) {
+            text = QString::fromStdString(comm);
+            e = &texts[text];
+        }
+        if (text.isEmpty() || e->width + 6 > x1 - x0) continue;
         const ColumnSummary &mid = columns_[static_cast<size_t>((x0 + x1) / 2 - left_)];
         const int d = ColumnSummary::dominant(mid.task, static_cast<int>(TaskSlot::Count));
         const QColor bg = d < 0 ? QColor(Qt::white) : palette::task(static_cast<TaskSlot>(d));
         p->setPen(bg.lightness() < 140 ? Qt::white : Qt::black);
-        p->drawText(QRect(x0 + 3, row.top() + (spec_.taskColours ? 3 : 0), x1 - x0 - 6,
-                          taskH - (spec_.taskColours ? 3 : 0)),
-                    Qt::AlignLeft | Qt::AlignVCenter, text);
+        texts.draw(p,
+                   QRect(x0 + 3, row.top() + (spec_.taskColours ? 3 : 0), x1 - x0 - 6,
+                         taskH - (spec_.taskColours ? 3 : 0)),
+                   false, *e);
         namesDrawn_ << text;
     }
     p->setPen(Qt::NoPen);
@@ -456,7 +464,8 @@ void CpuLanePlottable::drawWakeupArrows(QCPPainter *p, const QRect &row)
     QFont f = p->font();
     f.setPixelSize(kLabelPixels - 1);
     p->setFont(f);
-    const QFontMetrics fm(f);
+    TextCache::Font &texts = TextCache::instance().of(f);
+    const int lineH = QFontMetrics(f).height();
     const int y = row.top() + 3;
     p->setRenderHint(QPainter::Antialiasing, false);
     for (const WakeupArrow &a : *arrows) {
@@ -470,10 +479,11 @@ void CpuLanePlottable::drawWakeupArrows(QCPPainter *p, const QRect &row)
         const QPoint head[3] = {{x1, y}, {x1 - 4, y - 3}, {x1 - 4, y + 3}};
         p->drawPolygon(head, 3);
         p->setBrush(Qt::NoBrush);
-        const QString text = QString::number(a.latencyNs / 1000.0, 'f', 1) + QStringLiteral(" µs");
-        if (fm.horizontalAdvance(text) + 4 <= x1 - x0) {
+        const TextCache::Entry &text =
+            texts[QString::number(a.latencyNs / 1000.0, 'f', 1) + QStringLiteral(" µs")];
+        if (text.width + 4 <= x1 - x0) {
             p->setPen(palette::wakeupArrow());
-            p->drawText(QRect(x0 + 2, y + 1, x1 - x0 - 4, fm.height()), Qt::AlignCenter, text);
+            texts.draw(p, QRect(x0 + 2, y + 1, x1 - x0 - 4, lineH), true, text);
         }
         ++arrowsDrawn_;
     }
@@ -509,21 +519,25 @@ void CpuLanePlottable::drawLabel(QCPPainter *p, const LaneGeometry::Lane &lane)
     f.setBold(true);
     p->setFont(f);
     const QString tag = spec_.runTag.isEmpty() ? QString() : spec_.runTag + QLatin1Char(' ');
-    p->drawText(x, lane.top + kLabelPixels + 1,
-                QStringLiteral("%1CPU %2%3")
-                    .arg(tag)
-                    .arg(spec_.cpu)
-                    .arg(lane.collapsed ? QStringLiteral(" ▸") : QString()));
+    TextCache::Font &bold = TextCache::instance().of(f);
+    bold.drawAt(p, x, lane.top + kLabelPixels + 1,
+                bold[QStringLiteral("%1CPU %2%3")
+                         .arg(tag)
+                         .arg(spec_.cpu)
+                         .arg(lane.collapsed ? QStringLiteral(" ▸") : QString())]);
     if (lane.collapsed) return;
     f.setBold(false);
     f.setPixelSize(kLabelPixels);
     p->setFont(f);
-    p->drawText(x, lane.top + 2 * kLabelPixels + 2, QString::fromLatin1(cpuGroupName(spec_.group).data()));
-    p->drawText(x, lane.top + geometry_->stateRow + 12, QStringLiteral("tick"));
-    p->drawText(x, lane.top + geometry_->stateRow + geometry_->tickRow + 12, QStringLiteral("timers"));
+    TextCache::Font &texts = TextCache::instance().of(f);
+    texts.drawAt(p, x, lane.top + 2 * kLabelPixels + 2,
+                 texts[QString::fromLatin1(cpuGroupName(spec_.group).data())]);
+    texts.drawAt(p, x, lane.top + geometry_->stateRow + 12, texts[QStringLiteral("tick")]);
+    texts.drawAt(p, x, lane.top + geometry_->stateRow + geometry_->tickRow + 12,
+                 texts[QStringLiteral("timers")]);
     if (lane.functions)
-        p->drawText(x, lane.top + geometry_->stateRow + geometry_->tickRow + geometry_->eventRow + 12,
-                    QStringLiteral("functions"));
+        texts.drawAt(p, x, lane.top + geometry_->stateRow + geometry_->tickRow + geometry_->eventRow + 12,
+                     texts[QStringLiteral("functions")]);
 }
 
 } // namespace tickscope

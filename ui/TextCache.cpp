@@ -1,0 +1,56 @@
+#include "TextCache.h"
+
+#include <QFontMetrics>
+#include <QFontMetricsF>
+#include <QPainter>
+#include <QRect>
+
+namespace tickscope {
+
+TextCache &TextCache::instance()
+{
+    static TextCache cache;
+    return cache;
+}
+
+TextCache::Font &TextCache::of(const QFont &f)
+{
+    const QString key = f.key();
+    auto it = fonts_.find(key);
+    if (it == fonts_.end()) it = fonts_.insert(key, new Font(f));
+    return **it;
+}
+
+TextCache::Font::Font(const QFont &f) : font_(f)
+{
+    const QFontMetricsF fm(f);
+    ascent_ = fm.ascent();
+    height_ = fm.height();
+}
+
+const TextCache::Entry &TextCache::Font::operator[](const QString &s)
+{
+    auto it = entries_.find(s);
+    if (it != entries_.end()) return *it;
+    if (entries_.size() >= kMaxPerFont) entries_.clear();
+    Entry e;
+    e.text.setText(s);
+    e.text.setTextFormat(Qt::PlainText);
+    e.text.prepare(QTransform(), font_);
+    e.width = QFontMetrics(font_).horizontalAdvance(s);
+    return *entries_.insert(s, std::move(e));
+}
+
+void TextCache::Font::draw(QPainter *p, const QRect &box, bool centre, const Entry &e) const
+{
+    const qreal x = centre ? box.x() + (box.width() - e.text.size().width()) / 2 : box.x();
+    const qreal y = box.y() + (box.height() - height_) / 2;
+    p->drawStaticText(QPointF(x, y), e.text);
+}
+
+void TextCache::Font::drawAt(QPainter *p, int x, int baseline, const Entry &e) const
+{
+    p->drawStaticText(QPointF(x, baseline - ascent_), e.text);
+}
+
+} // namespace tickscope
