@@ -1,15 +1,21 @@
-// The column summaries of the shown lanes for one (range, width), computed together the first time a lane
-// asks, one lane per thread of a pool that lives with it (no thread is created per repaint), and reused by
-// every repaint of the same range and width (selection, markers, tooltips). Only the lanes on screen are
-// computed together (with 128 CPUs most are scrolled away); another lane is computed when it asks. The lanes'
-// draw() reads its columns from here. A lane is one CPU of one run: in the compare view the runs' lanes share
-// the range in relative time, each turned into its own run's absolute time by the run's time zero.
+// The column summaries of the shown lanes for one (range, width), and reused by every repaint of the same
+// range and width (selection, markers, tooltips). When the key changes, the first lane to ask computes its
+// own columns while the pool's helper threads (a pool that lives with it: no thread is created per
+// repaint) go on down the other lanes on screen in drawing order; each lane then takes its columns when
+// ready or computes them itself, so the helpers summarize lanes while the GUI thread paints the ones before.
+// Only the lanes on screen are computed ahead (with 128 CPUs most are scrolled away); another lane is
+// computed when it asks. The lanes' draw() reads its columns from here. A lane is one CPU of one run: in the
+// compare view the runs' lanes share the range in relative time, each turned into its own run's absolute
+// time by the run's time zero.
 #pragma once
 
 #include "util/Parallel.h"
 #include "view/TimelineIndex.h"
 
+#include <atomic>
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <vector>
 
 namespace tickscope {
@@ -17,6 +23,11 @@ namespace tickscope {
 class LaneSummaries
 {
 public:
+    LaneSummaries();
+    ~LaneSummaries();
+    LaneSummaries(const LaneSummaries &) = delete;
+    LaneSummaries &operator=(const LaneSummaries &) = delete;
+
     struct Source
     {
         const TimelineIndex *index;
@@ -27,23 +38,37 @@ public:
     void invalidate() { width_ = -1; }
     // The lanes on screen, by slot (the plot's layout says); empty: all.
     void setVisible(std::vector<bool> visible) { visible_ = std::move(visible); }
-    size_t computedLanes() const { return computed_; } // lanes summarized for the current key (tests)
+    // Lanes summarized for the current key, once the helpers are done (tests).
+    size_t computedLanes() const;
 
-    // The columns of lane `slot` for the relative range [start, end) in `width` columns (computed for all
-    // lanes when the key changed).
+    // The columns of lane `slot` for the relative range [start, end) in `width` columns (the other lanes
+    // on screen are started on the helpers when the key changed).
     const std::vector<ColumnSummary> &columns(size_t slot, int64_t start, int64_t end, int width);
 
 private:
+    void compute(size_t slot);
+    // The lane's columns: computed here, or by a helper (computing meanwhile lanes from the back of
+    // ahead_ that no one has taken).
+    void take(size_t slot);
+    bool claim(size_t slot); // computes the lane's columns unless someone has taken them
+    bool claimFromBack();
+    void settle(); // the helpers stop taking lanes; waits for the ones they hold
+
     std::vector<Source> lanes_;
     std::vector<std::vector<ColumnSummary>> columns_; // by slot
-    std::vector<uint8_t> fresh_;                      // by slot: columns_ are for the current key
+    // By slot, for the current key: kNotStarted, kComputing (by a helper or the GUI thread), kReady.
+    static constexpr uint32_t kNotStarted = 0, kComputing = 1, kReady = 2;
+    std::unique_ptr<std::atomic<uint32_t>[]> state_;
     std::vector<bool> visible_;
-    size_t computed_ = 0;
-    void compute(size_t slot);
+    std::vector<size_t> ahead_; // the lanes on screen the helpers take, in drawing order
+    size_t back_ = 0;           // the GUI thread takes from ahead_[back_ - 1] down while it waits
+    std::function<void(size_t)> helperItem_;
+    std::atomic<bool> stop_{false};
+    std::atomic<size_t> computed_{0};
     std::vector<ColumnSummary> empty_;
-    WorkerPool pool_{defaultThreads(0)};
     int64_t start_ = 0, end_ = 0;
     int width_ = -1;
+    mutable WorkerPool pool_{defaultThreads(0)}; // (computedLanes waits for its helpers)
 };
 
 } // namespace tickscope

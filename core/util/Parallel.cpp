@@ -5,6 +5,7 @@
 #include <exception>
 #include <stdexcept>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace tickscope {
@@ -119,8 +120,33 @@ void WorkerPool::drain()
     }
 }
 
+void WorkerPool::start(size_t count, const std::function<void(size_t)> &item)
+{
+    wait();
+    if (threads_.empty()) return;
+    {
+        const std::lock_guard lock(mutex_);
+        item_ = &item;
+        count_ = count;
+        next_ = 0;
+        error_ = nullptr;
+        busy_ = static_cast<int>(threads_.size());
+        ++job_;
+    }
+    wake_.notify_all();
+}
+
+void WorkerPool::wait()
+{
+    std::unique_lock lock(mutex_);
+    finished_.wait(lock, [&] { return busy_ == 0; });
+    item_ = nullptr;
+    if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
+}
+
 void WorkerPool::parallelFor(size_t count, const std::function<void(size_t)> &item)
 {
+    wait();
     {
         const std::lock_guard lock(mutex_);
         item_ = &item;

@@ -77,6 +77,7 @@ struct ColumnSummary
 
     // The slot with the most time (ties: the lower slot), or -1 when the column holds no time.
     static int dominant(const StatePrefix::Times &t, int slots);
+    bool operator==(const ColumnSummary &) const = default;
 };
 
 } // namespace tickscope

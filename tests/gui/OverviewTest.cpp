@@ -10,6 +10,7 @@
 #include "FindingsPanel.h"
 #include "FunctionsPanel.h"
 #include "GuiTestUtil.h"
+#include "LaneSummaries.h"
 #include "MainWindow.h"
 #include "PanelDocks.h"
 #include "TimelinePalette.h"
@@ -17,12 +18,19 @@
 #include "TimelineView.h"
 #include "ViewState.h"
 
+#include "analysis/TickAnalysis.h"
+#include "import/Loader.h"
+#include "view/TimelineIndex.h"
+
 #include <QDockWidget>
 #include <QSignalSpy>
 #include <QTest>
 #include <QTreeWidget>
 
+#include <algorithm>
 #include <cmath>
+#include <numeric>
+#include <random>
 
 using namespace tickscope;
 
@@ -104,6 +112,44 @@ class OverviewTest : public QObject
     Q_OBJECT
 private slots:
     void initTestCase() { test::initTestApplication(); }
+
+    // A repaint's lane columns come from the GUI thread and the pool's helpers at once, each lane computed
+    // by whichever takes it first. In whatever order the lanes ask, and when the range changes while the
+    // helpers are still at work, each lane gets the index's own columns for the range, and no lane is
+    // computed twice.
+    void laneSummariesAreTheIndexsWhateverTheOrderOfAsking()
+    {
+        const std::shared_ptr<const Trace> trace(loadTrace(TICKSCOPE_TEST_DATA "/nohzfull-poll.dat"));
+        const TickAnalysis analysis = TickAnalysis::run(*trace);
+        const TimelineIndex index = TimelineIndex::build(*trace, analysis);
+        const int64_t t0 = trace->startTs(), span = trace->endTs() - trace->startTs();
+        QVERIFY(span > 0);
+        std::vector<LaneSummaries::Source> lanes;
+        for (int k = 0; k < 12; ++k) // both CPUs, each with six time zeros (as the compare view's runs)
+            lanes.push_back({&index, k % 2, t0 + (k / 2) * span / 16});
+        LaneSummaries summaries;
+        summaries.setLanes(lanes);
+        std::mt19937 rng(17);
+        std::vector<size_t> order(lanes.size());
+        for (int round = 0; round < 40; ++round) {
+            const int width = 100 + (round * 37) % 1800;
+            const int64_t a = static_cast<int64_t>(rng() % static_cast<uint64_t>(span)) - span / 8;
+            const int64_t b = a + 1 + static_cast<int64_t>(rng() % static_cast<uint64_t>(span));
+            std::iota(order.begin(), order.end(), 0);
+            if (round % 3 == 1) std::reverse(order.begin(), order.end());
+            if (round % 3 == 2) std::shuffle(order.begin(), order.end(), rng);
+            // Every fourth range is left after its first lane: the next one comes with the helpers at work.
+            const size_t asked = round % 4 == 2 ? 1 : order.size();
+            for (size_t i = 0; i < asked; ++i) {
+                const size_t s = order[i];
+                std::vector<ColumnSummary> want(static_cast<size_t>(width));
+                index.summarize(lanes[s].cpu, lanes[s].zero + a, lanes[s].zero + b, width, want.data());
+                QVERIFY2(summaries.columns(s, a, b, width) == want,
+                         qPrintable(QStringLiteral("round %1, lane %2").arg(round).arg(s)));
+            }
+        }
+        QCOMPARE(summaries.computedLanes(), lanes.size()); // the last range: each lane once
+    }
 
     // nohzfull-poll.dat at whole-trace zoom: CPU 1's tick was stopped for most of the trace (between its
     // spurious ticks); the stopped colour spans at least half of its tick row and the spurious mark shows.
