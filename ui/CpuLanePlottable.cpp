@@ -6,6 +6,7 @@
 #include "analysis/TickReport.h"
 #include "view/LaneDetail.h"
 
+#include <climits>
 #include <cmath>
 
 namespace tickscope {
@@ -84,6 +85,7 @@ void CpuLanePlottable::draw(QCPPainter *p)
                  lane->collapsed);
     namesDrawn_.clear();
     arrowsDrawn_ = 0;
+    arrowLabels_.clear();
     if (!lane->collapsed) {
         drawTaskNames(p, {left_, lane->top, w, geometry_->stateRow});
         drawTickRow(p, geometry_->rowRect(spec_.cpu, LaneRow::Tick, spec_.run));
@@ -468,6 +470,7 @@ void CpuLanePlottable::drawWakeupArrows(QCPPainter *p, const QRect &row)
     const int lineH = QFontMetrics(f).height();
     const int y = row.top() + 3;
     p->setRenderHint(QPainter::Antialiasing, false);
+    int labelsEnd = INT_MIN; // the arrows of a burst start together: a label over another is left out
     for (const WakeupArrow &a : *arrows) {
         const int x0 = static_cast<int>(std::lround(xOfAbs(a.expiry)));
         const int x1 = static_cast<int>(std::lround(xOfAbs(a.expiry + a.latencyNs)));
@@ -481,9 +484,13 @@ void CpuLanePlottable::drawWakeupArrows(QCPPainter *p, const QRect &row)
         p->setBrush(Qt::NoBrush);
         const TextCache::Entry &text =
             texts[QString::number(a.latencyNs / 1000.0, 'f', 1) + QStringLiteral(" µs")];
-        if (text.width + 4 <= x1 - x0) {
+        const QRect box(x0 + 2, y + 1, x1 - x0 - 4, lineH);
+        const int left = box.x() + (box.width() - text.width) / 2;
+        if (text.width <= box.width() && left >= labelsEnd) {
             p->setPen(palette::wakeupArrow());
-            texts.draw(p, QRect(x0 + 2, y + 1, x1 - x0 - 4, lineH), true, text);
+            texts.draw(p, box, true, text);
+            labelsEnd = left + text.width + 4;
+            arrowLabels_.push_back(QRect(left, box.y(), text.width, lineH));
         }
         ++arrowsDrawn_;
     }

@@ -41,6 +41,7 @@ public:
     // Zoomed in: the names written into the state row and the wakeup arrows of the last draw (for tests).
     const QStringList &taskNamesDrawn() const { return namesDrawn_; }
     int arrowsDrawn() const { return arrowsDrawn_; }
+    const QList<QRect> &arrowLabelsDrawn() const { return arrowLabels_; } // their latencies' text boxes
     int callsDrawn() const { return callsDrawn_; } // zoomed in: the function row's boxes (-1: columns)
     // A task's identity colour: stable for its name across runs and traces.
     static QColor taskColour(const std::string &comm);
@@ -101,6 +102,7 @@ private:
     int64_t from_ = 0, to_ = 0;                          // and the visible range in the run's absolute time
     QStringList namesDrawn_;
     int arrowsDrawn_ = 0;
+    QList<QRect> arrowLabels_;
     int callsDrawn_ = -1;
     std::vector<uint32_t> calls_; // scratch: the function row's calls in view
 };

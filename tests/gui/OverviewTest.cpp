@@ -281,6 +281,57 @@ private slots:
         QCOMPARE(lane(1)->arrowsDrawn(), 0);
     }
 
+    // A burst (one timer interrupt waking many sleepers, rt-hrtimer-k32.dat: 32 at a time) starts its
+    // arrows together: each latency written where it leaves the ones before it readable, none over another.
+    void aBurstsArrowLabelsDoNotOverlap()
+    {
+        MainWindow w;
+        w.resize(1600, 900);
+        w.show();
+        QVERIFY(openFile(w, QStringLiteral("rt-hrtimer-k32.dat")));
+        const Document &doc = w.document();
+        TimelinePlot *plot = w.timeline()->plot();
+        int tried = 0;
+        for (const CpuAnalysis &c : doc.analysis->cpus) {
+            const CpuTimers &t = c.timers;
+            const CpuEvents &ev = doc.trace->cpu(c.cpu);
+            for (const WakeupBatch &b : t.batches) {
+                if (b.count < 4) continue;
+                // the batch's wakeups with a latency: the view from its first expiry to the longest switch-in
+                const size_t k0 = firstRecordFrom(t.wakeups, b.first);
+                int64_t longest = 0;
+                int known = 0;
+                for (size_t k = k0; k < std::min(t.wakeups.size(), k0 + b.count); ++k)
+                    if (t.wakeups[k].latencyNs != kUnknownNs) {
+                        longest = std::max<int64_t>(longest, t.wakeups[k].latencyNs);
+                        ++known;
+                    }
+                if (known < 4 || longest < 20'000) continue;
+                const int64_t at = ev.ts(b.first);
+                w.viewState()->setRange(at - longest / 10, at + longest + longest / 10);
+                w.timeline()->render();
+                const CpuLanePlottable *lane = nullptr;
+                for (int i = 0; i < plot->plottableCount(); ++i)
+                    if (auto *l = dynamic_cast<CpuLanePlottable *>(plot->plottable(i));
+                        l && l->cpu() == c.cpu)
+                        lane = l;
+                QVERIFY(lane);
+                if (lane->arrowsDrawn() < 4) continue;
+                const QList<QRect> &labels = lane->arrowLabelsDrawn();
+                QVERIFY(!labels.isEmpty());
+                for (qsizetype i = 0; i < labels.size(); ++i)
+                    for (qsizetype j = i + 1; j < labels.size(); ++j)
+                        QVERIFY2(
+                            !labels[i].intersects(labels[j]),
+                            qPrintable(
+                                QStringLiteral("CPU %1: labels %2 and %3 overlap").arg(c.cpu).arg(i).arg(j)));
+                if (++tried == 3) return;
+                break; // the next CPU
+            }
+        }
+        QVERIFY2(tried > 0, "no burst with four arrows drawn");
+    }
+
     // A function_graph recording (trace.dat from the kernel lab): each lane gets a function row. At
     // whole-trace zoom it marks the columns with calls in the duration colours (run_timer_softirq's 968 µs
     // call among them); zoomed in on that call it is a box with the calls nested in it stacked below, and the
