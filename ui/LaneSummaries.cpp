@@ -1,12 +1,14 @@
 #include "LaneSummaries.h"
 
+#include <bit>
+
 namespace tickscope {
 
 LaneSummaries::LaneSummaries()
 {
     helperItem_ = [this](size_t k) {
-        if (stop_.load(std::memory_order_relaxed)) return;
-        claim(ahead_[k]); // (a lane that throws is handed back: the GUI thread computes it when it asks)
+        while (!stop_.load(std::memory_order_relaxed) && claimPart(ahead_[k])) {
+        }
     };
 }
 
@@ -15,7 +17,7 @@ LaneSummaries::~LaneSummaries()
     stop_ = true;
     try {
         pool_.wait();
-    } catch (...) { // a lane that failed is no one's concern any more
+    } catch (...) { // a part that failed is no one's concern any more
     }
 }
 
@@ -36,7 +38,8 @@ void LaneSummaries::setLanes(std::vector<Source> lanes)
     settle();
     lanes_ = std::move(lanes);
     columns_.assign(lanes_.size(), {});
-    state_ = std::make_unique<std::atomic<uint32_t>[]>(lanes_.size());
+    taken_ = std::make_unique<std::atomic<uint32_t>[]>(lanes_.size());
+    done_ = std::make_unique<std::atomic<uint32_t>[]>(lanes_.size());
     visible_.clear();
     invalidate();
 }
@@ -47,51 +50,40 @@ size_t LaneSummaries::computedLanes() const
     return computed_;
 }
 
-void LaneSummaries::compute(size_t k)
+bool LaneSummaries::claimPart(size_t slot)
 {
-    const Source &l = lanes_[k];
-    columns_[k].resize(static_cast<size_t>(width_));
-    l.index->summarize(l.cpu, l.zero + start_, l.zero + end_, width_, columns_[k].data());
-    computed_.fetch_add(1, std::memory_order_relaxed);
+    std::atomic<uint32_t> &taken = taken_[slot];
+    uint32_t was = taken.load(std::memory_order_relaxed);
+    uint32_t part = 0;
+    do {
+        if (was == kAllParts) return false;
+        part = static_cast<uint32_t>(std::countr_one(was));
+    } while (!taken.compare_exchange_weak(was, was | (1u << part), std::memory_order_acquire));
+    const Source &l = lanes_[slot];
+    const int from = static_cast<int>(static_cast<int64_t>(width_) * part / kParts);
+    const int to = static_cast<int>(static_cast<int64_t>(width_) * (part + 1) / kParts);
+    try {
+        l.index->summarize(l.cpu, l.zero + start_, l.zero + end_, width_, columns_[slot].data(), from, to);
+    } catch (...) { // handed back: the lane's own thread computes it when it asks (the pool keeps the error)
+        taken.fetch_and(~(1u << part), std::memory_order_release);
+        done_[slot].notify_all();
+        throw;
+    }
+    if (done_[slot].fetch_or(1u << part, std::memory_order_acq_rel) == (kAllParts & ~(1u << part))) {
+        computed_.fetch_add(1, std::memory_order_relaxed);
+        done_[slot].notify_all();
+    }
+    return true;
 }
 
 void LaneSummaries::take(size_t slot)
 {
-    std::atomic<uint32_t> &s = state_[slot];
+    std::atomic<uint32_t> &done = done_[slot];
     for (;;) {
-        uint32_t v = s.load(std::memory_order_acquire);
-        if (v == kReady) return;
-        if (v == kComputing) {
-            // A helper has it: meanwhile the last lane on screen no one has taken yet, else wait.
-            if (!claimFromBack()) s.wait(kComputing, std::memory_order_acquire);
-            continue;
-        }
-        if (claim(slot)) return;
+        const uint32_t d = done.load(std::memory_order_acquire);
+        if (d == kAllParts) return;
+        if (!claimPart(slot)) done.wait(d, std::memory_order_acquire); // a helper holds the rest
     }
-}
-
-bool LaneSummaries::claim(size_t slot)
-{
-    std::atomic<uint32_t> &s = state_[slot];
-    uint32_t expected = kNotStarted;
-    if (!s.compare_exchange_strong(expected, kComputing, std::memory_order_acquire)) return false;
-    try {
-        compute(slot);
-    } catch (...) {
-        s.store(kNotStarted, std::memory_order_release);
-        s.notify_all();
-        throw;
-    }
-    s.store(kReady, std::memory_order_release);
-    s.notify_all();
-    return true;
-}
-
-bool LaneSummaries::claimFromBack()
-{
-    while (back_ > 0)
-        if (claim(ahead_[--back_])) return true;
-    return false;
 }
 
 const std::vector<ColumnSummary> &LaneSummaries::columns(size_t slot, int64_t start, int64_t end, int width)
@@ -102,14 +94,19 @@ const std::vector<ColumnSummary> &LaneSummaries::columns(size_t slot, int64_t st
         start_ = start;
         end_ = end;
         width_ = width;
-        for (size_t k = 0; k < lanes_.size(); ++k)
-            state_[k].store(kNotStarted, std::memory_order_relaxed);
         computed_ = 0;
         ahead_.clear();
-        for (size_t k = 0; k < lanes_.size(); ++k)
+        for (size_t k = 0; k < lanes_.size(); ++k) {
+            taken_[k].store(0, std::memory_order_relaxed);
+            done_[k].store(0, std::memory_order_relaxed);
+            // (sized here, before any thread writes a part)
+            if (k == slot || visible_.size() != lanes_.size() || visible_[k])
+                columns_[k].resize(static_cast<size_t>(width));
             if (k != slot && (visible_.size() != lanes_.size() || visible_[k])) ahead_.push_back(k);
-        back_ = ahead_.size();
+        }
         pool_.start(ahead_.size(), helperItem_);
+    } else if (columns_[slot].size() != static_cast<size_t>(width)) {
+        columns_[slot].resize(static_cast<size_t>(width)); // scrolled into view since (no helper has it)
     }
     take(slot);
     return columns_[slot];

@@ -209,15 +209,18 @@ bool CpuTimelineIndex::overlaps(const std::vector<TimeSpan> &spans, int64_t t0, 
 }
 
 void CpuTimelineIndex::summarize(int64_t start, int64_t end, int columns, ColumnSummary *out,
-                                 int64_t spanFrom, int64_t spanTo) const
+                                 int64_t spanFrom, int64_t spanTo, int firstColumn, int endColumn) const
 {
     if (columns <= 0) return;
-    std::fill(out, out + columns, ColumnSummary{});
-    if (end <= start) return;
+    const int first = std::clamp(firstColumn, 0, columns);
+    const int last = endColumn < 0 ? columns : std::clamp(endColumn, first, columns); // (exclusive)
+    std::fill(out + first, out + last, ColumnSummary{});
+    if (end <= start || first == last) return;
     const int64_t span = end - start;
     auto boundary = [&](int j) { return start + span * j / columns; };
     if (!functions_.empty())
-        functions_.worstPerColumn(start, end, columns, [&](int j, int64_t w) { out[j].worstCallNs = w; });
+        functions_.worstPerColumn(
+            start, end, columns, [&](int j, int64_t w) { out[j].worstCallNs = w; }, first, last);
     if (!events_ || events_->empty()) return;
     const CpuAnalysis &a = *analysis_;
 
@@ -233,17 +236,16 @@ void CpuTimelineIndex::summarize(int64_t start, int64_t end, int columns, Column
     // edges that read them: edge j + kFar's lines are requested (timestamps, state checkpoints, record
     // starts) and edge j + kNear's dependent lines (the records and change codes those name) while edge j
     // is read, so a zoomed-out lane waits for a dozen misses at once rather than one after another.
-    std::vector<size_t> samples(static_cast<size_t>(columns) + 1);
+    std::vector<size_t> samples(static_cast<size_t>(last - first) + 1); // by edge, from edge `first`
     size_t block = 0, change = 0; // where the sweep's searches stand (the edges only move forward)
-    for (int j = 0; j <= columns; ++j)
-        samples[static_cast<size_t>(j)] = block = sampleFrom(boundary(j), block);
+    for (int j = first; j <= last; ++j)
+        samples[static_cast<size_t>(j - first)] = block = sampleFrom(boundary(j), block);
+    auto sampleOf = [&](int j) { return samples[static_cast<size_t>(j - first)]; };
     // The 64-event block holding the events an edge reads: the one before its sample's.
-    auto blockOf = [&](int j) {
-        return samples[static_cast<size_t>(j)] ? samples[static_cast<size_t>(j)] - 1 : 0;
-    };
+    auto blockOf = [&](int j) { return sampleOf(j) ? sampleOf(j) - 1 : 0; };
     constexpr int kFar = 4, kNear = 2;
     auto requestLines = [&](int j) {
-        if (j > columns) return;
+        if (j > last) return;
         const size_t b = blockOf(j);
         events_->prefetchTimes(b);
         task_.prefetch(b);
@@ -254,7 +256,7 @@ void CpuTimelineIndex::summarize(int64_t start, int64_t end, int columns, Column
         }
     };
     auto requestRecords = [&](int j) {
-        if (j > columns) return;
+        if (j > last) return;
         const size_t b = blockOf(j);
         task_.prefetchCodes(b);
         irq_.prefetchCodes(b);
@@ -264,15 +266,15 @@ void CpuTimelineIndex::summarize(int64_t start, int64_t end, int columns, Column
         softStarts_.prefetchRecord(a.timers.timerSoftirqs.data(), a.timers.timerSoftirqs.size(), b);
         if (b < tickStarts_.first.size()) tickClass_.prefetchLeaf(tickStarts_.first[b]);
     };
-    for (int j = 0; j < kFar; ++j)
+    for (int j = first; j < first + kFar; ++j)
         requestLines(j);
-    for (int j = 0; j < kNear; ++j)
+    for (int j = first; j < first + kNear; ++j)
         requestRecords(j);
     auto edgeAt = [&](int j, Edge &e) {
         requestLines(j + kFar);
         requestRecords(j + kNear);
         const int64_t t = boundary(j);
-        const size_t i = searchBlock(samples[static_cast<size_t>(j)], t);
+        const size_t i = searchBlock(sampleOf(j), t);
         task_.atIndex(t, i, e.task, e.taskChanges);
         irq_.atIndex(t, i, e.irq, e.irqChanges);
         tickStateAt(t, e.tick, change);
@@ -282,8 +284,8 @@ void CpuTimelineIndex::summarize(int64_t start, int64_t end, int columns, Column
         e.soft = softStarts_.lowerIndex(a.timers.timerSoftirqs.data(), a.timers.timerSoftirqs.size(), i);
     };
     Edge lo, hi;
-    edgeAt(0, lo);
-    for (int j = 0; j < columns; ++j) {
+    edgeAt(first, lo);
+    for (int j = first; j < last; ++j) {
         const int64_t t0 = boundary(j), t1 = boundary(j + 1);
         edgeAt(j + 1, hi);
         ColumnSummary &c = out[j];

@@ -27,7 +27,9 @@ public:
     int64_t worst(int64_t t0, int64_t t1) const;
     // worst() of each column j of [start, end) in `columns` columns (boundary j at start + (end - start) *
     // j / columns), each boundary searched once, forward from the previous one.
-    template <class Out> void worstPerColumn(int64_t start, int64_t end, int columns, Out &&out) const;
+    template <class Out>
+    void worstPerColumn(int64_t start, int64_t end, int columns, Out &&out, int firstColumn = 0,
+                        int endColumn = -1) const;
     // The calls overlapping [from, to) in entry order, appended to `out` (indices for call()); false when
     // there are more than `limit` of them (then `out` holds the first `limit` found).
     bool overlapping(int64_t from, int64_t to, size_t limit, std::vector<uint32_t> &out) const;
@@ -44,8 +46,10 @@ private:
 };
 
 template <class Out>
-void FunctionLane::worstPerColumn(int64_t start, int64_t end, int columns, Out &&out) const
+void FunctionLane::worstPerColumn(int64_t start, int64_t end, int columns, Out &&out, int firstColumn,
+                                  int endColumn) const
 {
+    if (endColumn < 0 || endColumn > columns) endColumn = columns;
     size_t lo = 0;
     auto after = [&](size_t from, int64_t t) { // the first call entered at or after t, from `from` on
         size_t step = 1, hi = from;
@@ -59,8 +63,9 @@ void FunctionLane::worstPerColumn(int64_t start, int64_t end, int columns, Out &
                                                     starts_.begin() + static_cast<long>(hi), t) -
                                    starts_.begin());
     };
-    lo = after(0, start);
-    for (int j = 0; j < columns; ++j) {
+    if (firstColumn >= endColumn) return;
+    lo = after(0, start + (end - start) * firstColumn / columns);
+    for (int j = firstColumn; j < endColumn; ++j) {
         const int64_t t0 = start + (end - start) * j / columns,
                       t1 = start + (end - start) * (j + 1) / columns;
         const size_t hi = after(lo, t1);

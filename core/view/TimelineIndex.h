@@ -44,10 +44,12 @@ public:
     int cpuCount() const { return static_cast<int>(cpus_.size()); }
     const CpuTimelineIndex &cpu(int c) const { return cpus_[c]; }
 
-    // One ColumnSummary per column of [start, end) for CPU `cpu` (see CpuTimelineIndex::summarize).
-    void summarize(int cpu, int64_t start, int64_t end, int columns, ColumnSummary *out) const
+    // One ColumnSummary per column of [start, end) for CPU `cpu` (see CpuTimelineIndex::summarize), or
+    // only those of columns [firstColumn, endColumn).
+    void summarize(int cpu, int64_t start, int64_t end, int columns, ColumnSummary *out, int firstColumn = 0,
+                   int endColumn = -1) const
     {
-        cpus_[cpu].summarize(start, end, columns, out, startTs_, endTs_);
+        cpus_[cpu].summarize(start, end, columns, out, startTs_, endTs_, firstColumn, endColumn);
     }
     // The trace's startTs() and endTs() when the index was built (each a walk over every CPU).
     int64_t startTs() const { return startTs_; }

@@ -180,6 +180,43 @@ TEST(TimelineIndex, EqualsDirectWalkLostEvents)
     checkAgainstWalk("host-lost.dat");
 }
 
+// A lane's columns computed in parts (the GUI splits a lane between threads) are those of one call over
+// all of them, and a part writes its own columns only.
+TEST(TimelineIndex, ColumnsInPartsEqualOneCallOverAll)
+{
+    std::mt19937 rng(5);
+    bool calls = false;
+    for (const char *name : {"nohzfull-poll.dat", "host-lost.dat", "fgraph-timers.dat"}) {
+        const auto f = load(name);
+        const int64_t first = f->trace->firstTs(), last = f->trace->lastTs();
+        for (int cpu = 0; cpu < f->trace->cpuCount(); ++cpu) {
+            for (const int width : {1920, 7, 1}) {
+                for (const auto &[a, b] : {std::pair{first, last + 1},
+                                           std::pair{(first + last) / 2, (first + last) / 2 + 2'000'000}}) {
+                    std::vector<ColumnSummary> whole(static_cast<size_t>(width));
+                    f->index.summarize(cpu, a, b, width, whole.data());
+                    for (const ColumnSummary &c : whole)
+                        calls = calls || c.worstCallNs >= 0;
+                    ColumnSummary sentinel;
+                    sentinel.ticks = 12345;
+                    std::vector<ColumnSummary> parts(static_cast<size_t>(width), sentinel);
+                    const int cut1 = static_cast<int>(rng() % static_cast<unsigned>(width + 1));
+                    const int cut2 = cut1 + static_cast<int>(rng() % static_cast<unsigned>(width - cut1 + 1));
+                    f->index.summarize(cpu, a, b, width, parts.data(), cut1, cut2);
+                    for (int j = 0; j < width; ++j)
+                        if (j < cut1 || j >= cut2)
+                            EXPECT_EQ(parts[j].ticks, 12345u) << name << " column " << j;
+                    f->index.summarize(cpu, a, b, width, parts.data(), 0, cut1);
+                    f->index.summarize(cpu, a, b, width, parts.data(), cut2);
+                    EXPECT_TRUE(parts == whole)
+                        << name << " CPU " << cpu << " width " << width << " cuts " << cut1 << ", " << cut2;
+                }
+            }
+        }
+    }
+    EXPECT_TRUE(calls); // the function row's worst call is split too (fgraph-timers.dat has calls)
+}
+
 size_t spuriousColumns(const Fixture &f, int cpu, size_t &spuriousTicks)
 {
     std::vector<ColumnSummary> cols(1000);
