@@ -34,10 +34,11 @@ void CpuTimelineIndex::build(const CpuEvents &events, const CpuAnalysis &a,
     sample_.clear();
     for (size_t i = 0; i < events.size(); i += size_t{1} << kSampleShift)
         sample_.push_back(events.ts(i));
-    tickStarts_.build(a.ticks.data(), a.ticks.size(), events.size());
-    wakeStarts_.build(a.timers.wakeups.data(), a.timers.wakeups.size(), events.size());
-    failStarts_.build(a.failedStops.data(), a.failedStops.size(), events.size());
-    softStarts_.build(a.timers.timerSoftirqs.data(), a.timers.timerSoftirqs.size(), events.size());
+    starts_.assign((events.size() >> kSampleShift) + 2, {});
+    buildStarts(kTicks, a.ticks.data(), a.ticks.size());
+    buildStarts(kWakeups, a.timers.wakeups.data(), a.timers.wakeups.size());
+    buildStarts(kFails, a.failedStops.data(), a.failedStops.size());
+    buildStarts(kSoftirqs, a.timers.timerSoftirqs.data(), a.timers.timerSoftirqs.size());
     task_.build(a.task, events, taskSlotOf, end_);
     irq_.build(a.irq, events, irqSlotOf, end_);
 
@@ -71,7 +72,7 @@ void CpuTimelineIndex::build(const CpuEvents &events, const CpuAnalysis &a,
         for (const HrtimerWakeup *x = w0; x != w1; ++x)
             softPrefix_.push_back(softPrefix_.back() + (isSoft(*x) ? 1 : 0));
     }
-    std::vector<int32_t> late(wakeStarts_.first.size(), INT32_MIN);
+    std::vector<int32_t> late(starts_.size(), INT32_MIN);
     for (size_t k = 0; k < a.timers.wakeups.size(); ++k) {
         int32_t &m = late[a.timers.wakeups[k].index >> kSampleShift];
         m = std::max(m, a.timers.wakeups[k].latenessNs);
@@ -125,22 +126,21 @@ template <class Rec> uint32_t eventIndexOf(const Rec &r)
 }
 } // namespace
 
-template <class Rec> void CpuTimelineIndex::BlockStarts::build(const Rec *recs, size_t n, size_t events)
+template <class Rec> void CpuTimelineIndex::buildStarts(StartKind k, const Rec *recs, size_t n)
 {
-    first.assign((events >> kSampleShift) + 2, 0);
     size_t p = 0;
-    for (size_t b = 0; b < first.size(); ++b) {
+    for (size_t b = 0; b < starts_.size(); ++b) {
         while (p < n && eventIndexOf(recs[p]) < (b << kSampleShift))
             ++p;
-        first[b] = static_cast<uint32_t>(p);
+        starts_[b][k] = static_cast<uint32_t>(p);
     }
 }
 
 template <class Rec>
-size_t CpuTimelineIndex::BlockStarts::lowerIndex(const Rec *recs, size_t n, size_t eventIndex) const
+size_t CpuTimelineIndex::lowerIndex(StartKind k, const Rec *recs, size_t n, size_t eventIndex) const
 {
-    const size_t b = std::min(eventIndex >> kSampleShift, first.size() - 1);
-    size_t p = first[b];
+    const size_t b = std::min(eventIndex >> kSampleShift, starts_.size() - 1);
+    size_t p = starts_[b][k];
     while (p < n && eventIndexOf(recs[p]) < eventIndex)
         ++p;
     return p;
@@ -180,9 +180,9 @@ int32_t CpuTimelineIndex::maxLateness(size_t lo, size_t hi) const
         return m;
     }
     // Partial first and last blocks from the records, the whole blocks between from the tree.
-    for (size_t k = lo; k < wakeStarts_.first[b0 + 1]; ++k)
+    for (size_t k = lo; k < starts_[b0 + 1][kWakeups]; ++k)
         m = std::max(m, w[k].latenessNs);
-    for (size_t k = wakeStarts_.first[b1]; k < hi; ++k)
+    for (size_t k = starts_[b1][kWakeups]; k < hi; ++k)
         m = std::max(m, w[k].latenessNs);
     return std::max(m, blockLateness_.query(b0 + 1, b1));
 }
@@ -250,21 +250,18 @@ void CpuTimelineIndex::summarize(int64_t start, int64_t end, int columns, Column
         events_->prefetchTimes(b);
         task_.prefetch(b);
         irq_.prefetch(b);
-        for (const BlockStarts *s : {&tickStarts_, &wakeStarts_, &failStarts_, &softStarts_}) {
-            s->prefetch(b);
-            s->prefetch(b + 1);
-        }
+        prefetchStarts(b);
     };
     auto requestRecords = [&](int j) {
         if (j > last) return;
         const size_t b = blockOf(j);
         task_.prefetchCodes(b);
         irq_.prefetchCodes(b);
-        tickStarts_.prefetchRecord(a.ticks.data(), a.ticks.size(), b);
-        wakeStarts_.prefetchRecord(a.timers.wakeups.data(), a.timers.wakeups.size(), b);
-        failStarts_.prefetchRecord(a.failedStops.data(), a.failedStops.size(), b);
-        softStarts_.prefetchRecord(a.timers.timerSoftirqs.data(), a.timers.timerSoftirqs.size(), b);
-        if (b < tickStarts_.first.size()) tickClass_.prefetchLeaf(tickStarts_.first[b]);
+        prefetchRecord(kTicks, a.ticks.data(), a.ticks.size(), b);
+        prefetchRecord(kWakeups, a.timers.wakeups.data(), a.timers.wakeups.size(), b);
+        prefetchRecord(kFails, a.failedStops.data(), a.failedStops.size(), b);
+        prefetchRecord(kSoftirqs, a.timers.timerSoftirqs.data(), a.timers.timerSoftirqs.size(), b);
+        if (b < starts_.size()) tickClass_.prefetchLeaf(starts_[b][kTicks]);
     };
     for (int j = first; j < first + kFar; ++j)
         requestLines(j);
@@ -278,10 +275,10 @@ void CpuTimelineIndex::summarize(int64_t start, int64_t end, int columns, Column
         task_.atIndex(t, i, e.task, e.taskChanges);
         irq_.atIndex(t, i, e.irq, e.irqChanges);
         tickStateAt(t, e.tick, change);
-        e.tick_ = tickStarts_.lowerIndex(a.ticks.data(), a.ticks.size(), i);
-        e.wake = wakeStarts_.lowerIndex(a.timers.wakeups.data(), a.timers.wakeups.size(), i);
-        e.fail = failStarts_.lowerIndex(a.failedStops.data(), a.failedStops.size(), i);
-        e.soft = softStarts_.lowerIndex(a.timers.timerSoftirqs.data(), a.timers.timerSoftirqs.size(), i);
+        e.tick_ = lowerIndex(kTicks, a.ticks.data(), a.ticks.size(), i);
+        e.wake = lowerIndex(kWakeups, a.timers.wakeups.data(), a.timers.wakeups.size(), i);
+        e.fail = lowerIndex(kFails, a.failedStops.data(), a.failedStops.size(), i);
+        e.soft = lowerIndex(kSoftirqs, a.timers.timerSoftirqs.data(), a.timers.timerSoftirqs.size(), i);
     };
     Edge lo, hi;
     edgeAt(first, lo);
@@ -319,10 +316,7 @@ void CpuTimelineIndex::summarize(int64_t start, int64_t end, int columns, Column
 
 size_t CpuTimelineIndex::bytes() const
 {
-    return task_.bytes() + irq_.bytes() + sample_.capacity() * 8 +
-           (tickStarts_.first.capacity() + wakeStarts_.first.capacity() + failStarts_.first.capacity() +
-            softStarts_.first.capacity()) *
-               4 +
+    return task_.bytes() + irq_.bytes() + sample_.capacity() * 8 + starts_.capacity() * sizeof(starts_[0]) +
            tickTs_.capacity() * 8 + tickCum_.capacity() * 24 + tickClass_.bytes() + blockLateness_.bytes() +
            dependencies_.bytes() + (spuriousPrefix_.capacity() + softPrefix_.capacity()) * 4 +
            (catchups_.capacity() + lost_.capacity()) * sizeof(TimeSpan) + functions_.bytes();

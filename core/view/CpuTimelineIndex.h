@@ -14,6 +14,7 @@
 #include "analysis/CpuAnalysis.h"
 #include "model/CpuEvents.h"
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -59,22 +60,30 @@ private:
     // Per 64-event block, the first record (of a sorted-by-event-index array) at or after the block: the
     // records of a column edge are found with one lookup and a short scan instead of a binary search
     // over a large array.
-    struct BlockStarts
+    // Per 64-event block b: the first record of each kind (the ticks, the wakeups, the failed stops and the
+    // TIMER softirqs) whose event is at or after event b * 64, the four side by side: an edge reads those
+    // of its block and the next from one cache line, not from four arrays.
+    enum StartKind
     {
-        std::vector<uint32_t> first;
-        template <class Rec> void build(const Rec *recs, size_t n, size_t events);
-        template <class Rec> size_t lowerIndex(const Rec *recs, size_t n, size_t eventIndex) const;
-        // Start loading what lowerIndex reads for an event of block b: the entry (prefetch), then, once
-        // it is in, the first record (prefetchRecord).
-        void prefetch(size_t b) const
-        {
-            if (b < first.size()) tickscope::prefetch(&first[b]);
-        }
-        template <class Rec> void prefetchRecord(const Rec *recs, size_t n, size_t b) const
-        {
-            if (b < first.size() && first[b] < n) tickscope::prefetch(&recs[first[b]]);
-        }
+        kTicks,
+        kWakeups,
+        kFails,
+        kSoftirqs
     };
+    std::vector<std::array<uint32_t, 4>> starts_;
+    template <class Rec> void buildStarts(StartKind k, const Rec *recs, size_t n);
+    template <class Rec> size_t lowerIndex(StartKind k, const Rec *recs, size_t n, size_t eventIndex) const;
+    // Start loading what lowerIndex reads for an event of block b: the entries (prefetchStarts), then,
+    // once they are in, the first record (prefetchRecord).
+    void prefetchStarts(size_t b) const
+    {
+        if (b < starts_.size()) tickscope::prefetch(&starts_[b]);
+        if (b + 1 < starts_.size()) tickscope::prefetch(&starts_[b + 1]);
+    }
+    template <class Rec> void prefetchRecord(StartKind k, const Rec *recs, size_t n, size_t b) const
+    {
+        if (b < starts_.size() && starts_[b][k] < n) tickscope::prefetch(&recs[starts_[b][k]]);
+    }
     static bool overlaps(const std::vector<TimeSpan> &spans, int64_t t0, int64_t t1);
 
     const CpuEvents *events_ = nullptr;
@@ -82,8 +91,7 @@ private:
     int64_t end_ = INT64_MIN; // the trace's end (at least the CPU's last event)
     StatePrefix task_, irq_;
     static constexpr unsigned kSampleShift = 6;
-    std::vector<int64_t> sample_; // ts of every 64th event
-    BlockStarts tickStarts_, wakeStarts_, failStarts_, softStarts_;
+    std::vector<int64_t> sample_;                 // ts of every 64th event
     std::vector<int64_t> tickTs_;                 // ts of each tick-lane change
     std::vector<std::array<int64_t, 3>> tickCum_; // time per TickState up to each change
     RangeTree<int8_t, MaxOp> tickClass_;
