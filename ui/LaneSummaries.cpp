@@ -44,6 +44,12 @@ void LaneSummaries::setLanes(std::vector<Source> lanes)
     invalidate();
 }
 
+void LaneSummaries::invalidate()
+{
+    settle(); // (they read the key)
+    width_ = -1;
+}
+
 size_t LaneSummaries::computedLanes() const
 {
     pool_.wait();

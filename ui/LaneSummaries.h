@@ -36,7 +36,7 @@ public:
         int64_t zero; // the run's absolute ns at relative time 0
     };
     void setLanes(std::vector<Source> lanes);
-    void invalidate() { width_ = -1; }
+    void invalidate(); // the next ask computes anew (helpers still at work on the current key are waited for)
     // The lanes on screen, by slot (the plot's layout says); empty: all.
     void setVisible(std::vector<bool> visible) { visible_ = std::move(visible); }
     // Lanes summarized for the current key, once the helpers are done (tests).
