@@ -120,10 +120,9 @@ void WorkerPool::drain()
     }
 }
 
-void WorkerPool::start(size_t count, const std::function<void(size_t)> &item)
+void WorkerPool::begin(size_t count, const std::function<void(size_t)> &item)
 {
     wait();
-    if (threads_.empty()) return;
     {
         const std::lock_guard lock(mutex_);
         item_ = &item;
@@ -134,6 +133,11 @@ void WorkerPool::start(size_t count, const std::function<void(size_t)> &item)
         ++job_;
     }
     wake_.notify_all();
+}
+
+void WorkerPool::start(size_t count, const std::function<void(size_t)> &item)
+{
+    if (!threads_.empty()) begin(count, item);
 }
 
 void WorkerPool::wait()
@@ -146,22 +150,9 @@ void WorkerPool::wait()
 
 void WorkerPool::parallelFor(size_t count, const std::function<void(size_t)> &item)
 {
-    wait();
-    {
-        const std::lock_guard lock(mutex_);
-        item_ = &item;
-        count_ = count;
-        next_ = 0;
-        error_ = nullptr;
-        busy_ = static_cast<int>(threads_.size());
-        ++job_;
-    }
-    wake_.notify_all();
+    begin(count, item);
     drain();
-    std::unique_lock lock(mutex_);
-    finished_.wait(lock, [&] { return busy_ == 0; });
-    item_ = nullptr;
-    if (error_) std::rethrow_exception(error_);
+    wait();
 }
 
 JobQueue::JobQueue(int threads, std::function<void(const std::exception &)> onError)

@@ -43,6 +43,7 @@ public:
     int helpers() const { return static_cast<int>(threads_.size()); }
 
 private:
+    void begin(size_t count, const std::function<void(size_t)> &item); // hands the items to the helpers
     void drain();
 
     std::vector<std::thread> threads_;
