@@ -66,8 +66,10 @@ PanelDocks::PanelDocks(QMainWindow *window, ViewState *state)
 void PanelDocks::setDocument(const Document &doc)
 {
     table_->setDocument(doc);
-    summary_->setDocument(doc);
+    // The histograms' job first: it needs no report, and the summary's and the findings' jobs wait for the
+    // whole-trace report the timeline's job is making, each holding one of the job threads meanwhile.
     histograms_->setDocument(doc);
+    summary_->setDocument(doc);
     difference_->setDocument(doc);
     findings_->setDocument(doc);
     functions_->setDocument(doc);
