@@ -7,7 +7,10 @@ namespace tickscope {
 LaneSummaries::LaneSummaries()
 {
     helperItem_ = [this](size_t k) {
-        while (!stop_.load(std::memory_order_relaxed) && claimPart(ahead_[k])) {
+        try {
+            while (!stop_.load(std::memory_order_relaxed) && claimPart(ahead_[k])) {
+            }
+        } catch (...) { // the part was handed back: the lane's own ask computes it and meets the error
         }
     };
 }
@@ -70,12 +73,14 @@ bool LaneSummaries::claimPart(size_t slot)
     const int to = static_cast<int>(static_cast<int64_t>(width_) * (part + 1) / kParts);
     try {
         l.index->summarize(l.cpu, l.zero + start_, l.zero + end_, width_, columns_[slot].data(), from, to);
-    } catch (...) { // handed back: the lane's own thread computes it when it asks (the pool keeps the error)
+    } catch (...) { // handed back: a waiter wakes (done_ changes) and takes it
         taken.fetch_and(~(1u << part), std::memory_order_release);
+        done_[slot].fetch_xor(kHandedBack, std::memory_order_release);
         done_[slot].notify_all();
         throw;
     }
-    if (done_[slot].fetch_or(1u << part, std::memory_order_acq_rel) == (kAllParts & ~(1u << part))) {
+    const uint32_t before = done_[slot].fetch_or(1u << part, std::memory_order_acq_rel);
+    if ((before & kAllParts) == (kAllParts & ~(1u << part))) {
         computed_.fetch_add(1, std::memory_order_relaxed);
         done_[slot].notify_all();
     }
@@ -87,7 +92,7 @@ void LaneSummaries::take(size_t slot)
     std::atomic<uint32_t> &done = done_[slot];
     for (;;) {
         const uint32_t d = done.load(std::memory_order_acquire);
-        if (d == kAllParts) return;
+        if ((d & kAllParts) == kAllParts) return;
         if (!claimPart(slot)) done.wait(d, std::memory_order_acquire); // a helper holds the rest
     }
 }

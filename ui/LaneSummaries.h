@@ -34,6 +34,9 @@ public:
         const TimelineIndex *index;
         int cpu;
         int64_t zero; // the run's absolute ns at relative time 0
+        // What keeps the index (and the trace and analysis it reads) alive while the lane exists: a helper
+        // may still be summarizing a lane on screen that no draw asked for when the document is replaced.
+        std::shared_ptr<const void> owner = {};
     };
     void setLanes(std::vector<Source> lanes);
     void invalidate(); // the next ask computes anew (helpers still at work on the current key are waited for)
@@ -55,7 +58,10 @@ private:
 
     std::vector<Source> lanes_;
     std::vector<std::vector<ColumnSummary>> columns_; // by slot
-    // By slot, for the current key: the parts taken (bit p: part p) and the parts done.
+    // By slot, for the current key: the parts taken (bit p: part p) and the parts done. A part a helper
+    // failed on is handed back (its taken bit cleared) and kHandedBack flipped in done_, so that a thread
+    // waiting on done_ wakes and takes it (the thread that asked computes it, and sees the error itself).
+    static constexpr uint32_t kHandedBack = 1u << 31;
     std::unique_ptr<std::atomic<uint32_t>[]> taken_, done_;
     std::vector<bool> visible_;
     std::vector<size_t> ahead_; // the lanes on screen the helpers take, in drawing order

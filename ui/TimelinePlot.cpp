@@ -65,6 +65,9 @@ void TimelinePlot::rebuild()
         const Comparison *cmp = comparison();
         origin_ = cmp ? cmp->zeroA : doc_.trace->startTs();
         std::vector<LaneSummaries::Source> sources;
+        // (what keeps each run's index alive for the lanes' summaries)
+        const std::shared_ptr<const void> keep[2] = {
+            std::make_shared<const Document>(doc_), cmp ? std::make_shared<const Document>(cmp->b) : nullptr};
         auto addLane = [&](const Document &d, int cpu, int run, int64_t origin, bool groupEnd, int groupCpu) {
             CpuLanePlottable::Spec spec{d.timeline.get(),       cpu, run, sources.size(), origin,
                                         d.analysis->group(cpu), {},  {}};
@@ -74,7 +77,7 @@ void TimelinePlot::rebuild()
                 spec.runTint = palette::run(run);
             }
             new CpuLanePlottable(xAxis2, yAxis, std::move(spec), &geometry_, &summaries_);
-            sources.push_back({d.timeline.get(), cpu, origin});
+            sources.push_back({d.timeline.get(), cpu, origin, keep[run]});
             lanes_.push_back({cpu, collapsed(groupCpu), run, groupEnd, 0, 0, d.trace->functions.timed(), {}});
         };
         std::vector<int> shown;

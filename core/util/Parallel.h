@@ -36,7 +36,8 @@ public:
     void parallelFor(size_t count, const std::function<void(size_t)> &item);
     // item(k) for k in [0, count) on the helper threads only, returning at once: the caller goes on with
     // its own work beside them. `item` must live until wait() (or the next start or parallelFor, which
-    // wait first). With no helpers (a pool of one thread) nothing runs.
+    // wait first, and rethrow an exception an item of this one threw). With no helpers (a pool of one
+    // thread) nothing runs.
     void start(size_t count, const std::function<void(size_t)> &item);
     // Waits for the items start() handed out; rethrows the first exception one threw.
     void wait();
