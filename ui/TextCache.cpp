@@ -4,6 +4,7 @@
 #include <QFontMetricsF>
 #include <QPainter>
 #include <QRect>
+#include <QTextLayout>
 
 namespace tickscope {
 
@@ -21,12 +22,7 @@ TextCache::Font &TextCache::of(const QFont &f)
     return **it;
 }
 
-TextCache::Font::Font(const QFont &f) : font_(f)
-{
-    const QFontMetricsF fm(f);
-    ascent_ = fm.ascent();
-    height_ = fm.height();
-}
+TextCache::Font::Font(const QFont &f) : font_(f) {}
 
 const TextCache::Entry &TextCache::Font::operator[](const QString &s)
 {
@@ -38,19 +34,32 @@ const TextCache::Entry &TextCache::Font::operator[](const QString &s)
     e.text.setTextFormat(Qt::PlainText);
     e.text.prepare(QTransform(), font_);
     e.width = QFontMetrics(font_).horizontalAdvance(s);
+    QTextLayout layout(s, font_);
+    layout.beginLayout();
+    const QTextLine line = layout.createLine();
+    layout.endLayout();
+    e.ascent = line.isValid() ? line.ascent() : QFontMetricsF(font_).ascent();
+    e.height = line.isValid() ? line.height() : QFontMetricsF(font_).height();
     return *entries_.insert(s, std::move(e));
 }
 
 void TextCache::Font::draw(QPainter *p, const QRect &box, bool centre, const Entry &e) const
 {
     const qreal x = centre ? box.x() + (box.width() - e.text.size().width()) / 2 : box.x();
-    const qreal y = box.y() + (box.height() - height_) / 2;
+    const qreal y = box.y() + (box.height() - e.height) / 2;
+    if (e.text.size().width() <= box.width() && e.height <= box.height()) {
+        p->drawStaticText(QPointF(x, y), e.text);
+        return;
+    }
+    p->save();
+    p->setClipRect(box, Qt::IntersectClip);
     p->drawStaticText(QPointF(x, y), e.text);
+    p->restore();
 }
 
 void TextCache::Font::drawAt(QPainter *p, int x, int baseline, const Entry &e) const
 {
-    p->drawStaticText(QPointF(x, baseline - ascent_), e.text);
+    p->drawStaticText(QPointF(x, baseline - e.ascent), e.text);
 }
 
 } // namespace tickscope

@@ -22,14 +22,16 @@ public:
     {
         QStaticText text;
         int width = 0; // QFontMetrics::horizontalAdvance
+        // Its line as laid out (a glyph from a fallback font can make it taller than the font's own).
+        qreal ascent = 0, height = 0;
     };
     // The strings of one font: a painter's font, once its size and weight are set.
     class Font
     {
     public:
         const Entry &operator[](const QString &s);
-        // drawText(rect, Qt::AlignLeft or Qt::AlignHCenter | Qt::AlignVCenter, s) for a string that fits the
-        // rect's width (unclipped); the painter's font must be this one.
+        // drawText(rect, Qt::AlignLeft or Qt::AlignHCenter | Qt::AlignVCenter, s), clipped to the rect when
+        // the text does not fit it (as drawText does); the painter's font must be this one.
         void draw(QPainter *p, const QRect &box, bool centre, const Entry &e) const;
         // drawText(x, baseline, s).
         void drawAt(QPainter *p, int x, int baseline, const Entry &e) const;
@@ -38,7 +40,6 @@ public:
         friend class TextCache;
         explicit Font(const QFont &f);
         QFont font_;
-        qreal ascent_ = 0, height_ = 0;
         QHash<QString, Entry> entries_;
     };
     // The cache of the GUI thread (painting happens there only).
