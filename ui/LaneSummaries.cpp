@@ -18,21 +18,13 @@ LaneSummaries::LaneSummaries()
 LaneSummaries::~LaneSummaries()
 {
     stop_ = true;
-    try {
-        pool_.wait();
-    } catch (...) { // a part that failed is no one's concern any more
-    }
+    pool_.wait(); // (no helper's item throws: helperItem_ drops the error)
 }
 
 void LaneSummaries::settle()
 {
     stop_ = true;
-    try {
-        pool_.wait();
-    } catch (...) {
-        stop_ = false;
-        throw;
-    }
+    pool_.wait();
     stop_ = false;
 }
 
@@ -44,7 +36,7 @@ void LaneSummaries::setLanes(std::vector<Source> lanes)
     taken_ = std::make_unique<std::atomic<uint32_t>[]>(lanes_.size());
     done_ = std::make_unique<std::atomic<uint32_t>[]>(lanes_.size());
     visible_.clear();
-    invalidate();
+    width_ = -1;
 }
 
 void LaneSummaries::invalidate()
@@ -110,15 +102,16 @@ const std::vector<ColumnSummary> &LaneSummaries::columns(size_t slot, int64_t st
         for (size_t k = 0; k < lanes_.size(); ++k) {
             taken_[k].store(0, std::memory_order_relaxed);
             done_[k].store(0, std::memory_order_relaxed);
-            // (sized here, before any thread writes a part)
-            if (k == slot || visible_.size() != lanes_.size() || visible_[k])
-                columns_[k].resize(static_cast<size_t>(width));
-            if (k != slot && (visible_.size() != lanes_.size() || visible_[k])) ahead_.push_back(k);
+            if (k != slot && (visible_.size() != lanes_.size() || visible_[k])) {
+                columns_[k].resize(static_cast<size_t>(width)); // (before a helper writes a part)
+                ahead_.push_back(k);
+            }
         }
         pool_.start(ahead_.size(), helperItem_);
-    } else if (columns_[slot].size() != static_cast<size_t>(width)) {
-        columns_[slot].resize(static_cast<size_t>(width)); // scrolled into view since (no helper has it)
     }
+    // A lane no helper takes (the first to ask, or one scrolled into view since) is sized here.
+    if (columns_[slot].size() != static_cast<size_t>(width))
+        columns_[slot].resize(static_cast<size_t>(width));
     take(slot);
     return columns_[slot];
 }

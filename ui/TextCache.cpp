@@ -47,14 +47,13 @@ void TextCache::Font::draw(QPainter *p, const QRect &box, bool centre, const Ent
 {
     const qreal x = centre ? box.x() + (box.width() - e.text.size().width()) / 2 : box.x();
     const qreal y = box.y() + (box.height() - e.height) / 2;
-    if (e.text.size().width() <= box.width() && e.height <= box.height()) {
-        p->drawStaticText(QPointF(x, y), e.text);
-        return;
+    const bool fits = e.text.size().width() <= box.width() && e.height <= box.height();
+    if (!fits) {
+        p->save();
+        p->setClipRect(box, Qt::IntersectClip);
     }
-    p->save();
-    p->setClipRect(box, Qt::IntersectClip);
     p->drawStaticText(QPointF(x, y), e.text);
-    p->restore();
+    if (!fits) p->restore();
 }
 
 void TextCache::Font::drawAt(QPainter *p, int x, int baseline, const Entry &e) const

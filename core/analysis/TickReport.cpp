@@ -235,6 +235,12 @@ void timerReport(const Trace &trace, const CpuAnalysis &c, int64_t from, int64_t
 
 } // namespace
 
+// The 0-based rank of the p-th percentile of n values: ceil(p / 100 * n) - 1, at least 0.
+size_t percentileRank(size_t n, size_t p)
+{
+    return std::max<size_t>((n * p + 99) / 100, 1) - 1;
+}
+
 template <class T> Distribution distributionOf(std::span<T> v)
 {
     Distribution d;
@@ -242,10 +248,8 @@ template <class T> Distribution distributionOf(std::span<T> v)
     if (v.empty()) return d;
     // Selection, not a full sort: each rank partitions the part above the previous one.
     auto begin = v.begin();
-    auto rank = [&](int p) {
-        const size_t r =
-            std::max<size_t>((v.size() * static_cast<size_t>(p) + 99) / 100, 1) - 1; // ceil(p/100*n)
-        const auto it = v.begin() + static_cast<std::ptrdiff_t>(r);
+    auto rank = [&](size_t p) {
+        const auto it = v.begin() + static_cast<std::ptrdiff_t>(percentileRank(v.size(), p));
         std::nth_element(begin, it, v.end());
         begin = it;
         return *it;
@@ -317,8 +321,9 @@ Distribution Distribution::of(std::span<int32_t> v)
     const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
     d.min = *lo;
     d.max = *hi;
-    auto rank = [&](size_t p) { return std::max<size_t>((v.size() * p + 99) / 100, 1) - 1; }; // ceil(p/100*n)
-    const std::array<int32_t, 3> at = radixRanks(v, {rank(50), rank(90), rank(99)});
+    const size_t n = v.size();
+    const std::array<int32_t, 3> at =
+        radixRanks(v, {percentileRank(n, 50), percentileRank(n, 90), percentileRank(n, 99)});
     d.p50 = at[0];
     d.p90 = at[1];
     d.p99 = at[2];

@@ -41,7 +41,6 @@ public:
     void start(size_t count, const std::function<void(size_t)> &item);
     // Waits for the items start() handed out; rethrows the first exception one threw.
     void wait();
-    int helpers() const { return static_cast<int>(threads_.size()); }
 
 private:
     void begin(size_t count, const std::function<void(size_t)> &item); // hands the items to the helpers

@@ -57,12 +57,10 @@ private:
     // then the first event >= t in the block before it.
     size_t sampleFrom(int64_t t, size_t from) const;
     size_t searchBlock(size_t b, int64_t t) const;
-    // Per 64-event block, the first record (of a sorted-by-event-index array) at or after the block: the
-    // records of a column edge are found with one lookup and a short scan instead of a binary search
-    // over a large array.
     // Per 64-event block b: the first record of each kind (the ticks, the wakeups, the failed stops and the
-    // TIMER softirqs) whose event is at or after event b * 64, the four side by side: an edge reads those
-    // of its block and the next from one cache line, not from four arrays.
+    // TIMER softirqs) whose event is at or after event b * 64: a column edge finds its records with one
+    // lookup and a short scan instead of a binary search over a large array. The four sit side by side: an
+    // edge reads those of its block and the next from one cache line, not from four arrays.
     enum StartKind
     {
         kTicks,

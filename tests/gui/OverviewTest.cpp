@@ -54,6 +54,16 @@ bool openScenario(MainWindow &w, const QString &name)
     return shown.wait(60000);
 }
 
+// The lane of `cpu` (the last one, in the compare view), or null.
+const CpuLanePlottable *laneOf(TimelinePlot *plot, int cpu)
+{
+    const CpuLanePlottable *lane = nullptr;
+    for (int i = 0; i < plot->plottableCount(); ++i)
+        if (auto *l = dynamic_cast<const CpuLanePlottable *>(plot->plottable(i)); l && l->cpu() == cpu)
+            lane = l;
+    return lane;
+}
+
 // Columns of `r` holding at least one pixel of `c`.
 int columnsWith(const QImage &img, const QRect &r, const QColor &c)
 {
@@ -252,12 +262,7 @@ private slots:
         w.viewState()->setRange(from, from + 12'000'000);
         TimelinePlot *plot = w.timeline()->plot();
         w.timeline()->render();
-        auto lane = [&](int cpu) -> const CpuLanePlottable * {
-            for (int i = 0; i < plot->plottableCount(); ++i)
-                if (auto *l = dynamic_cast<CpuLanePlottable *>(plot->plottable(i)); l && l->cpu() == cpu)
-                    return l;
-            return nullptr;
-        };
+        auto lane = [&](int cpu) { return laneOf(plot, cpu); };
         QVERIFY(lane(1));
         QVERIFY2(lane(1)->taskNamesDrawn().contains(QStringLiteral("workload-116")),
                  qPrintable(lane(1)->taskNamesDrawn().join(QLatin1Char(','))));
@@ -310,11 +315,7 @@ private slots:
                 const int64_t at = ev.ts(b.first);
                 w.viewState()->setRange(at - longest / 10, at + longest + longest / 10);
                 w.timeline()->render();
-                const CpuLanePlottable *lane = nullptr;
-                for (int i = 0; i < plot->plottableCount(); ++i)
-                    if (auto *l = dynamic_cast<CpuLanePlottable *>(plot->plottable(i));
-                        l && l->cpu() == c.cpu)
-                        lane = l;
+                const CpuLanePlottable *lane = laneOf(plot, c.cpu);
                 QVERIFY(lane);
                 if (lane->arrowsDrawn() < 4) continue;
                 const QList<QRect> &labels = lane->arrowLabelsDrawn();
@@ -359,9 +360,7 @@ private slots:
         const int64_t at = 12'512'839'000; // run_timer_softirq, 968.344 µs, on CPU 1 (trace-cmd report)
         w.viewState()->setRange(at - 100'000, at + 1'100'000);
         const QImage zoomed = w.timeline()->render();
-        const CpuLanePlottable *lane = nullptr;
-        for (int i = 0; i < plot->plottableCount(); ++i)
-            if (auto *l = dynamic_cast<CpuLanePlottable *>(plot->plottable(i)); l && l->cpu() == 1) lane = l;
+        const CpuLanePlottable *lane = laneOf(plot, 1);
         QVERIFY(lane);
         QVERIFY2(lane->callsDrawn() >= 3, qPrintable(QString::number(lane->callsDrawn())));
         // the long call spans most of the view in the top level of the row
