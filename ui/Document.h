@@ -12,13 +12,10 @@
 #include <QString>
 
 #include <cstdint>
-#include <future>
 #include <memory>
 #include <vector>
 
 namespace tickscope {
-
-class MergedOrder;
 
 struct Document
 {
@@ -28,10 +25,6 @@ struct Document
     std::shared_ptr<const TimelineIndex> timeline; // the LOD index over trace + analysis (core/view)
     // The whole-trace report, made once for the views that show it (copies of a Document share it).
     std::shared_ptr<ReportMemo> reports = std::make_shared<ReportMemo>();
-    // Every event in one time order for the event table, when the loader made it beside the analysis (a
-    // file's or a simulation's, not a live snapshot's); it may still be in the making. Null when it was
-    // not made (cancelled, or the trace is too big for the table): the table then makes its own.
-    std::shared_future<std::shared_ptr<const MergedOrder>> eventOrder;
 
     bool valid() const { return trace && analysis && timeline; }
     // Nothing to put on a time axis: a function_graph paste without timestamps (funcgraph-abstime off)

@@ -36,36 +36,58 @@ void EventTableModel::setDocument(const Document &doc)
     doc_ = doc;
     order_.reset();
     rows_.reset();
+    window_.clear();
     filter_ = {};
     filterPending_ = false;
+    ordering_ = false;
     count_ = 0;
+    listed_ = doc_.trace && doc_.trace->eventCount() <= static_cast<size_t>(INT_MAX) &&
+              MergedCursor::usable(*doc_.trace);
+    if (listed_) count_ = static_cast<int>(doc_.trace->eventCount());
     endResetModel();
-    const uint64_t gen = ++generation_;
+    ++generation_;
     ++filterGeneration_;
     ++searchGeneration_;
+    renew(cancel_);
     renew(filterCancel_);
     renew(searchCancel_);
-    auto cancel = renew(cancel_);
     if (!doc_.trace) return;
     if (doc_.trace->eventCount() > static_cast<size_t>(INT_MAX)) {
         emit busy(tr("%1 events: too many for the table").arg(doc_.trace->eventCount()));
         return;
     }
-    emit busy(tr("indexing %1 events…").arg(doc_.trace->eventCount()));
+    if (listed_) { // the rows are read where the view asks: nothing to make first
+        markTime("event table listed");
+        emit busy({});
+        emit rowsReady();
+        return;
+    }
+    order(); // (a trace whose events are not each in time order: only the order lists them)
+}
+
+void EventTableModel::order()
+{
+    if (order_ || ordering_ || !doc_.trace) return;
+    ordering_ = true;
+    const uint64_t gen = generation_;
+    if (!listed_) emit busy(tr("indexing %1 events…").arg(doc_.trace->eventCount()));
     std::shared_ptr<const Trace> trace = doc_.trace;
     runInBackground(
         this,
-        [trace, cancel, early = doc_.eventOrder]() -> std::shared_ptr<const MergedOrder> {
-            if (early.valid()) // made by the loader beside the analysis (it may still be at it)
-                if (auto order = early.get()) return order;
+        [trace, cancel = cancel_]() -> std::shared_ptr<const MergedOrder> {
             auto m = MergedOrder::build(*trace, cancel.get());
             return m ? std::make_shared<const MergedOrder>(std::move(*m)) : nullptr;
         },
         [this, gen](std::shared_ptr<const MergedOrder> order) {
             if (gen != generation_ || !order) return;
+            ordering_ = false;
             if (filter_.active()) {
                 order_ = std::move(order); // rows appear with the filter's
                 startFilter();
+                return;
+            }
+            if (listed_) {
+                order_ = std::move(order);
                 return;
             }
             beginResetModel();
@@ -81,17 +103,25 @@ void EventTableModel::setDocument(const Document &doc)
 void EventTableModel::setFilter(const EventFilter &filter)
 {
     filter_ = filter;
-    if (!order_) return; // applied when the order is ready
     if (!filter_.active()) {
         ++filterGeneration_;
         renew(filterCancel_);
         filterPending_ = false;
+        if (!order_ && !listed_) return; // listed when the order is ready
         beginResetModel();
         rows_.reset();
-        count_ = static_cast<int>(order_->size());
+        count_ = static_cast<int>(doc_.trace->eventCount());
         endResetModel();
         emit busy({});
         emit rowsReady();
+        return;
+    }
+    if (!order_) { // the filter's rows are rows of the order: made first (once per document)
+        filterPending_ = true;
+        ++filterGeneration_;
+        renew(filterCancel_);
+        emit busy(tr("filtering…"));
+        order();
         return;
     }
     startFilter();
@@ -137,7 +167,19 @@ int EventTableModel::columnCount(const QModelIndex &parent) const
 EventPos EventTableModel::eventAt(int row) const
 {
     if (row < 0 || row >= rowCount()) return {};
-    return order_->at(mergedRow(row));
+    if (rows_) return order_->at((*rows_)[static_cast<size_t>(row)]);
+    if (!listed_) return order_->at(static_cast<size_t>(row));
+    // A window of rows around the one asked for (the view asks for a screenful, row after row, each
+    // column in turn), read by a cursor placed there.
+    const auto r = static_cast<size_t>(row);
+    if (r < windowFirst_ || r >= windowFirst_ + window_.size()) {
+        constexpr size_t kWindow = 512;
+        windowFirst_ = r > kWindow / 4 ? r - kWindow / 4 : 0;
+        window_.clear();
+        for (MergedCursor c(*doc_.trace, windowFirst_); c.valid() && window_.size() < kWindow; c.next())
+            window_.push_back(c.pos());
+    }
+    return window_[r - windowFirst_];
 }
 
 QString EventTableModel::relativeTime(int64_t ts) const
@@ -199,8 +241,9 @@ QVariant EventTableModel::headerData(int section, Qt::Orientation o, int role) c
 int EventTableModel::viewRowOfMerged(size_t merged, bool exact) const
 {
     if (!rows_) {
-        if (exact && merged >= order_->size()) return -1;
-        return static_cast<int>(std::min(merged, order_->size()));
+        const size_t n = doc_.trace->eventCount();
+        if (exact && merged >= n) return -1;
+        return static_cast<int>(std::min(merged, n));
     }
     const auto it = std::lower_bound(rows_->begin(), rows_->end(), merged);
     if (exact && (it == rows_->end() || *it != merged)) return -1;
@@ -209,7 +252,7 @@ int EventTableModel::viewRowOfMerged(size_t merged, bool exact) const
 
 int EventTableModel::rowOf(EventPos e) const
 {
-    if (!order_ || filterPending_ || !doc_.trace || e.cpu < 0 || e.cpu >= doc_.trace->cpuCount() ||
+    if (!ready() || !doc_.trace || e.cpu < 0 || e.cpu >= doc_.trace->cpuCount() ||
         e.index >= doc_.trace->cpu(e.cpu).size())
         return -1;
     return viewRowOfMerged(MergedOrder::rowOf(*doc_.trace, e), true);
@@ -217,7 +260,7 @@ int EventTableModel::rowOf(EventPos e) const
 
 int EventTableModel::rowAtOrAfter(EventPos e) const
 {
-    if (!order_ || filterPending_ || !doc_.trace || e.cpu < 0 || e.cpu >= doc_.trace->cpuCount() ||
+    if (!ready() || !doc_.trace || e.cpu < 0 || e.cpu >= doc_.trace->cpuCount() ||
         e.index >= doc_.trace->cpu(e.cpu).size())
         return rowCount();
     return viewRowOfMerged(MergedOrder::rowOf(*doc_.trace, e), false);
@@ -225,7 +268,7 @@ int EventTableModel::rowAtOrAfter(EventPos e) const
 
 int EventTableModel::rowAtTime(int64_t t) const
 {
-    if (!order_ || filterPending_) return rowCount();
+    if (!ready() || !doc_.trace) return rowCount();
     return viewRowOfMerged(MergedOrder::rowAtTime(*doc_.trace, t), false);
 }
 
@@ -233,15 +276,19 @@ void EventTableModel::find(const QString &text, int from, bool forward)
 {
     const uint64_t gen = ++searchGeneration_;
     auto cancel = renew(searchCancel_);
-    if (!order_ || filterPending_ || text.isEmpty()) {
+    if (!ready() || !doc_.trace || text.isEmpty()) {
         emit searchDone(-1);
         return;
     }
     emit busy(tr("searching…"));
     runInBackground(
         this,
-        [trace = doc_.trace, order = order_, rows = rows_, needle = text.toStdString(), from, forward,
-         cancel] { return findRow(*trace, *order, rows.get(), from, forward, needle, cancel.get()); },
+        [trace = doc_.trace, order = rows_ || !listed_ ? order_ : nullptr, rows = rows_,
+         needle = text.toStdString(), from, forward, cancel] {
+            // the unfiltered list of a trace read by cursors is searched the same way, without the order
+            return order ? findRow(*trace, *order, rows.get(), from, forward, needle, cancel.get())
+                         : findRow(*trace, from, forward, needle, cancel.get());
+        },
         [this, gen](int64_t row) {
             if (gen != searchGeneration_) return;
             emit busy({});
@@ -251,7 +298,8 @@ void EventTableModel::find(const QString &text, int from, bool forward)
 
 size_t EventTableModel::indexBytes() const
 {
-    return (order_ ? order_->bytes() : 0) + (rows_ ? rows_->capacity() * sizeof(uint32_t) : 0);
+    return (order_ ? order_->bytes() : 0) + (rows_ ? rows_->capacity() * sizeof(uint32_t) : 0) +
+           window_.capacity() * sizeof(EventPos);
 }
 
 } // namespace tickscope

@@ -1,8 +1,11 @@
 // The events of the whole trace as one time-sorted table (time relative to the trace start, CPU,
-// comm:pid, event, fields), virtual: a row is formatted only when the view asks for it. The merged order
-// of all CPUs (MergedOrder, ~1 byte per event) and the rows a filter keeps (4 bytes per kept event) are
-// built on the thread pool; until the order is ready the table is empty. Superseded jobs are cancelled
-// and their results dropped.
+// comm:pid, event, fields), virtual: a row is formatted only when the view asks for it. Unfiltered, the
+// rows are read where the view asks, by a cursor over the CPUs' events (MergedCursor): the table lists a
+// trace as soon as it is set, with nothing made first. A filter's rows (4 bytes per kept event) are rows
+// of the merged order of all CPUs (MergedOrder, ~1 byte per event), made on the thread pool with the first
+// filter of a document and kept with it. A trace whose CPUs' events are not each in time order is listed
+// by the order alone (made when the document is set; until then the table is empty). Superseded jobs are
+// cancelled and their results dropped.
 #pragma once
 
 #include "Document.h"
@@ -39,7 +42,7 @@ public:
     const Document &document() const { return doc_; }
     // Applied in the background; rowsReady() when the table shows it.
     void setFilter(const EventFilter &filter);
-    bool ready() const { return order_ != nullptr && !filterPending_; }
+    bool ready() const { return (listed_ || order_ != nullptr) && !filterPending_; }
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -56,7 +59,7 @@ public:
     // Searches from row `from` on (or back) in the background; searchDone(row or -1).
     void find(const QString &text, int from, bool forward);
 
-    size_t indexBytes() const; // the merged order and the filter's rows
+    size_t indexBytes() const; // the merged order, the filter's rows and the window of rows read
 
 signals:
     void rowsReady(); // the order (or a new filter's rows) is in the table
@@ -70,6 +73,7 @@ private:
     }
     int viewRowOfMerged(size_t merged, bool exact) const;
     void startFilter();
+    void order(); // makes the merged order in the background, unless made or being made
     QString relativeTime(int64_t ts) const;
 
     Document doc_;
@@ -77,6 +81,10 @@ private:
     std::shared_ptr<const std::vector<uint32_t>> rows_; // null: no filter
     EventFilter filter_;
     bool filterPending_ = false;
+    bool listed_ = false;   // the unfiltered rows are read by cursors (else from the order)
+    bool ordering_ = false; // the order is being made
+    mutable size_t windowFirst_ = 0;
+    mutable std::vector<EventPos> window_; // rows windowFirst_... of the unfiltered list
     int count_ = 0; // rows shown: changes only inside a model reset
     uint64_t generation_ = 0, filterGeneration_ = 0, searchGeneration_ = 0;
     std::shared_ptr<std::atomic<bool>> cancel_, filterCancel_, searchCancel_;

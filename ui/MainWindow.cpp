@@ -343,7 +343,6 @@ void MainWindow::openDialog()
 void MainWindow::openFile(const QString &path)
 {
     live_ = false;
-    loader_->setEventOrder(true);
     // A new document ends any comparison, and a B still loading for the old one.
     dropB();
     QSettings().setValue(QStringLiteral("lastDir"), QFileInfo(path).absolutePath());
@@ -356,7 +355,6 @@ void MainWindow::openFile(const QString &path)
 void MainWindow::openScenario(const QString &scenario)
 {
     live_ = false;
-    loader_->setEventOrder(true);
     dropB(); // a new document ends any comparison, and a B still loading for the old one
     setBusy(true);
     progress_->setValue(0);

@@ -45,7 +45,6 @@ void MainWindow::showLive(const QString &snapshot)
     if (loader_->busy() && !live_) return; // the user's own load comes first
     dropB();
     live_ = true;
-    loader_->setEventOrder(false);
     loader_->load(snapshot);
 }
 
@@ -160,7 +159,6 @@ void MainWindow::onTooBig(const QString &path, const QString &message, double sp
     emit loadFailed(message);
     if (d.exec() != QDialog::Accepted || to->value() <= from->value()) return;
     live_ = false;
-    loader_->setEventOrder(true);
     setBusy(true);
     progress_->setValue(0);
     status_->setText(tr("Loading %1 s to %2 s of %3…")

@@ -6,7 +6,6 @@
 
 #include "analysis/TickAnalysis.h"
 #include "import/Loader.h"
-#include "model/MergedOrder.h"
 #include "sim/Presets.h"
 #include "sim/SimReport.h"
 #include "sim/Simulator.h"
@@ -17,12 +16,9 @@
 #include <QMetaObject>
 
 #include <chrono>
-#include <climits>
 #include <exception>
 #include <future>
 #include <mutex>
-#include <sys/resource.h>
-#include <unistd.h>
 
 namespace tickscope {
 
@@ -101,54 +97,6 @@ std::shared_ptr<Prestarted> takePrestarted(const std::string &path)
     slot.loads.clear(); // waits for them to notice (once per page)
     return nullptr;
 }
-
-// The event table's time order of every event (MergedOrder), made beside the analysis on a thread of its
-// own at the lowest priority: it takes the moments a core would idle (the analysis's steps that run on one
-// thread, the GUI thread's work) rather than time from the analysis. It was the biggest job left after
-// the document was shown (0.12 s of CPU for 6.8 M events on 128 CPUs).
-// The thread is joined when this goes out of scope; going out on an error or a cancel stops it first.
-class OrderBeside
-{
-public:
-    OrderBeside(std::shared_ptr<const Trace> trace, std::shared_ptr<std::atomic<bool>> cancel, bool on)
-        : cancel_(std::move(cancel))
-    {
-        result_ = promise_.get_future().share();
-        if (!on || trace->eventCount() > static_cast<size_t>(INT_MAX)) {
-            promise_.set_value(nullptr);
-            return;
-        }
-        try {
-            thread_ = std::thread([this, trace = std::move(trace)] {
-                ::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), 19); // this thread only (Linux)
-                std::shared_ptr<const MergedOrder> order;
-                try {
-                    if (auto m = MergedOrder::build(*trace, cancel_.get()))
-                        order = std::make_shared<const MergedOrder>(std::move(*m));
-                } catch (...) { // (the table makes its own and says what is wrong)
-                }
-                promise_.set_value(std::move(order));
-            });
-        } catch (...) {
-            promise_.set_value(nullptr);
-        }
-    }
-    ~OrderBeside()
-    {
-        if (!thread_.joinable()) return;
-        if (std::uncaught_exceptions() > 0) cancel_->store(true); // the load failed or was cancelled
-        thread_.join();
-    }
-    OrderBeside(const OrderBeside &) = delete;
-    OrderBeside &operator=(const OrderBeside &) = delete;
-    std::shared_future<std::shared_ptr<const MergedOrder>> result() const { return result_; }
-
-private:
-    std::shared_ptr<std::atomic<bool>> cancel_;
-    std::promise<std::shared_ptr<const MergedOrder>> promise_;
-    std::shared_future<std::shared_ptr<const MergedOrder>> result_;
-    std::thread thread_;
-};
 
 } // namespace
 
@@ -296,8 +244,7 @@ void TraceLoader::start(const QString &label, const QString &title, Producer pro
     auto done = std::make_shared<std::atomic<bool>>(false);
     worker_.done = done;
     const QPointer<QObject> self(this);
-    worker_.thread = std::thread([this, self, label, title, gen, flag, done, withOrder = eventOrder_,
-                                  produce = std::move(produce)] {
+    worker_.thread = std::thread([this, self, label, title, gen, flag, done, produce = std::move(produce)] {
         struct MarkDone
         {
             std::atomic<bool> &done;
@@ -324,8 +271,6 @@ void TraceLoader::start(const QString &label, const QString &title, Producer pro
             Document doc;
             doc.title = title;
             doc.trace = traces->front();
-            const OrderBeside order(doc.trace, flag, withOrder);
-            doc.eventOrder = order.result();
             AnalysisOptions analysisOptions;
             analysisOptions.cancel = flag.get();
             doc.analysis =

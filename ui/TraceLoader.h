@@ -59,10 +59,6 @@ public:
     void simulate(const Simulation &s);
     void cancel();
     bool busy() const { return busy_; }
-    // Whether the loads started from now on also put every event in one time order for the event table
-    // (Document::eventOrder), beside the analysis. Off for a live capture's snapshots (the table takes
-    // one snapshot in eight).
-    void setEventOrder(bool on) { eventOrder_ = on; }
 
 signals:
     void progress(double fraction);
@@ -93,7 +89,6 @@ private:
     std::shared_ptr<std::atomic<bool>> cancel_;
     std::atomic<unsigned> generation_{0};
     bool busy_ = false;
-    bool eventOrder_ = true;
 };
 
 } // namespace tickscope

@@ -110,38 +110,75 @@ std::string searchText(const Trace &trace, EventPos e)
     return s;
 }
 
-int64_t findRow(const Trace &trace, const MergedOrder &order, const std::vector<uint32_t> *rows, int64_t from,
-                bool forward, std::string_view needle, const std::atomic<bool> *cancel)
+namespace {
+
+// The search of findRow over n rows from `from` on (or back): chunks of rows in search order, taken in that
+// order by the threads; a chunk after the first one known to match is skipped. scan(lo, hi, forward, stop)
+// searches the rows [lo, hi] (the chunk's, ascending) and gives the first match in search order or -1;
+// stop() says the chunk's search may end (cancelled, or an earlier chunk matched).
+template <class Scan>
+int64_t searchChunks(int64_t n, int64_t from, bool forward, int64_t chunk, const std::atomic<bool> *cancel,
+                     Scan scan)
 {
-    const auto n = static_cast<int64_t>(rows ? rows->size() : order.size());
     if (from < 0 || from >= n) return -1;
-    // Chunks of rows in search order, taken in that order by the threads; a chunk after the first
-    // one known to match is skipped.
-    constexpr int64_t kChunk = 1 << 14;
     const int64_t span = forward ? n - from : from + 1;
-    const auto chunks = static_cast<size_t>((span + kChunk - 1) / kChunk);
+    const auto chunks = static_cast<size_t>((span + chunk - 1) / chunk);
     std::atomic<size_t> best{chunks};
     std::vector<int64_t> found(chunks, -1);
     auto item = [&](size_t k) {
-        const int64_t a = static_cast<int64_t>(k) * kChunk;
-        const int64_t b = std::min(span, a + kChunk);
-        for (int64_t j = a; j < b; ++j) {
-            if ((j & 0xfff) == 0 && (cancelled(cancel) || best.load(std::memory_order_relaxed) < k)) return;
-            const int64_t r = forward ? from + j : from - j;
-            const size_t row = rows ? (*rows)[static_cast<size_t>(r)] : static_cast<size_t>(r);
-            if (containsNoCase(searchText(trace, order.at(row)), needle)) {
-                found[k] = r;
-                size_t cur = best.load();
-                while (k < cur && !best.compare_exchange_weak(cur, k)) {
-                }
-                return;
-            }
+        const int64_t a = static_cast<int64_t>(k) * chunk;
+        const int64_t b = std::min(span, a + chunk) - 1; // the chunk's rows a..b from `from`
+        const auto stop = [&] { return cancelled(cancel) || best.load(std::memory_order_relaxed) < k; };
+        const int64_t r =
+            forward ? scan(from + a, from + b, true, stop) : scan(from - b, from - a, false, stop);
+        if (r < 0 || cancelled(cancel)) return;
+        found[k] = r;
+        size_t cur = best.load();
+        while (k < cur && !best.compare_exchange_weak(cur, k)) {
         }
     };
     parallelFor(chunks, chunks > 1 ? defaultThreads(0) : 1, item);
     if (cancelled(cancel)) return -1;
     const size_t k = best.load();
     return k < chunks ? found[k] : -1;
+}
+
+} // namespace
+
+int64_t findRow(const Trace &trace, const MergedOrder &order, const std::vector<uint32_t> *rows, int64_t from,
+                bool forward, std::string_view needle, const std::atomic<bool> *cancel)
+{
+    const auto n = static_cast<int64_t>(rows ? rows->size() : order.size());
+    return searchChunks(n, from, forward, int64_t{1} << 14, cancel,
+                        [&](int64_t lo, int64_t hi, bool fwd, const auto &stop) -> int64_t {
+                            for (int64_t j = 0; j <= hi - lo; ++j) {
+                                if ((j & 0xfff) == 0 && stop()) return -1;
+                                const int64_t r = fwd ? lo + j : hi - j;
+                                const size_t row =
+                                    rows ? (*rows)[static_cast<size_t>(r)] : static_cast<size_t>(r);
+                                if (containsNoCase(searchText(trace, order.at(row)), needle)) return r;
+                            }
+                            return -1;
+                        });
+}
+
+int64_t findRow(const Trace &trace, int64_t from, bool forward, std::string_view needle,
+                const std::atomic<bool> *cancel)
+{
+    // Each chunk places a cursor at its first row (a search of every CPU's timestamps) and reads on; a
+    // backward chunk is read forward too, its last match taken.
+    return searchChunks(static_cast<int64_t>(trace.eventCount()), from, forward, int64_t{1} << 16, cancel,
+                        [&](int64_t lo, int64_t hi, bool fwd, const auto &stop) -> int64_t {
+                            int64_t last = -1;
+                            MergedCursor c(trace, static_cast<size_t>(lo));
+                            for (int64_t r = lo; r <= hi && c.valid(); ++r, c.next()) {
+                                if (((r - lo) & 0xfff) == 0 && stop()) return -1;
+                                if (!containsNoCase(searchText(trace, c.pos()), needle)) continue;
+                                if (fwd) return r;
+                                last = r;
+                            }
+                            return last;
+                        });
 }
 
 } // namespace tickscope

@@ -41,5 +41,8 @@ std::string searchText(const Trace &trace, EventPos e);
 // Big spans are searched in chunks on every hardware thread.
 int64_t findRow(const Trace &trace, const MergedOrder &order, const std::vector<uint32_t> *rows, int64_t from,
                 bool forward, std::string_view needle, const std::atomic<bool> *cancel);
+// The same over every merged row without the order (MergedCursor::usable(trace) must hold).
+int64_t findRow(const Trace &trace, int64_t from, bool forward, std::string_view needle,
+                const std::atomic<bool> *cancel);
 
 } // namespace tickscope

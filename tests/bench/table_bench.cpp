@@ -1,7 +1,8 @@
 // table_bench FILE: what the event table costs on a big trace. Loads FILE, builds the merged order of all
 // CPUs (MergedOrder) and prints its time and bytes per event; then a CPU filter, an event filter, a task
-// filter, random row look-ups (row -> event, event -> row) and a text search that finds nothing (the
-// worst case: every event formatted once).
+// filter, random row look-ups (row -> event, event -> row), a cursor placed at random rows without the order
+// (the unfiltered table's way), and a text search that finds nothing (the worst case: every event formatted
+// once), with and without the order.
 #include "import/Loader.h"
 #include "model/EventFilter.h"
 #include "model/MergedOrder.h"
@@ -60,10 +61,26 @@ int main(int argc, char **argv)
         std::printf("row <-> event:     %.2f µs per round trip (%zu of %d exact)\n",
                     since(t0) / lookups * 1e6, check, lookups);
 
+        // Without the order (the unfiltered table): a cursor placed at a random row, then a screenful read.
+        const int places = 2000;
         t0 = std::chrono::steady_clock::now();
-        const int64_t found = findRow(*trace, *order, nullptr, 0, true, "no event has this text", nullptr);
+        check = 0;
+        for (int k = 0; k < places; ++k) {
+            const size_t row = rng() % n;
+            MergedCursor c(*trace, row);
+            for (int r = 0; r < 40 && c.valid(); ++r, c.next())
+                check += c.pos() == order->at(row + static_cast<size_t>(r));
+        }
+        std::printf("cursor at a row:   %.3f ms to place it and read 40 rows (%zu of %d rows the same)\n",
+                    since(t0) / places * 1e3, check, places * 40);
+
+        t0 = std::chrono::steady_clock::now();
+        int64_t found = findRow(*trace, *order, nullptr, 0, true, "no event has this text", nullptr);
         std::printf("search (no match): %.3f s over every event (%lld)\n", since(t0),
                     static_cast<long long>(found));
+        t0 = std::chrono::steady_clock::now();
+        found = findRow(*trace, 0, true, "no event has this text", nullptr);
+        std::printf("  without the order: %.3f s (%lld)\n", since(t0), static_cast<long long>(found));
     } catch (const std::exception &e) {
         std::fprintf(stderr, "table_bench: %s\n", e.what());
         return 1;

@@ -121,39 +121,85 @@ private slots:
         }
     }
 
-    // A file's load puts every event in one time order for the event table beside the analysis (the same
-    // order the table would make), and the table takes it; a live capture's snapshots are loaded without.
-    void theLoaderOrdersTheEventsForTheTableBesideTheAnalysis()
+    // The event table lists a loaded trace's events as soon as it is given them, with no order of every
+    // event made: each row, read in any order, is the merged order's. The first filter makes the order (its
+    // rows are rows of it); clearing the filter lists them again, and a search finds what the order's finds.
+    // A trace whose CPUs' events are not in time order is listed only once its order is made.
+    void theEventTableListsRowsWithoutMakingTheOrder()
     {
         using tickscope::Document;
+        using tickscope::EventTableModel;
         using tickscope::TraceLoader;
-        const QString file = QStringLiteral(TICKSCOPE_TEST_DATA "/host-6.18-cyclictest.dat");
-        for (const bool on : {true, false}) {
-            TraceLoader loader;
-            loader.setEventOrder(on);
-            QSignalSpy loaded(&loader, &TraceLoader::loaded);
-            loader.load(file);
-            QVERIFY(loaded.wait(30000));
-            const auto doc = loaded.first().at(2).value<Document>();
-            QVERIFY(doc.eventOrder.valid());
-            const auto order = doc.eventOrder.get();
-            if (!on) {
-                QVERIFY(!order);
-                continue;
-            }
-            QVERIFY(order);
-            const auto made = tickscope::MergedOrder::build(*doc.trace);
-            QVERIFY(made);
-            QCOMPARE(order->size(), doc.trace->eventCount());
-            for (size_t row = 0; row < order->size(); row += 97)
-                QVERIFY(order->at(row) == made->at(row));
-            tickscope::EventTableModel model;
-            QSignalSpy ready(&model, &tickscope::EventTableModel::rowsReady);
-            model.setDocument(doc);
-            QVERIFY(ready.wait(30000));
-            QCOMPARE(static_cast<size_t>(model.rowCount()), doc.trace->eventCount());
-            QVERIFY(model.eventAt(model.rowCount() - 1) == order->at(order->size() - 1));
-        }
+        TraceLoader loader;
+        QSignalSpy loaded(&loader, &TraceLoader::loaded);
+        loader.load(QStringLiteral(TICKSCOPE_TEST_DATA "/host-6.18-cyclictest.dat"));
+        QVERIFY(loaded.wait(30000));
+        const auto doc = loaded.first().at(2).value<Document>();
+        const auto made = tickscope::MergedOrder::build(*doc.trace);
+        QVERIFY(made);
+        const size_t n = made->size();
+        QVERIFY(n > 10000);
+
+        EventTableModel model;
+        QSignalSpy ready(&model, &EventTableModel::rowsReady);
+        model.setDocument(doc);
+        QVERIFY(model.ready()); // at once
+        QCOMPARE(ready.count(), 1);
+        QCOMPARE(static_cast<size_t>(model.rowCount()), n);
+        QVERIFY(model.indexBytes() < n / 8); // a window of rows, no order
+        std::vector<size_t> rows;            // forward, backward, and jumps across the whole list
+        for (size_t r = 0; r < n; r += 97)
+            rows.push_back(r);
+        for (size_t r = n - 1; r > n - 2000; --r)
+            rows.push_back(r);
+        for (size_t k = 0; k < 500; ++k)
+            rows.push_back(k * 7919 % n);
+        for (const size_t r : rows)
+            QVERIFY2(model.eventAt(static_cast<int>(r)) == made->at(r), qPrintable(QString::number(r)));
+
+        const tickscope::EventFilter filter = tickscope::EventFilter::make(*doc.trace, 1, "", "");
+        model.setFilter(filter);
+        QVERIFY(!model.ready());
+        QVERIFY(ready.wait(30000));
+        const auto kept = tickscope::filterRows(*doc.trace, *made, filter, nullptr);
+        QCOMPARE(static_cast<size_t>(model.rowCount()), kept->size());
+        for (size_t k = 0; k < kept->size(); k += 31)
+            QVERIFY(model.eventAt(static_cast<int>(k)) == made->at((*kept)[k]));
+        QVERIFY(model.indexBytes() >= n); // the order now, kept with the document
+        model.setFilter({});
+        QVERIFY(model.ready());
+        QCOMPARE(static_cast<size_t>(model.rowCount()), n);
+        QVERIFY(model.eventAt(static_cast<int>(n / 2)) == made->at(n / 2));
+
+        const auto needle = QStringLiteral("cyclictest");
+        const int64_t expect = tickscope::findRow(*doc.trace, *made, nullptr, static_cast<int64_t>(n / 3),
+                                                  true, needle.toStdString(), nullptr);
+        QVERIFY(expect > 0);
+        QSignalSpy found(&model, &EventTableModel::searchDone);
+        model.find(needle, static_cast<int>(n / 3), true);
+        QVERIFY(found.wait(30000));
+        QCOMPARE(found.first().at(0).toInt(), static_cast<int>(expect));
+
+        // CPU 1's events out of time order (as only a trace never sorted has them)
+        auto unsorted = std::make_shared<tickscope::Trace>();
+        unsorted->setCpuCount(2);
+        const uint16_t type = unsorted->addType("sched", "sched_switch");
+        const std::vector<uint8_t> payload(unsorted->typeSizes()[type]);
+        for (int64_t ts : {10, 30, 50})
+            unsorted->cpu(0).append(ts, type, 0, 0, 1, payload.data(), static_cast<uint8_t>(payload.size()));
+        for (int64_t ts : {40, 20, 60})
+            unsorted->cpu(1).append(ts, type, 0, 0, 2, payload.data(), static_cast<uint8_t>(payload.size()));
+        QVERIFY(!unsorted->cpu(1).sorted());
+        Document bad;
+        bad.trace = unsorted;
+        ready.clear();
+        model.setDocument(bad);
+        QVERIFY(!model.ready());
+        QVERIFY(ready.wait(30000));
+        const auto badOrder = tickscope::MergedOrder::build(*unsorted);
+        QCOMPARE(model.rowCount(), 6);
+        for (int r = 0; r < 6; ++r)
+            QVERIFY(model.eventAt(r) == badOrder->at(static_cast<size_t>(r)));
     }
 
     // A superseded or cancelled load gives control back at once whatever its worker is doing (here a

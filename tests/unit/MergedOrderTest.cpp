@@ -75,6 +75,27 @@ void checkOrder(int cpus, size_t perCpu, uint32_t seed)
     }
     EXPECT_LE(static_cast<double>(m->bytes()),
               1.3 * static_cast<double>(expect.size()) * (cpus > 256 ? 2 : 1) + 4096.0 * cpus);
+    // Without the order: a cursor placed at any row reads the same rows on from there.
+    ASSERT_TRUE(MergedCursor::usable(t));
+    std::vector<size_t> starts; // about 400 rows, the last ones and one past the end among them
+    for (size_t row = 0; row < expect.size(); row += std::max<size_t>(1, expect.size() / 400))
+        starts.push_back(row);
+    for (size_t back = 1; back <= std::min<size_t>(3, expect.size()); ++back)
+        starts.push_back(expect.size() - back);
+    starts.push_back(expect.size());
+    for (const size_t row : starts) {
+        MergedCursor c(t, row);
+        for (size_t k = row; k < std::min(expect.size(), row + 40); ++k, c.next()) {
+            ASSERT_TRUE(c.valid()) << "row " << k << " from " << row << " of " << cpus << " CPUs";
+            ASSERT_EQ(c.row(), k);
+            ASSERT_EQ(c.pos(), expect[k]) << "row " << k << " from " << row << " of " << cpus << " CPUs";
+        }
+        if (row + 40 >= expect.size()) EXPECT_FALSE(c.valid()) << "past the last row, from " << row;
+    }
+    MergedCursor all(t, 0);
+    for (size_t k = 0; k < expect.size(); ++k, all.next())
+        ASSERT_EQ(all.pos(), expect[k]) << "row " << k << " of a walk from the first";
+    EXPECT_FALSE(all.valid());
 }
 
 } // namespace
@@ -151,6 +172,37 @@ TEST(EventFilter, FindsTextForwardAndBack)
     EXPECT_EQ(findRow(t, *m, nullptr, expect[1] + 1, true, "stress-ng:", nullptr), expect[2]);
     EXPECT_EQ(findRow(t, *m, nullptr, expect[2] - 1, false, "stress-ng:", nullptr), expect[1]);
     EXPECT_EQ(findRow(t, *m, nullptr, 0, true, "no such text", nullptr), -1);
+    // the same without the order
+    EXPECT_EQ(findRow(t, 0, true, "STRESS-NG:", nullptr), expect[0]);
+    EXPECT_EQ(findRow(t, expect[1] + 1, true, "stress-ng:", nullptr), expect[2]);
+    EXPECT_EQ(findRow(t, expect[2] - 1, false, "stress-ng:", nullptr), expect[1]);
+    EXPECT_EQ(findRow(t, expect[2], false, "stress-ng:", nullptr), expect[2]);
+    EXPECT_EQ(findRow(t, 0, true, "no such text", nullptr), -1);
+}
+
+TEST(EventFilter, FindsWithoutTheOrderManyChunksAway)
+{
+    Trace t;
+    fill(t, 5, 120000, 10);
+    const auto m = MergedOrder::build(t);
+    ASSERT_TRUE(m);
+    std::vector<int64_t> hits; // a rare text, by a plain walk of the order
+    for (size_t r = 0; r < m->size(); ++r)
+        if (searchText(t, m->at(r)).find("stress-ng:102 cpu_idle") != std::string::npos)
+            hits.push_back(static_cast<int64_t>(r));
+    ASSERT_GE(hits.size(), 4u);
+    const int64_t first = hits[hits.size() / 3], second = hits[hits.size() / 3 + 1];
+    const auto n = static_cast<int64_t>(m->size());
+    ASSERT_GT(n, 4 * (1 << 16)); // several of its chunks
+    const std::string_view needle = "STRESS-NG:102 cpu_idle";
+    EXPECT_EQ(findRow(t, 0, true, needle, nullptr), hits.front());
+    EXPECT_EQ(findRow(t, first + 1, true, needle, nullptr), second);
+    EXPECT_EQ(findRow(t, second - 1, false, needle, nullptr), first);
+    EXPECT_EQ(findRow(t, n - 1, false, needle, nullptr), hits.back());
+    EXPECT_EQ(findRow(t, hits.front() - 1, false, needle, nullptr), -1);
+    EXPECT_EQ(findRow(t, hits.back() + 1, true, needle, nullptr), -1);
+    std::atomic<bool> cancel{true};
+    EXPECT_EQ(findRow(t, 0, true, needle, &cancel), -1);
 }
 
 TEST(EventFilter, FindsAMatchManyChunksAway)
