@@ -113,7 +113,8 @@ void SwitchOutSweep::through(const Trace &trace, const EventRoles &roles,
         Cpu &s = cpus_[c];
         if (h.open == 1) {
             const uint32_t at = opens[c][s.open++];
-            const int32_t pid = ev.payload<SchedSwitchP>(at).nextPid; // the task switched in
+            if (!s.payloads) s.payloads.emplace(ev);
+            const int32_t pid = s.payloads->payload<SchedSwitchP>(at).nextPid; // the task switched in
             SwitchOutCandidate best;
             best.ts = h.ts;
             best.at = at;
@@ -132,7 +133,8 @@ void SwitchOutSweep::through(const Trace &trace, const EventRoles &roles,
         } else {
             const SwitchRec r = cpus[c].timers.switches[s.sw++];
             if (roles.role(ev.type(r.index)) == Role::SchedSwitch) {
-                const auto p = ev.payload<SchedSwitchP>(r.index);
+                if (!s.payloads) s.payloads.emplace(ev);
+                const auto p = s.payloads->payload<SchedSwitchP>(r.index);
                 // the task-lane change in force at the event before the switch
                 const ChangeLane &lane = cpus[c].task;
                 if (r.index > 0 && s.scanFrom < r.index) s.readLane(lane, r.index - 1);

@@ -18,6 +18,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -101,6 +102,9 @@ private:
         size_t sw = 0, open = 0;         // next switch record, next opening
         size_t change = 0, scanFrom = 0; // task-lane cursor: changes seen, where to look for the next
         size_t lastChange = SIZE_MAX;    // the last change seen
+        // The payloads of the switches and openings, each found from the one before (a few events back)
+        // rather than from its 64-event block's start.
+        std::optional<CpuEvents::OffsetWalker> payloads;
         void readLane(const ChangeLane &lane, size_t through); // the changes up to event `through`
     };
     // A task's two best switch-outs on two different CPUs, the later first (of equal times the lower
