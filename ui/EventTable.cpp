@@ -233,7 +233,7 @@ void EventTable::showRun(int run)
     model_ = models_[run];
     if (run == 1 && model_->document().trace != c->b.trace) {
         applied_[1].clear();
-        model_->setDocument(c->b); // ordered in the background
+        model_->setDocument(c->b); // listed at once
     }
     current_ = -1;
     searchNote_.clear();
@@ -265,7 +265,7 @@ void EventTable::onComparisonChanged()
             applyFilter();
             updateStatus();
         } else {
-            models_[1]->setDocument({}); // the old B goes now; the new one is ordered when listed
+            models_[1]->setDocument({}); // the old B goes now; the new one is set when listed
         }
     }
 }

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <string>
 
 namespace tickscope {
 
@@ -41,8 +42,7 @@ void EventTableModel::setDocument(const Document &doc)
     filterPending_ = false;
     ordering_ = false;
     count_ = 0;
-    listed_ = doc_.trace && doc_.trace->eventCount() <= static_cast<size_t>(INT_MAX) &&
-              MergedCursor::usable(*doc_.trace);
+    listed_ = doc_.trace && !tooMany() && MergedCursor::usable(*doc_.trace);
     if (listed_) count_ = static_cast<int>(doc_.trace->eventCount());
     endResetModel();
     ++generation_;
@@ -52,7 +52,7 @@ void EventTableModel::setDocument(const Document &doc)
     renew(filterCancel_);
     renew(searchCancel_);
     if (!doc_.trace) return;
-    if (doc_.trace->eventCount() > static_cast<size_t>(INT_MAX)) {
+    if (tooMany()) {
         emit busy(tr("%1 events: too many for the table").arg(doc_.trace->eventCount()));
         return;
     }
@@ -65,22 +65,45 @@ void EventTableModel::setDocument(const Document &doc)
     order(); // (a trace whose events are not each in time order: only the order lists them)
 }
 
+bool EventTableModel::tooMany() const
+{
+    return doc_.trace && doc_.trace->eventCount() > static_cast<size_t>(INT_MAX);
+}
+
 void EventTableModel::order()
 {
-    if (order_ || ordering_ || !doc_.trace) return;
+    if (order_ || ordering_ || !doc_.trace || tooMany()) return;
     ordering_ = true;
     const uint64_t gen = generation_;
     if (!listed_) emit busy(tr("indexing %1 events…").arg(doc_.trace->eventCount()));
+    struct Made
+    {
+        std::shared_ptr<const MergedOrder> order;
+        std::string error; // why it could not be made (empty: made, or cancelled)
+    };
     std::shared_ptr<const Trace> trace = doc_.trace;
     runInBackground(
         this,
-        [trace, cancel = cancel_]() -> std::shared_ptr<const MergedOrder> {
-            auto m = MergedOrder::build(*trace, cancel.get());
-            return m ? std::make_shared<const MergedOrder>(std::move(*m)) : nullptr;
+        [trace, cancel = cancel_]() -> Made {
+            try {
+                auto m = MergedOrder::build(*trace, cancel.get());
+                return {m ? std::make_shared<const MergedOrder>(std::move(*m)) : nullptr, {}};
+            } catch (const std::exception &e) { // (out of memory): the table says so, and lists what it can
+                return {nullptr, e.what()};
+            }
         },
-        [this, gen](std::shared_ptr<const MergedOrder> order) {
-            if (gen != generation_ || !order) return;
+        [this, gen](Made made) {
+            if (gen != generation_) return;
             ordering_ = false;
+            std::shared_ptr<const MergedOrder> order = std::move(made.order);
+            if (!order) { // no filter then: the unfiltered rows stay (a trace listed by cursors has them)
+                filterPending_ = false;
+                emit busy(made.error.empty()
+                              ? QString()
+                              : tr("cannot order the events: %1").arg(QString::fromStdString(made.error)));
+                emit rowsReady();
+                return;
+            }
             if (filter_.active()) {
                 order_ = std::move(order); // rows appear with the filter's
                 startFilter();
@@ -103,6 +126,7 @@ void EventTableModel::order()
 void EventTableModel::setFilter(const EventFilter &filter)
 {
     filter_ = filter;
+    if (tooMany()) return; // no rows to filter
     if (!filter_.active()) {
         ++filterGeneration_;
         renew(filterCancel_);

@@ -50,7 +50,7 @@ public:
     QVariant headerData(int section, Qt::Orientation o, int role) const override;
 
     EventPos eventAt(int row) const;
-    // The row showing e, -1 when the filter hides it (or no order yet).
+    // The row showing e, -1 when the filter hides it (or the rows are not ready).
     int rowOf(EventPos e) const;
     // The first row at or after the merged position of e / of time t (rowCount() when none).
     int rowAtOrAfter(EventPos e) const;
@@ -62,7 +62,7 @@ public:
     size_t indexBytes() const; // the merged order, the filter's rows and the window of rows read
 
 signals:
-    void rowsReady(); // the order (or a new filter's rows) is in the table
+    void rowsReady(); // the rows are listed (at once, from setDocument, when read by cursors), or a filter's
     void busy(QString what);
     void searchDone(int row);
 
@@ -74,6 +74,7 @@ private:
     int viewRowOfMerged(size_t merged, bool exact) const;
     void startFilter();
     void order(); // makes the merged order in the background, unless made or being made
+    bool tooMany() const; // more events than the table's rows can count
     QString relativeTime(int64_t ts) const;
 
     Document doc_;

@@ -165,19 +165,26 @@ int64_t findRow(const Trace &trace, const MergedOrder &order, const std::vector<
 int64_t findRow(const Trace &trace, int64_t from, bool forward, std::string_view needle,
                 const std::atomic<bool> *cancel)
 {
-    // Each chunk places a cursor at its first row (a search of every CPU's timestamps) and reads on; a
-    // backward chunk is read forward too, its last match taken.
+    // Each chunk places a cursor at its first row (a search of every CPU's timestamps) and reads on. A
+    // backward chunk is read in pieces from its top down, each piece forward with its last match taken:
+    // a match just before `from` is found after a piece, not the chunk.
+    constexpr int64_t kPiece = int64_t{1} << 12;
     return searchChunks(static_cast<int64_t>(trace.eventCount()), from, forward, int64_t{1} << 16, cancel,
                         [&](int64_t lo, int64_t hi, bool fwd, const auto &stop) -> int64_t {
-                            int64_t last = -1;
-                            MergedCursor c(trace, static_cast<size_t>(lo));
-                            for (int64_t r = lo; r <= hi && c.valid(); ++r, c.next()) {
-                                if (((r - lo) & 0xfff) == 0 && stop()) return -1;
-                                if (!containsNoCase(searchText(trace, c.pos()), needle)) continue;
-                                if (fwd) return r;
-                                last = r;
+                            for (int64_t top = hi; top >= lo; top -= kPiece) {
+                                const int64_t first = fwd ? lo : std::max(lo, top - kPiece + 1);
+                                const int64_t last = fwd ? hi : top;
+                                int64_t match = -1;
+                                MergedCursor c(trace, static_cast<size_t>(first));
+                                for (int64_t r = first; r <= last && c.valid(); ++r, c.next()) {
+                                    if (((r - first) & 0xfff) == 0 && stop()) return -1;
+                                    if (!containsNoCase(searchText(trace, c.pos()), needle)) continue;
+                                    if (fwd) return r;
+                                    match = r;
+                                }
+                                if (fwd || match >= 0) return match;
                             }
-                            return last;
+                            return -1;
                         });
 }
 

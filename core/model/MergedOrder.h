@@ -56,11 +56,12 @@ private:
     Column<uint32_t> checkpoints_; // [(row >> shift) * cpus + cpu]: next event index of cpu
 };
 
-// The rows of the merged order from any row on, without the order: a cursor is placed by a search of the
-// CPUs' time columns (how many of each CPU's events come before the row), then steps by a merge of the
-// CPUs' next events. Placing it costs O(CPUs * log n * log time span) reads of timestamps (about a
-// millisecond at 128 CPUs); each step O(log CPUs). A view that lists a window of rows needs no order of
-// every event (1 byte per event, and a merge of all of them before the first row shows).
+// The rows of the merged order from any row on, without the order: a cursor is placed by a bisection of
+// time over the CPUs' timestamps (how many of each CPU's events come before the row; each CPU's count is
+// searched between its counts at the two ends of the time span, which narrows), then steps by a merge of
+// the CPUs' next events. Placing it takes ~50 us at 128 CPUs and 6.8 M events; a step O(log CPUs). A
+// view that lists a window of rows needs no order of every event (1 byte per event, and a merge of all of
+// them before the first row shows).
 class MergedCursor
 {
 public:

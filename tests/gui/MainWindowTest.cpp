@@ -179,6 +179,41 @@ private slots:
         model.find(needle, static_cast<int>(n / 3), true);
         QVERIFY(found.wait(30000));
         QCOMPARE(found.first().at(0).toInt(), static_cast<int>(expect));
+        const int64_t before = tickscope::findRow(*doc.trace, *made, nullptr, static_cast<int64_t>(n / 3),
+                                                  false, needle.toStdString(), nullptr);
+        QVERIFY(before > 0);
+        found.clear();
+        model.find(needle, static_cast<int>(n / 3), false);
+        QVERIFY(found.wait(30000));
+        QCOMPARE(found.first().at(0).toInt(), static_cast<int>(before));
+
+        // While a new document's order is being made for a filter: the filter cleared (listed at once, and
+        // the order's arrival changes nothing), another one set (its rows come), the document replaced
+        // (the old order's arrival is dropped).
+        EventTableModel next;
+        QSignalSpy nextReady(&next, &EventTableModel::rowsReady);
+        next.setDocument(doc);
+        next.setFilter(filter);
+        QVERIFY(!next.ready());
+        next.setFilter({});
+        QVERIFY(next.ready());
+        QCOMPARE(static_cast<size_t>(next.rowCount()), n);
+        const tickscope::EventFilter cpu0 = tickscope::EventFilter::make(*doc.trace, 0, "", "");
+        next.setFilter(cpu0);
+        QVERIFY(!next.ready());
+        nextReady.clear();
+        QVERIFY(nextReady.wait(30000));
+        QVERIFY(next.ready());
+        const auto kept0 = tickscope::filterRows(*doc.trace, *made, cpu0, nullptr);
+        QCOMPARE(static_cast<size_t>(next.rowCount()), kept0->size());
+        QVERIFY(next.eventAt(next.rowCount() - 1) == made->at(kept0->back()));
+        next.setDocument(doc);
+        next.setFilter(filter); // an order in the making ...
+        next.setDocument(doc);  // ... for a document replaced
+        QVERIFY(next.ready());
+        QTest::qWait(200);
+        QCOMPARE(static_cast<size_t>(next.rowCount()), n);
+        QVERIFY(next.indexBytes() < n / 8);
 
         // CPU 1's events out of time order (as only a trace never sorted has them)
         auto unsorted = std::make_shared<tickscope::Trace>();

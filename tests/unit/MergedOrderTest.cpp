@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <random>
 #include <tuple>
 
@@ -16,7 +17,8 @@ namespace {
 
 // cpus CPUs, events per CPU drawn at random; many equal timestamps across CPUs (coarse clock) so that the
 // tie order matters; two types; pids 100..104 with names.
-void fill(Trace &t, int cpus, size_t maxPerCpu, uint32_t seed)
+// Timestamps from `base` on in steps of 0, 1 or 2 times `step` ns.
+void fill(Trace &t, int cpus, size_t maxPerCpu, uint32_t seed, int64_t base = 1000, int64_t step = 10)
 {
     t.setCpuCount(cpus);
     const uint16_t a = t.addType("sched", "sched_switch");
@@ -30,9 +32,9 @@ void fill(Trace &t, int cpus, size_t maxPerCpu, uint32_t seed)
     const std::array<uint8_t, 64> zero{};
     for (int c = 0; c < cpus; ++c) {
         const size_t n = rng() % (maxPerCpu + 1);
-        int64_t ts = 1000 + static_cast<int64_t>(rng() % 50) * 10;
+        int64_t ts = base + static_cast<int64_t>(rng() % 50) * step;
         for (size_t i = 0; i < n; ++i) {
-            ts += static_cast<int64_t>(rng() % 3) * 10; // steps of 0, 10, 20 ns
+            ts += static_cast<int64_t>(rng() % 3) * step;
             const uint16_t ty = rng() % 3 ? a : b;
             t.cpu(c).append(ts, ty, 0, 0, 100 + static_cast<int32_t>(rng() % 5), zero.data(),
                             t.typeSizes()[ty]);
@@ -55,10 +57,10 @@ std::vector<EventPos> sorted(const Trace &t)
     return out;
 }
 
-void checkOrder(int cpus, size_t perCpu, uint32_t seed)
+void checkOrder(int cpus, size_t perCpu, uint32_t seed, int64_t base = 1000, int64_t step = 10)
 {
     Trace t;
-    fill(t, cpus, perCpu, seed);
+    fill(t, cpus, perCpu, seed, base, step);
     const auto m = MergedOrder::build(t);
     ASSERT_TRUE(m);
     const std::vector<EventPos> expect = sorted(t);
@@ -106,6 +108,14 @@ TEST(MergedOrder, EqualsASortOfAllEvents)
     checkOrder(2, 5000, 2);
     checkOrder(7, 2000, 3);
     checkOrder(64, 300, 4);
+}
+
+// Timestamps past 32 bits (each CPU's column keeps their high halves apart), steps of seconds that cross
+// them, and times near the largest one.
+TEST(MergedOrder, FarAndWideTimestamps)
+{
+    checkOrder(5, 2000, 11, int64_t{1} << 40, int64_t{3} << 30);
+    checkOrder(3, 1000, 12, INT64_MAX - (int64_t{1} << 36), int64_t{1} << 24);
 }
 
 TEST(MergedOrder, MoreThan256Cpus)
