@@ -116,6 +116,28 @@ template <class V> size_t firstRecordFrom(const V &v, size_t index, size_t lo = 
     return lo;
 }
 
+// The same when every record before lo has a smaller index and the answer is usually near lo (a sweep of
+// growing indices): doubling steps from lo, then a binary search in the last step. A binary search over
+// the rest of the records missed the cache at most of its steps.
+template <class V> size_t firstRecordNear(const V &v, size_t index, size_t lo)
+{
+    const size_t n = v.size();
+    size_t hi = std::min(lo, n), step = 1;
+    while (hi < n && v[hi].index < index) {
+        lo = hi + 1;
+        hi = std::min(n, hi + step);
+        step *= 2;
+    }
+    while (lo < hi) { // the first in [lo, hi] with index >= index (hi: one, or the end)
+        const size_t mid = lo + (hi - lo) / 2;
+        if (v[mid].index < index)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 struct CpuAnalysis
 {
     static constexpr size_t npos = static_cast<size_t>(-1);

@@ -239,7 +239,7 @@ void measureCpu(const Trace &trace, std::vector<CpuAnalysis> &cpus, size_t k, si
     auto find = [&](int c, const HrtimerWakeup &w, int32_t pid, int64_t t0) {
         const SwitchTimes st = times(c);
         size_t &h = hint[static_cast<size_t>(c)];
-        h = c == a.cpu ? firstRecordFrom(st.sw, w.index, first(c)) : seekSwitch(st, h, t0);
+        h = c == a.cpu ? firstRecordNear(st.sw, w.index, h) : seekSwitch(st, h, t0); // (w's index grows)
         SwitchIn s = findSwitchIn(st, h, pid, t0);
         s.cpu = c;
         return s;
@@ -252,7 +252,7 @@ void measureCpu(const Trace &trace, std::vector<CpuAnalysis> &cpus, size_t k, si
         for (const auto &[p, c] : on.of(pid)) {
             const SwitchTimes st = times(c);
             size_t &h = atT0[static_cast<size_t>(c)];
-            h = c == a.cpu ? firstRecordFrom(st.sw, w.index, h) : seekSwitch(st, h, t0);
+            h = c == a.cpu ? firstRecordNear(st.sw, w.index, h) : seekSwitch(st, h, t0);
             if (h > 0 && st.sw[h - 1].nextPid == pid) return true;
         }
         return false;
