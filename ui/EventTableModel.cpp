@@ -26,7 +26,7 @@ EventTableModel::EventTableModel(QObject *parent) : QAbstractTableModel(parent) 
 
 EventTableModel::~EventTableModel()
 {
-    for (auto *f : {&cancel_, &filterCancel_, &searchCancel_}) {
+    for (auto *f : {&filterCancel_, &searchCancel_}) {
         if (*f) (*f)->store(true);
     }
 }
@@ -35,20 +35,16 @@ void EventTableModel::setDocument(const Document &doc)
 {
     beginResetModel();
     doc_ = doc;
-    order_.reset();
     rows_.reset();
     window_.clear();
     filter_ = {};
     filterPending_ = false;
-    ordering_ = false;
     count_ = 0;
     listed_ = doc_.trace && !tooMany() && MergedCursor::usable(*doc_.trace);
     if (listed_) count_ = static_cast<int>(doc_.trace->eventCount());
     endResetModel();
-    ++generation_;
     ++filterGeneration_;
     ++searchGeneration_;
-    renew(cancel_);
     renew(filterCancel_);
     renew(searchCancel_);
     if (!doc_.trace) return;
@@ -56,13 +52,14 @@ void EventTableModel::setDocument(const Document &doc)
         emit busy(tr("%1 events: too many for the table").arg(doc_.trace->eventCount()));
         return;
     }
-    if (listed_) { // the rows are read where the view asks: nothing to make first
-        markTime("event table listed");
-        emit busy({});
-        emit rowsReady();
+    if (!listed_) { // (only a trace made by hand: every loaded one is sorted)
+        emit busy(tr("not listed: the events of a CPU are not in time order"));
         return;
     }
-    order(); // (a trace whose events are not each in time order: only the order lists them)
+    // The rows are read where the view asks: nothing to make first.
+    markTime("event table listed");
+    emit busy({});
+    emit rowsReady();
 }
 
 bool EventTableModel::tooMany() const
@@ -70,68 +67,14 @@ bool EventTableModel::tooMany() const
     return doc_.trace && doc_.trace->eventCount() > static_cast<size_t>(INT_MAX);
 }
 
-void EventTableModel::order()
-{
-    if (order_ || ordering_ || !doc_.trace || tooMany()) return;
-    ordering_ = true;
-    const uint64_t gen = generation_;
-    if (!listed_) emit busy(tr("indexing %1 events…").arg(doc_.trace->eventCount()));
-    struct Made
-    {
-        std::shared_ptr<const MergedOrder> order;
-        std::string error; // why it could not be made (empty: made, or cancelled)
-    };
-    std::shared_ptr<const Trace> trace = doc_.trace;
-    runInBackground(
-        this,
-        [trace, cancel = cancel_]() -> Made {
-            try {
-                auto m = MergedOrder::build(*trace, cancel.get());
-                return {m ? std::make_shared<const MergedOrder>(std::move(*m)) : nullptr, {}};
-            } catch (const std::exception &e) { // (out of memory): the table says so, and lists what it can
-                return {nullptr, e.what()};
-            }
-        },
-        [this, gen](Made made) {
-            if (gen != generation_) return;
-            ordering_ = false;
-            std::shared_ptr<const MergedOrder> order = std::move(made.order);
-            if (!order) { // no filter then: the unfiltered rows stay (a trace listed by cursors has them)
-                filterPending_ = false;
-                emit busy(made.error.empty()
-                              ? QString()
-                              : tr("cannot order the events: %1").arg(QString::fromStdString(made.error)));
-                emit rowsReady();
-                return;
-            }
-            if (filter_.active()) {
-                order_ = std::move(order); // rows appear with the filter's
-                startFilter();
-                return;
-            }
-            if (listed_) {
-                order_ = std::move(order);
-                return;
-            }
-            beginResetModel();
-            order_ = std::move(order);
-            count_ = static_cast<int>(order_->size());
-            endResetModel();
-            markTime("event table ordered");
-            emit busy({});
-            emit rowsReady();
-        });
-}
-
 void EventTableModel::setFilter(const EventFilter &filter)
 {
     filter_ = filter;
-    if (tooMany()) return; // no rows to filter
+    if (!listed_) return; // no rows to filter
     if (!filter_.active()) {
         ++filterGeneration_;
         renew(filterCancel_);
         filterPending_ = false;
-        if (!order_ && !listed_) return; // listed when the order is ready
         beginResetModel();
         rows_.reset();
         count_ = static_cast<int>(doc_.trace->eventCount());
@@ -140,39 +83,40 @@ void EventTableModel::setFilter(const EventFilter &filter)
         emit rowsReady();
         return;
     }
-    if (!order_) { // the filter's rows are rows of the order: made first (once per document)
-        filterPending_ = true;
-        ++filterGeneration_;
-        renew(filterCancel_);
-        emit busy(tr("filtering…"));
-        order();
-        return;
-    }
-    startFilter();
-}
-
-void EventTableModel::startFilter()
-{
     filterPending_ = true;
     const uint64_t gen = ++filterGeneration_;
     auto cancel = renew(filterCancel_);
     emit busy(tr("filtering…"));
-    std::shared_ptr<const Trace> trace = doc_.trace;
-    std::shared_ptr<const MergedOrder> order = order_;
+    struct Kept
+    {
+        std::shared_ptr<const std::vector<EventKey>> rows; // null: cancelled, or failed
+        std::string error;                                 // why it failed
+    };
     runInBackground(
         this,
-        [trace, order, filter = filter_, cancel]() -> std::shared_ptr<const std::vector<uint32_t>> {
-            auto rows = filterRows(*trace, *order, filter, cancel.get());
-            return rows ? std::make_shared<const std::vector<uint32_t>>(std::move(*rows)) : nullptr;
+        [trace = doc_.trace, filter = filter_, cancel]() -> Kept {
+            try {
+                auto rows = filterEvents(*trace, filter, cancel.get());
+                return {rows ? std::make_shared<const std::vector<EventKey>>(std::move(*rows)) : nullptr, {}};
+            } catch (const std::exception &e) { // (out of memory): the table says so, unfiltered
+                return {nullptr, e.what()};
+            }
         },
-        [this, gen](std::shared_ptr<const std::vector<uint32_t>> rows) {
-            if (gen != filterGeneration_ || !rows) return;
+        [this, gen](Kept kept) {
+            if (gen != filterGeneration_) return;
+            if (!kept.rows) {
+                if (kept.error.empty()) return; // cancelled
+                filterPending_ = false;
+                emit busy(tr("cannot filter: %1").arg(QString::fromStdString(kept.error)));
+                emit rowsReady();
+                return;
+            }
             beginResetModel();
-            rows_ = std::move(rows);
+            rows_ = std::move(kept.rows);
             filterPending_ = false;
             count_ = static_cast<int>(rows_->size());
             endResetModel();
-            markTime("event table ordered");
+            markTime("event table filtered");
             emit busy({});
             emit rowsReady();
         });
@@ -191,8 +135,7 @@ int EventTableModel::columnCount(const QModelIndex &parent) const
 EventPos EventTableModel::eventAt(int row) const
 {
     if (row < 0 || row >= rowCount()) return {};
-    if (rows_) return order_->at((*rows_)[static_cast<size_t>(row)]);
-    if (!listed_) return order_->at(static_cast<size_t>(row));
+    if (rows_) return posOf((*rows_)[static_cast<size_t>(row)]);
     // A window of rows around the one asked for (the view asks for a screenful, row after row, each
     // column in turn), read by a cursor placed there.
     const auto r = static_cast<size_t>(row);
@@ -262,38 +205,42 @@ QVariant EventTableModel::headerData(int section, Qt::Orientation o, int role) c
     return {};
 }
 
-int EventTableModel::viewRowOfMerged(size_t merged, bool exact) const
+bool EventTableModel::holds(EventPos e) const
 {
-    if (!rows_) {
-        const size_t n = doc_.trace->eventCount();
-        if (exact && merged >= n) return -1;
-        return static_cast<int>(std::min(merged, n));
-    }
-    const auto it = std::lower_bound(rows_->begin(), rows_->end(), merged);
-    if (exact && (it == rows_->end() || *it != merged)) return -1;
-    return static_cast<int>(it - rows_->begin());
+    return doc_.trace && e.cpu >= 0 && e.cpu < doc_.trace->cpuCount() &&
+           e.index < doc_.trace->cpu(e.cpu).size();
 }
 
 int EventTableModel::rowOf(EventPos e) const
 {
-    if (!ready() || !doc_.trace || e.cpu < 0 || e.cpu >= doc_.trace->cpuCount() ||
-        e.index >= doc_.trace->cpu(e.cpu).size())
-        return -1;
-    return viewRowOfMerged(MergedOrder::rowOf(*doc_.trace, e), true);
+    if (!ready() || !holds(e)) return -1;
+    if (!rows_) return static_cast<int>(MergedOrder::rowOf(*doc_.trace, e));
+    const auto it = std::lower_bound(rows_->begin(), rows_->end(), e, [&](EventKey k, EventPos x) {
+        return mergedBefore(*doc_.trace, posOf(k), x);
+    });
+    return it != rows_->end() && posOf(*it) == e ? static_cast<int>(it - rows_->begin()) : -1;
 }
 
 int EventTableModel::rowAtOrAfter(EventPos e) const
 {
-    if (!ready() || !doc_.trace || e.cpu < 0 || e.cpu >= doc_.trace->cpuCount() ||
-        e.index >= doc_.trace->cpu(e.cpu).size())
-        return rowCount();
-    return viewRowOfMerged(MergedOrder::rowOf(*doc_.trace, e), false);
+    if (!ready() || !holds(e)) return rowCount();
+    if (!rows_) return static_cast<int>(MergedOrder::rowOf(*doc_.trace, e));
+    return static_cast<int>(
+        std::lower_bound(rows_->begin(), rows_->end(), e,
+                         [&](EventKey k, EventPos x) { return mergedBefore(*doc_.trace, posOf(k), x); }) -
+        rows_->begin());
 }
 
 int EventTableModel::rowAtTime(int64_t t) const
 {
     if (!ready() || !doc_.trace) return rowCount();
-    return viewRowOfMerged(MergedOrder::rowAtTime(*doc_.trace, t), false);
+    if (!rows_) return static_cast<int>(MergedOrder::rowAtTime(*doc_.trace, t));
+    return static_cast<int>(std::lower_bound(rows_->begin(), rows_->end(), t,
+                                             [&](EventKey k, int64_t x) {
+                                                 const EventPos p = posOf(k);
+                                                 return doc_.trace->cpu(p.cpu).ts(p.index) < x;
+                                             }) -
+                            rows_->begin());
 }
 
 void EventTableModel::find(const QString &text, int from, bool forward)
@@ -307,11 +254,9 @@ void EventTableModel::find(const QString &text, int from, bool forward)
     emit busy(tr("searching…"));
     runInBackground(
         this,
-        [trace = doc_.trace, order = rows_ || !listed_ ? order_ : nullptr, rows = rows_,
-         needle = text.toStdString(), from, forward, cancel] {
-            // the unfiltered list of a trace read by cursors is searched the same way, without the order
-            return order ? findRow(*trace, *order, rows.get(), from, forward, needle, cancel.get())
-                         : findRow(*trace, from, forward, needle, cancel.get());
+        [trace = doc_.trace, rows = rows_, needle = text.toStdString(), from, forward, cancel] {
+            return rows ? findRow(*trace, *rows, from, forward, needle, cancel.get())
+                        : findRow(*trace, from, forward, needle, cancel.get());
         },
         [this, gen](int64_t row) {
             if (gen != searchGeneration_) return;
@@ -322,8 +267,7 @@ void EventTableModel::find(const QString &text, int from, bool forward)
 
 size_t EventTableModel::indexBytes() const
 {
-    return (order_ ? order_->bytes() : 0) + (rows_ ? rows_->capacity() * sizeof(uint32_t) : 0) +
-           window_.capacity() * sizeof(EventPos);
+    return (rows_ ? rows_->capacity() * sizeof(EventKey) : 0) + window_.capacity() * sizeof(EventPos);
 }
 
 } // namespace tickscope

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cctype>
 #include <charconv>
+#include <optional>
 
 namespace tickscope {
 
@@ -93,6 +94,53 @@ std::optional<std::vector<uint32_t>> filterRows(const Trace &trace, const Merged
         k.next();
     }
     rows.shrink_to_fit();
+    return rows;
+}
+
+bool mergedBefore(const Trace &trace, EventPos a, EventPos b)
+{
+    const int64_t ta = trace.cpu(a.cpu).ts(a.index), tb = trace.cpu(b.cpu).ts(b.index);
+    if (ta != tb) return ta < tb;
+    return a.cpu != b.cpu ? a.cpu < b.cpu : a.index < b.index;
+}
+
+std::optional<std::vector<EventKey>> filterEvents(const Trace &trace, const EventFilter &filter,
+                                                  const std::atomic<bool> *cancel, int threads)
+{
+    // Chunks of merged rows, each read by a cursor placed at its first row, with a Cursor per CPU for the
+    // types and tasks (made where the chunk first meets the CPU); the chunks' kept events joined in order.
+    const size_t n = trace.eventCount();
+    constexpr size_t kChunk = size_t{1} << 18;
+    const size_t chunks = (n + kChunk - 1) / kChunk;
+    std::vector<std::vector<EventKey>> kept(chunks);
+    std::atomic<bool> stopped{false};
+    parallelFor(chunks, chunks > 1 ? defaultThreads(threads) : 1, [&](size_t k) {
+        const size_t first = k * kChunk, end = std::min(n, first + kChunk);
+        std::vector<std::optional<CpuEvents::Cursor>> cur(static_cast<size_t>(trace.cpuCount()));
+        std::vector<EventKey> &out = kept[k];
+        MergedCursor m(trace, first);
+        for (size_t row = first; row < end && m.valid(); ++row, m.next()) {
+            if (((row - first) & 0xffff) == 0 && cancelled(cancel)) {
+                stopped = true;
+                return;
+            }
+            const EventPos e = m.pos();
+            std::optional<CpuEvents::Cursor> &c = cur[static_cast<size_t>(e.cpu)];
+            if (!c) c.emplace(trace.cpu(e.cpu), e.index);
+            if (filter.matches(e.cpu, trace.cpu(e.cpu).type(e.index), c->pid())) out.push_back(keyOf(e));
+            c->next();
+        }
+    });
+    if (stopped || cancelled(cancel)) return std::nullopt;
+    size_t total = 0;
+    for (const auto &v : kept)
+        total += v.size();
+    std::vector<EventKey> rows;
+    rows.reserve(total);
+    for (auto &v : kept) {
+        rows.insert(rows.end(), v.begin(), v.end());
+        std::vector<EventKey>().swap(v);
+    }
     return rows;
 }
 
@@ -186,6 +234,21 @@ int64_t findRow(const Trace &trace, int64_t from, bool forward, std::string_view
                             }
                             return -1;
                         });
+}
+
+int64_t findRow(const Trace &trace, const std::vector<EventKey> &rows, int64_t from, bool forward,
+                std::string_view needle, const std::atomic<bool> *cancel)
+{
+    return searchChunks(
+        static_cast<int64_t>(rows.size()), from, forward, int64_t{1} << 14, cancel,
+        [&](int64_t lo, int64_t hi, bool fwd, const auto &stop) -> int64_t {
+            for (int64_t j = 0; j <= hi - lo; ++j) {
+                if ((j & 0xfff) == 0 && stop()) return -1;
+                const int64_t r = fwd ? lo + j : hi - j;
+                if (containsNoCase(searchText(trace, posOf(rows[static_cast<size_t>(r)])), needle)) return r;
+            }
+            return -1;
+        });
 }
 
 } // namespace tickscope

@@ -1,11 +1,13 @@
-// Which events a list shows (CPUs, tasks, event types) and a text search over them, on a MergedOrder.
-// Both walk the merged rows with one Cursor per CPU (no per-event search, no per-event allocation
-// except the formatted text the search compares) and stop when *cancel becomes true.
+// Which events a list shows (CPUs, tasks, event types) and a text search over them, over the merged rows
+// of every CPU: read through a MergedOrder, or without it by MergedCursors, each chunk of rows on its own
+// thread. Both walk the rows with one Cursor per CPU (no per-event search, no per-event allocation except
+// the formatted text the search compares) and stop when *cancel becomes true.
 #pragma once
 
 #include "MergedOrder.h"
 
 #include <atomic>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -33,6 +35,25 @@ struct EventFilter
 std::optional<std::vector<uint32_t>> filterRows(const Trace &trace, const MergedOrder &order,
                                                 const EventFilter &filter, const std::atomic<bool> *cancel);
 
+// An event in 8 bytes (the rows a filter keeps): its CPU in the high half, its index in the low.
+using EventKey = uint64_t;
+inline EventKey keyOf(EventPos e)
+{
+    return (static_cast<uint64_t>(static_cast<uint32_t>(e.cpu)) << 32) | static_cast<uint32_t>(e.index);
+}
+inline EventPos posOf(EventKey k)
+{
+    return {static_cast<int>(k >> 32), static_cast<size_t>(static_cast<uint32_t>(k))};
+}
+// Whether a comes before b in the merged order (time, then CPU, then index).
+bool mergedBefore(const Trace &trace, EventPos a, EventPos b);
+
+// The events the filter keeps, in merged order, without the order: chunks of rows read by MergedCursors
+// (MergedCursor::usable(trace) must hold) on `threads` threads (0: every hardware thread); nullopt when
+// cancelled.
+std::optional<std::vector<EventKey>> filterEvents(const Trace &trace, const EventFilter &filter,
+                                                  const std::atomic<bool> *cancel, int threads = 0);
+
 // The text a search compares with: "comm:pid event fields".
 std::string searchText(const Trace &trace, EventPos e);
 
@@ -41,8 +62,11 @@ std::string searchText(const Trace &trace, EventPos e);
 // Big spans are searched in chunks on every hardware thread.
 int64_t findRow(const Trace &trace, const MergedOrder &order, const std::vector<uint32_t> *rows, int64_t from,
                 bool forward, std::string_view needle, const std::atomic<bool> *cancel);
-// The same over every merged row without the order (MergedCursor::usable(trace) must hold).
+// The same over every merged row without the order (MergedCursor::usable(trace) must hold), and over the
+// events a filter kept (filterEvents).
 int64_t findRow(const Trace &trace, int64_t from, bool forward, std::string_view needle,
                 const std::atomic<bool> *cancel);
+int64_t findRow(const Trace &trace, const std::vector<EventKey> &rows, int64_t from, bool forward,
+                std::string_view needle, const std::atomic<bool> *cancel);
 
 } // namespace tickscope

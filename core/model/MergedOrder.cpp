@@ -187,16 +187,26 @@ MergedCursor::MergedCursor(const Trace &trace, size_t row)
 void MergedCursor::next()
 {
     if (heap_.empty()) return;
-    std::pop_heap(heap_.begin(), heap_.end(), std::greater<>());
-    CpuEvents::TimeCursor &k = cur_[static_cast<size_t>(heap_.back().cpu)];
-    k.next();
-    if (k.valid()) {
-        heap_.back().ts = k.ts();
-        std::push_heap(heap_.begin(), heap_.end(), std::greater<>());
-    } else {
-        heap_.pop_back();
-    }
     ++row_;
+    CpuEvents::TimeCursor &k = cur_[static_cast<size_t>(heap_.front().cpu)];
+    k.next();
+    if (!k.valid()) {
+        std::pop_heap(heap_.begin(), heap_.end(), std::greater<>());
+        heap_.pop_back();
+        return;
+    }
+    // The top's CPU's next event takes its place and sinks (one pass; none while the CPU's events come
+    // before every other CPU's next one, as in a run of its events).
+    heap_.front().ts = k.ts();
+    const size_t n = heap_.size();
+    for (size_t i = 0;;) {
+        size_t m = 2 * i + 1;
+        if (m >= n) break;
+        if (m + 1 < n && heap_[m] > heap_[m + 1]) ++m;
+        if (!(heap_[i] > heap_[m])) break;
+        std::swap(heap_[i], heap_[m]);
+        i = m;
+    }
 }
 
 size_t MergedOrder::bytes() const

@@ -165,6 +165,41 @@ TEST(EventFilter, KeepsWhatAPlainCountFinds)
     }
 }
 
+// Without the order: the events a filter keeps are the order's rows it keeps (several chunks of rows, on
+// one thread and on two), and a search over them finds what one over those rows finds.
+TEST(EventFilter, KeepsTheSameEventsWithoutTheOrder)
+{
+    Trace t;
+    fill(t, 5, 160000, 13);
+    const auto m = MergedOrder::build(t);
+    ASSERT_TRUE(m);
+    ASSERT_GT(m->size(), size_t{1} << 18); // two chunks or more
+    for (auto [cpu, task, event] :
+         {std::tuple{-1, "", "cpu_idle"}, std::tuple{3, "", ""}, std::tuple{-1, "work", ""},
+          std::tuple{1, "102", "sched_switch"}, std::tuple{-1, "nobody", ""}}) {
+        const EventFilter f = EventFilter::make(t, cpu, task, event);
+        const auto rows = filterRows(t, *m, f, nullptr);
+        ASSERT_TRUE(rows);
+        for (const int threads : {1, 2}) {
+            const auto kept = filterEvents(t, f, nullptr, threads);
+            ASSERT_TRUE(kept);
+            ASSERT_EQ(kept->size(), rows->size()) << cpu << " '" << task << "' '" << event << "'";
+            for (size_t k = 0; k < kept->size(); ++k)
+                ASSERT_EQ(posOf((*kept)[k]), m->at((*rows)[k])) << "kept row " << k;
+        }
+        if (rows->empty()) continue;
+        const auto kept = filterEvents(t, f, nullptr);
+        const auto n = static_cast<int64_t>(rows->size());
+        for (const auto &[from, forward] : {std::pair{int64_t{0}, true}, std::pair{n / 2, true},
+                                            std::pair{n - 1, false}, std::pair{n / 2, false}})
+            EXPECT_EQ(findRow(t, *kept, from, forward, "stress-ng:104", nullptr),
+                      findRow(t, *m, &*rows, from, forward, "stress-ng:104", nullptr))
+                << from << (forward ? " forward" : " back");
+    }
+    std::atomic<bool> cancel{true};
+    EXPECT_FALSE(filterEvents(t, EventFilter::make(t, 1, "", ""), &cancel));
+}
+
 TEST(EventFilter, FindsTextForwardAndBack)
 {
     Trace t;
