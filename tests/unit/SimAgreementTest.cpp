@@ -7,6 +7,7 @@
 
 #include "analysis/TickAnalysis.h"
 #include "analysis/TimerListPairing.h"
+#include "model/MergedOrder.h"
 
 #include <gtest/gtest.h>
 
@@ -30,6 +31,8 @@ void checkAgreement(const std::string &spec)
     const sim::Scenario s = sim::scenarioFromSpec(spec);
     const sim::SimResult r = sim::simulate(s, simtest::kSeed);
     const Trace &t = *r.trace;
+    // every CPU's events in time order, as a loaded trace's are (the event table reads them so)
+    EXPECT_TRUE(MergedCursor::usable(t));
     const TickAnalysis a = TickAnalysis::run(t);
     ASSERT_FALSE(a.localTimerFallback);
     size_t ticks = 0, spurious = 0;
