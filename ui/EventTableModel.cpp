@@ -71,6 +71,8 @@ void EventTableModel::setFilter(const EventFilter &filter)
 {
     filter_ = filter;
     if (!listed_) return; // no rows to filter
+    ++searchGeneration_;  // a search's row is a row of the rows it searched
+    renew(searchCancel_);
     if (!filter_.active()) {
         ++filterGeneration_;
         renew(filterCancel_);
@@ -98,7 +100,7 @@ void EventTableModel::setFilter(const EventFilter &filter)
             try {
                 auto rows = filterEvents(*trace, filter, cancel.get());
                 return {rows ? std::make_shared<const std::vector<EventKey>>(std::move(*rows)) : nullptr, {}};
-            } catch (const std::exception &e) { // (out of memory): the table says so, unfiltered
+            } catch (const std::exception &e) { // (out of memory): the table says so, and lists every event
                 return {nullptr, e.what()};
             }
         },
@@ -106,7 +108,11 @@ void EventTableModel::setFilter(const EventFilter &filter)
             if (gen != filterGeneration_) return;
             if (!kept.rows) {
                 if (kept.error.empty()) return; // cancelled
+                beginResetModel();
+                rows_.reset();
                 filterPending_ = false;
+                count_ = static_cast<int>(doc_.trace->eventCount());
+                endResetModel();
                 emit busy(tr("cannot filter: %1").arg(QString::fromStdString(kept.error)));
                 emit rowsReady();
                 return;

@@ -8,7 +8,9 @@
 #include <atomic>
 #include <cctype>
 #include <charconv>
+#include <cstdint>
 #include <optional>
+#include <stdexcept>
 
 namespace tickscope {
 
@@ -109,6 +111,8 @@ std::optional<std::vector<EventKey>> filterEvents(const Trace &trace, const Even
 {
     // Chunks of merged rows, each read by a cursor placed at its first row, with a Cursor per CPU for the
     // types and tasks (made where the chunk first meets the CPU); the chunks' kept events joined in order.
+    for (int c = 0; c < trace.cpuCount(); ++c) // (a kept event is its CPU's index in 32 bits)
+        if (trace.cpu(c).size() > UINT32_MAX) throw std::length_error("more than 4G events on one CPU");
     const size_t n = trace.eventCount();
     constexpr size_t kChunk = size_t{1} << 18;
     const size_t chunks = (n + kChunk - 1) / kChunk;
@@ -135,6 +139,8 @@ std::optional<std::vector<EventKey>> filterEvents(const Trace &trace, const Even
     size_t total = 0;
     for (const auto &v : kept)
         total += v.size();
+    // Each chunk's events freed once copied: the joined rows' pages are touched as they are filled, so
+    // about one copy of the kept events is resident at a time, not two.
     std::vector<EventKey> rows;
     rows.reserve(total);
     for (auto &v : kept) {

@@ -172,7 +172,15 @@ private slots:
             const tickscope::EventPos e = made->at((*kept)[k]);
             QCOMPARE(model.rowOf(e), static_cast<int>(k));
             QCOMPARE(model.rowAtOrAfter(e), static_cast<int>(k));
-            QCOMPARE(model.rowAtTime(doc.trace->cpu(e.cpu).ts(e.index)) <= static_cast<int>(k), true);
+            const int64_t t = doc.trace->cpu(e.cpu).ts(e.index);
+            const int r = model.rowAtTime(t); // the first kept row at t or later: at or before k
+            QVERIFY(r <= static_cast<int>(k));
+            const auto tsOf = [&](int row) {
+                const tickscope::EventPos p = model.eventAt(row);
+                return doc.trace->cpu(p.cpu).ts(p.index);
+            };
+            QCOMPARE(tsOf(r), t);
+            QVERIFY(r == 0 || tsOf(r - 1) < t);
         }
         size_t after = kept->size() / 2; // a kept row whose merged row before is hidden
         while ((*kept)[after] == (*kept)[after - 1] + 1)

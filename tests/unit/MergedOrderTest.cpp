@@ -17,8 +17,9 @@ namespace {
 
 // cpus CPUs, events per CPU drawn at random; many equal timestamps across CPUs (coarse clock) so that the
 // tie order matters; two types; pids 100..104 with names.
-// Timestamps from `base` on in steps of 0, 1 or 2 times `step` ns.
-void fill(Trace &t, int cpus, size_t maxPerCpu, uint32_t seed, int64_t base = 1000, int64_t step = 10)
+// Timestamps from `base` on in steps of 0, 1 or 2 times `step` ns; every `emptyEvery`th CPU without events.
+void fill(Trace &t, int cpus, size_t maxPerCpu, uint32_t seed, int64_t base = 1000, int64_t step = 10,
+          int emptyEvery = 0)
 {
     t.setCpuCount(cpus);
     const uint16_t a = t.addType("sched", "sched_switch");
@@ -31,7 +32,7 @@ void fill(Trace &t, int cpus, size_t maxPerCpu, uint32_t seed, int64_t base = 10
     std::mt19937 rng(seed);
     const std::array<uint8_t, 64> zero{};
     for (int c = 0; c < cpus; ++c) {
-        const size_t n = rng() % (maxPerCpu + 1);
+        const size_t n = emptyEvery && c % emptyEvery == 0 ? 0 : rng() % (maxPerCpu + 1);
         int64_t ts = base + static_cast<int64_t>(rng() % 50) * step;
         for (size_t i = 0; i < n; ++i) {
             ts += static_cast<int64_t>(rng() % 3) * step;
@@ -198,6 +199,21 @@ TEST(EventFilter, KeepsTheSameEventsWithoutTheOrder)
     }
     std::atomic<bool> cancel{true};
     EXPECT_FALSE(filterEvents(t, EventFilter::make(t, 1, "", ""), &cancel));
+
+    // 300 CPUs, every seventh empty, in chunks
+    Trace wide;
+    fill(wide, 300, 2600, 14, 1000, 10, 7);
+    ASSERT_GT(wide.eventCount(), size_t{1} << 18);
+    const auto wm = MergedOrder::build(wide);
+    for (const int cpu : {-1, 1, 299}) {
+        const EventFilter f = EventFilter::make(wide, cpu, "stress", "");
+        const auto rows = filterRows(wide, *wm, f, nullptr);
+        const auto kept = filterEvents(wide, f, nullptr, 2);
+        ASSERT_TRUE(rows && kept);
+        ASSERT_EQ(kept->size(), rows->size()) << "CPU " << cpu;
+        for (size_t k = 0; k < kept->size(); ++k)
+            ASSERT_EQ(posOf((*kept)[k]), wm->at((*rows)[k])) << "CPU " << cpu << ", kept row " << k;
+    }
 }
 
 TEST(EventFilter, FindsTextForwardAndBack)
