@@ -2,8 +2,9 @@
 
 #include "UnknownStretches.h"
 
+#include "util/Heap.h"
+
 #include <algorithm>
-#include <queue>
 
 namespace tickscope {
 
@@ -99,14 +100,14 @@ void SwitchOutSweep::through(const Trace &trace, const EventRoles &roles,
         h = ts <= to ? Head{ts, 0, c} : Head{to, 1, c};
         return true;
     };
-    std::priority_queue<Head, std::vector<Head>, std::greater<>> heads;
+    std::vector<Head> heads; // a min-heap (std::greater<>)
     for (size_t c = 0; c < cpus.size(); ++c) {
         Head h;
-        if (head(c, h)) heads.push(h);
+        if (head(c, h)) heads.push_back(h);
     }
+    std::make_heap(heads.begin(), heads.end(), std::greater<>());
     while (!heads.empty()) {
-        const Head h = heads.top();
-        heads.pop();
+        const Head h = heads.front();
         const size_t c = h.cpu;
         const int cpu = cpus[c].cpu;
         const CpuEvents &ev = trace.cpu(cpu);
@@ -150,7 +151,12 @@ void SwitchOutSweep::through(const Trace &trace, const EventRoles &roles,
             }
         }
         Head next;
-        if (head(c, next)) heads.push(next);
+        if (head(c, next)) {
+            replaceTop(heads, next);
+        } else {
+            std::pop_heap(heads.begin(), heads.end(), std::greater<>());
+            heads.pop_back();
+        }
     }
 }
 

@@ -1,5 +1,7 @@
 #include "MergedOrder.h"
 
+#include "util/Heap.h"
+
 #include <algorithm>
 #include <bit>
 #include <functional>
@@ -195,18 +197,7 @@ void MergedCursor::next()
         heap_.pop_back();
         return;
     }
-    // The top's CPU's next event takes its place and sinks (one pass; none while the CPU's events come
-    // before every other CPU's next one, as in a run of its events).
-    heap_.front().ts = k.ts();
-    const size_t n = heap_.size();
-    for (size_t i = 0;;) {
-        size_t m = 2 * i + 1;
-        if (m >= n) break;
-        if (m + 1 < n && heap_[m] > heap_[m + 1]) ++m;
-        if (!(heap_[i] > heap_[m])) break;
-        std::swap(heap_[i], heap_[m]);
-        i = m;
-    }
+    replaceTop(heap_, Head{k.ts(), heap_.front().cpu}); // (the CPU's next event)
 }
 
 size_t MergedOrder::bytes() const
