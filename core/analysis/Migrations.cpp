@@ -1,9 +1,9 @@
 #include "Migrations.h"
 
+#include "util/Heap.h"
 #include "util/Parallel.h"
 
 #include <algorithm>
-#include <queue>
 
 namespace tickscope {
 
@@ -169,29 +169,38 @@ void MigrationSweep::merge(Migrations &out)
         bool operator>(const Head &o) const { return ts != o.ts ? ts > o.ts : cpu > o.cpu; }
         const Switch &of(const std::vector<Part> &parts) const { return parts[part].switches[k]; }
     };
-    std::priority_queue<Head, std::vector<Head>, std::greater<>> heads;
-    auto push = [&](size_t c, size_t part, size_t k) { // CPU c's next switch from there on, if any
+    std::vector<Head> heads;                                    // a min-heap (std::greater<>)
+    auto next = [&](size_t c, size_t part, size_t k, Head &h) { // CPU c's next switch from there on, if any
         for (; part < cpus_[c].endPart; ++part, k = 0)
             if (k < parts_[part].switches.size()) {
-                heads.push({parts_[part].switches[k].ts, c, part, k});
-                return;
+                h = {parts_[part].switches[k].ts, c, part, k};
+                return true;
             }
+        return false;
     };
-    for (size_t c = 0; c < cpus_.size(); ++c)
-        push(c, cpus_[c].firstPart, 0);
+    for (size_t c = 0; c < cpus_.size(); ++c) {
+        Head h;
+        if (next(c, cpus_[c].firstPart, 0, h)) heads.push_back(h);
+    }
+    std::make_heap(heads.begin(), heads.end(), std::greater<>());
     // The switches of one time together: a switch-out at the very time of a switch-in is before it on
     // another CPU, not on the same one unless earlier there.
     std::vector<Head> group;
     while (!heads.empty()) {
         group.clear();
-        const int64_t ts = heads.top().ts;
+        const int64_t ts = heads.front().ts;
         for (; gapsTaken_ < gapsByFrom_.size() && gapsByFrom_[gapsTaken_].first < ts; ++gapsTaken_)
             latestGapEnd_ = std::max(latestGapEnd_, gapsByFrom_[gapsTaken_].second);
-        while (!heads.empty() && heads.top().ts == ts) {
-            const Head h = heads.top();
-            heads.pop();
+        while (!heads.empty() && heads.front().ts == ts) {
+            const Head h = heads.front();
             group.push_back(h);
-            push(h.cpu, h.part, h.k + 1);
+            Head after;
+            if (next(h.cpu, h.part, h.k + 1, after)) {
+                replaceTop(heads, after);
+            } else {
+                std::pop_heap(heads.begin(), heads.end(), std::greater<>());
+                heads.pop_back();
+            }
         }
         // The group's switch-outs by task and CPU (a text trace's microseconds may put thousands of
         // switches in one group: no look through the group per switch-in).
