@@ -101,11 +101,11 @@ template <class T, class Mode> const T *stretchHolding(const std::vector<T> &v, 
     return change < mode(*it).changeEnd ? &*it : nullptr;
 }
 
-// The first record of `v` from `lo` on (records in event order, each with an event `index`) whose event is
-// at or after `index`.
-template <class V> size_t firstRecordFrom(const V &v, size_t index, size_t lo = 0)
+// The first record of `v` in [lo, hi) (records in event order, each with an event `index`) whose event is
+// at or after `index`; hi when none.
+template <class V> size_t firstRecordFrom(const V &v, size_t index, size_t lo = 0, size_t hi = SIZE_MAX)
 {
-    size_t hi = v.size();
+    hi = std::min(hi, static_cast<size_t>(v.size()));
     while (lo < hi) {
         const size_t mid = lo + (hi - lo) / 2;
         if (v[mid].index < index)
@@ -128,14 +128,7 @@ template <class V> size_t firstRecordNear(const V &v, size_t index, size_t lo)
         hi = std::min(n, hi + step);
         step *= 2;
     }
-    while (lo < hi) { // the first in [lo, hi] with index >= index (hi: one, or the end)
-        const size_t mid = lo + (hi - lo) / 2;
-        if (v[mid].index < index)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    return firstRecordFrom(v, index, lo, hi); // (v[hi] is at or after it, or hi is the end)
 }
 
 struct CpuAnalysis
