@@ -220,11 +220,9 @@ bool EventTableModel::holds(EventPos e) const
 int EventTableModel::rowOf(EventPos e) const
 {
     if (!ready() || !holds(e)) return -1;
-    if (!rows_) return static_cast<int>(MergedOrder::rowOf(*doc_.trace, e));
-    const auto it = std::lower_bound(rows_->begin(), rows_->end(), e, [&](EventKey k, EventPos x) {
-        return mergedBefore(*doc_.trace, posOf(k), x);
-    });
-    return it != rows_->end() && posOf(*it) == e ? static_cast<int>(it - rows_->begin()) : -1;
+    const int r = rowAtOrAfter(e);
+    if (!rows_) return r; // e's own row
+    return r < rowCount() && posOf((*rows_)[static_cast<size_t>(r)]) == e ? r : -1;
 }
 
 int EventTableModel::rowAtOrAfter(EventPos e) const

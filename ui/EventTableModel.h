@@ -76,7 +76,7 @@ private:
     bool listed_ = false; // the trace's rows can be read (MergedCursor::usable)
     mutable size_t windowFirst_ = 0;
     mutable std::vector<EventPos> window_; // rows windowFirst_... of the unfiltered list
-    int count_ = 0; // rows shown: changes only inside a model reset
+    int count_ = 0;                        // rows shown: changes only inside a model reset
     uint64_t filterGeneration_ = 0, searchGeneration_ = 0;
     std::shared_ptr<std::atomic<bool>> filterCancel_, searchCancel_;
 };

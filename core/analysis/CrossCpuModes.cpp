@@ -74,6 +74,8 @@ void SwitchOutSweep::through(const Trace &trace, const EventRoles &roles,
                              const ChainAt &chainAt, SwitchOutCandidates &out)
 {
     cpus_.resize(cpus.size());
+    for (size_t c = 0; c < cpus.size(); ++c)
+        if (!cpus_[c].payloads) cpus_[c].payloads.emplace(trace.cpu(cpus[c].cpu));
     out.resize(cpus.size());
     // The next item of each CPU: a switch before an opening of the same time (a switch-out on another CPU
     // at the very time of the switch-in is before it: the task cannot run on both; a text trace's
@@ -114,7 +116,6 @@ void SwitchOutSweep::through(const Trace &trace, const EventRoles &roles,
         Cpu &s = cpus_[c];
         if (h.open == 1) {
             const uint32_t at = opens[c][s.open++];
-            if (!s.payloads) s.payloads.emplace(ev);
             const int32_t pid = s.payloads->payload<SchedSwitchP>(at).nextPid; // the task switched in
             SwitchOutCandidate best;
             best.ts = h.ts;
@@ -134,7 +135,6 @@ void SwitchOutSweep::through(const Trace &trace, const EventRoles &roles,
         } else {
             const SwitchRec r = cpus[c].timers.switches[s.sw++];
             if (roles.role(ev.type(r.index)) == Role::SchedSwitch) {
-                if (!s.payloads) s.payloads.emplace(ev);
                 const auto p = s.payloads->payload<SchedSwitchP>(r.index);
                 // the task-lane change in force at the event before the switch
                 const ChangeLane &lane = cpus[c].task;

@@ -197,23 +197,31 @@ int64_t searchChunks(int64_t n, int64_t from, bool forward, int64_t chunk, const
     return k < chunks ? found[k] : -1;
 }
 
+// findRow over n rows whose events posAt(row) gives at once (a stored list), in chunks of 2^14.
+template <class PosAt>
+int64_t findListed(const Trace &trace, int64_t n, int64_t from, bool forward, std::string_view needle,
+                   const std::atomic<bool> *cancel, PosAt posAt)
+{
+    return searchChunks(n, from, forward, int64_t{1} << 14, cancel,
+                        [&](int64_t lo, int64_t hi, bool fwd, const auto &stop) -> int64_t {
+                            for (int64_t j = 0; j <= hi - lo; ++j) {
+                                if ((j & 0xfff) == 0 && stop()) return -1;
+                                const int64_t r = fwd ? lo + j : hi - j;
+                                if (containsNoCase(searchText(trace, posAt(static_cast<size_t>(r))), needle))
+                                    return r;
+                            }
+                            return -1;
+                        });
+}
+
 } // namespace
 
 int64_t findRow(const Trace &trace, const MergedOrder &order, const std::vector<uint32_t> *rows, int64_t from,
                 bool forward, std::string_view needle, const std::atomic<bool> *cancel)
 {
     const auto n = static_cast<int64_t>(rows ? rows->size() : order.size());
-    return searchChunks(n, from, forward, int64_t{1} << 14, cancel,
-                        [&](int64_t lo, int64_t hi, bool fwd, const auto &stop) -> int64_t {
-                            for (int64_t j = 0; j <= hi - lo; ++j) {
-                                if ((j & 0xfff) == 0 && stop()) return -1;
-                                const int64_t r = fwd ? lo + j : hi - j;
-                                const size_t row =
-                                    rows ? (*rows)[static_cast<size_t>(r)] : static_cast<size_t>(r);
-                                if (containsNoCase(searchText(trace, order.at(row)), needle)) return r;
-                            }
-                            return -1;
-                        });
+    return findListed(trace, n, from, forward, needle, cancel,
+                      [&](size_t r) { return order.at(rows ? (*rows)[r] : r); });
 }
 
 int64_t findRow(const Trace &trace, int64_t from, bool forward, std::string_view needle,
@@ -245,16 +253,8 @@ int64_t findRow(const Trace &trace, int64_t from, bool forward, std::string_view
 int64_t findRow(const Trace &trace, const std::vector<EventKey> &rows, int64_t from, bool forward,
                 std::string_view needle, const std::atomic<bool> *cancel)
 {
-    return searchChunks(
-        static_cast<int64_t>(rows.size()), from, forward, int64_t{1} << 14, cancel,
-        [&](int64_t lo, int64_t hi, bool fwd, const auto &stop) -> int64_t {
-            for (int64_t j = 0; j <= hi - lo; ++j) {
-                if ((j & 0xfff) == 0 && stop()) return -1;
-                const int64_t r = fwd ? lo + j : hi - j;
-                if (containsNoCase(searchText(trace, posOf(rows[static_cast<size_t>(r)])), needle)) return r;
-            }
-            return -1;
-        });
+    return findListed(trace, static_cast<int64_t>(rows.size()), from, forward, needle, cancel,
+                      [&](size_t r) { return posOf(rows[r]); });
 }
 
 } // namespace tickscope

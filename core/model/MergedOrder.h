@@ -76,10 +76,10 @@ public:
     EventPos pos() const { return {heap_.front().cpu, cur_[static_cast<size_t>(heap_.front().cpu)].index()}; }
     void next();
 
+private:
     // How many of each CPU's events come before merged row `row`.
     static std::vector<size_t> startsAt(const Trace &trace, size_t row);
 
-private:
     struct Head
     {
         int64_t ts;
