@@ -36,7 +36,16 @@ void LaneSummaries::setLanes(std::vector<Source> lanes)
     taken_ = std::make_unique<std::atomic<uint32_t>[]>(lanes_.size());
     done_ = std::make_unique<std::atomic<uint32_t>[]>(lanes_.size());
     visible_.clear();
+    collapsed_.clear();
     width_ = -1;
+}
+
+void LaneSummaries::setCollapsed(std::vector<bool> collapsed)
+{
+    if (collapsed == collapsed_) return;
+    settle(); // (they read it)
+    collapsed_ = std::move(collapsed);
+    width_ = -1; // the columns computed hold the fields of the lanes' old state
 }
 
 void LaneSummaries::invalidate()
@@ -63,8 +72,10 @@ bool LaneSummaries::claimPart(size_t slot)
     const Source &l = lanes_[slot];
     const int from = static_cast<int>(static_cast<int64_t>(width_) * part / kParts);
     const int to = static_cast<int>(static_cast<int64_t>(width_) * (part + 1) / kParts);
+    const bool collapsed = slot < collapsed_.size() && collapsed_[slot];
     try {
-        l.index->summarize(l.cpu, l.zero + start_, l.zero + end_, width_, columns_[slot].data(), from, to);
+        l.index->summarize(l.cpu, l.zero + start_, l.zero + end_, width_, columns_[slot].data(), from, to,
+                           collapsed ? SummaryDetail::Collapsed : SummaryDetail::Full);
     } catch (...) { // handed back: a waiter wakes (done_ changes) and takes it
         taken.fetch_and(~(1u << part), std::memory_order_release);
         done_[slot].fetch_xor(kHandedBack, std::memory_order_release);

@@ -5,9 +5,10 @@
 // ask; a lane that asks later takes the parts of its own no helper has taken yet, then waits for the others:
 // the helpers summarize lanes ahead while the GUI thread paints the ones before. Only the lanes on screen
 // are computed ahead (with 128 CPUs most are scrolled away); another lane is computed when it asks. The
-// lanes' draw() reads its columns from here. A lane is one CPU of one run: in the compare view the runs'
-// lanes share the range in relative time, each turned into its own run's absolute time by the run's time
-// zero.
+// lanes' draw() reads its columns from here. A collapsed lane's columns hold only what its thin row draws
+// (SummaryDetail::Collapsed), a third of the memory reads of a full one. A lane is one CPU of one run: in the
+// compare view the runs' lanes share the range in relative time, each turned into its own run's absolute time
+// by the run's time zero.
 #pragma once
 
 #include "util/Parallel.h"
@@ -42,6 +43,8 @@ public:
     void invalidate(); // the next ask computes anew (helpers still at work on the current key are waited for)
     // The lanes on screen, by slot (the plot's layout says); empty: all.
     void setVisible(std::vector<bool> visible) { visible_ = std::move(visible); }
+    // The collapsed lanes, by slot (empty: none). A lane that collapses or expands is computed anew.
+    void setCollapsed(std::vector<bool> collapsed);
     // Lanes summarized for the current key, once the helpers are done (tests).
     size_t computedLanes() const;
 
@@ -63,7 +66,7 @@ private:
     // waiting on done_ wakes and takes it (the thread that asked computes it, and sees the error itself).
     static constexpr uint32_t kHandedBack = 1u << 31;
     std::unique_ptr<std::atomic<uint32_t>[]> taken_, done_;
-    std::vector<bool> visible_;
+    std::vector<bool> visible_, collapsed_;
     std::vector<size_t> ahead_; // the lanes on screen the helpers take, in drawing order
     std::function<void(size_t)> helperItem_;
     std::atomic<bool> stop_{false};

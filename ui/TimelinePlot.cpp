@@ -142,10 +142,13 @@ void TimelinePlot::relayout(QSize size)
     geometry_.left = kLeftMargin;
     geometry_.right = size.width() - kRightMargin;
     geometry_.layout(lanes_, kTopMargin + 4, scroll_, size.height() - kTopMargin - kBottomMargin - 8);
-    std::vector<bool> visible; // the slots are the lanes' order
-    for (const LaneGeometry::Lane &l : geometry_.lanes)
+    std::vector<bool> visible, collapsed; // the slots are the lanes' order
+    for (const LaneGeometry::Lane &l : geometry_.lanes) {
         visible.push_back(l.top + l.height > kTopMargin && l.top < size.height() - kBottomMargin);
+        collapsed.push_back(l.collapsed);
+    }
     summaries_.setVisible(std::move(visible));
+    summaries_.setCollapsed(std::move(collapsed));
 }
 
 const Comparison *TimelinePlot::comparison() const

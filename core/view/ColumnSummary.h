@@ -80,4 +80,14 @@ struct ColumnSummary
     bool operator==(const ColumnSummary &) const = default;
 };
 
+// What a summary fills: every field, or only what a collapsed lane draws (its one thin row of task states,
+// and the lost-event ranges across it): task, taskChanges and lost, the others left at their defaults. A
+// collapsed lane's column edges then read the task lane's checkpoint and the block's timestamps only, not
+// the IRQ lane, the tick lane and the record arrays: about a third of the memory lines.
+enum class SummaryDetail : uint8_t
+{
+    Full,
+    Collapsed
+};
+
 } // namespace tickscope

@@ -209,8 +209,10 @@ bool CpuTimelineIndex::overlaps(const std::vector<TimeSpan> &spans, int64_t t0, 
 }
 
 void CpuTimelineIndex::summarize(int64_t start, int64_t end, int columns, ColumnSummary *out,
-                                 int64_t spanFrom, int64_t spanTo, int firstColumn, int endColumn) const
+                                 int64_t spanFrom, int64_t spanTo, int firstColumn, int endColumn,
+                                 SummaryDetail detail) const
 {
+    const bool full = detail == SummaryDetail::Full;
     if (columns <= 0) return;
     const int first = std::clamp(firstColumn, 0, columns);
     const int last = endColumn < 0 ? columns : std::clamp(endColumn, first, columns); // (exclusive)
@@ -218,7 +220,7 @@ void CpuTimelineIndex::summarize(int64_t start, int64_t end, int columns, Column
     if (end <= start || first == last) return;
     const int64_t span = end - start;
     auto boundary = [&](int j) { return start + span * j / columns; };
-    if (!functions_.empty())
+    if (full && !functions_.empty())
         functions_.worstPerColumn(
             start, end, columns, [&](int j, int64_t w) { out[j].worstCallNs = w; }, first, last);
     if (!events_ || events_->empty()) return;
@@ -230,6 +232,8 @@ void CpuTimelineIndex::summarize(int64_t start, int64_t end, int columns, Column
         size_t taskChanges, irqChanges;
         std::array<int64_t, 3> tick;
         size_t tick_, wake, soft, fail;
+        size_t event;              // the first event at or after the edge
+        uint8_t taskSlot, irqSlot; // the slots whose time grows there (StatePrefix::atIndex)
     };
     // The first 64-event sample at or after each column edge: the samples of a lane are a few cache lines
     // and the search gallops from the previous edge. The blocks they name are then known ahead of the
@@ -249,6 +253,7 @@ void CpuTimelineIndex::summarize(int64_t start, int64_t end, int columns, Column
         const size_t b = blockOf(j);
         events_->prefetchTimes(b);
         task_.prefetch(b);
+        if (!full) return;
         irq_.prefetch(b);
         prefetchStarts(b);
     };
@@ -256,6 +261,7 @@ void CpuTimelineIndex::summarize(int64_t start, int64_t end, int columns, Column
         if (j > last) return;
         const size_t b = blockOf(j);
         task_.prefetchCodes(b);
+        if (!full) return;
         irq_.prefetchCodes(b);
         prefetchRecord(kTicks, a.ticks.data(), a.ticks.size(), b);
         prefetchRecord(kWakeups, a.timers.wakeups.data(), a.timers.wakeups.size(), b);
@@ -272,25 +278,47 @@ void CpuTimelineIndex::summarize(int64_t start, int64_t end, int columns, Column
         requestRecords(j + kNear);
         const int64_t t = boundary(j);
         const size_t i = searchBlock(sampleOf(j), t);
-        task_.atIndex(t, i, e.task, e.taskChanges);
-        irq_.atIndex(t, i, e.irq, e.irqChanges);
+        e.event = i;
+        task_.atIndex(t, i, e.task, e.taskChanges, e.taskSlot);
+        if (!full) return;
+        irq_.atIndex(t, i, e.irq, e.irqChanges, e.irqSlot);
         tickStateAt(t, e.tick, change);
         e.tick_ = lowerIndex(kTicks, a.ticks.data(), a.ticks.size(), i);
         e.wake = lowerIndex(kWakeups, a.timers.wakeups.data(), a.timers.wakeups.size(), i);
         e.fail = lowerIndex(kFails, a.failedStops.data(), a.failedStops.size(), i);
         e.soft = lowerIndex(kSoftirqs, a.timers.timerSoftirqs.data(), a.timers.timerSoftirqs.size(), i);
     };
+    // An edge with no event since the previous one (a lane with fewer events than columns, or a deep zoom)
+    // is the previous edge with the time between them added to the slots in force: the same event, the
+    // same records, no search.
+    auto nextEdge = [&](int j, const Edge &prev, Edge &e) {
+        const int64_t t0 = boundary(j - 1), t1 = boundary(j);
+        if (prev.event < events_->size() && events_->ts(prev.event) < t1) return edgeAt(j, e);
+        requestLines(j + kFar); // (the edges ahead may have events)
+        requestRecords(j + kNear);
+        e = prev;
+        task_.advance(e.task, e.taskSlot, t0, t1);
+        if (!full) return;
+        irq_.advance(e.irq, e.irqSlot, t0, t1);
+        tickStateAt(t1, e.tick, change); // (the tick lane changes at times of its own)
+    };
     Edge lo, hi;
     edgeAt(first, lo);
     for (int j = first; j < last; ++j) {
         const int64_t t0 = boundary(j), t1 = boundary(j + 1);
-        edgeAt(j + 1, hi);
+        nextEdge(j + 1, lo, hi);
         ColumnSummary &c = out[j];
-        for (int s = 0; s < StatePrefix::kSlots; ++s) {
+        for (int s = 0; s < StatePrefix::kSlots; ++s)
             c.task[s] = hi.task[s] - lo.task[s];
-            c.irq[s] = hi.irq[s] - lo.irq[s];
-        }
         c.taskChanges = static_cast<uint32_t>(hi.taskChanges - lo.taskChanges);
+        c.lost = overlaps(lost_, t0, t1);
+        if (!full) {
+            if (t1 <= spanFrom || t0 > spanTo) c = ColumnSummary{};
+            std::swap(lo, hi);
+            continue;
+        }
+        for (int s = 0; s < StatePrefix::kSlots; ++s)
+            c.irq[s] = hi.irq[s] - lo.irq[s];
         c.irqChanges = static_cast<uint32_t>(hi.irqChanges - lo.irqChanges);
         for (int s = 0; s < 3; ++s)
             c.tickState[s] = hi.tick[s] - lo.tick[s];
@@ -304,7 +332,6 @@ void CpuTimelineIndex::summarize(int64_t start, int64_t end, int columns, Column
         c.catchup = overlaps(catchups_, t0, t1);
         c.failedStops = static_cast<uint32_t>(hi.fail - lo.fail);
         c.dependencies = dependencies_.query(lo.fail, hi.fail);
-        c.lost = overlaps(lost_, t0, t1);
         if (t1 <= spanFrom || t0 > spanTo) {
             const int64_t worstCall = c.worstCallNs;
             c = ColumnSummary{};

@@ -38,9 +38,10 @@ public:
     // Columns wholly outside [spanFrom, spanTo] (the trace's span) stay empty: a range may reach beyond
     // the trace (the compare view's shared axis covers both runs). Only columns [firstColumn, endColumn)
     // are written (endColumn -1: up to `columns`), the same as in a call over all of them: threads can
-    // share a lane's columns.
+    // share a lane's columns. `detail` Collapsed: only the fields a collapsed lane draws (SummaryDetail).
     void summarize(int64_t start, int64_t end, int columns, ColumnSummary *out, int64_t spanFrom = INT64_MIN,
-                   int64_t spanTo = INT64_MAX, int firstColumn = 0, int endColumn = -1) const;
+                   int64_t spanTo = INT64_MAX, int firstColumn = 0, int endColumn = -1,
+                   SummaryDetail detail = SummaryDetail::Full) const;
 
     const FunctionLane &functions() const { return functions_; }
     const std::vector<TimeSpan> &catchups() const { return catchups_; } // catch-up TIMER softirqs

@@ -33,10 +33,11 @@ void StatePrefix::build(const ChangeLane &lane, const CpuEvents &events, SlotFn 
     }
 }
 
-void StatePrefix::atIndex(int64_t t, size_t i, Times &out, size_t &changes) const
+void StatePrefix::atIndex(int64_t t, size_t i, Times &out, size_t &changes, uint8_t &slot) const
 {
     out.fill(0);
     changes = 0;
+    slot = kNoSlot;
     if (!events_ || events_->empty() || i == 0) return; // events before i have ts < t
     t = std::min(t, end_);                              // no state after the trace's end
     const size_t last = i - 1;                          // the last event before t
@@ -56,6 +57,7 @@ void StatePrefix::atIndex(int64_t t, size_t i, Times &out, size_t &changes) cons
     }
     out[prevSlot] += t - prevTs;
     changes = c;
+    slot = prevSlot;
 }
 
 } // namespace tickscope

@@ -9,6 +9,7 @@
 #include "analysis/ChangeLane.h"
 #include "model/CpuEvents.h"
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -33,8 +34,20 @@ public:
     {
         atIndex(t, events_ ? events_->lowerBound(t) : 0, out, changes);
     }
-    // The same with i = the first event with ts >= t already known.
-    void atIndex(int64_t t, size_t i, Times &out, size_t &changes) const;
+    // The same with i = the first event with ts >= t already known. `slot`: the slot whose time grows at t
+    // (kNoSlot before the first event, where no time counts).
+    static constexpr uint8_t kNoSlot = 0xff;
+    void atIndex(int64_t t, size_t i, Times &out, size_t &changes, uint8_t &slot) const;
+    void atIndex(int64_t t, size_t i, Times &out, size_t &changes) const
+    {
+        uint8_t slot;
+        atIndex(t, i, out, changes, slot);
+    }
+    // atIndex(t1, i) from atIndex(t0, i) (the same i: no event in [t0, t1)): only `slot`'s time grows.
+    void advance(Times &out, uint8_t slot, int64_t t0, int64_t t1) const
+    {
+        if (slot != kNoSlot) out[slot] += std::min(t1, end_) - std::min(t0, end_);
+    }
 
     // Start loading what atIndex reads for an event in 64-event block b: its checkpoint and bitmap word
     // (prefetch), then, once the checkpoint is in, the codes of the block's changes (prefetchCodes).

@@ -45,11 +45,11 @@ public:
     const CpuTimelineIndex &cpu(int c) const { return cpus_[c]; }
 
     // One ColumnSummary per column of [start, end) for CPU `cpu` (see CpuTimelineIndex::summarize), or
-    // only those of columns [firstColumn, endColumn).
+    // only those of columns [firstColumn, endColumn); `detail`: which fields.
     void summarize(int cpu, int64_t start, int64_t end, int columns, ColumnSummary *out, int firstColumn = 0,
-                   int endColumn = -1) const
+                   int endColumn = -1, SummaryDetail detail = SummaryDetail::Full) const
     {
-        cpus_[cpu].summarize(start, end, columns, out, startTs_, endTs_, firstColumn, endColumn);
+        cpus_[cpu].summarize(start, end, columns, out, startTs_, endTs_, firstColumn, endColumn, detail);
     }
     // The trace's startTs() and endTs() when the index was built (each a walk over every CPU).
     int64_t startTs() const { return startTs_; }

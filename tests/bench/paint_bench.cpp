@@ -1,14 +1,16 @@
-// paint_bench FILE [--compare B] [--width W --height H] [--span S [--repeat N]]: loads FILE (trace.dat or
-// text), runs the tick analysis, builds the timeline index, then renders the timeline at 1920x1080 offscreen
-// through the real paint path (TimelinePlot::render: QCustomPlot::toPainter with the CPU lane plottables, the
-// same code that paints the screen) over a sweep of zoom levels from the whole trace down to ~10 µs, several
-// positions per level, and prints ms per full repaint (min / median / max) per level and overall, the core's
-// share (column summaries only), and repaints of an unchanged range. Target: <= 8 ms. With --compare B the
-// compare view is measured: B loaded too and its lanes interleaved with FILE's (each CPU twice, both runs
-// aligned by start), the sweep over both runs' span. Target: <= 8 ms median, <= 16 ms max.
+// paint_bench FILE [--compare B] [--width W --height H] [--collapse-all] [--span S [--repeat N]]: loads FILE
+// (trace.dat or text), runs the tick analysis, builds the timeline index, then renders the timeline at
+// 1920x1080 offscreen through the real paint path (TimelinePlot::render: QCustomPlot::toPainter with the CPU
+// lane plottables, the same code that paints the screen) over a sweep of zoom levels from the whole trace
+// down to ~10 µs, several positions per level, and prints ms per full repaint (min / median / max) per level
+// and overall, the core's share (column summaries only), and repaints of an unchanged range. Target: <= 8 ms.
+// With --compare B the compare view is measured: B loaded too and its lanes interleaved with FILE's (each CPU
+// twice, both runs aligned by start), the sweep over both runs' span. Target: <= 8 ms median, <= 16 ms max.
 // --painter-fills: every lane fill through QPainter::fillRect, not straight into pixels (PixelCanvas), to
 // compare the two in one build; --ab-fills: QPainter fills and the shipped choice (pixels where cheaper),
 // alternating paint by paint (the machine's drift falls on both alike), each printed on its own.
+// --collapse-all: every lane collapsed first (View > Collapse All CPUs): with 128 CPUs all lanes are on
+// screen, each a thin row of task states.
 // --span S [--repeat N]: only the zoom level S seconds wide, N rounds of its positions (default 20), to
 // profile one level (perf record -p PID once the header "visible span ..." is printed).
 // A paint over 12 ms prints its page faults and context switches (fresh memory, or a core lost).
@@ -79,7 +81,7 @@ int main(int argc, char **argv)
     QString file, fileB;
     double onlySpan = 0; // ns; 0: the whole sweep
     int repeat = 20;
-    bool abFills = false;
+    bool abFills = false, collapseAll = false;
     for (int i = 1; i < args.size(); ++i) {
         if (args[i] == QStringLiteral("--compare") && i + 1 < args.size())
             fileB = args[++i];
@@ -91,6 +93,8 @@ int main(int argc, char **argv)
             PixelCanvas::setMode(PixelCanvas::Mode::Painter);
         else if (args[i] == QStringLiteral("--ab-fills"))
             abFills = true;
+        else if (args[i] == QStringLiteral("--collapse-all"))
+            collapseAll = true;
         else if (args[i] == QStringLiteral("--span") && i + 1 < args.size())
             onlySpan = args[++i].toDouble() * 1e9;
         else if (args[i] == QStringLiteral("--repeat") && i + 1 < args.size())
@@ -144,6 +148,7 @@ int main(int argc, char **argv)
             state.setComparison(std::move(c));
             std::printf("compare view: %zu lanes\n", view.plot()->geometry().lanes.size());
         }
+        if (collapseAll) view.collapseAll(true);
         // Idle first, as a user is once the window has opened: the view's whole-trace report (the CPU
         // strip's numbers) runs on the thread pool after setDocument, and painting beside it measures the
         // two cores shared, not the paint.

@@ -458,11 +458,18 @@ private slots:
         QVERIFY(tv->sortCpus(TimelineView::CpuOrder::Number));
         QCOMPARE(w.viewState()->cpus().front(), 0);
         QCOMPARE(w.viewState()->cpus().back(), 39);
-        // collapsing
+        // collapsing (a collapsed lane's columns hold only its thin row's fields: once expanded again, its
+        // columns are computed in full, and it paints as from columns computed afresh)
         tv->collapseAll(true);
         for (int c = 0; c < 40; ++c)
             QVERIFY(plot->collapsed(c));
         QVERIFY(plot->contentHeight() <= plot->dataHeight()); // 40 thin lanes fit
+        tv->render();
+        tv->collapseAll(false);
+        const QImage expanded = tv->render();
+        plot->invalidateSummaries();
+        QVERIFY(tv->render() == expanded);
+        tv->collapseAll(true);
         QTRY_VERIFY_WITH_TIMEOUT(w.panels()->findings()->findings() != nullptr, 20000);
         tv->setFindings(w.panels()->findings()->findings());
         tv->expandCpusWithFindings();

@@ -217,6 +217,43 @@ TEST(TimelineIndex, ColumnsInPartsEqualOneCallOverAll)
     EXPECT_TRUE(calls); // the function row's worst call is split too (fgraph-timers.dat has calls)
 }
 
+// A collapsed lane's columns (SummaryDetail::Collapsed) hold the task states, their changes and the lost
+// ranges of the full columns, in whole and in parts, and nothing else.
+TEST(TimelineIndex, CollapsedColumnsAreTheFullOnesTaskAndLostFields)
+{
+    size_t lost = 0, changes = 0;
+    for (const char *name : {"nohzfull-poll.dat", "host-lost.dat", "fgraph-timers.dat"}) {
+        const auto f = load(name);
+        const int64_t first = f->trace->firstTs(), last = f->trace->lastTs();
+        for (int cpu = 0; cpu < f->trace->cpuCount(); ++cpu) {
+            for (const int width : {1920, 7, 1}) {
+                // (the second range reaches before the trace: its columns there are empty in both)
+                for (const auto &[a, b] :
+                     {std::pair{first, last + 1}, std::pair{first - 1'000'000, first + 3'000'000},
+                      std::pair{(first + last) / 2, (first + last) / 2 + 2'000'000}}) {
+                    std::vector<ColumnSummary> full(static_cast<size_t>(width)), thin(full.size(), full[0]);
+                    f->index.summarize(cpu, a, b, width, full.data());
+                    const int cut = width / 3;
+                    f->index.summarize(cpu, a, b, width, thin.data(), 0, cut, SummaryDetail::Collapsed);
+                    f->index.summarize(cpu, a, b, width, thin.data(), cut, -1, SummaryDetail::Collapsed);
+                    for (int j = 0; j < width; ++j) {
+                        ColumnSummary expected;
+                        expected.task = full[j].task;
+                        expected.taskChanges = full[j].taskChanges;
+                        expected.lost = full[j].lost;
+                        ASSERT_TRUE(thin[j] == expected)
+                            << name << " CPU " << cpu << " width " << width << " column " << j;
+                        lost += full[j].lost;
+                        changes += full[j].taskChanges;
+                    }
+                }
+            }
+        }
+    }
+    EXPECT_GT(lost, 0u); // (host-lost.dat has lost ranges)
+    EXPECT_GT(changes, 0u);
+}
+
 size_t spuriousColumns(const Fixture &f, int cpu, size_t &spuriousTicks)
 {
     std::vector<ColumnSummary> cols(1000);
