@@ -167,6 +167,38 @@ public:
 
     size_t memoryBytes() const; // bytes actually used by the columns
 
+    // The timestamps of one 64-event block without ts()'s epoch search per event (a search in the block and
+    // a walk over its changes read a dozen): the block's epoch, and the next one where it begins inside the
+    // block. A block over more than one epoch boundary (a CPU idle for seconds between its events) reads
+    // through ts().
+    class BlockClock
+    {
+    public:
+        BlockClock(const CpuEvents &ev, size_t b) : ev_(ev)
+        {
+            const size_t e = ev.blockEpoch_[b], end = (b + 1) << kBlockShift;
+            high_ = static_cast<int64_t>(ev.epochs_[e].high) << 32;
+            if (e + 1 < ev.epochs_.size() && ev.epochs_[e + 1].first < end) {
+                switchAt_ = ev.epochs_[e + 1].first;
+                next_ = static_cast<int64_t>(ev.epochs_[e + 1].high) << 32;
+                many_ = e + 2 < ev.epochs_.size() && ev.epochs_[e + 2].first < end;
+            }
+        }
+        // Event i of the block.
+        int64_t ts(size_t i) const
+        {
+            if (many_) [[unlikely]]
+                return ev_.ts(i);
+            return (i >= switchAt_ ? next_ : high_) | ev_.tsLow_[i];
+        }
+
+    private:
+        const CpuEvents &ev_;
+        int64_t high_ = 0, next_ = 0;
+        size_t switchAt_ = SIZE_MAX;
+        bool many_ = false;
+    };
+
     // Sequential reader of the timestamps alone (a merge by time reads nothing else).
     class TimeCursor
     {

@@ -153,9 +153,11 @@ size_t CpuTimelineIndex::searchBlock(size_t b, int64_t t) const
     if (b == 0) return 0;
     size_t lo = ((b - 1) << kSampleShift) + 1;
     size_t hi = std::min(b << kSampleShift, events_->size());
+    // (event b * 64, where hi may end, is the first of the next block; its ts is the sample's, >= t)
+    const CpuEvents::BlockClock clock(*events_, b - 1);
     while (lo < hi) {
         const size_t mid = lo + (hi - lo) / 2;
-        if (events_->ts(mid) < t)
+        if (clock.ts(mid) < t)
             lo = mid + 1;
         else
             hi = mid;

@@ -1,9 +1,9 @@
 // Cumulative time per state slot of a ChangeLane, for "how long was each state in force between t0 and
 // t1" without walking the changes in between: per 64-event block (one word of the lane's change bitmap)
 // a checkpoint holds the time spent in each slot up to the block's first event, the number of changes
-// before it and the slot in force. A query (given the first event at or after t) reads one checkpoint
-// and walks the changes of one bitmap word: the same 64-event block whose timestamps the search has
-// just touched. About 1.1 bytes per event.
+// before it, the slot in force and the block's bitmap word, in one 64-byte cache line. A query (given the
+// first event at or after t) reads one checkpoint and walks the changes of its word: the same 64-event
+// block whose timestamps the search has just touched. One byte per event.
 #pragma once
 
 #include "analysis/ChangeLane.h"
@@ -22,7 +22,9 @@ class StatePrefix
 public:
     static constexpr int kSlots = 8;
     using Times = std::array<int64_t, kSlots>;
-    using SlotFn = uint8_t (*)(uint8_t code); // lane code -> slot (< kSlots); code 0 before the first change
+    // lane code -> slot (<= kStored: 7 slots, slot kSlots - 1 stays empty); code 0 before the first change
+    using SlotFn = uint8_t (*)(uint8_t code);
+    static constexpr int kStored = 6; // slots whose times a checkpoint holds; slot kStored's is the rest
 
     // end: where the last state stops: the trace's end (a CPU idle to the end has no event after it
     // went idle); at least the CPU's last event.
@@ -53,9 +55,7 @@ public:
     // (prefetch), then, once the checkpoint is in, the codes of the block's changes (prefetchCodes).
     void prefetch(size_t b) const
     {
-        if (b >= checkpoints_.size()) return;
-        prefetchBytes(&checkpoints_[b], sizeof(Checkpoint));
-        lane_->prefetchWord(b);
+        if (b < checkpoints_.size()) tickscope::prefetch(&checkpoints_[b]);
     }
     void prefetchCodes(size_t b) const
     {
@@ -65,15 +65,20 @@ public:
     size_t bytes() const { return checkpoints_.bytes(); }
 
 private:
-    struct Checkpoint
+    struct alignas(64) Checkpoint
     {
-        Times cum;       // time per slot up to the ts of the block's first event
+        // Time per slot up to the ts of the block's first event, slots [0, kStored). Slot kStored's is the
+        // rest of the time since the CPU's first event (the slots' times add up to it).
+        std::array<int64_t, kStored> cum;
+        uint64_t word;   // the lane's change bitmap word of the block
         uint32_t change; // changes at events before the block
         uint8_t slot;    // the slot in force just before the block's first event
     };
+    static_assert(sizeof(Checkpoint) == 64);
     const ChangeLane *lane_ = nullptr;
     const CpuEvents *events_ = nullptr;
-    SlotFn slot_ = nullptr;
+    std::array<uint8_t, 256> slots_{}; // SlotFn's slot of each code
+    int64_t first_ = 0;                // the CPU's first event's ts
     int64_t end_ = INT64_MIN;
     Column<Checkpoint> checkpoints_; // its own mapping: populated in stretches, not faulted in page by page
 };

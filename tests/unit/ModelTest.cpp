@@ -50,6 +50,34 @@ TEST(Model, KindsFromNames)
     EXPECT_EQ(tickDependencyFromName("RCU_EXP"), 0x20u);
 }
 
+// A block's clock (one epoch search per block, not per event) reads every event's ts, in blocks inside one
+// epoch, across one boundary, and across many (a CPU with an event every few seconds).
+TEST(Model, BlockClockReadsEveryTimestamp)
+{
+    Fixture f;
+    CpuEvents &ev = f.trace.cpu(0);
+    std::vector<int64_t> ts;
+    int64_t t = 1'000;
+    std::mt19937_64 rng(7);
+    for (int i = 0; i < 1000; ++i) {
+        // stretches of dense events (a boundary inside a block at most) and of events seconds apart
+        t += (i / 200) % 2 ? static_cast<int64_t>(rng() % 6'000'000'000)
+                           : static_cast<int64_t>(rng() % 50'000'000);
+        ts.push_back(t);
+        CpuIdleP p{static_cast<uint32_t>(i), 0};
+        ASSERT_TRUE(ev.append(t, f.idle, 0, 0, 0, &p, sizeof p));
+    }
+    size_t crossings = 0;
+    for (size_t b = 0; b << CpuEvents::kBlockShift < ts.size(); ++b) {
+        const CpuEvents::BlockClock clock(ev, b);
+        const size_t from = b << CpuEvents::kBlockShift, to = std::min(ts.size(), from + 64);
+        crossings = std::max(crossings, static_cast<size_t>((ts[to - 1] >> 32) - (ts[from] >> 32)));
+        for (size_t i = from; i < to; ++i)
+            ASSERT_EQ(clock.ts(i), ts[i]) << i;
+    }
+    EXPECT_GT(crossings, 2u); // (some block spans several epoch boundaries)
+}
+
 TEST(Model, TimestampsAcrossEpochsAndPayloadsAcrossBlocks)
 {
     Fixture f;
@@ -97,6 +125,12 @@ TEST(Model, TimestampsAcrossEpochsAndPayloadsAcrossBlocks)
         ASSERT_EQ(c.payloadOffset(), ev.payloadOffset(c.index()));
     }
     EXPECT_EQ(n, ts.size());
+    for (size_t b = 0; b << CpuEvents::kBlockShift < ts.size(); ++b) {
+        const CpuEvents::BlockClock clock(ev, b);
+        for (size_t i = b << CpuEvents::kBlockShift;
+             i < std::min(ts.size(), (b + 1) << CpuEvents::kBlockShift); ++i)
+            ASSERT_EQ(clock.ts(i), ts[i]) << i;
+    }
     // Offsets of increasing indices with skips short and long (inside a block, across blocks, to a
     // block's first event), and every index from one walker.
     for (size_t stride :
