@@ -1,5 +1,5 @@
 // The column summaries of the shown lanes for one (range, width), reused by every repaint of the same range
-// and width (selection, markers, tooltips). A lane's columns are computed in parts (a quarter of them
+// and width (selection, markers, tooltips). A lane's columns are computed in parts (an eighth of them
 // each). When the key changes, the pool's helper threads (a pool that lives with it: no thread is created
 // per repaint) start on the lanes on screen in drawing order while the GUI thread computes the first lane to
 // ask; a lane that asks later takes the parts of its own no helper has taken yet, then waits for the others:
@@ -53,7 +53,7 @@ public:
     const std::vector<ColumnSummary> &columns(size_t slot, int64_t start, int64_t end, int width);
 
 private:
-    static constexpr uint32_t kParts = 4;
+    static constexpr uint32_t kParts = 8;
     static constexpr uint32_t kAllParts = (1u << kParts) - 1;
     bool claimPart(size_t slot); // computes a part of the lane no one has taken; false: none left
     void take(size_t slot);      // the lane's columns, all parts done (computed here, or waited for)
