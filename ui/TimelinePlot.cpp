@@ -208,7 +208,9 @@ QImage TimelinePlot::render(QSize size)
     if (image_.size() != size || !image_.isDetached())
         image_ = QImage(size, QImage::Format_ARGB32_Premultiplied);
     QImage &img = image_;
-    img.fill(Qt::white);
+    // toPainter fills the whole image with the plot's background first: an opaque one (the default white)
+    // leaves nothing of the last paint, and a fill here too would write the image's 8 MB twice per paint.
+    if (mBackgroundBrush.style() != Qt::SolidPattern || !mBackgroundBrush.isOpaque()) img.fill(Qt::white);
     QCPPainter painter(&img);
     paintTo(&painter, size);
     painter.end();

@@ -77,6 +77,17 @@ private slots:
         plot->replot();
         const QImage screen = plot->grab().toImage();
         QCOMPARE(countColour(screen, cpu1, spurious), countColour(img, cpu1, spurious));
+        // A paint into the image of the last one (reused when nobody holds it) leaves nothing of that one.
+        {
+            ViewState *v = w.viewState();
+            const int64_t a = v->rangeStart(), b = v->rangeEnd();
+            const QImage whole = w.timeline()->render().copy(); // (the plot's image is not held)
+            v->setRange(a + (b - a) / 3, a + (b - a) / 3 + 50'000);
+            const QImage zoomed = w.timeline()->render().copy();
+            QVERIFY(zoomed != whole);
+            v->setRange(a, b);
+            QVERIFY(w.timeline()->render() == whole);
+        }
 
         QVERIFY(open(w, QStringLiteral("nohzfull-nopoll.dat")));
         const QImage none = w.timeline()->render();
