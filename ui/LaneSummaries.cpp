@@ -44,8 +44,18 @@ void LaneSummaries::setCollapsed(std::vector<bool> collapsed)
 {
     if (collapsed == collapsed_) return;
     settle(); // (they read it)
+    if (collapsed.size() != lanes_.size() || collapsed_.size() != lanes_.size()) {
+        width_ = -1; // (a layout of other lanes, or the first: every lane anew)
+    } else {
+        for (size_t k = 0; k < lanes_.size(); ++k) {
+            if (!collapsed_[k] || collapsed[k]) continue;
+            // Expanded: its columns may hold the collapsed fields only. The next ask computes it.
+            if ((done_[k].load(std::memory_order_relaxed) & kAllParts) == kAllParts) --computed_;
+            taken_[k].store(0, std::memory_order_relaxed);
+            done_[k].store(0, std::memory_order_relaxed);
+        }
+    }
     collapsed_ = std::move(collapsed);
-    width_ = -1; // the columns computed hold the fields of the lanes' old state
 }
 
 void LaneSummaries::invalidate()

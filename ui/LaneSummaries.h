@@ -6,7 +6,8 @@
 // the helpers summarize lanes ahead while the GUI thread paints the ones before. Only the lanes on screen
 // are computed ahead (with 128 CPUs most are scrolled away); another lane is computed when it asks. The
 // lanes' draw() reads its columns from here. A collapsed lane's columns hold only what its thin row draws
-// (SummaryDetail::Collapsed), a third of the memory reads of a full one. A lane is one CPU of one run: in the
+// (SummaryDetail::Collapsed: the task states, not the IRQ and tick lanes and the records). A lane is one CPU
+// of one run: in the
 // compare view the runs' lanes share the range in relative time, each turned into its own run's absolute time
 // by the run's time zero.
 #pragma once
@@ -43,7 +44,8 @@ public:
     void invalidate(); // the next ask computes anew (helpers still at work on the current key are waited for)
     // The lanes on screen, by slot (the plot's layout says); empty: all.
     void setVisible(std::vector<bool> visible) { visible_ = std::move(visible); }
-    // The collapsed lanes, by slot (empty: none). A lane that collapses or expands is computed anew.
+    // The collapsed lanes, by slot (empty: none). A lane that expands is computed anew (its columns held
+    // the collapsed fields only); one that collapses keeps its full columns, which hold those fields too.
     void setCollapsed(std::vector<bool> collapsed);
     // Lanes summarized for the current key, once the helpers are done (tests).
     size_t computedLanes() const;

@@ -82,8 +82,8 @@ struct ColumnSummary
 
 // What a summary fills: every field, or only what a collapsed lane draws (its one thin row of task states,
 // and the lost-event ranges across it): task, taskChanges and lost, the others left at their defaults. A
-// collapsed lane's column edges then read the task lane's checkpoint and the block's timestamps only, not
-// the IRQ lane, the tick lane and the record arrays: about a third of the memory lines.
+// collapsed lane's column edges then read the samples, the block's timestamps and the task lane's checkpoint
+// and change codes, not the IRQ lane, the tick lane and the record arrays.
 enum class SummaryDetail : uint8_t
 {
     Full,

@@ -292,7 +292,7 @@ void CpuTimelineIndex::summarize(int64_t start, int64_t end, int columns, Column
     };
     // An edge with no event since the previous one (a lane with fewer events than columns, or a deep zoom)
     // is the previous edge with the time between them added to the slots in force: the same event, the
-    // same records, no search.
+    // same records, no search in the events (the tick lane's state, by time, is looked up as before).
     auto nextEdge = [&](int j, const Edge &prev, Edge &e) {
         const int64_t t0 = boundary(j - 1), t1 = boundary(j);
         if (prev.event < events_->size() && events_->ts(prev.event) < t1) return edgeAt(j, e);
@@ -304,7 +304,7 @@ void CpuTimelineIndex::summarize(int64_t start, int64_t end, int columns, Column
         irq_.advance(e.irq, e.irqSlot, t0, t1);
         tickStateAt(t1, e.tick, change); // (the tick lane changes at times of its own)
     };
-    Edge lo, hi;
+    Edge lo{}, hi{}; // (the collapsed detail sets only some fields; the others are copied, not read)
     edgeAt(first, lo);
     for (int j = first; j < last; ++j) {
         const int64_t t0 = boundary(j), t1 = boundary(j + 1);

@@ -458,13 +458,18 @@ private slots:
         QVERIFY(tv->sortCpus(TimelineView::CpuOrder::Number));
         QCOMPARE(w.viewState()->cpus().front(), 0);
         QCOMPARE(w.viewState()->cpus().back(), 39);
-        // collapsing (a collapsed lane's columns hold only its thin row's fields: once expanded again, its
-        // columns are computed in full, and it paints as from columns computed afresh)
+        // collapsing (a collapsed lane's columns hold only its thin row's fields: painted the same as from
+        // full columns, and once expanded again, computed in full)
         tv->collapseAll(true);
         for (int c = 0; c < 40; ++c)
             QVERIFY(plot->collapsed(c));
         QVERIFY(plot->contentHeight() <= plot->dataHeight()); // 40 thin lanes fit
+        plot->invalidateSummaries();
+        const QImage thin = tv->render(); // (from collapsed columns)
+        tv->collapseAll(false);
         tv->render();
+        tv->collapseAll(true);
+        QVERIFY(tv->render() == thin); // (from the full columns just computed)
         tv->collapseAll(false);
         const QImage expanded = tv->render();
         plot->invalidateSummaries();

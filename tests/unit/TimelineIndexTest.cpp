@@ -156,6 +156,15 @@ void checkAgainstWalk(const std::string &name)
         std::vector<ColumnSummary> fine(static_cast<size_t>(cols));
         f->index.summarize(cpu, ev.ts(a), ev.ts(b), cols, fine.data());
         expectEqual(fine, directWalk(*f, cpu, ev.ts(a), ev.ts(b), cols), cpu);
+        // Past the trace's end (the compare view's axis covers both runs), and many columns around two
+        // events: most edges have no event since the one before, and are that edge plus the time between.
+        const int64_t d = (last - first) / 20;
+        std::vector<ColumnSummary> tail(1000), near(997);
+        f->index.summarize(cpu, last - d, last + d, 1000, tail.data());
+        expectEqual(tail, directWalk(*f, cpu, last - d, last + d, 1000), cpu);
+        const size_t m = ev.size() / 3;
+        f->index.summarize(cpu, ev.ts(m) - 1000, ev.ts(m + 2) + 1000, 997, near.data());
+        expectEqual(near, directWalk(*f, cpu, ev.ts(m) - 1000, ev.ts(m + 2) + 1000, 997), cpu);
         // Some column holds time in more than one state at whole-trace zoom (the test is not vacuous).
         EXPECT_TRUE(std::any_of(fast.begin(), fast.end(), [](const ColumnSummary &c) {
             return std::count_if(c.task.begin(), c.task.end(), [](int64_t v) { return v > 0; }) > 1;
