@@ -104,11 +104,7 @@ public:
     // their own per-block directory, e.g. the timeline's StatePrefix).
     uint64_t word(size_t w) const { return bits_[w]; }
     size_t words() const { return bits_.size(); }
-    // Start loading bitmap word w / the code of a change (util/Prefetch.h).
-    void prefetchWord(size_t w) const
-    {
-        if (w < bits_.size()) prefetch(&bits_[w]);
-    }
+    // Start loading the code of a change (util/Prefetch.h).
     void prefetchCode(size_t change) const
     {
         if (change < codes_.size()) prefetch(&codes_[change]);

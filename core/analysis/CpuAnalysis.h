@@ -8,6 +8,8 @@
 #include "TickLane.h"
 #include "TimerRecords.h"
 
+#include "util/Gallop.h"
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -101,11 +103,11 @@ template <class T, class Mode> const T *stretchHolding(const std::vector<T> &v, 
     return change < mode(*it).changeEnd ? &*it : nullptr;
 }
 
-// The first record of `v` in [lo, hi) (records in event order, each with an event `index`) whose event is
-// at or after `index`; hi when none.
-template <class V> size_t firstRecordFrom(const V &v, size_t index, size_t lo = 0, size_t hi = SIZE_MAX)
+// The first record of `v` from `lo` on (records in event order, each with an event `index`) whose event is
+// at or after `index`.
+template <class V> size_t firstRecordFrom(const V &v, size_t index, size_t lo = 0)
 {
-    hi = std::min(hi, static_cast<size_t>(v.size()));
+    size_t hi = v.size();
     while (lo < hi) {
         const size_t mid = lo + (hi - lo) / 2;
         if (v[mid].index < index)
@@ -117,18 +119,10 @@ template <class V> size_t firstRecordFrom(const V &v, size_t index, size_t lo = 
 }
 
 // The same when every record before lo has a smaller index and the answer is usually near lo (a sweep of
-// growing indices): doubling steps from lo, then a binary search in the last step. A binary search over
-// the rest of the records missed the cache at most of its steps.
+// growing indices): a gallop from lo.
 template <class V> size_t firstRecordNear(const V &v, size_t index, size_t lo)
 {
-    const size_t n = v.size();
-    size_t hi = std::min(lo, n), step = 1;
-    while (hi < n && v[hi].index < index) {
-        lo = hi + 1;
-        hi = std::min(n, hi + step);
-        step *= 2;
-    }
-    return firstRecordFrom(v, index, lo, hi); // (v[hi] is at or after it, or hi is the end)
+    return gallop(v.size(), lo, [&](size_t k) { return v[k].index < index; });
 }
 
 struct CpuAnalysis

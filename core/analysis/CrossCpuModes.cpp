@@ -154,8 +154,7 @@ void SwitchOutSweep::through(const Trace &trace, const EventRoles &roles,
         if (head(c, next)) {
             replaceTop(heads, next);
         } else {
-            std::pop_heap(heads.begin(), heads.end(), std::greater<>());
-            heads.pop_back();
+            popTop(heads);
         }
     }
 }

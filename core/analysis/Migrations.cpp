@@ -198,8 +198,7 @@ void MigrationSweep::merge(Migrations &out)
             if (next(h.cpu, h.part, h.k + 1, after)) {
                 replaceTop(heads, after);
             } else {
-                std::pop_heap(heads.begin(), heads.end(), std::greater<>());
-                heads.pop_back();
+                popTop(heads);
             }
         }
         // The group's switch-outs by task and CPU (a text trace's microseconds may put thousands of

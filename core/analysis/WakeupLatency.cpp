@@ -35,20 +35,7 @@ struct SwitchTimes
 // The first switch with ts >= t at or after `hint` (hints only move forward: wakeups come in time order).
 size_t seekSwitch(const SwitchTimes &st, size_t hint, int64_t t)
 {
-    const size_t n = st.sw.size();
-    if (hint >= n) return n;
-    if (st.ts(hint) >= t) return hint;
-    size_t step = 1, lo = hint, hi = hint + 1;
-    while (hi < n && st.ts(hi) < t) { // galloping, then binary search in (lo, hi]
-        lo = hi;
-        step *= 2;
-        hi = std::min(n, hi + step);
-    }
-    while (hi - lo > 1) {
-        const size_t mid = lo + (hi - lo) / 2;
-        (st.ts(mid) < t ? lo : hi) = mid;
-    }
-    return hi;
+    return gallop(st.sw.size(), hint, [&](size_t k) { return st.ts(k) < t; });
 }
 
 // The first switch-in of pid from switch `k` on: its ts, and whether the trace showed it (a pid change

@@ -193,8 +193,7 @@ void MergedCursor::next()
     CpuEvents::TimeCursor &k = cur_[static_cast<size_t>(heap_.front().cpu)];
     k.next();
     if (!k.valid()) {
-        std::pop_heap(heap_.begin(), heap_.end(), std::greater<>());
-        heap_.pop_back();
+        popTop(heap_);
         return;
     }
     replaceTop(heap_, Head{k.ts(), heap_.front().cpu}); // (the CPU's next event)

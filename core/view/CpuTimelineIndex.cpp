@@ -1,5 +1,7 @@
 #include "CpuTimelineIndex.h"
 
+#include "util/Gallop.h"
+
 #include <algorithm>
 
 namespace tickscope {
@@ -98,24 +100,6 @@ void CpuTimelineIndex::build(const CpuEvents &events, const CpuAnalysis &a,
 }
 
 namespace {
-// The first k >= from with !before(v[k]) (v.size() when none), where v is sorted, `before` holds on a prefix
-// of it and on every value before `from`: doubling steps from `from`, then a binary search in the last
-// step. A sweep of growing values (the column edges) starts each search where the last one ended, so it
-// stays in the cache lines it last touched.
-template <class Before> size_t gallop(const std::vector<int64_t> &v, size_t from, Before before)
-{
-    const size_t n = v.size();
-    size_t lo = std::min(from, n), hi = lo, step = 1;
-    while (hi < n && before(v[hi])) {
-        lo = hi + 1;
-        hi = std::min(n, hi + step);
-        step *= 2;
-    }
-    const auto base = v.begin();
-    return static_cast<size_t>(std::partition_point(base + static_cast<std::ptrdiff_t>(lo),
-                                                    base + static_cast<std::ptrdiff_t>(hi), before) -
-                               base);
-}
 uint32_t eventIndexOf(const TimerSoftirq &s)
 {
     return s.entry;
@@ -167,7 +151,7 @@ size_t CpuTimelineIndex::searchBlock(size_t b, int64_t t) const
 
 size_t CpuTimelineIndex::sampleFrom(int64_t t, size_t from) const
 {
-    return gallop(sample_, from, [t](int64_t v) { return v < t; });
+    return gallop(sample_.size(), from, [&](size_t k) { return sample_[k] < t; });
 }
 
 int32_t CpuTimelineIndex::maxLateness(size_t lo, size_t hi) const
@@ -196,7 +180,7 @@ void CpuTimelineIndex::tickStateAt(int64_t t, std::array<int64_t, 3> &out, size_
     t = std::clamp(t, tickTs_.front(), std::max(tickTs_.front(), end_));
     // The last change at or before t: at or after `change` (t only grows; the first change is at or before
     // every t, clamped above).
-    const size_t k = gallop(tickTs_, change + 1, [t](int64_t v) { return v <= t; }) - 1;
+    const size_t k = gallop(tickTs_.size(), change + 1, [&](size_t c) { return tickTs_[c] <= t; }) - 1;
     change = k;
     out = tickCum_[k];
     out[static_cast<int>(analysis_->tickLane.changes()[k].state)] += t - tickTs_[k];
@@ -314,27 +298,24 @@ void CpuTimelineIndex::summarize(int64_t start, int64_t end, int columns, Column
             c.task[s] = hi.task[s] - lo.task[s];
         c.taskChanges = static_cast<uint32_t>(hi.taskChanges - lo.taskChanges);
         c.lost = overlaps(lost_, t0, t1);
-        if (!full) {
-            if (t1 <= spanFrom || t0 > spanTo) c = ColumnSummary{};
-            std::swap(lo, hi);
-            continue;
+        if (full) {
+            for (int s = 0; s < StatePrefix::kSlots; ++s)
+                c.irq[s] = hi.irq[s] - lo.irq[s];
+            c.irqChanges = static_cast<uint32_t>(hi.irqChanges - lo.irqChanges);
+            for (int s = 0; s < 3; ++s)
+                c.tickState[s] = hi.tick[s] - lo.tick[s];
+            c.ticks = static_cast<uint32_t>(hi.tick_ - lo.tick_);
+            c.spuriousTicks = spuriousPrefix_[hi.tick_] - spuriousPrefix_[lo.tick_];
+            c.worstTick = static_cast<TickClass>(tickClass_.query(lo.tick_, hi.tick_));
+            c.wakeups = static_cast<uint32_t>(hi.wake - lo.wake);
+            if (!softPrefix_.empty()) c.softWakeups = softPrefix_[hi.wake] - softPrefix_[lo.wake];
+            c.maxLatenessNs = maxLateness(lo.wake, hi.wake);
+            c.timerSoftirqs = static_cast<uint32_t>(hi.soft - lo.soft);
+            c.catchup = overlaps(catchups_, t0, t1);
+            c.failedStops = static_cast<uint32_t>(hi.fail - lo.fail);
+            c.dependencies = dependencies_.query(lo.fail, hi.fail);
         }
-        for (int s = 0; s < StatePrefix::kSlots; ++s)
-            c.irq[s] = hi.irq[s] - lo.irq[s];
-        c.irqChanges = static_cast<uint32_t>(hi.irqChanges - lo.irqChanges);
-        for (int s = 0; s < 3; ++s)
-            c.tickState[s] = hi.tick[s] - lo.tick[s];
-        c.ticks = static_cast<uint32_t>(hi.tick_ - lo.tick_);
-        c.spuriousTicks = spuriousPrefix_[hi.tick_] - spuriousPrefix_[lo.tick_];
-        c.worstTick = static_cast<TickClass>(tickClass_.query(lo.tick_, hi.tick_));
-        c.wakeups = static_cast<uint32_t>(hi.wake - lo.wake);
-        if (!softPrefix_.empty()) c.softWakeups = softPrefix_[hi.wake] - softPrefix_[lo.wake];
-        c.maxLatenessNs = maxLateness(lo.wake, hi.wake);
-        c.timerSoftirqs = static_cast<uint32_t>(hi.soft - lo.soft);
-        c.catchup = overlaps(catchups_, t0, t1);
-        c.failedStops = static_cast<uint32_t>(hi.fail - lo.fail);
-        c.dependencies = dependencies_.query(lo.fail, hi.fail);
-        if (t1 <= spanFrom || t0 > spanTo) {
+        if (t1 <= spanFrom || t0 > spanTo) { // (the function row's calls are by their own times)
             const int64_t worstCall = c.worstCallNs;
             c = ColumnSummary{};
             c.worstCallNs = worstCall;

@@ -8,6 +8,7 @@
 #include "RangeTree.h"
 
 #include "model/FunctionSpans.h"
+#include "util/Gallop.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -52,16 +53,7 @@ void FunctionLane::worstPerColumn(int64_t start, int64_t end, int columns, Out &
     if (endColumn < 0 || endColumn > columns) endColumn = columns;
     size_t lo = 0;
     auto after = [&](size_t from, int64_t t) { // the first call entered at or after t, from `from` on
-        size_t step = 1, hi = from;
-        while (hi < starts_.size() && starts_[hi] < t) { // gallop, then search the last stride
-            from = hi + 1;
-            hi += step;
-            step *= 2;
-        }
-        hi = std::min(hi, starts_.size());
-        return static_cast<size_t>(std::lower_bound(starts_.begin() + static_cast<long>(from),
-                                                    starts_.begin() + static_cast<long>(hi), t) -
-                                   starts_.begin());
+        return gallop(starts_.size(), from, [&](size_t k) { return starts_[k] < t; });
     };
     if (firstColumn >= endColumn) return;
     lo = after(0, start + (end - start) * firstColumn / columns);

@@ -1,0 +1,31 @@
+// The search of a sweep of growing keys (column edges, wakeups in time order): each search starts where the
+// last one ended, with doubling steps, then a binary search in the last step. It stays in the cache lines
+// it last touched, where a binary search over the rest of the array misses the cache at most of its steps.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+
+namespace tickscope {
+
+// The first i in [from, n) for which before(i) is false (n when none), where before holds on a prefix of
+// [0, n) and at every index before `from`.
+template <class Before> size_t gallop(size_t n, size_t from, Before before)
+{
+    size_t lo = std::min(from, n), hi = lo, step = 1;
+    while (hi < n && before(hi)) {
+        lo = hi + 1;
+        hi = std::min(n, hi + step);
+        step *= 2;
+    }
+    while (lo < hi) { // the answer is in [lo, hi]: before(hi) is false, or hi is n
+        const size_t mid = lo + (hi - lo) / 2;
+        if (before(mid))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+} // namespace tickscope
