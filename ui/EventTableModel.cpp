@@ -228,7 +228,7 @@ int EventTableModel::rowOf(EventPos e) const
 int EventTableModel::rowAtOrAfter(EventPos e) const
 {
     if (!ready() || !holds(e)) return rowCount();
-    if (!rows_) return static_cast<int>(MergedOrder::rowOf(*doc_.trace, e));
+    if (!rows_) return static_cast<int>(MergedCursor::rowOf(*doc_.trace, e));
     return static_cast<int>(
         std::lower_bound(rows_->begin(), rows_->end(), e,
                          [&](EventKey k, EventPos x) { return mergedBefore(*doc_.trace, posOf(k), x); }) -
@@ -238,7 +238,7 @@ int EventTableModel::rowAtOrAfter(EventPos e) const
 int EventTableModel::rowAtTime(int64_t t) const
 {
     if (!ready() || !doc_.trace) return rowCount();
-    if (!rows_) return static_cast<int>(MergedOrder::rowAtTime(*doc_.trace, t));
+    if (!rows_) return static_cast<int>(MergedCursor::rowAtTime(*doc_.trace, t));
     return static_cast<int>(std::lower_bound(rows_->begin(), rows_->end(), t,
                                              [&](EventKey k, int64_t x) {
                                                  const EventPos p = posOf(k);

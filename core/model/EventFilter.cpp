@@ -79,26 +79,6 @@ bool EventFilter::matches(int cpu, uint16_t type, int32_t pid) const
     return true;
 }
 
-std::optional<std::vector<uint32_t>> filterRows(const Trace &trace, const MergedOrder &order,
-                                                const EventFilter &filter, const std::atomic<bool> *cancel)
-{
-    std::vector<uint32_t> rows;
-    std::vector<CpuEvents::Cursor> cur;
-    cur.reserve(static_cast<size_t>(trace.cpuCount()));
-    for (int c = 0; c < trace.cpuCount(); ++c)
-        cur.emplace_back(trace.cpu(c), 0);
-    for (size_t row = 0; row < order.size(); ++row) {
-        if ((row & 0xfffff) == 0 && cancelled(cancel)) return std::nullopt;
-        const int c = order.cpuAt(row);
-        CpuEvents::Cursor &k = cur[static_cast<size_t>(c)];
-        if (filter.matches(c, trace.cpu(c).type(k.index()), k.pid()))
-            rows.push_back(static_cast<uint32_t>(row));
-        k.next();
-    }
-    rows.shrink_to_fit();
-    return rows;
-}
-
 bool mergedBefore(const Trace &trace, EventPos a, EventPos b)
 {
     const int64_t ta = trace.cpu(a.cpu).ts(a.index), tb = trace.cpu(b.cpu).ts(b.index);
@@ -215,14 +195,6 @@ int64_t findListed(const Trace &trace, int64_t n, int64_t from, bool forward, st
 }
 
 } // namespace
-
-int64_t findRow(const Trace &trace, const MergedOrder &order, const std::vector<uint32_t> *rows, int64_t from,
-                bool forward, std::string_view needle, const std::atomic<bool> *cancel)
-{
-    const auto n = static_cast<int64_t>(rows ? rows->size() : order.size());
-    return findListed(trace, n, from, forward, needle, cancel,
-                      [&](size_t r) { return order.at(rows ? (*rows)[r] : r); });
-}
 
 int64_t findRow(const Trace &trace, int64_t from, bool forward, std::string_view needle,
                 const std::atomic<bool> *cancel)

@@ -1,7 +1,7 @@
 // Which events a list shows (CPUs, tasks, event types) and a text search over them, over the merged rows
-// of every CPU: read through a MergedOrder, or without it by MergedCursors, each chunk of rows on its own
-// thread. Both walk the rows with one Cursor per CPU (no per-event search, no per-event allocation except
-// the formatted text the search compares) and stop when *cancel becomes true.
+// of every CPU read by MergedCursors, each chunk of rows on its own thread. Both walk the rows with one
+// Cursor per CPU (no per-event search, no per-event allocation except the formatted text the search
+// compares) and stop when *cancel becomes true.
 #pragma once
 
 #include "MergedOrder.h"
@@ -31,10 +31,6 @@ struct EventFilter
     bool matches(int cpu, uint16_t type, int32_t pid) const;
 };
 
-// The merged rows the filter keeps, ascending; nullopt when cancelled.
-std::optional<std::vector<uint32_t>> filterRows(const Trace &trace, const MergedOrder &order,
-                                                const EventFilter &filter, const std::atomic<bool> *cancel);
-
 // An event in 8 bytes (the rows a filter keeps): its CPU in the high half, its index in the low.
 using EventKey = uint64_t;
 inline EventKey keyOf(EventPos e)
@@ -57,15 +53,13 @@ std::optional<std::vector<EventKey>> filterEvents(const Trace &trace, const Even
 // The text a search compares with: "comm:pid event fields".
 std::string searchText(const Trace &trace, EventPos e);
 
-// The first of rows[from], rows[from+1] ... (forward) or rows[from], rows[from-1] ... whose search text
-// contains needle (case-insensitive); rows == nullptr: every merged row. -1 when none, or cancelled.
-// Big spans are searched in chunks on every hardware thread.
-int64_t findRow(const Trace &trace, const MergedOrder &order, const std::vector<uint32_t> *rows, int64_t from,
-                bool forward, std::string_view needle, const std::atomic<bool> *cancel);
-// The same over every merged row without the order (MergedCursor::usable(trace) must hold), and over the
-// events a filter kept (filterEvents).
+// The first merged row from `from` on (forward) or back whose search text contains needle
+// (case-insensitive); -1 when none, or cancelled. MergedCursor::usable(trace) must hold. Big spans are
+// searched in chunks on every hardware thread.
 int64_t findRow(const Trace &trace, int64_t from, bool forward, std::string_view needle,
                 const std::atomic<bool> *cancel);
+// The same over the events a filter kept (filterEvents): the first of rows[from], rows[from+1] ... or
+// rows[from], rows[from-1] ...
 int64_t findRow(const Trace &trace, const std::vector<EventKey> &rows, int64_t from, bool forward,
                 std::string_view needle, const std::atomic<bool> *cancel);
 

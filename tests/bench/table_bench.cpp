@@ -1,11 +1,12 @@
 // table_bench FILE: what the event table costs on a big trace. Loads FILE, builds the merged order of all
-// CPUs (MergedOrder) and prints its time and bytes per event; then a CPU filter, an event filter, a task
-// filter (over the order, and without it as the table does), random row look-ups (row -> event, event ->
-// row), a cursor placed at random rows without the order (the unfiltered table's way), and a text search that
-// finds nothing (the worst case: every event formatted once), with and without the order.
+// CPUs (the reference MergedOrder of tests/support, as the table built it before) and prints its time and
+// bytes per event; then a CPU filter, an event filter, a task filter (over the order, and without it as the
+// table does), random row look-ups (row -> event, event -> row), a cursor placed at random rows without the
+// order (the unfiltered table's way), and a text search that finds nothing (the worst case: every event
+// formatted once), with and without the order.
+#include "ReferenceOrder.h"
 #include "import/Loader.h"
 #include "model/EventFilter.h"
-#include "model/MergedOrder.h"
 
 #include <chrono>
 #include <cstdio>
@@ -61,7 +62,7 @@ int main(int argc, char **argv)
         for (int k = 0; k < lookups; ++k) {
             const size_t row = rng() % n;
             const EventPos e = order->at(row);
-            check += MergedOrder::rowOf(*trace, e) == row;
+            check += MergedCursor::rowOf(*trace, e) == row;
         }
         std::printf("row <-> event:     %.2f µs per round trip (%zu of %d exact)\n",
                     since(t0) / lookups * 1e6, check, lookups);

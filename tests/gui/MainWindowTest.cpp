@@ -9,8 +9,8 @@
 #include "TraceLoader.h"
 #include "ViewState.h"
 
+#include "ReferenceOrder.h"
 #include "analysis/ReportMail.h"
-#include "model/MergedOrder.h"
 #include "util/Cancel.h"
 
 #include <QAction>

@@ -1,6 +1,6 @@
 // The merged time order of all CPUs and the event filter, on generated traces whose answer is known
 // independently: a std::sort of every (ts, cpu, index), and a plain count of the matching events.
-#include "model/MergedOrder.h"
+#include "ReferenceOrder.h"
 #include "model/EventFilter.h"
 
 #include <gtest/gtest.h>
@@ -68,11 +68,11 @@ void checkOrder(int cpus, size_t perCpu, uint32_t seed, int64_t base = 1000, int
     ASSERT_EQ(m->size(), expect.size());
     for (size_t row = 0; row < expect.size(); ++row) {
         ASSERT_EQ(m->at(row), expect[row]) << "row " << row << " of " << cpus << " CPUs";
-        ASSERT_EQ(MergedOrder::rowOf(t, expect[row]), row);
+        ASSERT_EQ(MergedCursor::rowOf(t, expect[row]), row);
     }
     // the first row at a time: every row before it is earlier, it is not
     for (int64_t time : {int64_t{0}, int64_t{1500}, int64_t{5000}, int64_t{1} << 40}) {
-        const size_t r = MergedOrder::rowAtTime(t, time);
+        const size_t r = MergedCursor::rowAtTime(t, time);
         if (r > 0) EXPECT_LT(t.cpu(expect[r - 1].cpu).ts(expect[r - 1].index), time);
         if (r < expect.size()) EXPECT_GE(t.cpu(expect[r].cpu).ts(expect[r].index), time);
     }
