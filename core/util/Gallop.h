@@ -28,4 +28,35 @@ template <class Before> size_t gallop(size_t n, size_t from, Before before)
     return lo;
 }
 
+// The same, starting at `guess` (at or after `from`), where the answer is expected: a sweep whose keys grow
+// by even steps (column edges over a steady stream of events) guesses the last answer plus the last step, and
+// reads a line or two around the guess instead of the doubling steps' lines from `from`. From a wrong guess
+// it gallops up or down from there.
+template <class Before> size_t gallop(size_t n, size_t from, size_t guess, Before before)
+{
+    from = std::min(from, n);
+    guess = std::clamp(guess, from, n);
+    if (guess == from) return gallop(n, from, before);
+    if (guess < n && before(guess)) return gallop(n, guess + 1, before);
+    // The answer is in [from, guess]: doubling steps down from guess while before() is false.
+    size_t lo = from, hi = guess, step = 1;
+    while (hi > from) {
+        const size_t p = hi - std::min(step, hi - from);
+        if (before(p)) {
+            lo = p + 1;
+            break;
+        }
+        hi = p;
+        step *= 2;
+    }
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (before(mid))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 } // namespace tickscope

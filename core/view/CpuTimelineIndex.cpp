@@ -34,9 +34,14 @@ void CpuTimelineIndex::build(const CpuEvents &events, const CpuAnalysis &a,
     events_ = &events;
     analysis_ = &a;
     sample_.clear();
+    // (huge pages: a zoomed-out lane's column edges each read a sample and a block's record starts on a
+    // page of their own)
+    sample_.reserve((events.size() >> kSampleShift) + 1, true);
     for (size_t i = 0; i < events.size(); i += size_t{1} << kSampleShift)
         sample_.push_back(events.ts(i));
-    starts_.assign((events.size() >> kSampleShift) + 2, {});
+    starts_.clear();
+    starts_.reserve((events.size() >> kSampleShift) + 2, true);
+    starts_.resize((events.size() >> kSampleShift) + 2);
     buildStarts(kTicks, a.ticks.data(), a.ticks.size());
     buildStarts(kWakeups, a.timers.wakeups.data(), a.timers.wakeups.size());
     buildStarts(kFails, a.failedStops.data(), a.failedStops.size());
@@ -149,9 +154,9 @@ size_t CpuTimelineIndex::searchBlock(size_t b, int64_t t) const
     return lo;
 }
 
-size_t CpuTimelineIndex::sampleFrom(int64_t t, size_t from) const
+size_t CpuTimelineIndex::sampleFrom(int64_t t, size_t from, size_t guess) const
 {
-    return gallop(sample_.size(), from, [&](size_t k) { return sample_[k] < t; });
+    return gallop(sample_.size(), from, guess, [&](size_t k) { return sample_[k] < t; });
 }
 
 int32_t CpuTimelineIndex::maxLateness(size_t lo, size_t hi) const
@@ -202,14 +207,13 @@ void CpuTimelineIndex::summarize(int64_t start, int64_t end, int columns, Column
     if (columns <= 0) return;
     const int first = std::clamp(firstColumn, 0, columns);
     const int last = endColumn < 0 ? columns : std::clamp(endColumn, first, columns); // (exclusive)
-    std::fill(out + first, out + last, ColumnSummary{});
-    if (end <= start || first == last) return;
+    if (end <= start || first == last || !events_ || events_->empty()) {
+        std::fill(out + first, out + last, ColumnSummary{});
+        if (end > start) worstCalls(start, end, columns, out, first, last, detail);
+        return;
+    }
     const int64_t span = end - start;
     auto boundary = [&](int j) { return start + span * j / columns; };
-    if (full && !functions_.empty())
-        functions_.worstPerColumn(
-            start, end, columns, [&](int j, int64_t w) { out[j].worstCallNs = w; }, first, last);
-    if (!events_ || events_->empty()) return;
     const CpuAnalysis &a = *analysis_;
 
     struct Edge
@@ -228,12 +232,21 @@ void CpuTimelineIndex::summarize(int64_t start, int64_t end, int columns, Column
     // is read, so a zoomed-out lane waits for a dozen misses at once rather than one after another.
     std::vector<size_t> samples(static_cast<size_t>(last - first) + 1); // by edge, from edge `first`
     size_t block = 0, change = 0; // where the sweep's searches stand (the edges only move forward)
-    for (int j = first; j <= last; ++j)
-        samples[static_cast<size_t>(j - first)] = block = sampleFrom(boundary(j), block);
+    // Each search starts at the last answer plus the last step (the events of a lane come at a steady
+    // rate more often than not): a line or two of samples per edge, where galloping from the last answer
+    // reads a line per doubling step, one after another. The guess a few edges ahead is loaded meanwhile.
+    size_t step = 0;
+    for (int j = first; j <= last; ++j) {
+        const size_t b = sampleFrom(boundary(j), block, block + step);
+        step = j == first ? 0 : b - block;
+        samples[static_cast<size_t>(j - first)] = block = b;
+        if (const size_t ahead = b + 8 * step; step && ahead < sample_.size())
+            tickscope::prefetch(&sample_[ahead]);
+    }
     auto sampleOf = [&](int j) { return samples[static_cast<size_t>(j - first)]; };
     // The 64-event block holding the events an edge reads: the one before its sample's.
     auto blockOf = [&](int j) { return sampleOf(j) ? sampleOf(j) - 1 : 0; };
-    constexpr int kFar = 4, kNear = 2;
+    constexpr int kFar = 6, kNear = 3;
     auto requestLines = [&](int j) {
         if (j > last) return;
         const size_t b = blockOf(j);
@@ -254,6 +267,7 @@ void CpuTimelineIndex::summarize(int64_t start, int64_t end, int columns, Column
         prefetchRecord(kFails, a.failedStops.data(), a.failedStops.size(), b);
         prefetchRecord(kSoftirqs, a.timers.timerSoftirqs.data(), a.timers.timerSoftirqs.size(), b);
         if (b < starts_.size()) tickClass_.prefetchLeaf(starts_[b][kTicks]);
+        blockLateness_.prefetchAround(b, 2);
     };
     for (int j = first; j < first + kFar; ++j)
         requestLines(j);
@@ -290,10 +304,13 @@ void CpuTimelineIndex::summarize(int64_t start, int64_t end, int columns, Column
     };
     Edge lo{}, hi{}; // (the collapsed detail sets only some fields; the others are copied, not read)
     edgeAt(first, lo);
+    // Each column is written once, whole, from one built here (not cleared first and filled in after): its
+    // lines are asked for, to be written, a few columns ahead.
     for (int j = first; j < last; ++j) {
         const int64_t t0 = boundary(j), t1 = boundary(j + 1);
+        if (j + 4 < last) tickscope::prefetchForWrite(out + j + 4, sizeof(ColumnSummary));
         nextEdge(j + 1, lo, hi);
-        ColumnSummary &c = out[j];
+        ColumnSummary c;
         for (int s = 0; s < StatePrefix::kSlots; ++s)
             c.task[s] = hi.task[s] - lo.task[s];
         c.taskChanges = static_cast<uint32_t>(hi.taskChanges - lo.taskChanges);
@@ -315,20 +332,27 @@ void CpuTimelineIndex::summarize(int64_t start, int64_t end, int columns, Column
             c.failedStops = static_cast<uint32_t>(hi.fail - lo.fail);
             c.dependencies = dependencies_.query(lo.fail, hi.fail);
         }
-        if (t1 <= spanFrom || t0 > spanTo) { // (the function row's calls are by their own times)
-            const int64_t worstCall = c.worstCallNs;
-            c = ColumnSummary{};
-            c.worstCallNs = worstCall;
-        }
+        if (t1 <= spanFrom || t0 > spanTo) c = ColumnSummary{};
+        out[j] = c;
         std::swap(lo, hi);
     }
+    worstCalls(start, end, columns, out, first, last, detail); // (by the calls' own times, in span or not)
+}
+
+void CpuTimelineIndex::worstCalls(int64_t start, int64_t end, int columns, ColumnSummary *out, int first,
+                                  int last, SummaryDetail detail) const
+{
+    if (detail == SummaryDetail::Full && !functions_.empty())
+        functions_.worstPerColumn(
+            start, end, columns, [&](int j, int64_t w) { out[j].worstCallNs = w; }, first, last);
 }
 
 size_t CpuTimelineIndex::bytes() const
 {
-    return task_.bytes() + irq_.bytes() + sample_.capacity() * 8 + starts_.capacity() * sizeof(starts_[0]) +
-           tickTs_.capacity() * 8 + tickCum_.capacity() * 24 + tickClass_.bytes() + blockLateness_.bytes() +
-           dependencies_.bytes() + (spuriousPrefix_.capacity() + softPrefix_.capacity()) * 4 +
+    return task_.bytes() + irq_.bytes() + sample_.capacity() * sizeof(int64_t) +
+           starts_.capacity() * sizeof(starts_[0]) + tickTs_.capacity() * 8 + tickCum_.capacity() * 24 +
+           tickClass_.bytes() + blockLateness_.bytes() + dependencies_.bytes() +
+           (spuriousPrefix_.capacity() + softPrefix_.capacity()) * 4 +
            (catchups_.capacity() + lost_.capacity()) * sizeof(TimeSpan) + functions_.bytes();
 }
 

@@ -12,6 +12,7 @@
 #include "StatePrefix.h"
 
 #include "analysis/CpuAnalysis.h"
+#include "model/Column.h"
 #include "model/CpuEvents.h"
 
 #include <array>
@@ -54,9 +55,9 @@ private:
     // before the previous t of the same sweep (t only grows), 0 for the first; updated.
     void tickStateAt(int64_t t, std::array<int64_t, 3> &out, size_t &change) const;
     // CpuEvents::lowerBound(t) in two steps, over a sample of every 64th timestamp: the first sample >= t
-    // (b: the sample of event b * 64), galloping from `from`, the previous edge's sample (t only grows);
-    // then the first event >= t in the block before it.
-    size_t sampleFrom(int64_t t, size_t from) const;
+    // (b: the sample of event b * 64), at or after `from`, the previous edge's sample (t only grows),
+    // galloping from `guess` (util/Gallop.h); then the first event >= t in the block before it.
+    size_t sampleFrom(int64_t t, size_t from, size_t guess) const;
     size_t searchBlock(size_t b, int64_t t) const;
     // Per 64-event block b: the first record of each kind (the ticks, the wakeups, the failed stops and the
     // TIMER softirqs) whose event is at or after event b * 64: a column edge finds its records with one
@@ -69,7 +70,7 @@ private:
         kFails,
         kSoftirqs
     };
-    std::vector<std::array<uint32_t, 4>> starts_;
+    Column<std::array<uint32_t, 4>> starts_;
     template <class Rec> void buildStarts(StartKind k, const Rec *recs, size_t n);
     template <class Rec> size_t lowerIndex(StartKind k, const Rec *recs, size_t n, size_t eventIndex) const;
     // Start loading what lowerIndex reads for an event of block b: the entries (prefetchStarts), then,
@@ -84,13 +85,16 @@ private:
         if (b < starts_.size() && starts_[b][k] < n) tickscope::prefetch(&recs[starts_[b][k]]);
     }
     static bool overlaps(const std::vector<TimeSpan> &spans, int64_t t0, int64_t t1);
+    // The function row's column of columns [first, last): the longest call overlapping it (Full only).
+    void worstCalls(int64_t start, int64_t end, int columns, ColumnSummary *out, int first, int last,
+                    SummaryDetail detail) const;
 
     const CpuEvents *events_ = nullptr;
     const CpuAnalysis *analysis_ = nullptr;
     int64_t end_ = INT64_MIN; // the trace's end (at least the CPU's last event)
     StatePrefix task_, irq_;
     static constexpr unsigned kSampleShift = 6;
-    std::vector<int64_t> sample_;                 // ts of every 64th event
+    Column<int64_t> sample_;                      // ts of every 64th event
     std::vector<int64_t> tickTs_;                 // ts of each tick-lane change
     std::vector<std::array<int64_t, 3>> tickCum_; // time per TickState up to each change
     RangeTree<int8_t, MaxOp> tickClass_;

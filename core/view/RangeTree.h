@@ -1,6 +1,9 @@
-// A bottom-up segment tree over a fixed array: the combination (max, bitwise or, ...) of any index range
-// in O(log n), 2n values of memory, with the combination of each aligned group of 64 values beside it
-// (n/64 more). The LOD summaries use it for "the worst tick / the latest wakeup / every dependency in
+// The combination (max, bitwise or, ...) of any index range of a fixed array, from a pyramid of levels:
+// level 0 holds the values, each level above the combination of each aligned group of 8 of the one below
+// (n/7 values more in all). A query combines the values at the range's ragged ends of each level and goes
+// up with the aligned middle: at most 14 values per level, side by side in memory, so a range of a few
+// hundred values reads three or four cache lines rather than hundreds of values or a line per level of a
+// binary tree. The LOD summaries use it for "the worst tick / the latest wakeup / every dependency in
 // this pixel column" without walking the column's records.
 #pragma once
 
@@ -17,14 +20,22 @@ public:
     RangeTree() = default;
     RangeTree(std::vector<T> values, T identity, Op op = Op()) : n_(values.size()), id_(identity), op_(op)
     {
-        tree_.assign(2 * n_, identity);
-        for (size_t i = 0; i < n_; ++i)
-            tree_[n_ + i] = values[i];
-        for (size_t i = n_ - 1; i > 0 && n_ > 1; --i)
-            tree_[i] = op_(tree_[2 * i], tree_[2 * i + 1]);
-        groups_.assign((n_ + kGroup - 1) / kGroup, identity);
-        for (size_t i = 0; i < n_; ++i)
-            groups_[i / kGroup] = op_(groups_[i / kGroup], tree_[n_ + i]);
+        // Level k starts at begin_[k] in values_; the top level has at most kFan values.
+        values_ = std::move(values);
+        begin_.push_back(0);
+        size_t count = n_;
+        while (count > kFan) {
+            const size_t below = begin_.back(), up = (count + kFan - 1) / kFan;
+            begin_.push_back(values_.size());
+            for (size_t g = 0; g < up; ++g) {
+                T v = id_;
+                for (size_t i = g * kFan; i < std::min(count, (g + 1) * kFan); ++i)
+                    v = op_(v, values_[below + i]);
+                values_.push_back(v);
+            }
+            count = up;
+        }
+        values_.shrink_to_fit();
     }
 
     size_t size() const { return n_; }
@@ -32,53 +43,48 @@ public:
     // The combination of values [lo, hi); the identity when empty.
     T query(size_t lo, size_t hi) const
     {
-        if (lo >= hi) return id_;
-        if (hi - lo <= kScan) return leaves(lo, hi); // a short range: its leaves, side by side in memory
-        // A range of up to kGroupsScanned groups: the leaves up to the first group boundary and after the
-        // last, the groups between. A zoomed-out lane's columns each cover a few hundred values, next to
-        // each other: these reads go on where the last column's ended, where the climb below missed the
-        // cache at most of its levels (an eighth of a whole-trace repaint of a 100 M-event trace).
-        const size_t g0 = (lo + kGroup - 1) / kGroup, g1 = hi / kGroup;
-        if (g1 - g0 <= kGroupsScanned) {
-            T v = op_(leaves(lo, g0 * kGroup), leaves(g1 * kGroup, hi));
-            for (size_t g = g0; g < g1; ++g)
-                v = op_(v, groups_[g]);
-            return v;
-        }
-        T left = id_, right = id_;
-        for (lo += n_, hi += n_; lo < hi; lo >>= 1, hi >>= 1) {
-            if (lo & 1) left = op_(left, tree_[lo++]);
-            if (hi & 1) right = op_(tree_[--hi], right);
-        }
-        return op_(left, right);
-    }
-
-    // Start loading the leaf of value i, where a short query from i begins (util/Prefetch.h).
-    void prefetchLeaf(size_t i) const
-    {
-        if (i < n_) prefetch(&tree_[n_ + i]);
-    }
-
-    size_t bytes() const { return (tree_.capacity() + groups_.capacity()) * sizeof(T); }
-
-private:
-    T leaves(size_t lo, size_t hi) const
-    {
         T v = id_;
-        for (size_t i = n_ + lo; i < n_ + hi; ++i)
-            v = op_(v, tree_[i]);
+        hi = hi < n_ ? hi : n_;
+        for (size_t k = 0; lo < hi; ++k) {
+            const T *level = values_.data() + begin_[k];
+            const size_t lo8 = (lo + kFan - 1) / kFan * kFan, hi8 = hi / kFan * kFan;
+            if (lo8 >= hi8 || hi - lo <= 2 * kFan || k + 1 == begin_.size()) {
+                for (size_t i = lo; i < hi; ++i) // within a group or two, or the top level
+                    v = op_(v, level[i]);
+                break;
+            }
+            for (size_t i = lo; i < lo8; ++i)
+                v = op_(v, level[i]);
+            for (size_t i = hi8; i < hi; ++i)
+                v = op_(v, level[i]);
+            lo = lo8 / kFan;
+            hi = hi8 / kFan;
+        }
         return v;
     }
 
-    // Up to this many values are combined from the leaves: one or two cache lines, where the climb
-    // touches a line per level (a column of a zoomed-out lane covers a few dozen ticks).
-    static constexpr size_t kScan = 64;
-    static constexpr size_t kGroup = 64, kGroupsScanned = 16;
+    // Start loading the value i, where a short query from i begins (util/Prefetch.h).
+    void prefetchLeaf(size_t i) const
+    {
+        if (i < n_) prefetch(&values_[i]);
+    }
+    // Start loading the lines of the first `levels` levels around value i: a query that begins or ends near
+    // i reads its ragged ends there.
+    void prefetchAround(size_t i, size_t levels) const
+    {
+        for (size_t k = 0; k < levels && k < begin_.size() && i < n_; ++k, i /= kFan)
+            prefetch(&values_[begin_[k] + i]);
+    }
+
+    size_t bytes() const { return values_.capacity() * sizeof(T) + begin_.capacity() * sizeof(size_t); }
+
+private:
+    static constexpr size_t kFan = 8;
     size_t n_ = 0;
     T id_{};
     Op op_{};
-    std::vector<T> tree_;
-    std::vector<T> groups_; // [g]: the combination of values [g * kGroup, (g + 1) * kGroup)
+    std::vector<T> values_;     // every level, level 0 first
+    std::vector<size_t> begin_; // where each level starts in values_
 };
 
 struct MaxOp

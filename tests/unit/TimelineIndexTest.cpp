@@ -5,6 +5,7 @@
 
 #include "analysis/TickAnalysis.h"
 #include "import/Loader.h"
+#include "util/Gallop.h"
 #include "view/LaneDetail.h"
 #include "view/TimelineIndex.h"
 #include "view/TimelinePick.h"
@@ -419,10 +420,42 @@ TEST(LaneDetail, TaskSpansAndWakeupArrows)
         EXPECT_GT(a.latencyNs, 0);
 }
 
+TEST(Gallop, FromAnyGuessFindsTheFirstKeyNotBefore)
+{
+    // Sorted keys with runs of equal ones; every key between and around them, from every start at or
+    // before the answer and guesses below, at and above it (both ways of galloping, and the clamps).
+    std::vector<int> keys;
+    for (int k = 0; k < 300; ++k)
+        keys.push_back(k / 3 * 5);
+    for (int t = -2; t <= keys.back() + 2; ++t) {
+        const size_t want = static_cast<size_t>(std::lower_bound(keys.begin(), keys.end(), t) - keys.begin());
+        auto before = [&](size_t i) { return keys[i] < t; };
+        for (size_t from : {size_t{0}, want / 2, want})
+            for (size_t guess :
+                 {size_t{0}, from, want / 3, want, want + 1, want + 7, keys.size(), keys.size() + 5}) {
+                ASSERT_EQ(gallop(keys.size(), from, guess, before), want) << t << " " << from << " " << guess;
+                ASSERT_EQ(gallop(keys.size(), from, before), want) << t << " " << from;
+            }
+    }
+}
+
 TEST(RangeTree, MaxAndOrEqualBruteForce)
 {
-    // Short ranges are combined from the leaves, ranges of up to 16 groups of 64 from the groups between
-    // leaves, longer ones by the climb: each kind many times, ends anywhere.
+    // Every range of small arrays (sizes around the levels' group of 8 and its powers: the ragged ends, the
+    // top level), then random ranges of a large one: short, a few groups, any.
+    for (size_t small = 0; small <= 70; ++small) {
+        std::vector<int32_t> v(small);
+        for (size_t i = 0; i < small; ++i)
+            v[i] = static_cast<int32_t>((i * 7919) % 101) - 50;
+        const RangeTree<int32_t, MaxOp> tree(v, INT32_MIN);
+        for (size_t lo = 0; lo <= small; ++lo)
+            for (size_t hi = lo; hi <= small; ++hi) {
+                int32_t mx = INT32_MIN;
+                for (size_t i = lo; i < hi; ++i)
+                    mx = std::max(mx, v[i]);
+                ASSERT_EQ(tree.query(lo, hi), mx) << small << ": " << lo << ".." << hi;
+            }
+    }
     constexpr size_t n = 5000;
     std::mt19937 rng(7);
     std::vector<int32_t> v(n);
