@@ -100,13 +100,28 @@ bool LaneSummaries::claimPart(size_t slot)
     return true;
 }
 
+bool LaneSummaries::claimAhead(size_t slot)
+{
+    for (const size_t k : ahead_) {
+        if (k == slot) continue;
+        try {
+            if (claimPart(k)) return true;
+        } catch (...) { // handed back: lane k's own ask computes the part and meets the error
+        }
+    }
+    return false;
+}
+
 void LaneSummaries::take(size_t slot)
 {
     std::atomic<uint32_t> &done = done_[slot];
     for (;;) {
         const uint32_t d = done.load(std::memory_order_acquire);
         if ((d & kAllParts) == kAllParts) return;
-        if (!claimPart(slot)) done.wait(d, std::memory_order_acquire); // a helper holds the rest
+        if (claimPart(slot)) continue;
+        // A helper holds the rest of this lane: rather than wait, compute a part of a lane drawn later.
+        if (claimAhead(slot)) continue;
+        done.wait(d, std::memory_order_acquire);
     }
 }
 

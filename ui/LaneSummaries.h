@@ -2,8 +2,9 @@
 // and width (selection, markers, tooltips). A lane's columns are computed in parts (an eighth of them
 // each). When the key changes, the pool's helper threads (a pool that lives with it: no thread is created
 // per repaint) start on the lanes on screen in drawing order while the GUI thread computes the first lane to
-// ask; a lane that asks later takes the parts of its own no helper has taken yet, then waits for the others:
-// the helpers summarize lanes ahead while the GUI thread paints the ones before. Only the lanes on screen
+// ask; a lane that asks later takes the parts of its own no helper has taken yet, then, while a helper
+// finishes the others, parts of the lanes drawn after it (it waits only when none are left): the helpers
+// summarize lanes ahead while the GUI thread paints the ones before. Only the lanes on screen
 // are computed ahead (with 128 CPUs most are scrolled away); another lane is computed when it asks. The
 // lanes' draw() reads its columns from here. A collapsed lane's columns hold only what its thin row draws
 // (SummaryDetail::Collapsed: the task states, not the IRQ and tick lanes and the records). A lane is one CPU
@@ -57,9 +58,10 @@ public:
 private:
     static constexpr uint32_t kParts = 8;
     static constexpr uint32_t kAllParts = (1u << kParts) - 1;
-    bool claimPart(size_t slot); // computes a part of the lane no one has taken; false: none left
-    void take(size_t slot);      // the lane's columns, all parts done (computed here, or waited for)
-    void settle();               // the helpers stop taking parts; waits for the ones they hold
+    bool claimPart(size_t slot);  // computes a part of the lane no one has taken; false: none left
+    void take(size_t slot);       // the lane's columns, all parts done (computed here, or waited for)
+    bool claimAhead(size_t slot); // a part of another lane on screen no one has taken (drawing order)
+    void settle();                // the helpers stop taking parts; waits for the ones they hold
 
     std::vector<Source> lanes_;
     std::vector<std::vector<ColumnSummary>> columns_; // by slot
