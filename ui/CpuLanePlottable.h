@@ -43,6 +43,8 @@ public:
     int arrowsDrawn() const { return arrowsDrawn_; }
     const QList<QRect> &arrowLabelsDrawn() const { return arrowLabels_; } // their latencies' text boxes
     int callsDrawn() const { return callsDrawn_; } // zoomed in: the function row's boxes (-1: columns)
+    // Moves the lane to the end of its layer: drawn after the plottables there now.
+    void drawAfterTheOthers() { moveToLayer(layer(), false); }
     // A task's identity colour: stable for its name across runs and traces.
     static QColor taskColour(const std::string &comm);
 

@@ -32,11 +32,19 @@ void LaneSummaries::setLanes(std::vector<Source> lanes)
 {
     settle();
     lanes_ = std::move(lanes);
+    order_.clear();
     columns_.assign(lanes_.size(), {});
     taken_ = std::make_unique<std::atomic<uint32_t>[]>(lanes_.size());
     done_ = std::make_unique<std::atomic<uint32_t>[]>(lanes_.size());
     visible_.clear();
     collapsed_.clear();
+    width_ = -1;
+}
+
+void LaneSummaries::setOrder(std::vector<size_t> order)
+{
+    settle(); // (the helpers read ahead_, made from it)
+    order_ = std::move(order);
     width_ = -1;
 }
 
@@ -138,6 +146,9 @@ const std::vector<ColumnSummary> &LaneSummaries::columns(size_t slot, int64_t st
         for (size_t k = 0; k < lanes_.size(); ++k) {
             taken_[k].store(0, std::memory_order_relaxed);
             done_[k].store(0, std::memory_order_relaxed);
+        }
+        for (size_t n = 0; n < lanes_.size(); ++n) {
+            const size_t k = order_.size() == lanes_.size() ? order_[n] : n;
             if (k != slot && (visible_.size() != lanes_.size() || visible_[k])) {
                 columns_[k].resize(static_cast<size_t>(width)); // (before a helper writes a part)
                 ahead_.push_back(k);

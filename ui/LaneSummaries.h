@@ -43,6 +43,8 @@ public:
     };
     void setLanes(std::vector<Source> lanes);
     void invalidate(); // the next ask computes anew (helpers still at work on the current key are waited for)
+    // The slots in the order the lanes are drawn (empty: slot order): the helpers take them in that order.
+    void setOrder(std::vector<size_t> order);
     // The lanes on screen, by slot (the plot's layout says); empty: all.
     void setVisible(std::vector<bool> visible) { visible_ = std::move(visible); }
     // The collapsed lanes, by slot (empty: none). A lane that expands is computed anew (its columns held
@@ -71,6 +73,7 @@ private:
     static constexpr uint32_t kHandedBack = 1u << 31;
     std::unique_ptr<std::atomic<uint32_t>[]> taken_, done_;
     std::vector<bool> visible_, collapsed_;
+    std::vector<size_t> order_; // slots in drawing order
     std::vector<size_t> ahead_; // the lanes on screen the helpers take, in drawing order
     std::function<void(size_t)> helperItem_;
     std::atomic<bool> stop_{false};

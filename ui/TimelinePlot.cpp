@@ -65,6 +65,8 @@ void TimelinePlot::rebuild()
         const Comparison *cmp = comparison();
         origin_ = cmp ? cmp->zeroA : doc_.trace->startTs();
         std::vector<LaneSummaries::Source> sources;
+        std::vector<CpuLanePlottable *> plottables;
+        std::vector<size_t> weights; // a lane's events: what its column summaries cost, roughly
         // (what keeps each run's index alive for the lanes' summaries)
         const std::shared_ptr<const void> keep[2] = {
             std::make_shared<const Document>(doc_), cmp ? std::make_shared<const Document>(cmp->b) : nullptr};
@@ -76,7 +78,9 @@ void TimelinePlot::rebuild()
                 spec.runTag = run == 0 ? QStringLiteral("A") : QStringLiteral("B");
                 spec.runTint = palette::run(run);
             }
-            new CpuLanePlottable(xAxis2, yAxis, std::move(spec), &geometry_, &summaries_);
+            plottables.push_back(
+                new CpuLanePlottable(xAxis2, yAxis, std::move(spec), &geometry_, &summaries_));
+            weights.push_back(d.trace->cpu(cpu).size());
             sources.push_back({d.timeline.get(), cpu, origin, keep[run]});
             lanes_.push_back({cpu, collapsed(groupCpu), run, groupEnd, 0, 0, d.trace->functions.timed(), {}});
         };
@@ -92,6 +96,17 @@ void TimelinePlot::rebuild()
             if (cpuB >= 0) addLane(cmp->b, cpuB, 1, cmp->zeroB, true, cpu);
         }
         summaries_.setLanes(std::move(sources));
+        // The lanes are drawn lightest first (each paints inside its own rows, so the order shows nowhere):
+        // a repaint draws the quiet CPUs while the helpers summarize the busy ones, and the GUI thread ends
+        // on one busy lane to draw, not on a run of quiet ones it draws alone after the helpers are done.
+        std::vector<size_t> order(plottables.size());
+        for (size_t k = 0; k < order.size(); ++k)
+            order[k] = k;
+        std::stable_sort(order.begin(), order.end(),
+                         [&](size_t x, size_t y) { return weights[x] < weights[y]; });
+        for (size_t k : order)
+            plottables[k]->drawAfterTheOthers();
+        summaries_.setOrder(std::move(order));
         overlay_ =
             new TimelineOverlay(xAxis2, yAxis, state_, doc_.timeline.get(), origin_, &geometry_, doc_.title);
         overlay_->setGridVisible(grid_);

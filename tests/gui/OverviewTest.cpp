@@ -148,6 +148,12 @@ private slots:
             std::iota(order.begin(), order.end(), 0);
             if (round % 3 == 1) std::reverse(order.begin(), order.end());
             if (round % 3 == 2) std::shuffle(order.begin(), order.end(), rng);
+            if (round % 5 == 3) { // the helpers take the lanes in another drawing order
+                std::vector<size_t> drawn(lanes.size());
+                std::iota(drawn.begin(), drawn.end(), 0);
+                std::shuffle(drawn.begin(), drawn.end(), rng);
+                summaries.setOrder(drawn);
+            }
             // Every fourth range is left after its first lane: the next one comes with the helpers at work.
             const size_t asked = round % 4 == 2 ? 1 : order.size();
             for (size_t i = 0; i < asked; ++i) {
@@ -424,6 +430,20 @@ private slots:
             QVERIFY(rows[i].y0 >= rows[i - 1].y1 - 1);
         }
         QVERIFY(rows.back().y1 <= tv->strip()->height());
+        // the lanes are drawn lightest first (fewest events), each one once
+        {
+            const Trace &trace = *plot->document().trace;
+            std::vector<int> drawn;
+            for (QCPLayerable *l : laneOf(plot, 0)->layer()->children())
+                if (auto *lane = dynamic_cast<const CpuLanePlottable *>(l)) drawn.push_back(lane->cpu());
+            QCOMPARE(drawn.size(), size_t{40});
+            for (size_t i = 1; i < drawn.size(); ++i)
+                QVERIFY2(
+                    trace.cpu(drawn[i - 1]).size() <= trace.cpu(drawn[i]).size(),
+                    qPrintable(QStringLiteral("CPU %1 drawn before CPU %2").arg(drawn[i - 1]).arg(drawn[i])));
+            std::sort(drawn.begin(), drawn.end());
+            QVERIFY(std::adjacent_find(drawn.begin(), drawn.end()) == drawn.end());
+        }
         // a repaint summarizes the lanes on screen, not all 40
         w.viewState()->setRange(w.viewState()->rangeStart() + 1000, w.viewState()->rangeEnd() - 1000);
         tv->render();
