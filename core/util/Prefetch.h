@@ -29,23 +29,4 @@ inline void prefetchBytes(const void *p, size_t bytes)
     if (bytes) prefetch(c + bytes - 1);
 }
 
-// Every cache line of [p, p + bytes), to be written: the line comes in owned, so that the writes need not
-// wait for another core's copy to be given up. (Processors without PREFETCHW run it as a no-op.)
-inline void prefetchForWrite(const void *p)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    asm volatile("prefetchw %0" : : "m"(*static_cast<const char *>(p)));
-#else
-    __builtin_prefetch(p, 1, 3);
-#endif
-}
-inline void prefetchForWrite(const void *p, size_t bytes)
-{
-    constexpr size_t kLine = 64;
-    const char *c = static_cast<const char *>(p);
-    for (size_t k = 0; k < bytes; k += kLine)
-        prefetchForWrite(c + k);
-    if (bytes) prefetchForWrite(c + bytes - 1);
-}
-
 } // namespace tickscope

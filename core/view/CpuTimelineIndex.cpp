@@ -207,13 +207,14 @@ void CpuTimelineIndex::summarize(int64_t start, int64_t end, int columns, Column
     if (columns <= 0) return;
     const int first = std::clamp(firstColumn, 0, columns);
     const int last = endColumn < 0 ? columns : std::clamp(endColumn, first, columns); // (exclusive)
-    if (end <= start || first == last || !events_ || events_->empty()) {
-        std::fill(out + first, out + last, ColumnSummary{});
-        if (end > start) worstCalls(start, end, columns, out, first, last, detail);
-        return;
-    }
+    std::fill(out + first, out + last, ColumnSummary{});
+    if (end <= start || first == last) return;
     const int64_t span = end - start;
     auto boundary = [&](int j) { return start + span * j / columns; };
+    if (full && !functions_.empty())
+        functions_.worstPerColumn(
+            start, end, columns, [&](int j, int64_t w) { out[j].worstCallNs = w; }, first, last);
+    if (!events_ || events_->empty()) return;
     const CpuAnalysis &a = *analysis_;
 
     struct Edge
@@ -304,13 +305,10 @@ void CpuTimelineIndex::summarize(int64_t start, int64_t end, int columns, Column
     };
     Edge lo{}, hi{}; // (the collapsed detail sets only some fields; the others are copied, not read)
     edgeAt(first, lo);
-    // Each column is written once, whole, from one built here (not cleared first and filled in after): its
-    // lines are asked for, to be written, a few columns ahead.
     for (int j = first; j < last; ++j) {
         const int64_t t0 = boundary(j), t1 = boundary(j + 1);
-        if (j + 4 < last) tickscope::prefetchForWrite(out + j + 4, sizeof(ColumnSummary));
         nextEdge(j + 1, lo, hi);
-        ColumnSummary c;
+        ColumnSummary &c = out[j];
         for (int s = 0; s < StatePrefix::kSlots; ++s)
             c.task[s] = hi.task[s] - lo.task[s];
         c.taskChanges = static_cast<uint32_t>(hi.taskChanges - lo.taskChanges);
@@ -332,19 +330,13 @@ void CpuTimelineIndex::summarize(int64_t start, int64_t end, int columns, Column
             c.failedStops = static_cast<uint32_t>(hi.fail - lo.fail);
             c.dependencies = dependencies_.query(lo.fail, hi.fail);
         }
-        if (t1 <= spanFrom || t0 > spanTo) c = ColumnSummary{};
-        out[j] = c;
+        if (t1 <= spanFrom || t0 > spanTo) { // (the function row's calls are by their own times)
+            const int64_t worstCall = c.worstCallNs;
+            c = ColumnSummary{};
+            c.worstCallNs = worstCall;
+        }
         std::swap(lo, hi);
     }
-    worstCalls(start, end, columns, out, first, last, detail); // (by the calls' own times, in span or not)
-}
-
-void CpuTimelineIndex::worstCalls(int64_t start, int64_t end, int columns, ColumnSummary *out, int first,
-                                  int last, SummaryDetail detail) const
-{
-    if (detail == SummaryDetail::Full && !functions_.empty())
-        functions_.worstPerColumn(
-            start, end, columns, [&](int j, int64_t w) { out[j].worstCallNs = w; }, first, last);
 }
 
 size_t CpuTimelineIndex::bytes() const

@@ -85,9 +85,6 @@ private:
         if (b < starts_.size() && starts_[b][k] < n) tickscope::prefetch(&recs[starts_[b][k]]);
     }
     static bool overlaps(const std::vector<TimeSpan> &spans, int64_t t0, int64_t t1);
-    // The function row's column of columns [first, last): the longest call overlapping it (Full only).
-    void worstCalls(int64_t start, int64_t end, int columns, ColumnSummary *out, int first, int last,
-                    SummaryDetail detail) const;
 
     const CpuEvents *events_ = nullptr;
     const CpuAnalysis *analysis_ = nullptr;
