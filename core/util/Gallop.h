@@ -8,6 +8,19 @@
 
 namespace tickscope {
 
+// The first i in [lo, hi) for which before(i) is false (hi when none), where before holds on a prefix.
+template <class Before> size_t bisect(size_t lo, size_t hi, Before before)
+{
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (before(mid))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 // The first i in [from, n) for which before(i) is false (n when none), where before holds on a prefix of
 // [0, n) and at every index before `from`.
 template <class Before> size_t gallop(size_t n, size_t from, Before before)
@@ -18,14 +31,7 @@ template <class Before> size_t gallop(size_t n, size_t from, Before before)
         hi = std::min(n, hi + step);
         step *= 2;
     }
-    while (lo < hi) { // the answer is in [lo, hi]: before(hi) is false, or hi is n
-        const size_t mid = lo + (hi - lo) / 2;
-        if (before(mid))
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    return bisect(lo, hi, before); // the answer is in [lo, hi]: before(hi) is false, or hi is n
 }
 
 // The same, starting at `guess` (at or after `from`), where the answer is expected: a sweep whose keys grow
@@ -49,14 +55,7 @@ template <class Before> size_t gallop(size_t n, size_t from, size_t guess, Befor
         hi = p;
         step *= 2;
     }
-    while (lo < hi) {
-        const size_t mid = lo + (hi - lo) / 2;
-        if (before(mid))
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    return bisect(lo, hi, before);
 }
 
 } // namespace tickscope

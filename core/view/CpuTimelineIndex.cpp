@@ -140,18 +140,10 @@ size_t CpuTimelineIndex::searchBlock(size_t b, int64_t t) const
     // sample_[b] = ts(b * 64) >= t > ts((b - 1) * 64): the first event with ts >= t lies in ((b - 1) * 64, b
     // * 64].
     if (b == 0) return 0;
-    size_t lo = ((b - 1) << kSampleShift) + 1;
-    size_t hi = std::min(b << kSampleShift, events_->size());
+    const size_t lo = ((b - 1) << kSampleShift) + 1, hi = std::min(b << kSampleShift, events_->size());
     // (event b * 64, where hi may end, is the first of the next block; its ts is the sample's, >= t)
     const CpuEvents::BlockClock clock(*events_, b - 1);
-    while (lo < hi) {
-        const size_t mid = lo + (hi - lo) / 2;
-        if (clock.ts(mid) < t)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    return bisect(lo, hi, [&](size_t i) { return clock.ts(i) < t; });
 }
 
 size_t CpuTimelineIndex::sampleFrom(int64_t t, size_t from, size_t guess) const
