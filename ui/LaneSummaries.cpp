@@ -28,23 +28,16 @@ void LaneSummaries::settle()
     stop_ = false;
 }
 
-void LaneSummaries::setLanes(std::vector<Source> lanes)
+void LaneSummaries::setLanes(std::vector<Source> lanes, std::vector<size_t> drawOrder)
 {
     settle();
     lanes_ = std::move(lanes);
-    order_.clear();
+    order_ = std::move(drawOrder);
     columns_.assign(lanes_.size(), {});
     taken_ = std::make_unique<std::atomic<uint32_t>[]>(lanes_.size());
     done_ = std::make_unique<std::atomic<uint32_t>[]>(lanes_.size());
     visible_.clear();
     collapsed_.clear();
-    width_ = -1;
-}
-
-void LaneSummaries::setOrder(std::vector<size_t> order)
-{
-    settle(); // (the helpers read ahead_, made from it)
-    order_ = std::move(order);
     width_ = -1;
 }
 

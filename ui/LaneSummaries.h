@@ -8,9 +8,8 @@
 // are computed ahead (with 128 CPUs most are scrolled away); another lane is computed when it asks. The
 // lanes' draw() reads its columns from here. A collapsed lane's columns hold only what its thin row draws
 // (SummaryDetail::Collapsed: the task states, not the IRQ and tick lanes and the records). A lane is one CPU
-// of one run: in the
-// compare view the runs' lanes share the range in relative time, each turned into its own run's absolute time
-// by the run's time zero.
+// of one run: in the compare view the runs' lanes share the range in relative time, each turned into its own
+// run's absolute time by the run's time zero.
 #pragma once
 
 #include "util/Parallel.h"
@@ -41,10 +40,10 @@ public:
         // may still be summarizing a lane on screen that no draw asked for when the document is replaced.
         std::shared_ptr<const void> owner = {};
     };
-    void setLanes(std::vector<Source> lanes);
+    // drawOrder: the slots in the order the lanes are drawn (empty: slot order), the order the helpers take
+    // them in.
+    void setLanes(std::vector<Source> lanes, std::vector<size_t> drawOrder = {});
     void invalidate(); // the next ask computes anew (helpers still at work on the current key are waited for)
-    // The slots in the order the lanes are drawn (empty: slot order): the helpers take them in that order.
-    void setOrder(std::vector<size_t> order);
     // The lanes on screen, by slot (the plot's layout says); empty: all.
     void setVisible(std::vector<bool> visible) { visible_ = std::move(visible); }
     // The collapsed lanes, by slot (empty: none). A lane that expands is computed anew (its columns held

@@ -16,7 +16,9 @@
 #include <QSvgGenerator>
 #include <QToolTip>
 
+#include <algorithm>
 #include <cmath>
+#include <numeric>
 
 namespace tickscope {
 
@@ -95,18 +97,16 @@ void TimelinePlot::rebuild()
             lanes_[lanes_.size() - 1].header = headers[k];
             if (cpuB >= 0) addLane(cmp->b, cpuB, 1, cmp->zeroB, true, cpu);
         }
-        summaries_.setLanes(std::move(sources));
         // The lanes are drawn lightest first (each paints inside its own rows, so the order shows nowhere):
         // a repaint draws the quiet CPUs while the helpers summarize the busy ones, and the GUI thread ends
         // on one busy lane to draw, not on a run of quiet ones it draws alone after the helpers are done.
         std::vector<size_t> order(plottables.size());
-        for (size_t k = 0; k < order.size(); ++k)
-            order[k] = k;
+        std::iota(order.begin(), order.end(), 0);
         std::stable_sort(order.begin(), order.end(),
                          [&](size_t x, size_t y) { return weights[x] < weights[y]; });
         for (size_t k : order)
             plottables[k]->drawAfterTheOthers();
-        summaries_.setOrder(std::move(order));
+        summaries_.setLanes(std::move(sources), std::move(order));
         overlay_ =
             new TimelineOverlay(xAxis2, yAxis, state_, doc_.timeline.get(), origin_, &geometry_, doc_.title);
         overlay_->setGridVisible(grid_);

@@ -103,19 +103,11 @@ template <class T, class Mode> const T *stretchHolding(const std::vector<T> &v, 
     return change < mode(*it).changeEnd ? &*it : nullptr;
 }
 
-// The first record of `v` from `lo` on (records in event order, each with an event `index`) whose event is
-// at or after `index`.
-template <class V> size_t firstRecordFrom(const V &v, size_t index, size_t lo = 0)
+// The first record of `v` (records in event order, each with an event `index`) whose event is at or after
+// `index`; v.size() when none.
+template <class V> size_t firstRecordFrom(const V &v, size_t index)
 {
-    size_t hi = v.size();
-    while (lo < hi) {
-        const size_t mid = lo + (hi - lo) / 2;
-        if (v[mid].index < index)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    return bisect(0, v.size(), [&](size_t k) { return v[k].index < index; });
 }
 
 // The same when every record before lo has a smaller index and the answer is usually near lo (a sweep of

@@ -1,7 +1,7 @@
 // Which events a list shows (CPUs, tasks, event types) and a text search over them, over the merged rows
-// of every CPU read by MergedCursors, each chunk of rows on its own thread. Both walk the rows with one
-// Cursor per CPU (no per-event search, no per-event allocation except the formatted text the search
-// compares) and stop when *cancel becomes true.
+// of every CPU read by MergedCursors, each chunk of rows on its own thread. The filter and the search walk
+// the rows with one Cursor per CPU (no per-event search, no per-event allocation except the formatted text
+// the search compares) and stop when *cancel becomes true.
 #pragma once
 
 #include "MergedOrder.h"

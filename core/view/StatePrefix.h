@@ -1,10 +1,10 @@
 // Cumulative time per state slot of a ChangeLane, for "how long was each state in force between t0 and
 // t1" without walking the changes in between: per 64-event block (one word of the lane's change bitmap)
 // a checkpoint holds the time spent in each slot up to the block's first event (all slots but one: that
-// one's is the rest), the number of changes before it, the slot in force and the block's bitmap word, in one
-// 64-byte cache line. A query (given the
-// first event at or after t) reads one checkpoint and walks the changes of its word: the same 64-event
-// block whose timestamps the search has just touched. One byte per event.
+// one's is the rest), the number of changes before it, the slot in force and the block's bitmap word, in
+// one 64-byte cache line. A query (given the first event at or after t) reads one checkpoint and walks the
+// changes of its word: the same 64-event block whose timestamps the search has just touched. One byte per
+// event.
 #pragma once
 
 #include "analysis/ChangeLane.h"

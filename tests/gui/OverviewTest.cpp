@@ -152,7 +152,7 @@ private slots:
                 std::vector<size_t> drawn(lanes.size());
                 std::iota(drawn.begin(), drawn.end(), 0);
                 std::shuffle(drawn.begin(), drawn.end(), rng);
-                summaries.setOrder(drawn);
+                summaries.setLanes(lanes, drawn);
             }
             // Every fourth range is left after its first lane: the next one comes with the helpers at work.
             const size_t asked = round % 4 == 2 ? 1 : order.size();
