@@ -107,9 +107,9 @@ namespace {
 // time: a slot with any time gets at least `minH` pixels, so that a state rare in the column (a 100 us
 // sleep among 10 ms of work) stays visible; the slot with the most time gives up the pixels. Slots not
 // in `order` count towards the total without being drawn (the IRQ band's "no interrupt").
-template <size_t K>
-void shares(const StatePrefix::Times &t, const std::array<int, K> &order, int64_t extra, int height, int minH,
-            std::array<int16_t, K> &h)
+template <size_t N, size_t K>
+void shares(const std::array<int64_t, N> &t, const std::array<int, K> &order, int64_t extra, int height,
+            int minH, std::array<int16_t, K> &h)
 {
     int64_t total = extra;
     for (int s : order)
@@ -233,10 +233,7 @@ void CpuLanePlottable::drawTickRow(QCPPainter *p, const QRect &row)
     segs_.assign(static_cast<size_t>(n) * 2, Seg{});
     std::array<int16_t, 2> hb{};
     for (int j = 0; j < n; ++j) {
-        StatePrefix::Times t{};
-        t[0] = columns_[j].tickState[1];
-        t[1] = columns_[j].tickState[2];
-        shares(t, std::array<int, 2>{0, 1}, 0, barH, 1, hb);
+        shares(columns_[j].tickState, std::array<int, 2>{1, 2}, 0, barH, 1, hb);
         segs_[static_cast<size_t>(j) * 2] = {0, hb[0]};
         segs_[static_cast<size_t>(j) * 2 + 1] = {hb[0],
                                                  static_cast<int16_t>(std::min<int>(hb[1], barH - hb[0]))};
@@ -442,7 +439,7 @@ void CpuLanePlottable::drawTaskNames(QCPPainter *p, const QRect &row)
         }
         if (text.isEmpty() || e->width + 6 > x1 - x0) continue;
         const ColumnSummary &mid = columns_[static_cast<size_t>((x0 + x1) / 2 - left_)];
-        const int d = ColumnSummary::dominant(mid.task, static_cast<int>(TaskSlot::Count));
+        const int d = ColumnSummary::dominant(mid.task);
         const QColor bg = d < 0 ? QColor(Qt::white) : palette::task(static_cast<TaskSlot>(d));
         p->setPen(bg.lightness() < 140 ? Qt::white : Qt::black);
         texts.draw(p,

@@ -97,17 +97,4 @@ std::string_view tickClassName(TickClass c)
     }
 }
 
-int ColumnSummary::dominant(const StatePrefix::Times &t, int slots)
-{
-    int best = -1;
-    int64_t most = 0;
-    for (int s = 0; s < slots; ++s) {
-        if (t[s] > most) {
-            most = t[s];
-            best = s;
-        }
-    }
-    return best;
-}
-
 } // namespace tickscope

@@ -51,34 +51,52 @@ std::string_view taskSlotName(TaskSlot s);
 std::string_view irqSlotName(IrqSlot s);
 std::string_view tickClassName(TickClass c);
 
+// 176 bytes: a repaint writes and reads one per column of each lane on screen (1792 columns of a dozen
+// busy lanes at the whole trace), so the state times keep only the slots that exist and the small fields
+// sit together without padding.
 struct ColumnSummary
 {
+    using TaskTimes = std::array<int64_t, static_cast<size_t>(TaskSlot::Count)>;
+    using IrqTimes = std::array<int64_t, static_cast<size_t>(IrqSlot::Count)>;
     // state row: ns spent in each slot inside the column, and the number of changes in it
-    StatePrefix::Times task{};
-    StatePrefix::Times irq{};
+    TaskTimes task{};
+    IrqTimes irq{};
+    // tick row: ns per TickState (Unknown, Running, Stopped)
+    std::array<int64_t, 3> tickState{};
+    // function row: the longest function_graph call overlapping the column (-1: none)
+    int64_t worstCallNs = -1;
     uint32_t taskChanges = 0;
     uint32_t irqChanges = 0;
-    // tick row: ns per TickState (Unknown, Running, Stopped); the ticks in the column
-    std::array<int64_t, 3> tickState{};
+    // tick row: the ticks in the column
     uint32_t ticks = 0;
     uint32_t spuriousTicks = 0;
-    TickClass worstTick = TickClass::None;
     // event row
     uint32_t wakeups = 0;              // hrtimer_wakeup expiries
     uint32_t softWakeups = 0;          // of those, run by the HRTIMER softirq (PREEMPT_RT: ktimers)
     int32_t maxLatenessNs = INT32_MIN; // of those with a known lateness (INT32_MIN: none)
     uint32_t timerSoftirqs = 0;        // TIMER softirqs that start in the column
-    bool catchup = false;              // a catch-up TIMER softirq overlaps the column
     uint32_t failedStops = 0;
     uint32_t dependencies = 0; // OR of their tick dependency masks
-    bool lost = false;         // a lost-event range overlaps the column
-    // function row: the longest function_graph call overlapping the column (-1: none)
-    int64_t worstCallNs = -1;
+    TickClass worstTick = TickClass::None;
+    bool catchup = false; // a catch-up TIMER softirq overlaps the column
+    bool lost = false;    // a lost-event range overlaps the column
 
     // The slot with the most time (ties: the lower slot), or -1 when the column holds no time.
-    static int dominant(const StatePrefix::Times &t, int slots);
+    template <size_t N> static int dominant(const std::array<int64_t, N> &t)
+    {
+        int best = -1;
+        int64_t most = 0;
+        for (size_t s = 0; s < N; ++s) {
+            if (t[s] > most) {
+                most = t[s];
+                best = static_cast<int>(s);
+            }
+        }
+        return best;
+    }
     bool operator==(const ColumnSummary &) const = default;
 };
+static_assert(sizeof(ColumnSummary) == 176);
 
 // What a summary fills: every field, or only what a collapsed lane draws (its one thin row of task states,
 // and the lost-event ranges across it): task, taskChanges and lost, the others left at their defaults. A

@@ -301,12 +301,15 @@ void CpuTimelineIndex::summarize(int64_t start, int64_t end, int columns, Column
         const int64_t t0 = boundary(j), t1 = boundary(j + 1);
         nextEdge(j + 1, lo, hi);
         ColumnSummary &c = out[j];
-        for (int s = 0; s < StatePrefix::kSlots; ++s)
+        // (StatePrefix's times have a slot or more past the lanes' last ones: always empty)
+        static_assert(std::tuple_size_v<ColumnSummary::TaskTimes> <= StatePrefix::kStored + 1 &&
+                      std::tuple_size_v<ColumnSummary::IrqTimes> <= StatePrefix::kStored);
+        for (size_t s = 0; s < c.task.size(); ++s)
             c.task[s] = hi.task[s] - lo.task[s];
         c.taskChanges = static_cast<uint32_t>(hi.taskChanges - lo.taskChanges);
         c.lost = overlaps(lost_, t0, t1);
         if (full) {
-            for (int s = 0; s < StatePrefix::kSlots; ++s)
+            for (size_t s = 0; s < c.irq.size(); ++s)
                 c.irq[s] = hi.irq[s] - lo.irq[s];
             c.irqChanges = static_cast<uint32_t>(hi.irqChanges - lo.irqChanges);
             for (int s = 0; s < 3; ++s)
