@@ -1,6 +1,7 @@
 #include "LaneSummaries.h"
 
 #include <bit>
+#include <cstdint>
 
 namespace tickscope {
 
@@ -126,29 +127,38 @@ void LaneSummaries::take(size_t slot)
     }
 }
 
+void LaneSummaries::rekey(int64_t start, int64_t end, int width, size_t except)
+{
+    settle(); // the helpers write the columns of the old key until then
+    start_ = start;
+    end_ = end;
+    width_ = width;
+    computed_ = 0;
+    ahead_.clear();
+    for (size_t k = 0; k < lanes_.size(); ++k) {
+        taken_[k].store(0, std::memory_order_relaxed);
+        done_[k].store(0, std::memory_order_relaxed);
+    }
+    for (size_t n = 0; n < lanes_.size(); ++n) {
+        const size_t k = order_.size() == lanes_.size() ? order_[n] : n;
+        if (k != except && (visible_.size() != lanes_.size() || visible_[k])) {
+            columns_[k].resize(static_cast<size_t>(width)); // (before a helper writes a part)
+            ahead_.push_back(k);
+        }
+    }
+    ++keys_;
+    pool_.start(ahead_.size(), helperItem_);
+}
+
+void LaneSummaries::prime(int64_t start, int64_t end, int width)
+{
+    if (width > 0 && (start != start_ || end != end_ || width != width_)) rekey(start, end, width, SIZE_MAX);
+}
+
 const std::vector<ColumnSummary> &LaneSummaries::columns(size_t slot, int64_t start, int64_t end, int width)
 {
     if (slot >= lanes_.size() || width <= 0) return empty_;
-    if (start != start_ || end != end_ || width != width_) {
-        settle(); // the helpers write the columns of the old key until then
-        start_ = start;
-        end_ = end;
-        width_ = width;
-        computed_ = 0;
-        ahead_.clear();
-        for (size_t k = 0; k < lanes_.size(); ++k) {
-            taken_[k].store(0, std::memory_order_relaxed);
-            done_[k].store(0, std::memory_order_relaxed);
-        }
-        for (size_t n = 0; n < lanes_.size(); ++n) {
-            const size_t k = order_.size() == lanes_.size() ? order_[n] : n;
-            if (k != slot && (visible_.size() != lanes_.size() || visible_[k])) {
-                columns_[k].resize(static_cast<size_t>(width)); // (before a helper writes a part)
-                ahead_.push_back(k);
-            }
-        }
-        pool_.start(ahead_.size(), helperItem_);
-    }
+    if (start != start_ || end != end_ || width != width_) rekey(start, end, width, slot);
     // A lane no helper takes (the first to ask, or one scrolled into view since) is sized here.
     if (columns_[slot].size() != static_cast<size_t>(width))
         columns_[slot].resize(static_cast<size_t>(width));

@@ -1,12 +1,13 @@
 // The column summaries of the shown lanes for one (range, width), reused by every repaint of the same range
 // and width (selection, markers, tooltips). A lane's columns are computed in parts (an eighth of them
 // each). When the key changes, the pool's helper threads (a pool that lives with it: no thread is created
-// per repaint) start on the lanes on screen in drawing order while the GUI thread computes the first lane to
-// ask; a lane that asks later takes the parts of its own no helper has taken yet, then, while a helper
-// finishes the others, parts of the lanes drawn after it (it waits only when none are left): the helpers
-// summarize lanes ahead while the GUI thread paints the ones before. Only the lanes on screen
-// are computed ahead (with 128 CPUs most are scrolled away); another lane is computed when it asks. The
-// lanes' draw() reads its columns from here. A collapsed lane's columns hold only what its thin row draws
+// per repaint) start on the lanes on screen in drawing order: a repaint sets the key before it paints the
+// background and axes (prime), else the first lane to ask does and computes its own columns meanwhile. A
+// lane that asks later takes the parts of its own no helper has taken yet, then, while a helper finishes
+// the others, parts of the lanes drawn after it (it waits only when none are left): the helpers summarize
+// lanes ahead while the GUI thread paints the ones before. Only the lanes on screen are computed ahead
+// (with 128 CPUs most are scrolled away); another lane is computed when it asks. The lanes' draw() reads
+// its columns from here. A collapsed lane's columns hold only what its thin row draws
 // (SummaryDetail::Collapsed: the task states, not the IRQ and tick lanes and the records). A lane is one CPU
 // of one run: in the compare view the runs' lanes share the range in relative time, each turned into its own
 // run's absolute time by the run's time zero.
@@ -51,10 +52,15 @@ public:
     void setCollapsed(std::vector<bool> collapsed);
     // Lanes summarized for the current key, once the helpers are done (tests).
     size_t computedLanes() const;
+    size_t keys() const { return keys_; } // keys set so far (tests: a repaint sets one)
 
     // The columns of lane `slot` for the relative range [start, end) in `width` columns (the other lanes
     // on screen are started on the helpers when the key changed).
     const std::vector<ColumnSummary> &columns(size_t slot, int64_t start, int64_t end, int width);
+    // Starts the helpers on the lanes on screen for a key the lanes will ask for, before the first asks: a
+    // repaint paints the background and the axes first (0.4 ms at 1920x1080), time the helpers can use.
+    // A key no lane then asks for costs only the part a helper is in when one asks for another.
+    void prime(int64_t start, int64_t end, int width);
 
 private:
     static constexpr uint32_t kParts = 8;
@@ -63,6 +69,8 @@ private:
     void take(size_t slot);       // the lane's columns, all parts done (computed here, or waited for)
     bool claimAhead(size_t slot); // a part of another lane on screen no one has taken (drawing order)
     void settle();                // the helpers stop taking parts; waits for the ones they hold
+    // A new key: the helpers start on the lanes on screen in drawing order but `except` (the one asking).
+    void rekey(int64_t start, int64_t end, int width, size_t except);
 
     std::vector<Source> lanes_;
     std::vector<std::vector<ColumnSummary>> columns_; // by slot
@@ -80,6 +88,7 @@ private:
     std::vector<ColumnSummary> empty_;
     int64_t start_ = 0, end_ = 0;
     int width_ = -1;
+    size_t keys_ = 0;
     mutable WorkerPool pool_{defaultThreads(0)}; // (computedLanes waits for its helpers)
 };
 

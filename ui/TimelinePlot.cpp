@@ -44,6 +44,7 @@ TimelinePlot::TimelinePlot(ViewState *state, QWidget *parent) : QCustomPlot(pare
         replot(rpQueuedReplot);
     });
     connect(state_, &ViewState::markersChanged, this, [this] { replot(rpQueuedReplot); });
+    connect(this, &QCustomPlot::beforeReplot, this, [this] { primeSummaries(size()); });
     connect(state_, &ViewState::selectionChanged, this, [this] { showSelection(); });
     connect(state_, &ViewState::cpusChanged, this, [this] { rebuild(); });
     connect(state_, &ViewState::comparisonChanged, this, [this] { rebuild(); });
@@ -240,10 +241,19 @@ LaneGeometry TimelinePlot::geometryFor(QSize size)
     return g;
 }
 
+void TimelinePlot::primeSummaries(QSize size)
+{
+    if (!doc_.valid()) return;
+    // What the lanes will ask for (CpuLanePlottable::draw): the axis's range, the axis rect's width.
+    const QCPRange r = xAxis2->range();
+    summaries_.prime(std::llround(r.lower), std::llround(r.upper), size.width() - kLeftMargin - kRightMargin);
+}
+
 void TimelinePlot::paintTo(QCPPainter *painter, QSize size)
 {
     relayout(size);
     syncRange();
+    primeSummaries(size);
     toPainter(painter, size.width(), size.height());
     relayout(this->size());
 }

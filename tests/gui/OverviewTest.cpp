@@ -154,6 +154,12 @@ private slots:
                 std::shuffle(drawn.begin(), drawn.end(), rng);
                 summaries.setLanes(lanes, drawn);
             }
+            // Some ranges are started before any lane asks (a repaint's priming), one in seven with a key no
+            // lane then asks for (the width of a screenshot's other size).
+            if (round % 7 == 3)
+                summaries.prime(a, b, width + 1);
+            else if (round % 2 == 1)
+                summaries.prime(a, b, width);
             // Every fourth range is left after its first lane: the next one comes with the helpers at work.
             const size_t asked = round % 4 == 2 ? 1 : order.size();
             for (size_t i = 0; i < asked; ++i) {
@@ -444,9 +450,13 @@ private slots:
             std::sort(drawn.begin(), drawn.end());
             QVERIFY(std::adjacent_find(drawn.begin(), drawn.end()) == drawn.end());
         }
-        // a repaint summarizes the lanes on screen, not all 40
+        // a repaint summarizes the lanes on screen, not all 40, for the one key its priming set
         w.viewState()->setRange(w.viewState()->rangeStart() + 1000, w.viewState()->rangeEnd() - 1000);
+        const size_t keys = plot->summaries().keys();
+        plot->primeSummaries(plot->size()); // what a repaint at the plot's size starts before its lanes ask
+        QCOMPARE(plot->summaries().keys(), keys + 1);
         tv->render();
+        QCOMPARE(plot->summaries().keys(), keys + 1); // (the lanes asked for the primed key)
         int onScreen = 0;
         for (const LaneGeometry::Lane &l : plot->geometry().lanes)
             onScreen += l.top + l.height > TimelinePlot::kTopMargin && l.top < plot->height();
