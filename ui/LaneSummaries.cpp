@@ -152,13 +152,13 @@ void LaneSummaries::rekey(int64_t start, int64_t end, int width, size_t except)
 
 void LaneSummaries::prime(int64_t start, int64_t end, int width)
 {
-    if (width > 0 && (start != start_ || end != end_ || width != width_)) rekey(start, end, width, SIZE_MAX);
+    if (width > 0 && !isKey(start, end, width)) rekey(start, end, width, SIZE_MAX);
 }
 
 const std::vector<ColumnSummary> &LaneSummaries::columns(size_t slot, int64_t start, int64_t end, int width)
 {
     if (slot >= lanes_.size() || width <= 0) return empty_;
-    if (start != start_ || end != end_ || width != width_) rekey(start, end, width, slot);
+    if (!isKey(start, end, width)) rekey(start, end, width, slot);
     // A lane no helper takes (the first to ask, or one scrolled into view since) is sized here.
     if (columns_[slot].size() != static_cast<size_t>(width))
         columns_[slot].resize(static_cast<size_t>(width));

@@ -69,6 +69,10 @@ private:
     void take(size_t slot);       // the lane's columns, all parts done (computed here, or waited for)
     bool claimAhead(size_t slot); // a part of another lane on screen no one has taken (drawing order)
     void settle();                // the helpers stop taking parts; waits for the ones they hold
+    bool isKey(int64_t start, int64_t end, int width) const
+    {
+        return start == start_ && end == end_ && width == width_;
+    }
     // A new key: the helpers start on the lanes on screen in drawing order but `except` (the one asking).
     void rekey(int64_t start, int64_t end, int width, size_t except);
 

@@ -44,7 +44,7 @@ TimelinePlot::TimelinePlot(ViewState *state, QWidget *parent) : QCustomPlot(pare
         replot(rpQueuedReplot);
     });
     connect(state_, &ViewState::markersChanged, this, [this] { replot(rpQueuedReplot); });
-    connect(this, &QCustomPlot::beforeReplot, this, [this] { primeSummaries(size()); });
+    connect(this, &QCustomPlot::beforeReplot, this, [this] { primeSummaries(); });
     connect(state_, &ViewState::selectionChanged, this, [this] { showSelection(); });
     connect(state_, &ViewState::cpusChanged, this, [this] { rebuild(); });
     connect(state_, &ViewState::comparisonChanged, this, [this] { rebuild(); });
@@ -241,19 +241,20 @@ LaneGeometry TimelinePlot::geometryFor(QSize size)
     return g;
 }
 
-void TimelinePlot::primeSummaries(QSize size)
+void TimelinePlot::primeSummaries()
 {
     if (!doc_.valid()) return;
-    // What the lanes will ask for (CpuLanePlottable::draw): the axis's range, the axis rect's width.
+    // What the lanes will ask for (CpuLanePlottable::draw): the axis's range, the data area's width as laid
+    // out (the axis rect's).
     const QCPRange r = xAxis2->range();
-    summaries_.prime(std::llround(r.lower), std::llround(r.upper), size.width() - kLeftMargin - kRightMargin);
+    summaries_.prime(std::llround(r.lower), std::llround(r.upper), geometry_.right - geometry_.left);
 }
 
 void TimelinePlot::paintTo(QCPPainter *painter, QSize size)
 {
     relayout(size);
     syncRange();
-    primeSummaries(size);
+    primeSummaries();
     toPainter(painter, size.width(), size.height());
     relayout(this->size());
 }

@@ -40,9 +40,9 @@ public:
     void paintTo(QCPPainter *painter, QSize size);
     const LaneGeometry &geometry() const { return geometry_; }
     const LaneSummaries &summaries() const { return summaries_; }
-    // Starts summarizing the lanes on screen for a repaint at `size` (LaneSummaries::prime), before the
-    // background and axes are painted.
-    void primeSummaries(QSize size);
+    // Starts summarizing the lanes on screen for a repaint at the size the lanes are laid out for
+    // (LaneSummaries::prime), before the background and axes are painted.
+    void primeSummaries();
     LaneGeometry geometryFor(QSize size); // the lanes as a picture of that size lays them out
     // The same paint path into a file: PDF through QCustomPlot's vector export, else a raster image by
     // the file's suffix (PNG, JPG, BMP). False when the file cannot be written.

@@ -97,6 +97,10 @@ struct ColumnSummary
     bool operator==(const ColumnSummary &) const = default;
 };
 static_assert(sizeof(ColumnSummary) == 176);
+// A lane's StatePrefix times hold every slot of the lane (the task lane's last slot is the checkpoints'
+// rest; the IRQ lane's slots are all stored ones), and a slot or more past them that stay empty.
+static_assert(std::tuple_size_v<ColumnSummary::TaskTimes> <= StatePrefix::kStored + 1 &&
+              std::tuple_size_v<ColumnSummary::IrqTimes> <= StatePrefix::kStored);
 
 // What a summary fills: every field, or only what a collapsed lane draws (its one thin row of task states,
 // and the lost-event ranges across it): task, taskChanges and lost, the others left at their defaults. A

@@ -453,7 +453,7 @@ private slots:
         // a repaint summarizes the lanes on screen, not all 40, for the one key its priming set
         w.viewState()->setRange(w.viewState()->rangeStart() + 1000, w.viewState()->rangeEnd() - 1000);
         const size_t keys = plot->summaries().keys();
-        plot->primeSummaries(plot->size()); // what a repaint at the plot's size starts before its lanes ask
+        plot->primeSummaries(); // what a repaint at the plot's size starts before its lanes ask
         QCOMPARE(plot->summaries().keys(), keys + 1);
         tv->render();
         QCOMPARE(plot->summaries().keys(), keys + 1); // (the lanes asked for the primed key)
