@@ -6,6 +6,8 @@
 #include "analysis/TickReport.h"
 #include "view/LaneDetail.h"
 
+#include "util/Prefetch.h"
+
 #include <climits>
 #include <cmath>
 
@@ -55,7 +57,7 @@ template <class F> void CpuLanePlottable::fillRuns(QCPPainter *p, int y, int h, 
     for (int j = 1; j <= n; ++j) {
         const QRgb c = j < n ? colourOf(columns_[j]) : kNone + 1;
         if (c == cur) continue;
-        if (qAlpha(cur)) canvas_.fill(p, QRect(left_ + start, y, j - start, h), QColor::fromRgba(cur));
+        if (qAlpha(cur)) canvas_.fill(p, QRect(left_ + start, y, j - start, h), cur);
         start = j;
         cur = c;
     }
@@ -148,6 +150,7 @@ std::vector<CpuLanePlottable::Seg> &CpuLanePlottable::scratchSegs()
 void CpuLanePlottable::collectSegs(int top, const Seg *segs, size_t stride, const QColor &colour, int minW)
 {
     const int n = static_cast<int>(columns_.size());
+    const QRgb argb = colour.rgba();
     for (int j = 0; j < n;) {
         const Seg s = segs[static_cast<size_t>(j) * stride];
         if (s.h <= 0) {
@@ -159,7 +162,7 @@ void CpuLanePlottable::collectSegs(int top, const Seg *segs, size_t stride, cons
                segs[static_cast<size_t>(k) * stride].h == s.h)
             ++k;
         const int w = std::max(k - j, minW);
-        runs_.push_back({QRect(left_ + j - (w - (k - j)) / 2, top + s.y, w, s.h), colour});
+        runs_.push_back({QRect(left_ + j - (w - (k - j)) / 2, top + s.y, w, s.h), argb});
         j = k;
     }
 }
@@ -187,7 +190,11 @@ void CpuLanePlottable::drawStateRow(QCPPainter *p, const QRect &row, bool collap
         static_cast<int>(TaskSlot::Unknown)};
     segs_.assign(static_cast<size_t>(n) * 7, Seg{});
     std::array<int16_t, 7> h{};
+    // The first pass over the lane's columns: at a full repaint another core wrote half of them, and a
+    // lane's 1920 columns are 330 KB, not in this core's cache; the later passes find them in it.
+    constexpr int kAhead = 8;
     for (int j = 0; j < n; ++j) {
+        if (j + kAhead < n) prefetchBytes(&columns_[j + kAhead], sizeof(ColumnSummary));
         shares(columns_[j].task, taskOrder, 0, taskH, collapsed ? 1 : 2, h);
         int y = 0;
         for (size_t i = 0; i < 7; ++i) {

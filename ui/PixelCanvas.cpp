@@ -68,29 +68,39 @@ bool PixelCanvas::begin(QPainter *p, const QRect &rect, size_t fills)
 
 void PixelCanvas::fill(QPainter *p, const QRect &r, const QColor &colour)
 {
-    if (!active_) {
+    if (!active_)
         p->fillRect(r, colour);
+    else
+        fill(p, r, colour.rgba());
+}
+
+void PixelCanvas::fill(QPainter *p, const QRect &r, QRgb colour)
+{
+    if (!active_) {
+        p->fillRect(r, QColor::fromRgba(colour));
         return;
     }
-    if (colour.alpha() != 255) { // blended by the painter's own rules: what is filled so far goes first
+    if (qAlpha(colour) != 255) { // blended by the painter's own rules: what is filled so far goes first
         if (touched_) {
             p->drawImage(rect_.topLeft(), image_);
             image_.fill(Qt::transparent); // in place: the image does not own the buffer, nothing detaches
             touched_ = false;
         }
-        p->fillRect(r, colour);
+        p->fillRect(r, QColor::fromRgba(colour));
         return;
     }
     const QRect c = r.intersected(rect_);
     if (c.isEmpty()) return;
     touched_ = true;
-    const QRgb src = colour.rgba();
-    const int x0 = (c.left() - rect_.left()) * scale_, x1 = x0 + c.width() * scale_;
-    const int y0 = (c.top() - rect_.top()) * scale_, y1 = y0 + c.height() * scale_;
-    for (int y = y0; y < y1; ++y) {
-        auto *line = reinterpret_cast<QRgb *>(image_.scanLine(y));
-        std::fill(line + x0, line + x1, src);
-    }
+    // Straight into the buffer the image wraps (its rows are `stride` pixels apart): a fill is often one
+    // column a few pixels tall, where a call per row (QImage::scanLine) cost more than the pixels.
+    const size_t stride = static_cast<size_t>(rect_.width() * scale_);
+    const size_t w = static_cast<size_t>(c.width() * scale_);
+    const int rows = c.height() * scale_;
+    QRgb *line = buffer_.data() + static_cast<size_t>((c.top() - rect_.top()) * scale_) * stride +
+                 static_cast<size_t>((c.left() - rect_.left()) * scale_);
+    for (int y = 0; y < rows; ++y, line += stride)
+        std::fill(line, line + w, colour);
 }
 
 void PixelCanvas::end(QPainter *p)

@@ -8,6 +8,7 @@
 
 #include <QImage>
 #include <QRect>
+#include <QRgb>
 
 #include <cstddef>
 #include <cstdint>
@@ -27,11 +28,14 @@ public:
 
     // Starts a band covering `rect` (logical coordinates) for about `fills` fills. Returns whether they
     // go to pixels: only when that is cheaper, as clearing and compositing the band costs about as much
-    // per 50 of its device pixels as one fillRect call (measured with paint_bench --ab-fills).
+    // per 300 of its device pixels as one fillRect call does more than a fill into the pixels (measured
+    // with paint_bench's sweep of server-100M.dat: 50, 150, 300, 600 and every band; 300 had the lowest
+    // medians over the levels, every band the highest when zoomed in, where a band has a few fills).
     bool begin(QPainter *p, const QRect &rect, size_t fills);
-    static constexpr int kPixelsPerFill = 50;
+    static constexpr int kPixelsPerFill = 300;
     // fillRect(r, colour): into the band's pixels when begun, else on the painter.
     void fill(QPainter *p, const QRect &r, const QColor &colour);
+    void fill(QPainter *p, const QRect &r, QRgb colour); // (a non-premultiplied ARGB, as QColor::rgba)
     // Draws the band's pixels under everything painted after it; fills go to the painter again.
     void end(QPainter *p);
     bool active() const { return active_; }
