@@ -147,19 +147,18 @@ std::vector<CpuLanePlottable::Seg> &CpuLanePlottable::scratchSegs()
     return segs;
 }
 
-void CpuLanePlottable::collectSegs(int top, const Seg *segs, size_t stride, const QColor &colour, int minW)
+void CpuLanePlottable::collectSegs(int top, const Seg *segs, const QColor &colour, int minW)
 {
     const int n = static_cast<int>(columns_.size());
     const QRgb argb = colour.rgba();
     for (int j = 0; j < n;) {
-        const Seg s = segs[static_cast<size_t>(j) * stride];
+        const Seg s = segs[j];
         if (s.h <= 0) {
             ++j;
             continue;
         }
         int k = j + 1;
-        while (k < n && segs[static_cast<size_t>(k) * stride].y == s.y &&
-               segs[static_cast<size_t>(k) * stride].h == s.h)
+        while (k < n && segs[k] == s)
             ++k;
         const int w = std::max(k - j, minW);
         runs_.push_back({QRect(left_ + j - (w - (k - j)) / 2, top + s.y, w, s.h), argb});
@@ -199,12 +198,14 @@ void CpuLanePlottable::drawStateRow(QCPPainter *p, const QRect &row, bool collap
         int y = 0;
         for (size_t i = 0; i < 7; ++i) {
             const int hh = std::min<int>(h[i], taskH - y);
-            segs_[static_cast<size_t>(j) * 7 + i] = {static_cast<int16_t>(y), static_cast<int16_t>(hh)};
+            segs_[i * static_cast<size_t>(n) + static_cast<size_t>(j)] = {static_cast<int16_t>(y),
+                                                                          static_cast<int16_t>(hh)};
             y += hh;
         }
     }
     for (size_t i = 0; i < 7; ++i)
-        collectSegs(row.top(), segs_.data() + i, 7, palette::task(static_cast<TaskSlot>(taskOrder[i])));
+        collectSegs(row.top(), segs_.data() + i * static_cast<size_t>(n),
+                    palette::task(static_cast<TaskSlot>(taskOrder[i])));
     fillCollected(p, QRect(left_, row.top(), n, taskH));
     if (collapsed) return;
     const int irqH = row.height() - taskH;
@@ -218,12 +219,14 @@ void CpuLanePlottable::drawStateRow(QCPPainter *p, const QRect &row, bool collap
         int y = 0;
         for (size_t i = 0; i < 4; ++i) {
             const int hh = std::min<int>(hi[i], irqH - y);
-            segs_[static_cast<size_t>(j) * 4 + i] = {static_cast<int16_t>(y), static_cast<int16_t>(hh)};
+            segs_[i * static_cast<size_t>(n) + static_cast<size_t>(j)] = {static_cast<int16_t>(y),
+                                                                          static_cast<int16_t>(hh)};
             y += hh;
         }
     }
     for (size_t i = 0; i < 4; ++i)
-        collectSegs(row.top() + taskH, segs_.data() + i, 4, palette::irq(static_cast<IrqSlot>(irqOrder[i])));
+        collectSegs(row.top() + taskH, segs_.data() + i * static_cast<size_t>(n),
+                    palette::irq(static_cast<IrqSlot>(irqOrder[i])));
     fillCollected(p, QRect(left_, row.top() + taskH, n, irqH));
 }
 
@@ -241,12 +244,11 @@ void CpuLanePlottable::drawTickRow(QCPPainter *p, const QRect &row)
     std::array<int16_t, 2> hb{};
     for (int j = 0; j < n; ++j) {
         shares(columns_[j].tickState, std::array<int, 2>{1, 2}, 0, barH, 1, hb);
-        segs_[static_cast<size_t>(j) * 2] = {0, hb[0]};
-        segs_[static_cast<size_t>(j) * 2 + 1] = {hb[0],
-                                                 static_cast<int16_t>(std::min<int>(hb[1], barH - hb[0]))};
+        segs_[static_cast<size_t>(j)] = {0, hb[0]};
+        segs_[static_cast<size_t>(n + j)] = {hb[0], static_cast<int16_t>(std::min<int>(hb[1], barH - hb[0]))};
     }
-    collectSegs(barY, segs_.data(), 2, palette::tickRunning());
-    collectSegs(barY, segs_.data() + 1, 2, palette::tickStopped());
+    collectSegs(barY, segs_.data(), palette::tickRunning());
+    collectSegs(barY, segs_.data() + n, palette::tickStopped());
     fillCollected(p, QRect(left_, barY, n, barH));
 
     const int64_t period = spec_.index->tickPeriodNs();
@@ -265,13 +267,13 @@ void CpuLanePlottable::drawTickRow(QCPPainter *p, const QRect &row)
                                                      std::min(3, hAll), hAll)
                                         : 0;
         const int y = area - hAll;
-        segs_[static_cast<size_t>(j) * 2] = {static_cast<int16_t>(y + hSp), static_cast<int16_t>(hAll - hSp)};
-        segs_[static_cast<size_t>(j) * 2 + 1] = {static_cast<int16_t>(y), static_cast<int16_t>(hSp)};
+        segs_[static_cast<size_t>(j)] = {static_cast<int16_t>(y + hSp), static_cast<int16_t>(hAll - hSp)};
+        segs_[static_cast<size_t>(n + j)] = {static_cast<int16_t>(y), static_cast<int16_t>(hSp)};
     }
     const bool sparse = expected < 0.25;
     // The marks' band: sparse marks are wider than their column (up to a pixel each side).
-    collectSegs(areaTop, segs_.data(), 2, palette::tickMark(), sparse ? 2 : 1);
-    collectSegs(areaTop, segs_.data() + 1, 2, palette::spurious(), sparse ? 3 : 1);
+    collectSegs(areaTop, segs_.data(), palette::tickMark(), sparse ? 2 : 1);
+    collectSegs(areaTop, segs_.data() + n, palette::spurious(), sparse ? 3 : 1);
     fillCollected(p, QRect(left_ - 1, areaTop, n + 2, std::max(0, area)));
 
     // Failed tick stops: an x on the bar, with the dependency's name where there is room.
@@ -393,12 +395,12 @@ void CpuLanePlottable::drawFunctionRow(QCPPainter *p, const QRect &row)
         if (worst < 0) continue;
         const int step = palette::callStep(worst);
         const int h = std::max(3, area * (step + 1) / 4);
-        segs_[static_cast<size_t>(j) * 4 + static_cast<size_t>(step)] = {static_cast<int16_t>(area - h),
-                                                                         static_cast<int16_t>(h)};
+        segs_[static_cast<size_t>(step) * static_cast<size_t>(n) + static_cast<size_t>(j)] = {
+            static_cast<int16_t>(area - h), static_cast<int16_t>(h)};
     }
     constexpr int64_t kStepFloor[4] = {0, 10'000, 50'000, 200'000};
     for (size_t s = 0; s < 4; ++s)
-        collectSegs(row.top() + 1, segs_.data() + s, 4, palette::call(kStepFloor[s]));
+        collectSegs(row.top() + 1, segs_.data() + s * static_cast<size_t>(n), palette::call(kStepFloor[s]));
     fillCollected(p, QRect()); // few marks: on the painter
 }
 

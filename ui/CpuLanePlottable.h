@@ -74,11 +74,13 @@ private:
     struct Seg
     {
         int16_t y = 0, h = 0;
+        bool operator==(const Seg &) const = default;
     };
-    // Runs of columns whose segment (segs[j * stride]) is the same, at least minW pixels wide (centred on
-    // the run), appended to runs_ as rectangles of `colour`; fillCollected fills them in order through the
-    // canvas over `band` (an empty band: on the painter) and empties runs_.
-    void collectSegs(int top, const Seg *segs, size_t stride, const QColor &colour, int minW = 1);
+    // Runs of columns whose segment (segs[j]: a band's slot of every column side by side, one slot after
+    // the other in segs_) is the same, at least minW pixels wide (centred on the run), appended to runs_ as
+    // rectangles of `colour`; fillCollected fills them in order through the canvas over `band` (an empty
+    // band: on the painter) and empties runs_.
+    void collectSegs(int top, const Seg *segs, const QColor &colour, int minW = 1);
     void fillCollected(QCPPainter *p, const QRect &band);
     struct Run
     {
