@@ -200,14 +200,19 @@ void CpuTimelineIndex::summarize(int64_t start, int64_t end, int columns, Column
     if (columns <= 0) return;
     const int first = std::clamp(firstColumn, 0, columns);
     const int last = endColumn < 0 ? columns : std::clamp(endColumn, first, columns); // (exclusive)
-    std::fill(out + first, out + last, ColumnSummary{});
+    // The sweep below writes each column whole; they are cleared first only where something else writes
+    // them (the function row) or nothing will: a separate pass of stores over a lane's 330 KB of columns,
+    // lines no core holds, stalled on every column (a quarter of this function's own time, zoomed out).
+    const bool calls = full && !functions_.empty();
+    const bool sweep = end > start && first < last && events_ && !events_->empty();
+    if (calls || !sweep) std::fill(out + first, out + last, ColumnSummary{});
     if (end <= start || first == last) return;
     const int64_t span = end - start;
     auto boundary = [&](int j) { return start + span * j / columns; };
-    if (full && !functions_.empty())
+    if (calls)
         functions_.worstPerColumn(
             start, end, columns, [&](int j, int64_t w) { out[j].worstCallNs = w; }, first, last);
-    if (!events_ || events_->empty()) return;
+    if (!sweep) return;
     const CpuAnalysis &a = *analysis_;
 
     struct Edge
@@ -260,7 +265,11 @@ void CpuTimelineIndex::summarize(int64_t start, int64_t end, int columns, Column
         prefetchRecord(kWakeups, a.timers.wakeups.data(), a.timers.wakeups.size(), b);
         prefetchRecord(kFails, a.failedStops.data(), a.failedStops.size(), b);
         prefetchRecord(kSoftirqs, a.timers.timerSoftirqs.data(), a.timers.timerSoftirqs.size(), b);
-        if (b < starts_.size()) tickClass_.prefetchLeaf(starts_[b][kTicks]);
+        if (b < starts_.size()) {
+            tickClass_.prefetchLeaf(starts_[b][kTicks]);
+            if (starts_[b][kTicks] < spuriousPrefix_.size())
+                tickscope::prefetch(&spuriousPrefix_[starts_[b][kTicks]]);
+        }
         blockLateness_.prefetchAround(b, 2);
     };
     for (int j = first; j < first + kFar; ++j)
@@ -301,7 +310,8 @@ void CpuTimelineIndex::summarize(int64_t start, int64_t end, int columns, Column
     for (int j = first; j < last; ++j) {
         const int64_t t0 = boundary(j), t1 = boundary(j + 1);
         nextEdge(j + 1, lo, hi);
-        ColumnSummary &c = out[j];
+        ColumnSummary c{};
+        if (calls) c.worstCallNs = out[j].worstCallNs;
         for (size_t s = 0; s < c.task.size(); ++s)
             c.task[s] = hi.task[s] - lo.task[s];
         c.taskChanges = static_cast<uint32_t>(hi.taskChanges - lo.taskChanges);
@@ -328,6 +338,7 @@ void CpuTimelineIndex::summarize(int64_t start, int64_t end, int columns, Column
             c = ColumnSummary{};
             c.worstCallNs = worstCall;
         }
+        out[j] = c;
         std::swap(lo, hi);
     }
 }

@@ -207,7 +207,18 @@ TEST(TimelineIndex, ColumnsInPartsEqualOneCallOverAll)
                     f->index.summarize(cpu, a, b, width, whole.data());
                     for (const ColumnSummary &c : whole)
                         calls = calls || c.worstCallNs >= 0;
+                    // Every field set, so that a column the call writes must be written whole.
                     ColumnSummary sentinel;
+                    sentinel.task.fill(777);
+                    sentinel.irq.fill(777);
+                    sentinel.tickState.fill(777);
+                    sentinel.worstCallNs = 777;
+                    sentinel.taskChanges = sentinel.irqChanges = sentinel.spuriousTicks = 777;
+                    sentinel.wakeups = sentinel.softWakeups = sentinel.timerSoftirqs = 777;
+                    sentinel.failedStops = sentinel.dependencies = 777;
+                    sentinel.maxLatenessNs = 777;
+                    sentinel.worstTick = TickClass::Spurious;
+                    sentinel.catchup = sentinel.lost = true;
                     sentinel.ticks = 12345;
                     std::vector<ColumnSummary> parts(static_cast<size_t>(width), sentinel);
                     const int cut1 = static_cast<int>(rng() % static_cast<unsigned>(width + 1));
