@@ -263,6 +263,9 @@ void CpuTimelineIndex::summarize(int64_t start, int64_t end, int columns, Column
         irq_.prefetchCodes(b);
         prefetchRecord(kTicks, a.ticks.data(), a.ticks.size(), b);
         prefetchRecord(kWakeups, a.timers.wakeups.data(), a.timers.wakeups.size(), b);
+        // (the column's lateness reads the block's wakeups after the edge too: its last one's line)
+        if (b + 1 < starts_.size() && starts_[b + 1][kWakeups] > starts_[b][kWakeups])
+            tickscope::prefetch(&a.timers.wakeups[starts_[b + 1][kWakeups] - 1]);
         prefetchRecord(kFails, a.failedStops.data(), a.failedStops.size(), b);
         prefetchRecord(kSoftirqs, a.timers.timerSoftirqs.data(), a.timers.timerSoftirqs.size(), b);
         if (b < starts_.size()) {
