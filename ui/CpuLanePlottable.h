@@ -100,7 +100,7 @@ private:
     LaneSummaries *summaries_;
     std::span<const ColumnSummary> columns_;             // this draw's columns
     double colNs_ = 0;                                   // and the time one column covers
-    std::vector<Seg> &segs_ = scratchSegs();             // scratch: segments by column and layer
+    std::vector<Seg> &segs_ = scratchSegs();             // scratch: a band's segments, slot by slot
     PixelCanvas &canvas_ = PixelCanvas::forThisThread(); // the band being drawn (state, tick, event rows)
     double rangeLower_ = 0;                              // the key range's lower end of this draw
     int64_t from_ = 0, to_ = 0;                          // and the visible range in the run's absolute time

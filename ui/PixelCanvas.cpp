@@ -92,6 +92,7 @@ void PixelCanvas::fill(QPainter *p, const QRect &r, QRgb colour)
     const QRect c = r.intersected(rect_);
     if (c.isEmpty()) return;
     touched_ = true;
+    Q_ASSERT(image_.constBits() == reinterpret_cast<const uchar *>(buffer_.data())); // (never detached)
     // Straight into the buffer the image wraps (its rows are `stride` pixels apart): a fill is often one
     // column a few pixels tall, where a call per row (QImage::scanLine) cost more than the pixels.
     const size_t stride = static_cast<size_t>(rect_.width() * scale_);

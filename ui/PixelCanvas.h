@@ -27,10 +27,11 @@ public:
     PixelCanvas &operator=(const PixelCanvas &) = delete;
 
     // Starts a band covering `rect` (logical coordinates) for about `fills` fills. Returns whether they
-    // go to pixels: only when that is cheaper, as clearing and compositing the band costs about as much
-    // per 300 of its device pixels as one fillRect call does more than a fill into the pixels (measured
-    // with paint_bench's sweep of server-100M.dat: 50, 150, 300, 600 and every band; 300 had the lowest
-    // medians over the levels, every band the highest when zoomed in, where a band has a few fills).
+    // go to pixels: only when the band has at least one fill per kPixelsPerFill of its device pixels.
+    // Clearing and compositing the band is paid per pixel, and a fillRect call costs more than a fill
+    // into the pixels; 300 pixels per fill is where paint_bench's sweep of server-100M.dat was fastest
+    // (tried 50, 150, 300, 600 and every band: every band was slowest zoomed in, where a band has a few
+    // fills).
     bool begin(QPainter *p, const QRect &rect, size_t fills);
     static constexpr int kPixelsPerFill = 300;
     // fillRect(r, colour): into the band's pixels when begun, else on the painter.

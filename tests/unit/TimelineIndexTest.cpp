@@ -192,6 +192,25 @@ TEST(TimelineIndex, EqualsDirectWalkLostEvents)
 
 // A lane's columns computed in parts (the GUI splits a lane between threads) are those of one call over
 // all of them, and a part writes its own columns only.
+// A column with every field set to what no summary gives, so that a column a call writes must be written
+// whole (ticks 12345: the columns a call does not write keep it).
+ColumnSummary junkColumn()
+{
+    ColumnSummary c;
+    c.task.fill(777);
+    c.irq.fill(777);
+    c.tickState.fill(777);
+    c.worstCallNs = 777;
+    c.taskChanges = c.irqChanges = c.spuriousTicks = 777;
+    c.wakeups = c.softWakeups = c.timerSoftirqs = 777;
+    c.failedStops = c.dependencies = 777;
+    c.maxLatenessNs = 777;
+    c.worstTick = TickClass::Spurious;
+    c.catchup = c.lost = true;
+    c.ticks = 12345;
+    return c;
+}
+
 TEST(TimelineIndex, ColumnsInPartsEqualOneCallOverAll)
 {
     std::mt19937 rng(5);
@@ -201,25 +220,16 @@ TEST(TimelineIndex, ColumnsInPartsEqualOneCallOverAll)
         const int64_t first = f->trace->firstTs(), last = f->trace->lastTs();
         for (int cpu = 0; cpu < f->trace->cpuCount(); ++cpu) {
             for (const int width : {1920, 7, 1}) {
+                // (the last two ranges reach before and after the trace: their columns there are empty)
                 for (const auto &[a, b] : {std::pair{first, last + 1},
-                                           std::pair{(first + last) / 2, (first + last) / 2 + 2'000'000}}) {
+                                           std::pair{(first + last) / 2, (first + last) / 2 + 2'000'000},
+                                           std::pair{first - 1'000'000, first + 3'000'000},
+                                           std::pair{last - 3'000'000, last + 1'000'000}}) {
                     std::vector<ColumnSummary> whole(static_cast<size_t>(width));
                     f->index.summarize(cpu, a, b, width, whole.data());
                     for (const ColumnSummary &c : whole)
                         calls = calls || c.worstCallNs >= 0;
-                    // Every field set, so that a column the call writes must be written whole.
-                    ColumnSummary sentinel;
-                    sentinel.task.fill(777);
-                    sentinel.irq.fill(777);
-                    sentinel.tickState.fill(777);
-                    sentinel.worstCallNs = 777;
-                    sentinel.taskChanges = sentinel.irqChanges = sentinel.spuriousTicks = 777;
-                    sentinel.wakeups = sentinel.softWakeups = sentinel.timerSoftirqs = 777;
-                    sentinel.failedStops = sentinel.dependencies = 777;
-                    sentinel.maxLatenessNs = 777;
-                    sentinel.worstTick = TickClass::Spurious;
-                    sentinel.catchup = sentinel.lost = true;
-                    sentinel.ticks = 12345;
+                    const ColumnSummary sentinel = junkColumn();
                     std::vector<ColumnSummary> parts(static_cast<size_t>(width), sentinel);
                     const int cut1 = static_cast<int>(rng() % static_cast<unsigned>(width + 1));
                     const int cut2 = cut1 + static_cast<int>(rng() % static_cast<unsigned>(width - cut1 + 1));
@@ -252,7 +262,8 @@ TEST(TimelineIndex, CollapsedColumnsAreTheFullOnesTaskAndLostFields)
                 for (const auto &[a, b] :
                      {std::pair{first, last + 1}, std::pair{first - 1'000'000, first + 3'000'000},
                       std::pair{(first + last) / 2, (first + last) / 2 + 2'000'000}}) {
-                    std::vector<ColumnSummary> full(static_cast<size_t>(width)), thin(full.size(), full[0]);
+                    std::vector<ColumnSummary> full(static_cast<size_t>(width)),
+                        thin(full.size(), junkColumn());
                     f->index.summarize(cpu, a, b, width, full.data());
                     const int cut = width / 3;
                     f->index.summarize(cpu, a, b, width, thin.data(), 0, cut, SummaryDetail::Collapsed);
