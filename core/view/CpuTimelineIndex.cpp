@@ -204,9 +204,10 @@ void CpuTimelineIndex::summarize(int64_t start, int64_t end, int columns, Column
     // them (the function row) or nothing will: a separate pass of stores over a lane's 330 KB of columns,
     // lines no core holds, stalled on every column (a quarter of this function's own time, zoomed out).
     const bool calls = full && !functions_.empty();
-    const bool sweep = end > start && first < last && events_ && !events_->empty();
+    const bool range = end > start && first < last;
+    const bool sweep = range && events_ && !events_->empty();
     if (calls || !sweep) std::fill(out + first, out + last, ColumnSummary{});
-    if (end <= start || first == last) return;
+    if (!range) return;
     const int64_t span = end - start;
     auto boundary = [&](int j) { return start + span * j / columns; };
     if (calls)
