@@ -118,8 +118,9 @@ void settle(const Trace &trace, CpuAnalysis &c, ExpiryHeads::Kind kind, size_t s
     const int32_t hard = v ? saturateNs(now - v->expires) : kUnknownNs;
     const int32_t soft = v ? saturateNs(now - v->softexpires) : kUnknownNs;
     if (kind == ExpiryHeads::Wakeup) {
-        t.wakeups[slot].latenessNs = hard;
-        t.wakeups[slot].softLatenessNs = soft;
+        HrtimerWakeup &w = t.wakeups[slot];
+        w.latenessNs = hard;
+        if (v) w.softSlot = t.softLateness->slot(w.index, hard, soft);
     } else if (kind == ExpiryHeads::Tick) {
         c.ticks[slot].latenessNs = hard;
     } else {

@@ -162,9 +162,7 @@ void fillDistribution(const Trace &trace, const CpuAnalysis &c, int64_t from, in
     case 0:
         return distribution(w.lateness, [](const HrtimerWakeup &x) { return x.latenessNs; });
     case 1:
-        return distribution(w.softLateness, [](const HrtimerWakeup &x) {
-            return x.latenessNs == kUnknownNs ? kUnknownNs : x.softLatenessNs;
-        });
+        return distribution(w.softLateness, [&t](const HrtimerWakeup &x) { return t.softLateness->of(x); });
     case 2:
         return distribution(w.latency, latencyIf(0, 0));
     case 3:
@@ -228,8 +226,11 @@ void timerReport(const Trace &trace, const CpuAnalysis &c, int64_t from, int64_t
         if (b.soft) continue;
         w.longestHardRun = std::max<uint64_t>(w.longestHardRun, b.count);
         w.rtDelayed += b.rtDelayed;
-        w.rtDelayNs += b.rtDelayNs;
-        w.rtDelayMaxNs = std::max<int64_t>(w.rtDelayMaxNs, b.rtDelayMaxNs);
+    }
+    for (const RtDelay &d : t.rtDelays) {
+        if (!in(d.first)) continue;
+        w.rtDelayNs += d.totalNs;
+        w.rtDelayMaxNs = std::max<int64_t>(w.rtDelayMaxNs, d.maxNs);
     }
 }
 

@@ -45,9 +45,14 @@
 #include "model/Column.h"
 
 #include <algorithm>
+#include <array>
+#include <atomic>
 #include <climits>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <mutex>
+#include <utility>
 #include <vector>
 
 namespace tickscope {
@@ -104,31 +109,77 @@ struct LongSoftirq
     int64_t durationNs;
 };
 
-// 20 bytes per wakeup (a busy trace has one per ~9 events); who was woken is not kept, only where the
-// event that named it is: the latency step and the tooltips read it again (wokenBy).
+// 16 bytes per wakeup (a busy trace has one per ~9 events); who was woken is not kept, only where the
+// event that named it is: the latency step and the tooltips read it again (wokenBy). The soft lateness
+// is kept by slot (SoftLateness).
 struct HrtimerWakeup
 {
-    uint32_t index;                      // hrtimer_expire_entry function=hrtimer_wakeup
-    int32_t latenessNs = kUnknownNs;     // now - expires (saturated to int32)
-    int32_t softLatenessNs = kUnknownNs; // now - softexpires
-    int32_t latencyNs = kUnknownNs;      // ts(switch into the woken task) - ts(expire_entry)
-    uint8_t flags = 0;                   // WakeupFlag
-    uint16_t wakeOffset = 0; // the naming sched_waking/wakeup is event index + wakeOffset (0: none)
+    uint32_t index;                  // hrtimer_expire_entry function=hrtimer_wakeup
+    int32_t latenessNs = kUnknownNs; // now - expires (saturated to int32)
+    int32_t latencyNs = kUnknownNs;  // ts(switch into the woken task) - ts(expire_entry)
+    uint8_t flags = 0;               // WakeupFlag
+    uint8_t softSlot = 0;            // SoftLateness: its now - softexpires
+    // the naming sched_waking/wakeup is event index + wakeOffset (0: none)
+    uint16_t wakeOffset = 0;
+};
+static_assert(sizeof(HrtimerWakeup) == 16);
+
+// The soft lateness (now - softexpires) of one CPU's hrtimer_wakeup expiries, kept as its difference
+// from their lateness (now - expires). That difference is the timer's slack, expires - softexpires: the
+// sleeping task's timer_slack_ns, 50 us by default and 0 for RT tasks, so a CPU sees a handful of values.
+// Each is stored once and a record keeps its slot, a byte instead of four bytes per record. Past 255
+// values the soft lateness is kept by record (a sorted list: only a trace made that way needs it).
+// The pairing's threads settle one CPU's expiries at once: a slot is published once and never changes.
+class SoftLateness
+{
+public:
+    static constexpr uint8_t kByRecord = 255;
+
+    // The slot of the expiry at event `index` whose lateness is `hard` and soft lateness `soft` (both
+    // known); kByRecord when that value is then kept by record. Safe from several threads at once.
+    uint8_t slot(uint32_t index, int32_t hard, int32_t soft);
+    // Its now - softexpires: kUnknownNs when its lateness is unknown. After the slots were set.
+    int32_t of(const HrtimerWakeup &w) const
+    {
+        if (w.latenessNs == kUnknownNs) return kUnknownNs;
+        if (w.softSlot != kByRecord)
+            return static_cast<int32_t>(w.latenessNs + values_[w.softSlot].load(std::memory_order_relaxed));
+        return byRecord(w.index);
+    }
+    // A stream's hand-back of the records of the expiries before event `index`.
+    void releaseBefore(uint32_t index);
+    size_t values() const { return count_.load(std::memory_order_relaxed); } // slots taken
+    size_t records() const { return byRecord_.size(); }                      // kept by record
+    size_t bytes() const { return byRecord_.capacity() * sizeof(byRecord_[0]); }
+
+private:
+    int32_t byRecord(uint32_t index) const;
+
+    std::array<std::atomic<int64_t>, kByRecord> values_{}; // soft - hard, by slot
+    std::atomic<uint32_t> count_{0};
+    std::mutex mutex_;                                   // the writers that add a value or a record
+    std::vector<std::pair<uint32_t, int32_t>> byRecord_; // (event index, soft lateness), by index
 };
 
 // The hrtimer_wakeup expiries of one hard interrupt or of one HRTIMER softirq span, when there were at
-// least two (a burst), with what the non-RT ones cost the RT ones after them. 16 bytes: a busy trace has
-// one per ~60 events.
+// least two (a burst). 8 bytes: a busy trace has one per ~40 events.
 struct WakeupBatch
 {
     uint32_t first;        // event index of its first expiry
     uint16_t count = 0;    // hrtimer_wakeup expiries in it (saturated)
     bool soft = false;     // an HRTIMER softirq span, not a hard interrupt
     uint8_t rtDelayed = 0; // RT wakeups run after a non-RT one of the same hard interrupt (saturated)
-    int32_t rtDelayNs = 0; // their summed delay (saturated)
-    int32_t rtDelayMaxNs = 0;
 };
-static_assert(sizeof(WakeupBatch) == 16);
+static_assert(sizeof(WakeupBatch) == 8);
+
+// What the non-RT expiries of a hard interrupt's burst cost the RT ones run after them, for the bursts
+// where that happened (few: a batch keeps only their count, so the other bursts carry no zeros).
+struct RtDelay
+{
+    uint32_t first;      // the burst's first expiry, as its WakeupBatch
+    int32_t totalNs = 0; // the RT wakeups' summed delay (saturated)
+    int32_t maxNs = 0;
+};
 
 // Who an hrtimer_wakeup expiry woke, and the CPU it was sent to, read from the model by wokenBy (the pass
 // only records where the naming event is).
@@ -172,14 +223,17 @@ struct CpuTimers
     // growth, few page faults; a stream hands the folded records back, and clears the folded bursts).
     Column<TimerSoftirq> timerSoftirqs;
     Column<HrtimerWakeup> wakeups;
+    // the wakeups' soft lateness (their slots' values)
+    std::unique_ptr<SoftLateness> softLateness = std::make_unique<SoftLateness>();
     Column<HrtimerLateness> otherLateness; // every other expiry
     Column<WakeupBatch> batches;           // bursts, in the order they closed
+    Column<RtDelay> rtDelays;              // of the hard bursts with rtDelayed, the same order
     SwitchRecords switches;                // transient (emptied after the steps across CPUs)
 
     size_t bytes() const
     {
         return timerSoftirqs.bytes() + longSoftirqs.capacity() * sizeof(LongSoftirq) + wakeups.bytes() +
-               otherLateness.bytes() + batches.bytes();
+               softLateness->bytes() + otherLateness.bytes() + batches.bytes() + rtDelays.bytes();
     }
 };
 

@@ -123,6 +123,7 @@ void TimerTracker::onHrtimerExpireEntry(size_t i, int64_t ts, const HrtimerExpir
         b->first = o.wakeup;
         b->rec = WakeupBatch{};
         b->rec.first = index;
+        b->delay = RtDelay{index};
         b->rec.soft = soft == 1;
         return;
     }
@@ -152,8 +153,8 @@ void TimerTracker::onWake(size_t i, const SchedWakeP &p, int32_t pid, CtxLevel l
     if (rt && b->firstNormalTs >= 0) {
         const int64_t d = std::min<int64_t>(o->ts - b->firstNormalTs, INT32_MAX);
         if (b->rec.rtDelayed < UINT8_MAX) ++b->rec.rtDelayed;
-        b->rec.rtDelayNs = static_cast<int32_t>(std::min<int64_t>(int64_t{b->rec.rtDelayNs} + d, INT32_MAX));
-        b->rec.rtDelayMaxNs = std::max(b->rec.rtDelayMaxNs, static_cast<int32_t>(d));
+        b->delay.totalNs = static_cast<int32_t>(std::min<int64_t>(int64_t{b->delay.totalNs} + d, INT32_MAX));
+        b->delay.maxNs = std::max(b->delay.maxNs, static_cast<int32_t>(d));
     }
 }
 
@@ -186,6 +187,7 @@ void TimerTracker::closeBatch(Batch &b)
     if (b.open && b.count >= 2) {
         b.rec.count = static_cast<uint16_t>(std::min<uint32_t>(b.count, UINT16_MAX));
         out_.batches.push_back(b.rec);
+        if (b.rec.rtDelayed) out_.rtDelays.push_back(b.delay);
     }
     for (size_t k = 0; k < openCount_; ++k) {
         if (open_[k].batch == &b) open_[k].batch = nullptr;
@@ -233,6 +235,9 @@ void TimerTracker::finish()
     std::sort(out_.batches.begin(), out_.batches.end(),
               [](const WakeupBatch &a, const WakeupBatch &b) { return a.first < b.first; });
     out_.batches.trim();
+    std::sort(out_.rtDelays.begin(), out_.rtDelays.end(),
+              [](const RtDelay &a, const RtDelay &b) { return a.first < b.first; });
+    out_.rtDelays.trim();
     out_.timerSoftirqs.trim();
     out_.longSoftirqs.shrink_to_fit();
     out_.wakeups.trim();

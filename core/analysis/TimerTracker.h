@@ -87,6 +87,7 @@ private:
         uint32_t count = 0;
         int64_t firstNormalTs = -1; // entry of its first expiry that woke a non-RT task
         WakeupBatch rec{};
+        RtDelay delay{};
     };
     struct OpenExpiry
     {

@@ -302,14 +302,14 @@ void CpuFold::longSoftirq(int64_t ts, const LongSoftirq &l)
     if (l.vec != 1 && inWindow(ts)) keepLongest(longest_, {ts, l.vec, l.durationNs, 0, 0, 0, false});
 }
 
-void CpuFold::wakeup(int64_t ts, const HrtimerWakeup &x)
+void CpuFold::wakeup(int64_t ts, const HrtimerWakeup &x, int32_t softLatenessNs)
 {
     if (!inWindow(ts)) return;
     const int cell = wakeupClass(x.flags);
     const bool hasLatency = countWakeup(w_, x);
     if (x.latenessNs != kUnknownNs) {
         lateness_.add(x.latenessNs);
-        if (x.softLatenessNs != kUnknownNs) softLateness_.add(x.softLatenessNs);
+        if (softLatenessNs != kUnknownNs) softLateness_.add(softLatenessNs);
     }
     const bool isRt = (x.flags & WakeupFlag::PrioKnown) && (x.flags & WakeupFlag::Rt);
     if ((x.flags & WakeupFlag::PrioKnown) && !isRt) {
@@ -348,8 +348,13 @@ void CpuFold::batch(int64_t ts, const WakeupBatch &b)
     if (b.soft) return;
     w.longestHardRun = std::max<uint64_t>(w.longestHardRun, b.count);
     w.rtDelayed += b.rtDelayed;
-    w.rtDelayNs += b.rtDelayNs;
-    w.rtDelayMaxNs = std::max<int64_t>(w.rtDelayMaxNs, b.rtDelayMaxNs);
+}
+
+void CpuFold::rtDelay(int64_t ts, const RtDelay &d)
+{
+    if (!inWindow(ts)) return;
+    w_.rtDelayNs += d.totalNs;
+    w_.rtDelayMaxNs = std::max<int64_t>(w_.rtDelayMaxNs, d.maxNs);
 }
 
 void CpuFold::lost(const LostRange &l)

@@ -96,9 +96,10 @@ public:
     void failedStop(int64_t ts, const FailedStop &f);
     void timerSoftirq(int64_t ts, const TimerSoftirq &s);
     void longSoftirq(int64_t ts, const LongSoftirq &l);
-    void wakeup(int64_t ts, const HrtimerWakeup &w);
+    void wakeup(int64_t ts, const HrtimerWakeup &w, int32_t softLatenessNs);
     void otherLateness(int64_t ts, int32_t latenessNs);
     void batch(int64_t ts, const WakeupBatch &b);
+    void rtDelay(int64_t ts, const RtDelay &d);
     void lost(const LostRange &l);
 
     // end: the trace's last event (the tick lane's last span ends there); lastEvent: this CPU's.

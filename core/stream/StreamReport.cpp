@@ -172,8 +172,10 @@ void Engine::fold(size_t c, bool end)
     for (const LongSoftirq &l : a.timers.longSoftirqs)
         f.longSoftirq(ev.ts(l.entry), l);
     a.timers.longSoftirqs.clear();
-    for (; s.wakeups < s.measured; ++s.wakeups)
-        f.wakeup(ev.ts(a.timers.wakeups[s.wakeups].index), a.timers.wakeups[s.wakeups]);
+    for (; s.wakeups < s.measured; ++s.wakeups) {
+        const HrtimerWakeup &w = a.timers.wakeups[s.wakeups];
+        f.wakeup(ev.ts(w.index), w, a.timers.softLateness->of(w));
+    }
     for (const size_t paired = pairing_.paired(c, 2); s.other < paired; ++s.other)
         f.otherLateness(ev.ts(a.timers.otherLateness[s.other].index),
                         a.timers.otherLateness[s.other].latenessNs);
@@ -181,6 +183,9 @@ void Engine::fold(size_t c, bool end)
     for (const WakeupBatch &b : a.timers.batches)
         f.batch(ev.ts(b.first), b);
     a.timers.batches.clear();
+    for (const RtDelay &d : a.timers.rtDelays)
+        f.rtDelay(ev.ts(d.first), d);
+    a.timers.rtDelays.clear();
 }
 
 void Engine::foldTickLane(size_t c, size_t done, bool end)

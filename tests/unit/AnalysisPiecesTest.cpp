@@ -40,7 +40,7 @@ size_t expectSameTimers(const TickAnalysis &whole, const TickAnalysis &cut)
         EXPECT_EQ(wa.size(), wb.size());
         for (size_t k = 0; k < wa.size() && k < wb.size(); ++k) {
             EXPECT_EQ(wa[k].latenessNs, wb[k].latenessNs) << "wakeup " << k;
-            EXPECT_EQ(wa[k].softLatenessNs, wb[k].softLatenessNs) << "wakeup " << k;
+            EXPECT_EQ(a.timers.softLateness->of(wa[k]), b.timers.softLateness->of(wb[k])) << "wakeup " << k;
             EXPECT_EQ(wa[k].latencyNs, wb[k].latencyNs) << "wakeup " << k;
             EXPECT_EQ(wa[k].flags, wb[k].flags) << "wakeup " << k;
             known += (wa[k].latenessNs != kUnknownNs) + (wa[k].latencyNs != kUnknownNs);

@@ -164,7 +164,7 @@ TEST(AnalysisTimerRealData, CyclictestAgainstTraceCmdReport)
             if (ev.ts(t.wakeups[k].index) != e.ts) continue;
             found = true;
             EXPECT_EQ(t.wakeups[k].latenessNs, e.lateness) << e.ts;
-            EXPECT_EQ(t.wakeups[k].softLatenessNs, e.softLateness) << e.ts;
+            EXPECT_EQ(t.softLateness->of(t.wakeups[k]), e.softLateness) << e.ts;
             // A switch-in the trace shows gives the latency; for a task that just appears, the latency to
             // its first event is an upper bound, and says so.
             EXPECT_EQ(t.wakeups[k].latencyNs, e.latency)

@@ -36,7 +36,7 @@ TEST(AnalysisTimerText, StartOnOneCpuExpiryOnAnother)
     const CpuTimers &c = r.timers(0);
     ASSERT_EQ(c.wakeups.size(), 1u);
     EXPECT_EQ(c.wakeups[0].latenessNs, -44000); // fired between softexpires and expires
-    EXPECT_EQ(c.wakeups[0].softLatenessNs, 6000);
+    EXPECT_EQ(c.softLateness->of(c.wakeups[0]), 6000);
     EXPECT_EQ(c.wakeups[0].latencyNs, 20000); // switched in on CPU 1, its target_cpu
     ASSERT_EQ(c.otherLateness.size(), 1u);
     EXPECT_EQ(c.otherLateness[0].latenessNs, kUnknownNs);

@@ -165,7 +165,9 @@ TEST(AnalysisTimerText, RtWakeupDelayedByNonRtInOneInterrupt)
     ASSERT_EQ(c.batches.size(), 1u);
     EXPECT_EQ(c.batches[0].count, 3u);
     EXPECT_EQ(c.batches[0].rtDelayed, 1u);
-    EXPECT_EQ(c.batches[0].rtDelayNs, 10000); // 1.000111 - 1.000101
+    ASSERT_EQ(c.rtDelays.size(), 1u);
+    EXPECT_EQ(c.rtDelays[0].first, c.batches[0].first);
+    EXPECT_EQ(c.rtDelays[0].totalNs, 10000); // 1.000111 - 1.000101
     for (size_t k = 0; k < 3; ++k)
         EXPECT_EQ(c.wakeups[k].flags & (WakeupFlag::ContextKnown | WakeupFlag::Soft),
                   WakeupFlag::ContextKnown);
@@ -248,9 +250,9 @@ TEST(AnalysisTimerText, RtAndNormalWakeupsAreSplit)
     EXPECT_FALSE(c.wakeups[1].flags & WakeupFlag::Rt);
     EXPECT_TRUE(c.wakeups[1].flags & WakeupFlag::PrioKnown);
     EXPECT_EQ(c.wakeups[0].latenessNs, 5000);
-    EXPECT_EQ(c.wakeups[0].softLatenessNs, 5000);
+    EXPECT_EQ(c.softLateness->of(c.wakeups[0]), 5000);
     EXPECT_EQ(c.wakeups[1].latenessNs, 2000);
-    EXPECT_EQ(c.wakeups[1].softLatenessNs, 52000);
+    EXPECT_EQ(c.softLateness->of(c.wakeups[1]), 52000);
     EXPECT_TRUE(c.batches.empty());
     const TickReport rep0 = r.report();
     const WakeupReport &w = rep0.cpus[0].wakeup;

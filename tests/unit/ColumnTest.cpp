@@ -2,11 +2,13 @@
 // batches, a freed mapping kept and served again as zeros, a streamed column populating only ahead.
 #include "model/Column.h"
 #include "analysis/SwitchRecords.h"
+#include "analysis/TimerRecords.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <sys/mman.h>
+#include <thread>
 #include <unistd.h>
 #include <vector>
 
@@ -308,4 +310,53 @@ TEST(Model, SwitchRecordsWidenedInAStreamKeepTheirHeadHandedBack)
     for (size_t j = 8 * perPage; j < v.size(); ++j)
         ASSERT_EQ(r[j].nextPid, v[j].nextPid) << j;
     EXPECT_LT(r.liveBytes(), v.size() * (sizeof(uint32_t) + 2)) << "the handed-back head was copied back";
+}
+
+TEST(Model, SoftLatenessKeepsEveryValueBySlotThenByRecord)
+{
+    // A wakeup keeps its soft lateness as a slot of the CPU's slack values (soft - hard); past 255 values
+    // they are kept by record. Two threads settle interleaved records at once, as the pairing's do, and
+    // each record must read back its own soft lateness exactly, saturated values included.
+    constexpr uint32_t kRecords = 4000;
+    constexpr int64_t kSlacks = 400; // distinct soft - hard values: 255 slots, the rest by record
+    auto valuesOf = [](uint32_t k) {
+        const int32_t hard = k % 7 == 0 ? INT32_MAX : static_cast<int32_t>(k * 37 % 100000) - 50000;
+        const int32_t soft = saturateNs(int64_t{hard} + (k % kSlacks) * 1000);
+        return std::make_pair(hard, soft);
+    };
+    SoftLateness s;
+    std::vector<HrtimerWakeup> w(kRecords);
+    auto settle = [&](uint32_t first) {
+        for (uint32_t k = first; k < kRecords; k += 2) {
+            const auto [hard, soft] = valuesOf(k);
+            w[k].index = 10 * k;
+            w[k].latenessNs = hard;
+            w[k].softSlot = s.slot(w[k].index, hard, soft);
+        }
+    };
+    std::thread other(settle, 1);
+    settle(0);
+    other.join();
+    EXPECT_EQ(s.values(), 255u);
+    size_t byRecord = 0;
+    for (uint32_t k = 0; k < kRecords; ++k) {
+        ASSERT_EQ(s.of(w[k]), valuesOf(k).second) << "record " << k;
+        byRecord += w[k].softSlot == SoftLateness::kByRecord;
+    }
+    EXPECT_GT(byRecord, 0u);
+    EXPECT_LT(byRecord, size_t{kRecords});
+    EXPECT_EQ(s.records(), byRecord);
+
+    HrtimerWakeup unknown;
+    unknown.index = 7;
+    EXPECT_EQ(s.of(unknown), kUnknownNs) << "a wakeup whose lateness is unknown has no soft lateness";
+
+    // A stream hands back the records before an event: the ones after still read right.
+    s.releaseBefore(10 * (kRecords / 2));
+    for (uint32_t k = kRecords / 2; k < kRecords; ++k)
+        ASSERT_EQ(s.of(w[k]), valuesOf(k).second) << "record " << k;
+    size_t after = 0;
+    for (uint32_t k = kRecords / 2; k < kRecords; ++k)
+        after += w[k].softSlot == SoftLateness::kByRecord;
+    EXPECT_EQ(s.records(), after) << "the records before were not handed back";
 }

@@ -145,9 +145,15 @@ void expectSameRecords(const Trace &ta, const CpuAnalysis &a, const Trace &tb, c
     ASSERT_EQ(x.batches.size(), y.batches.size()) << what;
     for (size_t k = 0; k < x.batches.size(); ++k) {
         const WakeupBatch &p = x.batches[k], &q = y.batches[k];
-        EXPECT_EQ(std::make_tuple(p.first, p.count, p.soft, p.rtDelayed, p.rtDelayNs, p.rtDelayMaxNs),
-                  std::make_tuple(q.first, q.count, q.soft, q.rtDelayed, q.rtDelayNs, q.rtDelayMaxNs))
+        EXPECT_EQ(std::make_tuple(p.first, p.count, p.soft, p.rtDelayed),
+                  std::make_tuple(q.first, q.count, q.soft, q.rtDelayed))
             << what << " batch " << k;
+    }
+    ASSERT_EQ(x.rtDelays.size(), y.rtDelays.size()) << what;
+    for (size_t k = 0; k < x.rtDelays.size(); ++k) {
+        const RtDelay &p = x.rtDelays[k], &q = y.rtDelays[k];
+        EXPECT_EQ(std::make_tuple(p.first, p.totalNs, p.maxNs), std::make_tuple(q.first, q.totalNs, q.maxNs))
+            << what << " RT delay " << k;
     }
     ASSERT_EQ(x.switches.size(), y.switches.size()) << what;
     for (size_t k = 0; k < x.switches.size(); ++k)
