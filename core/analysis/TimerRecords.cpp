@@ -18,15 +18,16 @@ uint8_t SoftLateness::slot(uint32_t index, int32_t hard, int32_t soft)
     const int64_t d = int64_t{soft} - hard;
     const uint32_t seen = count_.load(std::memory_order_acquire);
     for (uint32_t k = 0; k < seen; ++k) {
-        if (values_[k].load(std::memory_order_relaxed) == d) return static_cast<uint8_t>(k);
+        if ((*values_)[k].load(std::memory_order_relaxed) == d) return static_cast<uint8_t>(k);
     }
     const std::lock_guard<std::mutex> lock(mutex_);
     const uint32_t n = count_.load(std::memory_order_relaxed);
     for (uint32_t k = seen; k < n; ++k) { // (added since)
-        if (values_[k].load(std::memory_order_relaxed) == d) return static_cast<uint8_t>(k);
+        if ((*values_)[k].load(std::memory_order_relaxed) == d) return static_cast<uint8_t>(k);
     }
     if (n < kByRecord) {
-        values_[n].store(d, std::memory_order_relaxed);
+        if (!values_) values_ = std::make_unique<std::array<std::atomic<int64_t>, kByRecord>>();
+        (*values_)[n].store(d, std::memory_order_relaxed);
         count_.store(n + 1, std::memory_order_release);
         return static_cast<uint8_t>(n);
     }

@@ -142,20 +142,24 @@ public:
     int32_t of(const HrtimerWakeup &w) const
     {
         if (w.latenessNs == kUnknownNs) return kUnknownNs;
-        if (w.softSlot != kByRecord)
-            return static_cast<int32_t>(w.latenessNs + values_[w.softSlot].load(std::memory_order_relaxed));
-        return byRecord(w.index);
+        if (w.softSlot == kByRecord) return byRecord(w.index);
+        return static_cast<int32_t>(w.latenessNs + (*values_)[w.softSlot].load(std::memory_order_relaxed));
     }
     // A stream's hand-back of the records of the expiries before event `index`.
     void releaseBefore(uint32_t index);
     size_t values() const { return count_.load(std::memory_order_relaxed); } // slots taken
     size_t records() const { return byRecord_.size(); }                      // kept by record
-    size_t bytes() const { return byRecord_.capacity() * sizeof(byRecord_[0]); }
+    size_t bytes() const
+    {
+        return (values_ ? sizeof(*values_) : 0) + byRecord_.capacity() * sizeof(byRecord_[0]);
+    }
 
 private:
     int32_t byRecord(uint32_t index) const;
 
-    std::array<std::atomic<int64_t>, kByRecord> values_{}; // soft - hard, by slot
+    // soft - hard, by slot: made with the first value (a CPU without wakeups has none), before count_
+    // says there is one
+    std::unique_ptr<std::array<std::atomic<int64_t>, kByRecord>> values_;
     std::atomic<uint32_t> count_{0};
     std::mutex mutex_;                                   // the writers that add a value or a record
     std::vector<std::pair<uint32_t, int32_t>> byRecord_; // (event index, soft lateness), by index
