@@ -128,6 +128,13 @@ void settle(const Trace &trace, CpuAnalysis &c, ExpiryHeads::Kind kind, size_t s
     }
 }
 
+// Once every expiry so far is settled: the soft lateness kept by record, in order (SoftLateness::finish).
+void finishSoftLateness(std::vector<CpuAnalysis> &cpus)
+{
+    for (CpuAnalysis &c : cpus)
+        c.timers.softLateness->finish();
+}
+
 // The same against the table of last starts, whose start the expiry then uses up.
 void settle(const Trace &trace, CpuAnalysis &c, ExpiryHeads::Kind kind, size_t slot,
             const HrtimerExpireEntryP &x, int64_t at, PtrTable &last)
@@ -278,6 +285,7 @@ void IncrementalPairing::through(const Trace &trace, std::vector<CpuAnalysis> &c
             if (h.at + 1 < mine.size()) heads.push({mine[h.at + 1].v, h.at + 1});
         }
     });
+    finishSoftLateness(cpus);
 }
 
 size_t IncrementalPairing::nextStart(size_t c) const
@@ -473,6 +481,7 @@ void pairHrtimers(const Trace &trace, std::vector<CpuAnalysis> &cpus, int thread
                    ev.payload<HrtimerExpireEntryP>(it.index), it.ts, last);
         }
     }
+    finishSoftLateness(cpus);
 }
 
 } // namespace tickscope

@@ -125,20 +125,26 @@ struct HrtimerWakeup
 static_assert(sizeof(HrtimerWakeup) == 16);
 
 // The soft lateness (now - softexpires) of one CPU's hrtimer_wakeup expiries, kept as its difference
-// from their lateness (now - expires). That difference is the timer's slack, expires - softexpires: the
-// sleeping task's timer_slack_ns, 50 us by default and 0 for RT tasks, so a CPU sees a handful of values.
-// Each is stored once and a record keeps its slot, a byte instead of four bytes per record. Past 255
-// values the soft lateness is kept by record (a sorted list: only a trace made that way needs it).
-// The pairing's threads settle one CPU's expiries at once: a slot is published once and never changes.
+// from their lateness (now - expires). That difference is the timer's slack, expires - softexpires (unless
+// a lateness saturates): the sleeping task's timer_slack_ns, 50 us by default and 0 for RT tasks, so most
+// CPUs see a handful of values. Each value is stored once and a record keeps its slot, a byte instead of
+// four. A poll, select or epoll sleeper's slack grows with its timeout (a thousandth of it past 50 ms), so
+// an event loop's CPU can see many: past 255 values the soft lateness is kept by record, exactly, in 8
+// more bytes per record. The pairing's threads settle one CPU's expiries at once: a slot is published once
+// and never changes; the records kept by record are put in order when the pairing is done (finish()).
 class SoftLateness
 {
 public:
     static constexpr uint8_t kByRecord = 255;
 
     // The slot of the expiry at event `index` whose lateness is `hard` and soft lateness `soft` (both
-    // known); kByRecord when that value is then kept by record. Safe from several threads at once.
+    // known); kByRecord when that value is then kept by record. Several threads may call it at once (but
+    // none of the other members meanwhile).
     uint8_t slot(uint32_t index, int32_t hard, int32_t soft);
-    // Its now - softexpires: kUnknownNs when its lateness is unknown. After the slots were set.
+    // Puts the records kept by record since the last call in order (a record settled twice keeps its last
+    // value). Once the writers are done, before of() or releaseBefore() read them.
+    void finish();
+    // Its now - softexpires: kUnknownNs when its lateness is unknown. After finish().
     int32_t of(const HrtimerWakeup &w) const
     {
         if (w.latenessNs == kUnknownNs) return kUnknownNs;
@@ -161,8 +167,10 @@ private:
     // says there is one
     std::unique_ptr<std::array<std::atomic<int64_t>, kByRecord>> values_;
     std::atomic<uint32_t> count_{0};
-    std::mutex mutex_;                                   // the writers that add a value or a record
-    std::vector<std::pair<uint32_t, int32_t>> byRecord_; // (event index, soft lateness), by index
+    std::mutex mutex_; // the writers that add a value or a record
+    // (event index, soft lateness): in order up to `sorted_`, the ones slot() added since after it
+    std::vector<std::pair<uint32_t, int32_t>> byRecord_;
+    size_t sorted_ = 0;
 };
 
 // The hrtimer_wakeup expiries of one hard interrupt or of one HRTIMER softirq span, when there were at
@@ -212,7 +220,7 @@ struct WakeTarget
 };
 
 // 8 bytes per expiry of the tick and of timers other than sleepers' (the report shows their now -
-// expires only; a sleeper's soft lateness is in its HrtimerWakeup).
+// expires only; a sleeper's soft lateness is in SoftLateness).
 struct HrtimerLateness
 {
     uint32_t index; // hrtimer_expire_entry

@@ -139,7 +139,7 @@ public:
     struct RecordBytes
     {
         size_t taskCodes = 0, taskBits = 0, irq = 0, ticks = 0, lane = 0, softirqs = 0, wakeups = 0, sw = 0,
-               other = 0, info = 0;
+               other = 0, info = 0; // (wakeups: with their soft lateness and the bursts)
         size_t total() const
         {
             return taskCodes + taskBits + irq + ticks + lane + softirqs + wakeups + sw + other + info;

@@ -122,7 +122,8 @@ Engine::RecordBytes Engine::recordBytes() const
         b.lane += a.tickLane.bytes() + a.failedStops.capacity() * sizeof(FailedStop);
         b.softirqs +=
             a.timers.timerSoftirqs.liveBytes() + a.timers.longSoftirqs.capacity() * sizeof(LongSoftirq);
-        b.wakeups += a.timers.wakeups.liveBytes();
+        b.wakeups += a.timers.wakeups.liveBytes() + a.timers.softLateness->bytes() +
+                     a.timers.batches.liveBytes() + a.timers.rtDelays.liveBytes();
         b.sw += a.timers.switches.liveBytes();
         b.other += a.timers.otherLateness.liveBytes();
         b.info += (state_[c].info.size() + state_[c].infoLocal.size()) * sizeof(TickInfo);
@@ -139,7 +140,8 @@ void Engine::debugMemory() const
     std::fprintf(
         stderr,
         "stream: rss %.1f MB; task codes %.1f MB, task bits %.1f MB, irq lanes %.1f MB, ticks %.1f MB, "
-        "tick info %.1f MB, tick lanes and failed stops %.1f MB, softirqs %.1f MB, wakeups %.1f MB, "
+        "tick info %.1f MB, tick lanes and failed stops %.1f MB, softirqs %.1f MB, wakeups and bursts %.1f "
+        "MB, "
         "switches %.1f MB, lateness %.1f MB; folds %.1f MB; live events %zu; names %zu; pending chains %zu; "
         "candidates %zu; "
         "heads handed back %zu in %zu calls\n",

@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <string>
 
 namespace tickscope {
@@ -281,6 +282,49 @@ TEST(AnalysisTimerText, AWokenTaskIsLookedForOnTheCpusItRunsOn)
     EXPECT_EQ(w[1].latencyNs, kUnknownNs) << "y was running on CPU 3 when woken";
     const test::DatOfText d = test::datOfText(*t.load(), "woken-elsewhere.dat");
     EXPECT_EQ(test::loadedJson(*d.loaded), test::streamedJson(d.path, *d.loaded, 1000, SIZE_MAX));
+}
+
+TEST(AnalysisTimerText, ManySlackValuesKeepEachWakeupsSoftLateness)
+{
+    // 600 sleepers woken on CPU 0, each with a slack of its own (an event loop's poll timeouts give one per
+    // timeout): 255 values fit the CPU's slots, the rest are kept by record. Half the timers were started on
+    // CPU 1, so their pointers go through the merge of shared pointers, the others through CPU 0's pieces.
+    // Whatever the pieces, each wakeup's soft lateness must be its own, and the streamed report the loaded
+    // one.
+    constexpr int kSleepers = 600;
+    const auto ptr = [](int k) {
+        char b[17];
+        std::snprintf(b, sizeof b, "00000000eeee%04x", k);
+        return std::string(b);
+    };
+    const auto slack = [](int k) { return 1000 + 37 * k; };
+    TextTrace t;
+    for (int k = 0; k < kSleepers; ++k) {
+        const double ts = 1.0 + k * 1e-4;
+        const long long expires = 1000000000LL + k * 100000LL + 50000;
+        t.start(k % 2, ts, "app-" + std::to_string(300 + k), ptr(k), expires, expires - slack(k));
+        t.wakeOne(0, ts + 5e-5, kIdle, ptr(k), expires + 100 + k, "app", 300 + k, 120);
+    }
+    const auto trace = t.load();
+    for (const size_t part : {size_t{0}, size_t{16}}) {
+        AnalysisOptions o;
+        o.partEvents = part;
+        o.threads = 2;
+        const TickAnalysis a = TickAnalysis::run(*trace, o);
+        const CpuTimers &c = a.cpus[0].timers;
+        ASSERT_EQ(c.wakeups.size(), size_t{kSleepers}) << part;
+        EXPECT_EQ(c.softLateness->values(), 255u) << part;
+        EXPECT_EQ(c.softLateness->records(), size_t{kSleepers - 255}) << part;
+        for (int k = 0; k < kSleepers; ++k) {
+            ASSERT_EQ(c.wakeups[static_cast<size_t>(k)].latenessNs, 100 + k) << part << " " << k;
+            ASSERT_EQ(c.softLateness->of(c.wakeups[static_cast<size_t>(k)]), 100 + k + slack(k))
+                << part << " " << k;
+        }
+    }
+    const test::DatOfText d = test::datOfText(*trace, "many-slacks.dat");
+    for (const int64_t slice : {1000, 100000})
+        EXPECT_EQ(test::loadedJson(*d.loaded), test::streamedJson(d.path, *d.loaded, slice, SIZE_MAX))
+            << slice;
 }
 
 } // namespace

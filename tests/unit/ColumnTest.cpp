@@ -320,6 +320,7 @@ TEST(Model, SoftLatenessKeepsEveryValueBySlotThenByRecord)
     constexpr uint32_t kRecords = 4000;
     constexpr int64_t kSlacks = 400; // distinct soft - hard values: 255 slots, the rest by record
     auto valuesOf = [](uint32_t k) {
+        if (k == 1) return std::make_pair(INT32_MIN + 1, INT32_MAX); // the widest difference: 33 bits
         const int32_t hard = k % 7 == 0 ? INT32_MAX : static_cast<int32_t>(k * 37 % 100000) - 50000;
         const int32_t soft = saturateNs(int64_t{hard} + (k % kSlacks) * 1000);
         return std::make_pair(hard, soft);
@@ -337,6 +338,7 @@ TEST(Model, SoftLatenessKeepsEveryValueBySlotThenByRecord)
     std::thread other(settle, 1);
     settle(0);
     other.join();
+    s.finish();
     EXPECT_EQ(s.values(), 255u);
     size_t byRecord = 0;
     for (uint32_t k = 0; k < kRecords; ++k) {
@@ -347,13 +349,27 @@ TEST(Model, SoftLatenessKeepsEveryValueBySlotThenByRecord)
     EXPECT_LT(byRecord, size_t{kRecords});
     EXPECT_EQ(s.records(), byRecord);
 
+    // A record settled again keeps its last value, wherever it was kept.
+    for (const uint32_t k : {uint32_t{2}, kRecords - 2}) {
+        const auto [hard, soft] = valuesOf(k);
+        w[k].softSlot = s.slot(w[k].index, hard, soft - 1);
+    }
+    s.finish();
+    EXPECT_EQ(s.of(w[2]), valuesOf(2).second - 1);
+    EXPECT_EQ(s.of(w[kRecords - 2]), valuesOf(kRecords - 2).second - 1);
+    EXPECT_EQ(w[kRecords - 2].softSlot, SoftLateness::kByRecord);
+    byRecord = 0;
+    for (uint32_t k = 0; k < kRecords; ++k)
+        byRecord += w[k].softSlot == SoftLateness::kByRecord;
+    EXPECT_EQ(s.records(), byRecord) << "a record settled twice is kept once";
+
     HrtimerWakeup unknown;
     unknown.index = 7;
     EXPECT_EQ(s.of(unknown), kUnknownNs) << "a wakeup whose lateness is unknown has no soft lateness";
 
     // A stream hands back the records before an event: the ones after still read right.
     s.releaseBefore(10 * (kRecords / 2));
-    for (uint32_t k = kRecords / 2; k < kRecords; ++k)
+    for (uint32_t k = kRecords / 2; k < kRecords - 2; ++k)
         ASSERT_EQ(s.of(w[k]), valuesOf(k).second) << "record " << k;
     size_t after = 0;
     for (uint32_t k = kRecords / 2; k < kRecords; ++k)
