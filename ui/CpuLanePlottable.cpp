@@ -175,6 +175,16 @@ void CpuLanePlottable::fillCollected(QCPPainter *p, const QRect &band)
     runs_.clear();
 }
 
+template <size_t K> void CpuLanePlottable::stackSegs(int j, const std::array<int16_t, K> &h, int height)
+{
+    int y = 0;
+    for (size_t i = 0; i < K; ++i) {
+        const int hh = std::min<int>(h[i], height - y);
+        slotSegs(i)[j] = {static_cast<int16_t>(y), static_cast<int16_t>(hh)};
+        y += hh;
+    }
+}
+
 // State row: the task band (upper two thirds) stacks the column's states by their share of its time,
 // busy states on top; the IRQ band below hangs the interrupt kinds from it by their share, so its height
 // is how much of the column went into interrupts (at least a pixel when any ran).
@@ -187,7 +197,7 @@ void CpuLanePlottable::drawStateRow(QCPPainter *p, const QRect &row, bool collap
         static_cast<int>(TaskSlot::Poll),        static_cast<int>(TaskSlot::IdleTask),
         static_cast<int>(TaskSlot::IdleShallow), static_cast<int>(TaskSlot::IdleDeep),
         static_cast<int>(TaskSlot::Unknown)};
-    segs_.assign(static_cast<size_t>(n) * 7, Seg{});
+    resetSegs(7);
     std::array<int16_t, 7> h{};
     // The first pass over the lane's columns: at a full repaint another core wrote half of them, and a
     // lane's 1920 columns (330 KB) are not in this core's cache. The passes after it read them back from
@@ -196,38 +206,24 @@ void CpuLanePlottable::drawStateRow(QCPPainter *p, const QRect &row, bool collap
     for (int j = 0; j < n; ++j) {
         if (j + kAhead < n) prefetchBytes(&columns_[j + kAhead], sizeof(ColumnSummary));
         shares(columns_[j].task, taskOrder, 0, taskH, collapsed ? 1 : 2, h);
-        int y = 0;
-        for (size_t i = 0; i < 7; ++i) {
-            const int hh = std::min<int>(h[i], taskH - y);
-            segs_[i * static_cast<size_t>(n) + static_cast<size_t>(j)] = {static_cast<int16_t>(y),
-                                                                          static_cast<int16_t>(hh)};
-            y += hh;
-        }
+        stackSegs(j, h, taskH);
     }
     for (size_t i = 0; i < 7; ++i)
-        collectSegs(row.top(), segs_.data() + i * static_cast<size_t>(n),
-                    palette::task(static_cast<TaskSlot>(taskOrder[i])));
+        collectSegs(row.top(), slotSegs(i), palette::task(static_cast<TaskSlot>(taskOrder[i])));
     fillCollected(p, QRect(left_, row.top(), n, taskH));
     if (collapsed) return;
     const int irqH = row.height() - taskH;
     constexpr std::array<int, 4> irqOrder{
         static_cast<int>(IrqSlot::HardIrq), static_cast<int>(IrqSlot::SoftIrq),
         static_cast<int>(IrqSlot::TimerSoftirq), static_cast<int>(IrqSlot::Unknown)};
-    segs_.assign(static_cast<size_t>(n) * 4, Seg{});
+    resetSegs(4);
     std::array<int16_t, 4> hi{};
     for (int j = 0; j < n; ++j) {
         shares(columns_[j].irq, irqOrder, columns_[j].irq[static_cast<int>(IrqSlot::None)], irqH, 1, hi);
-        int y = 0;
-        for (size_t i = 0; i < 4; ++i) {
-            const int hh = std::min<int>(hi[i], irqH - y);
-            segs_[i * static_cast<size_t>(n) + static_cast<size_t>(j)] = {static_cast<int16_t>(y),
-                                                                          static_cast<int16_t>(hh)};
-            y += hh;
-        }
+        stackSegs(j, hi, irqH);
     }
     for (size_t i = 0; i < 4; ++i)
-        collectSegs(row.top() + taskH, segs_.data() + i * static_cast<size_t>(n),
-                    palette::irq(static_cast<IrqSlot>(irqOrder[i])));
+        collectSegs(row.top() + taskH, slotSegs(i), palette::irq(static_cast<IrqSlot>(irqOrder[i])));
     fillCollected(p, QRect(left_, row.top() + taskH, n, irqH));
 }
 
@@ -241,15 +237,14 @@ void CpuLanePlottable::drawTickRow(QCPPainter *p, const QRect &row)
     const int n = static_cast<int>(columns_.size());
     const int barH = std::max(4, row.height() / 4), barY = row.bottom() + 1 - barH;
     const int areaTop = row.top() + 1, area = barY - 1 - areaTop;
-    segs_.assign(static_cast<size_t>(n) * 2, Seg{});
+    resetSegs(2);
     std::array<int16_t, 2> hb{};
     for (int j = 0; j < n; ++j) {
         shares(columns_[j].tickState, std::array<int, 2>{1, 2}, 0, barH, 1, hb);
-        segs_[static_cast<size_t>(j)] = {0, hb[0]};
-        segs_[static_cast<size_t>(n + j)] = {hb[0], static_cast<int16_t>(std::min<int>(hb[1], barH - hb[0]))};
+        stackSegs(j, hb, barH);
     }
-    collectSegs(barY, segs_.data(), palette::tickRunning());
-    collectSegs(barY, segs_.data() + n, palette::tickStopped());
+    collectSegs(barY, slotSegs(0), palette::tickRunning());
+    collectSegs(barY, slotSegs(1), palette::tickStopped());
     fillCollected(p, QRect(left_, barY, n, barH));
 
     const int64_t period = spec_.index->tickPeriodNs();
@@ -257,7 +252,7 @@ void CpuLanePlottable::drawTickRow(QCPPainter *p, const QRect &row)
     // at HZ is full height whether it caught floor or floor + 1 ticks (no aliasing stripes).
     const double expected = period > 0 ? colNs_ / static_cast<double>(period) : 0;
     const double full = std::max(1.0, std::floor(expected));
-    segs_.assign(static_cast<size_t>(n) * 2, Seg{});
+    resetSegs(2);
     for (int j = 0; j < n; ++j) {
         const ColumnSummary &c = columns_[j];
         if (!c.ticks) continue;
@@ -268,13 +263,13 @@ void CpuLanePlottable::drawTickRow(QCPPainter *p, const QRect &row)
                                                      std::min(3, hAll), hAll)
                                         : 0;
         const int y = area - hAll;
-        segs_[static_cast<size_t>(j)] = {static_cast<int16_t>(y + hSp), static_cast<int16_t>(hAll - hSp)};
-        segs_[static_cast<size_t>(n + j)] = {static_cast<int16_t>(y), static_cast<int16_t>(hSp)};
+        slotSegs(0)[j] = {static_cast<int16_t>(y + hSp), static_cast<int16_t>(hAll - hSp)};
+        slotSegs(1)[j] = {static_cast<int16_t>(y), static_cast<int16_t>(hSp)};
     }
     const bool sparse = expected < 0.25;
     // The marks' band: sparse marks are wider than their column (up to a pixel each side).
-    collectSegs(areaTop, segs_.data(), palette::tickMark(), sparse ? 2 : 1);
-    collectSegs(areaTop, segs_.data() + n, palette::spurious(), sparse ? 3 : 1);
+    collectSegs(areaTop, slotSegs(0), palette::tickMark(), sparse ? 2 : 1);
+    collectSegs(areaTop, slotSegs(1), palette::spurious(), sparse ? 3 : 1);
     fillCollected(p, QRect(left_ - 1, areaTop, n + 2, std::max(0, area)));
 
     // Failed tick stops: an x on the bar, with the dependency's name where there is room.
@@ -390,18 +385,17 @@ void CpuLanePlottable::drawFunctionRow(QCPPainter *p, const QRect &row)
         return;
     }
     const int area = row.height() - 2;
-    segs_.assign(static_cast<size_t>(n) * 4, Seg{});
+    resetSegs(4);
     for (int j = 0; j < n; ++j) {
         const int64_t worst = columns_[j].worstCallNs;
         if (worst < 0) continue;
         const int step = palette::callStep(worst);
         const int h = std::max(3, area * (step + 1) / 4);
-        segs_[static_cast<size_t>(step) * static_cast<size_t>(n) + static_cast<size_t>(j)] = {
-            static_cast<int16_t>(area - h), static_cast<int16_t>(h)};
+        slotSegs(static_cast<size_t>(step))[j] = {static_cast<int16_t>(area - h), static_cast<int16_t>(h)};
     }
     constexpr int64_t kStepFloor[4] = {0, 10'000, 50'000, 200'000};
     for (size_t s = 0; s < 4; ++s)
-        collectSegs(row.top() + 1, segs_.data() + s * static_cast<size_t>(n), palette::call(kStepFloor[s]));
+        collectSegs(row.top() + 1, slotSegs(s), palette::call(kStepFloor[s]));
     fillCollected(p, QRect()); // few marks: on the painter
 }
 

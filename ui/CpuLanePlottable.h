@@ -81,6 +81,11 @@ private:
     // rectangles of `colour`; fillCollected fills them in order through the canvas over `band` (an empty
     // band: on the painter) and empties runs_.
     void collectSegs(int top, const Seg *segs, const QColor &colour, int minW = 1);
+    // segs_ as `count` slots of every column, cleared; and slot k's segments, column by column.
+    void resetSegs(size_t count) { segs_.assign(count * columns_.size(), Seg{}); }
+    Seg *slotSegs(size_t k) { return segs_.data() + k * columns_.size(); }
+    // Column j's heights h stacked from the band's top, one segment per slot, clipped to `height` in all.
+    template <size_t K> void stackSegs(int j, const std::array<int16_t, K> &h, int height);
     void fillCollected(QCPPainter *p, const QRect &band);
     struct Run
     {

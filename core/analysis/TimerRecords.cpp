@@ -1,16 +1,16 @@
 #include "TimerRecords.h"
 
-#include <span>
-
 namespace tickscope {
 
 namespace {
+
+using Kept = std::pair<uint32_t, int32_t>; // a soft lateness kept by record: (event index, value)
 
 // The first record at or after event `index` in a list by index.
 template <class V> auto recordFrom(V &records, uint32_t index)
 {
     return std::lower_bound(records.begin(), records.end(), index,
-                            [](const std::pair<uint32_t, int32_t> &r, uint32_t i) { return r.first < i; });
+                            [](const Kept &r, uint32_t i) { return r.first < i; });
 }
 
 } // namespace
@@ -40,35 +40,25 @@ uint8_t SoftLateness::slot(uint32_t index, int32_t hard, int32_t soft)
 void SoftLateness::finish()
 {
     const std::lock_guard<std::mutex> lock(mutex_);
-    if (sorted_ == byRecord_.size()) return;
-    const auto byIndex = [](const std::pair<uint32_t, int32_t> &a, const std::pair<uint32_t, int32_t> &b) {
-        return a.first < b.first;
-    };
-    const auto mid = byRecord_.begin() + static_cast<std::ptrdiff_t>(sorted_);
-    std::stable_sort(mid, byRecord_.end(), byIndex);
-    std::inplace_merge(byRecord_.begin(), mid, byRecord_.end(), byIndex); // (stable: the later ones last)
-    size_t kept = 0;
-    for (size_t k = 0; k < byRecord_.size(); ++k) {
-        if (k + 1 < byRecord_.size() && byRecord_[k + 1].first == byRecord_[k].first) continue;
-        byRecord_[kept++] = byRecord_[k];
-    }
-    byRecord_.resize(kept);
-    sorted_ = kept;
+    // Stable: of a record settled twice, the later value stays after the earlier one; the unique pass from
+    // the back keeps that one, at the back, and the front left over goes.
+    std::stable_sort(byRecord_.begin(), byRecord_.end(),
+                     [](const Kept &a, const Kept &b) { return a.first < b.first; });
+    const auto kept = std::unique(byRecord_.rbegin(), byRecord_.rend(),
+                                  [](const Kept &a, const Kept &b) { return a.first == b.first; });
+    byRecord_.erase(byRecord_.begin(), kept.base());
 }
 
 int32_t SoftLateness::byRecord(uint32_t index) const
 {
-    const auto sorted = std::span(byRecord_).first(sorted_); // (all of them after finish())
-    const auto it = recordFrom(sorted, index);
-    return it != sorted.end() && it->first == index ? it->second : kUnknownNs;
+    const auto it = recordFrom(byRecord_, index);
+    return it != byRecord_.end() && it->first == index ? it->second : kUnknownNs;
 }
 
 void SoftLateness::releaseBefore(uint32_t index)
 {
     const std::lock_guard<std::mutex> lock(mutex_);
-    const auto it = recordFrom(byRecord_, index);
-    sorted_ -= static_cast<size_t>(it - byRecord_.begin());
-    byRecord_.erase(byRecord_.begin(), it);
+    byRecord_.erase(byRecord_.begin(), recordFrom(byRecord_, index));
 }
 
 } // namespace tickscope

@@ -141,8 +141,8 @@ public:
     // known); kByRecord when that value is then kept by record. Several threads may call it at once (but
     // none of the other members meanwhile).
     uint8_t slot(uint32_t index, int32_t hard, int32_t soft);
-    // Puts the records kept by record since the last call in order (a record settled twice keeps its last
-    // value). Once the writers are done, before of() or releaseBefore() read them.
+    // Puts the records kept by record in order (a record settled twice keeps its last value). Once the
+    // writers are done, before of() or releaseBefore() read them.
     void finish();
     // Its now - softexpires: kUnknownNs when its lateness is unknown. After finish().
     int32_t of(const HrtimerWakeup &w) const
@@ -168,9 +168,8 @@ private:
     std::unique_ptr<std::array<std::atomic<int64_t>, kByRecord>> values_;
     std::atomic<uint32_t> count_{0};
     std::mutex mutex_; // the writers that add a value or a record
-    // (event index, soft lateness): in order up to `sorted_`, the ones slot() added since after it
+    // (event index, soft lateness): in order after finish(), slot() appends
     std::vector<std::pair<uint32_t, int32_t>> byRecord_;
-    size_t sorted_ = 0;
 };
 
 // The hrtimer_wakeup expiries of one hard interrupt or of one HRTIMER softirq span, when there were at
@@ -239,13 +238,19 @@ struct CpuTimers
     std::unique_ptr<SoftLateness> softLateness = std::make_unique<SoftLateness>();
     Column<HrtimerLateness> otherLateness; // every other expiry
     Column<WakeupBatch> batches;           // bursts, in the order they closed
-    Column<RtDelay> rtDelays;              // of the hard bursts with rtDelayed, the same order
+    Column<RtDelay> rtDelays;              // of the hard bursts with rtDelayed, in event order
     SwitchRecords switches;                // transient (emptied after the steps across CPUs)
 
     size_t bytes() const
     {
         return timerSoftirqs.bytes() + longSoftirqs.capacity() * sizeof(LongSoftirq) + wakeups.bytes() +
                softLateness->bytes() + otherLateness.bytes() + batches.bytes() + rtDelays.bytes();
+    }
+    // A stream's hand-back of the wakeups before n (folded), their soft lateness with them.
+    void releaseWakeupsBefore(size_t n)
+    {
+        softLateness->releaseBefore(n < wakeups.size() ? wakeups[n].index : UINT32_MAX);
+        wakeups.releaseBefore(n);
     }
 };
 

@@ -235,9 +235,7 @@ void TimerTracker::finish()
     std::sort(out_.batches.begin(), out_.batches.end(),
               [](const WakeupBatch &a, const WakeupBatch &b) { return a.first < b.first; });
     out_.batches.trim();
-    std::sort(out_.rtDelays.begin(), out_.rtDelays.end(),
-              [](const RtDelay &a, const RtDelay &b) { return a.first < b.first; });
-    out_.rtDelays.trim();
+    out_.rtDelays.trim(); // (in order as they closed: one hard interrupt's burst at a time)
     out_.timerSoftirqs.trim();
     out_.longSoftirqs.shrink_to_fit();
     out_.wakeups.trim();

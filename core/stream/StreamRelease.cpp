@@ -83,9 +83,7 @@ void Engine::release()
         const size_t need = eventsNeeded(c);
         if (need > ev.releasedBefore()) ev.releaseBefore(need);
         CpuTimers &tm = cpus_[c].timers;
-        const size_t folded = std::min(s.wakeups, pairing_.paired(c, 0));
-        tm.softLateness->releaseBefore(folded < tm.wakeups.size() ? tm.wakeups[folded].index : UINT32_MAX);
-        tm.wakeups.releaseBefore(folded);
+        tm.releaseWakeupsBefore(std::min(s.wakeups, pairing_.paired(c, 0)));
         tm.otherLateness.releaseBefore(s.other);
         tm.timerSoftirqs.releaseBefore(s.softirqs);
         tm.switches.releaseBefore(std::min(s.liveSwitch, sweep_.switchesTaken(c)));
