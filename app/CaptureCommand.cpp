@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // `tickscope-cli capture`: records this machine into a private tracefs instance and saves a trace.dat.
 #include "CaptureCommand.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // `tickscope-cli capture ...` (see the usage text in tickscope-cli.cpp).
 #pragma once
 

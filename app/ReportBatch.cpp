@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "ReportBatch.h"
 #include "stream/StreamReport.h"
 #include "util/PhaseClock.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // `tickscope-cli report`'s work for one file (load, analyse, the report over the chosen window), and
 // `report --jsonl FILE...`: many files, one compact JSON report per line, the files spread over the cores.
 #pragma once

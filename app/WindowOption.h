@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The window options of the command-line programs (tickscope-cli, tickscope-render): "A:B" in seconds,
 // either side empty (the window stays open there).
 #pragma once

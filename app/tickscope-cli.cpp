@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // tickscope-cli: the command-line face of core. Exit 0 on success; on failure one line on stderr and 1.
 #include "CaptureCommand.h"
 #include "ReportBatch.h"

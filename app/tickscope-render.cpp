@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // tickscope-render: `tickscope-cli render` (tickscope-cli runs this program, which links the GUI's paint
 // code; tickscope-cli itself stays free of Qt). Renders the timeline of a trace or a scenario — or the
 // compare view of two runs — to PNG, SVG or PDF without a display, through the same code as the GUI's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // tickscope: the GUI. `tickscope [FILE]` opens FILE; `tickscope --compare A B` shows run B against run A
 // (each a trace or a scenario); without FILE it compares the simulated seed000-nohzfull-poll baseline
 // with its p1p2 variant (the patch series' effect).

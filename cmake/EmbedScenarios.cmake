@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Writes OUT: a C++ file with every scenario JSON of DIR as a raw string (the presets work from any
 # directory without the source tree). Run with cmake -DDIR=... -DOUT=... -P EmbedScenarios.cmake.
 file(GLOB files "${DIR}/*.json")

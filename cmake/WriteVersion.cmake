@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Writes tickscope_version.h: the project version and, when built from a git checkout, the revision
 # (`git describe --always --dirty`). Runs on every build; configure_file rewrites the header only when
 # its text changes, so an unchanged revision rebuilds nothing.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Builds the libFuzzer targets (the `fuzz` preset: clang-14, ASan + UBSan) and runs each one.
 # Usage: scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET ...]     (default 60 s, every target)
 #        FUZZ_RUNS=N scripts/fuzz.sh 0 TARGET                   (N executions instead of a time limit)

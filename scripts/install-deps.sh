@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Installs the Debian 12 packages tickscope needs. Run as root (CI does); otherwise it prints the
 # apt-get line to run and stops.
 # Usage: scripts/install-deps.sh [--build | --test | --bench | --lab]

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # package-deb.sh [--chroot DIR] [BUILD_DIR] [OUT_DIR]
 # Builds the Debian package with CPack from a build directory (default build/release, configured and
 # built when missing) and checks it: its Depends (computed by dpkg-shlibdeps from the libraries the
@@ -38,7 +39,7 @@ contents=$(dpkg-deb --contents "$deb")
 for f in usr/bin/tickscope usr/bin/tickscope-cli usr/share/applications/tickscope.desktop \
          usr/share/metainfo/io.github.tickscope.metainfo.xml usr/share/mime/packages/tickscope.xml \
          usr/share/icons/hicolor/scalable/apps/tickscope.svg usr/share/icons/hicolor/48x48/apps/tickscope.png \
-         usr/share/man/man1/tickscope.1.gz usr/share/man/man1/tickscope-cli.1.gz usr/share/doc/tickscope/changelog.gz \
+         usr/share/man/man1/tickscope.1.gz usr/share/man/man1/tickscope-cli.1.gz usr/share/doc/tickscope/changelog.gz usr/share/doc/tickscope/copyright \
          usr/share/bash-completion/completions/tickscope-cli; do
   grep -q " \./$f\$" <<<"$contents" || fail "$f is not in the package"
 done

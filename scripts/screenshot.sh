@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Real-window screenshot of the GUI under Xvfb, for review:
 #   scripts/screenshot.sh FILE OUT.png [tickscope options, e.g. --view 1.0:1.05]
 # TICKSCOPE_BIN selects the binary (default: build/dev/app/tickscope, built when missing).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Installs what is missing, builds a preset and runs the whole test suite.
 # Usage: scripts/test.sh [dev|asan|tsan|release]
 # With the dev preset (the default, and CI) it also runs the libFuzzer targets for FUZZ_SECONDS

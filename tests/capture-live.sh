@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # capture-live.sh OUT.dat SECONDS -- WORKLOAD...
 # Records this machine's kernel into a private tracefs instance and writes OUT.dat with
 # `trace-cmd extract` (trace-cmd record needs /proc/sys/kernel/ftrace_enabled, which may be locked).

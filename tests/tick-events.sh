@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The tracefs events tickscope's analysis reads (system/event), sourced by the recording scripts.
 TICK_EVENTS="timer/hrtimer_start timer/hrtimer_cancel timer/hrtimer_expire_entry timer/hrtimer_expire_exit
  timer/timer_start timer/timer_expire_entry timer/timer_expire_exit timer/timer_cancel timer/tick_stop timer/timer_base_idle

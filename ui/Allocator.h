@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The GUI's settings of the C library's allocator, set first thing in main (and by the benchmarks that
 // measure what the GUI does).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Background jobs for the views, and the hand-off of their results (and of any worker thread's
 // message) to the GUI thread. Long work stays off the GUI thread; a result whose receiver is gone is
 // dropped; callers drop superseded results with their own generation counter and stop superseded jobs

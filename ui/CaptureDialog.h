@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // File -> Capture: records this machine (core/capture) with the chosen events, CPUs, buffer size,
 // duration (or until Stop) and an optional command; while recording, a table of per-CPU counts (events,
 // ticks, wakeups, pages with lost events before them) refreshes five times a second from the readers'

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // One CPU's swimlane as a QCustomPlot plottable. draw() asks core (TimelineIndex::summarize) for one
 // ColumnSummary per pixel column of the visible key range (through LaneSummaries, all lanes at once) and
 // paints runs of equal colour: the work per repaint is columns x rows, whatever the number of events. The

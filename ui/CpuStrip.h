@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The overview strip beside the lanes, for machines with many CPUs: a row per lane in the lanes' order,
 // scaled to the strip's height like a minimap once the lanes do not fit (else beside its lane), with a
 // cell per figure of the whole-trace report: spurious ticks (vermillion, stronger towards the CPU with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The compare view's numbers: every figure of `report` for run A and run B, per CPU, as A -> B with the
 // change and its percentage, coloured by the metric's own sense of better (fewer spurious ticks, more
 // tick-stopped time, lower latency; neutral metrics uncoloured). Over each run's own print-marker window

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What every view shows: one loaded trace source, its tick analysis and the timeline's LOD index, shared
 // read-only between the GUI thread and background jobs. Views get it from the MainWindow; they never
 // reload or re-analyse.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The event table panel: a filter bar (CPU, task, event name), a text search with next / previous, and
 // a QTableView over EventTableModel. Synced both ways through the ViewState: picking a row selects its
 // event; a selection made elsewhere (a timeline click) selects and scrolls to its row. With "follow"

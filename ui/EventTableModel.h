@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The events of the whole trace as one time-sorted table (time relative to the trace start, CPU,
 // comm:pid, event, fields), virtual: a row is formatted only when the view asks for it. No order of every
 // event is made: the unfiltered rows are read where the view asks, by a cursor over the CPUs' events

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The timeline as a picture for a review: a title line, the lanes with the time axis and the markers, the
 // legend, optionally the summary of the window as text, and a footer with the command that reproduces the
 // picture. PNG (at any scale), SVG (text as text, lanes as shapes) or PDF (vectors), by the file's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What the analysis found (core's findFindings over the whole trace, on the CPUs shown), worst first, one
 // row each: the CPU, the finding with its count, where the first one is. Below, the selected finding's
 // pattern and the known cause it matches. Selecting a row goes to its first instance in the timeline;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The function_graph calls of the document (core's FunctionReport over the whole trace, on the CPUs
 // shown): per function its calls, p50/p99/max and total duration, with a row per CPU below it, the
 // TIMER catch-up verdict from run_timer_softirq calls, and a histogram (log2 bins) of the chosen

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Histograms (QCustomPlot) of the hrtimer_wakeup lateness and the wakeup latency, for the CPUs shown and
 // the visible range, the samples from core (WakeupSamples: the values behind the report's columns).
 // Linear bins, or log2 bins on log axes; all expiries or one class of them (hard or soft context, RT or

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Where each CPU lane and its rows sit on the timeline, in the plot widget's pixels: a lane is a state
 // row (task band over an IRQ band), a tick row, an event row and, when its trace has function_graph calls
 // with timestamps, a function row; a collapsed lane is a thin state row. In

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The column summaries of the shown lanes for one (range, width), reused by every repaint of the same range
 // and width (selection, markers, tooltips). A lane's columns are computed in parts (an eighth of them
 // each). When the key changes, the pool's helper threads (a pool that lives with it: no thread is created

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The timeline's legend: every colour it paints with its meaning, wrapped over as many lines as needed.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The main window: open a trace (menu, command line, drag and drop, recent files), load and analyse it in
 // the background with progress and cancel, and show it: the timeline in the centre, the trace's facts in
 // the status bar (and the statistics text in a dock). Owns the one ViewState every view shares.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The MainWindow's capture and trace.dat side: File -> Capture and its live view, File -> Save As Trace.dat,
 // and the window of time offered when a file is too big for memory.
 #include "MainWindow.h"

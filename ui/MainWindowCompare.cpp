@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The main window's compare view: loading run B (a trace or a simulation) against the document, showing
 // the comparison, realigning it, mapping CPUs, and the dialogs that start one.
 #include "MainWindow.h"

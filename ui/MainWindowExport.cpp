@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The main window's pictures: File -> Export View (a dialog for size, scale and summary, then the file) and
 // Edit -> Copy Image, drawn by ExportView like `tickscope-cli render`, with the command that renders the
 // same view in the footer.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The panels around the timeline as dock widgets of a main window: the event table (bottom), the
 // per-CPU summary, the findings, the histograms, the function_graph calls (when the trace has them), in the
 // compare view the difference panel, and the what-if simulator (right). The main window creates one, hands it

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Rectangle fills of one band of a lane straight into pixels, composited with one drawImage, when the
 // painter paints pixels (the raster engine: the screen's buffer, screenshots, --render PNG) at a whole
 // device-pixel offset and scale. A full repaint fills ~10^5 small rectangles, and QPainter::fillRect

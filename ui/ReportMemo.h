@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The whole-trace report of one document, made once and shared. Three views want it as soon as a document
 // opens (the timeline's per-CPU strip, the Findings panel and the Summary panel); at tens of millions of
 // events each copy costs a few hundred milliseconds and the three ran side by side on the same cores.

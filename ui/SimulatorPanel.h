@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The what-if panel: pick a preset and variant, change any kernel or scenario key (one control per key,
 // generated from the simulator's settings table: booleans as check boxes, words as combo boxes, numbers
 // and CPU lists as text checked as typed, the key's meaning as its tooltip, the same names as `--set`),

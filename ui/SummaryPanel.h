@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The per-CPU analysis summary: the numbers of `tickscope-cli report` (TickReport, computed by core for a
 // window) for the visible range or the whole trace, one column per CPU shown. Recomputed in the
 // background when the document arrives and, debounced, when the range or the CPUs change.

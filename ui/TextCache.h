@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Strings laid out once and drawn many times. A repaint writes the same few strings again and again (the
 // lanes' labels, task names, wakeup latencies), and QPainter::drawText and QFontMetrics::horizontalAdvance
 // shape their string (HarfBuzz) on every call: at the zoom levels that show task names that cost a quarter

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Time axis labels relative to the trace start: the key axis runs in ns since the first event; the labels
 // use s, ms or µs by the magnitude of the visible times, with as many decimals as the tick step needs.
 #pragma once

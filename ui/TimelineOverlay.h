@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What the timeline draws over the lanes: the optional 1/HZ grid, markers A and B with Δt, the selected
 // event, and in the compare view the two runs' names in the corner left of the time axis. A plottable too, so
 // screen and images share it.

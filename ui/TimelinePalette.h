@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The timeline's colours and its legend. Rules: within one row of a lane (the state row with its task and
 // IRQ bands, the tick row, the timers row) no two meanings share a colour; vermillion means a spurious tick
 // and nothing else; an hrtimer wakeup's lateness is a sequential scale of its own (light to dark blue, the

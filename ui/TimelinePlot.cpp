@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "TimelinePlot.h"
 
 #include "OnePaintBuffer.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The timeline's QCustomPlot: one CpuLanePlottable per shown CPU and an overlay, the time axis on top,
 // and every input gesture, each turned into a ViewState change (the one time model): wheel zoom at the
 // cursor, drag to pan, Shift+drag box zoom, Ctrl+drag in a B lane to move run B against A (compare view),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The timeline: the plot of the CPU swimlanes (TimelinePlot), the CPU overview strip (CpuStrip, from a
 // whole-trace report computed in the background), a vertical scroll bar, the legend, and the navigation
 // actions (zoom undo/redo, jumps to the next spurious tick / catch-up softirq / late wakeup, markers, CPU

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // TICKSCOPE_TIMING=1 (as for tickscope-cli) makes the GUI print when each step of opening a file ends, in
 // seconds since the process started, to stderr: for profiling the open time, not for users.
 #pragma once

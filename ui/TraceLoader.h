@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Loads a trace (or runs the simulator on a scenario) off the GUI thread with real progress and cancel, runs
 // the tick analysis on it and builds the timeline's LOD index (progress covers all three: about 80 % load,
 // 15 % analysis, 5 % index); stale results are dropped by a generation counter (a newer load or a cancel

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The one time model of the UI: the visible range, the selected event, the markers A/B,
 // the CPU lanes shown and their order, and the zoom history. Every view reads it and listens to its
 // signals; views never talk to each other. Times are absolute trace nanoseconds (CpuEvents::ts()).

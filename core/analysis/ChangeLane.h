@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A lane of states over one CPU's events, stored by where it changes: one bit per event marks a change,
 // and each change has a one-byte code (StateCode). About 0.13 byte per event plus one byte per change,
 // instead of 8+ bytes per interval. The state in force at event i is a rank query (O(1)); an interval

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What the tick analysis derives for one CPU: the task and IRQ lanes, the ticks with the context each
 // interrupted, the tick lane (running / stopped) and the failed tick stops. All arrays are sorted by
 // event index on the CPU (CpuEvents::ts() gives the time), and are small next to the events.

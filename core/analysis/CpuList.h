@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // CPU lists as the kernel command line writes them: "1", "0,2-3", "1-7:2" is not supported.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The single pass over one CPU's events that fills a CpuAnalysis: a per-CPU state machine for the task
 // lane (user / kernel / idle task / cpuidle state / polling) and the IRQ lane (hardirq, softirq nesting),
 // the tick hrtimer's expiries with the context each interrupted, and the tick lane.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Resolves the task stretches whose user/kernel mode one CPU's pass could not know: a task switched in
 // that last ran on another CPU (a migration) and revealed nothing (no syscall, no context tracking event)
 // before it left again. The CPU it last left knows: the latest sched_switch with prev_pid == pid before

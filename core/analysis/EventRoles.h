@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What each event type of a trace means to the tick analysis, looked up once per type so that the
 // per-event loop is a table read and a switch. Also the string ids of the tick hrtimer's callback names.
 #pragma once

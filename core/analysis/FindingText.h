@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The words of each finding, from its counts: shared by findFindings (a whole analysis) and the report
 // gathered while a trace is read (stream/ReportFold), so that both say the same.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What the analysis found, as a list a reader goes through worst first: each finding is one kind of
 // trouble on one CPU (spurious ticks in user mode, spurious ticks while polling, failed tick stops of one
 // dependency, catch-up TIMER softirqs, late hrtimer wakeups, wakeup bursts, lost events), with its count

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Durations of function_graph calls for `report`: the timer functions (and any the user names), per
 // CPU count and p50/p99/max, the longest calls with their place; and the TIMER softirq catch-up verdict
 // from run_timer_softirq calls, for traces that have them instead of the softirq tracepoints.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The cross-CPU steps of the hrtimer part of the analysis, after every CpuPass (rules in TimerRecords.h):
 // pairing each hrtimer expiry with the last hrtimer_start of its pointer on any CPU (per CPU for the
 // pointers only one CPU names, then one merge by time of the others' starts and expiries), and finding for

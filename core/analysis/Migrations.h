@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Which switch-ins bring a task back to a CPU after it last left another one. A CPU's pass remembers
 // the user/kernel mode each task left it in and resumes the task in that mode; when the task has run on
 // another CPU since (and perhaps slept there inside a syscall, or gone back to user mode), that memory is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Two runs' report numbers side by side, per CPU: the rows `compare` prints (before -> after) and the GUI's
 // difference panel shows, each with the direction in which the metric gets better.
 #pragma once

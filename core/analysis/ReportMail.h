@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The few lines of a tick report a cover letter or a review quotes: plain ASCII, at most 72 columns,
 // per CPU the ticks in user space against the wakeups, ticks while polling, spurious ticks, the share
 // of time with the tick stopped, failed tick stops, the worst TIMER softirq and the catch-ups, wakeup

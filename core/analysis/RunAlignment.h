@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Two runs of the same workload (before and after a change) on one relative time axis: each run's time
 // zero. By the trace start, by the first ftrace print marker (the workload's own "start" mark, so that
 // the two runs line up whatever came before it), or by a given offset of B against A.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Ordering a CPU's records among other CPUs' records of the same time. Text traces print microseconds,
 // so records of one time are common: a CPU's own stay in event order (which is true), and across CPUs a
 // merge puts first the kind of record that cannot follow the other kind within one time. AfterAtTime

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The codes of the per-CPU derived state: what the CPU's task was doing (task lane), which interrupt
 // ran on top of it (IRQ lane), and what a tick interrupted (tick context). A lane stores one byte per
 // change: the state in the low 3 bits, a detail in the high 5 (softirq vector, cpuidle state, hardirq kind).

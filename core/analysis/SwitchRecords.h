@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Every switch-in of one CPU (a sched_switch, or the first event of a task switched in without one), kept
 // by the per-CPU pass for the steps across CPUs (the wakeup latency, the cross-CPU modes) and freed after
 // them. They are alive at the analysis's peak, and a busy trace has one per ~8 events, so each takes 5

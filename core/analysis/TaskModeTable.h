@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What one CPU's pass knows about each task that ran on it: whether it is a kernel thread, and the mode
 // it was in when it was switched out (a task preempted in user mode resumes there,
 // a sleeping task resumes in the kernel). A flat open-addressing table: one allocation per growth, none

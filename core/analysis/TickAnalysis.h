@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The tick analysis of one trace: a CpuPass per CPU (in parallel), then the decisions that need every
 // CPU: the low-res fallback (no tick hrtimer anywhere: the local timer interrupt is the tick), which
 // polling idle state 0 is, which CPUs are nohz_full, and which ticks are spurious.

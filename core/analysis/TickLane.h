@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The tick lane of one CPU: when the periodic tick ran and when it was stopped.
 //
 // `tick_stop success=1` stops it. There is no restart tracepoint, so restarts are inferred from the tick

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The numbers behind `tickscope-cli report`: per CPU, over a time window, the ticks by the context they
 // interrupted, the spurious ones, the time the tick was stopped and the failed tick stops by dependency.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The text and JSON forms of a TickReport (`tickscope-cli report`, the GUI's summary copy).
 #include "TickReport.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Follows the tick hrtimer on one CPU for CpuPass: learns its pointer from the first start or expiry with
 // a tick callback name, records each expiry with the context CpuPass computed, decides from the event
 // after its hrtimer_expire_exit whether it re-armed itself (mode ABS: a periodic tick) or not (a nohz

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // timer_list timers followed from start to expiry: per CPU, how many were started, fired, never fired by
 // the trace's end (and not cancelled), and fired late. A timer is paired by its pointer: timer_start, then
 // the next timer_expire_entry or timer_cancel of the same pointer on any CPU, in time order (at one time,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What the timer part of the analysis derives for one CPU (issue 3, items 4 and 5): every TIMER softirq
 // with its cost and what explains it, the long softirqs of any vector, the lateness of every hrtimer
 // expiry in the timer's own clock base, and the latency of every hrtimer_wakeup wakeup.

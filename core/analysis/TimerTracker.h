@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Follows timers on one CPU for CpuPass (the rules are in TimerRecords.h): TIMER softirqs and the wheel
 // timers they run, long softirqs of any vector, hrtimer starts and expiries (paired across CPUs later by
 // pairHrtimers), the context (hard or soft) of each hrtimer_wakeup expiry and the task it wakes, and bursts

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The stretches of one CPU's task lane where a task's user/kernel mode is not known yet (no context
 // tracking events, and nothing yet inferred): the trace started while it ran, lost events, or it was switched
 // in with nothing known about it here. A stretch is relabelled, with its ticks, when the mode shows:

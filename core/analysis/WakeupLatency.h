@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The wakeup latency of hrtimer_wakeup expiries, after the pairing: who each one woke (the task the pass
 // saw it name, then that task's sched_wakeup / sched_migrate_task), and the sched_switch into that task,
 // on its target CPU first, then on the others. Unknown when any CPU lost events between the wakeup and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The hrtimer_wakeup values behind the report's lateness and latency columns, as samples (histograms):
 // for the given CPUs and the window [from, to] (inclusive, by the expiry's time), the lateness of every
 // paired expiry and the wakeup latency of every one whose switch-in was found; optionally only the expiries

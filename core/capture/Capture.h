@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Live capture on this machine: a private tracefs instance ("tickscope-<pid>"), the tick-analysis events
 // (or the user's), per-CPU readers of the raw ring-buffer pages, and the pages saved as a trace.dat
 // (core/write) with the machine facts. The saved file is loaded by the same importer as any trace.dat:

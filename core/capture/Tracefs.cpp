@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The tracefs side of a capture that needs no instance: reading and writing its files, event names and what
 // each default event is for, the CPU mask, event ids and field offsets from format files, kallsyms
 // addresses, where tracefs is mounted, and stale instances. Capture.cpp holds the capture itself.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Tracefs helpers of the capture that need no instance (Tracefs.cpp).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The libtracefs functions the capture calls, with the signatures of libtracefs 1.6. tracefs.h's inline
 // helpers do not compile as C++, so it is not included; only core/capture/ includes this file.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Where everything of a trace.dat file is: v7 from its header and OPTIONS sections (trace-cmd.dat.v7(5)),
 // v6 by walking its metadata in order (trace-cmd.dat.v6(5)); the header page, event formats, kallsyms,
 // printk formats and cmdlines texts, and where each CPU's ring-buffer pages lie. The page decoder reads

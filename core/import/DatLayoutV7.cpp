@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The v7 trace.dat layout: the options sections (a chain from the file header), the sections they point
 // to, every buffer's CPU table, and the recovery of the CPU data when the file is cut before its last
 // options section.

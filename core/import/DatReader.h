@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Internal to core/import: the pieces the v6 and v7 trace.dat layout readers share (DatLayout.cpp,
 // DatLayoutV7.cpp): a bounds-checked reader, the refusal that carries the user's reason, the option ids,
 // the v7 section header, and the readers of the format lists both versions store alike.

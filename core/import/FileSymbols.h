@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Function names and task names read from a trace.dat's own KALLSYMS and CMDLINES sections, compactly,
 // so that the fast path can close libtracecmd (and its ~25 MB of parsed metadata) before the model
 // grows. Lookups follow libtraceevent's tep_find_function() and tep_data_comm_from_pid().

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The function_graph tracer's text: single lines of the tracefs `trace` / `trace_pipe` output (with any
 // of the funcgraph-abstime, -cpu, -proc, -duration, -overhead, -tail, -irqs, -retval options and the
 // latency-format column) and the bodies trace-cmd report prints after "funcgraph_entry:" /

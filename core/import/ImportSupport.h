@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Shared by the two trace.dat import paths (the page decoder's and libtracecmd's): threads,
 // progress, per-instance decode state, instance choice, phase timing. Internal to core/import.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Checks that stand between a file's bytes and libtraceevent / libtracecmd. Those libraries trust
 // their input (a page's commit size, an event's length, a format's text); a damaged or crafted file
 // must be refused here, in the user's terms, before they see it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Opening what the user named as a trace: a regular file (mapped), or a stream — a pipe such as
 // `<(trace-cmd report ...)`, or a pseudo-file like tracefs `trace` — read whole with a bound on its
 // size and on how long it may stay silent. Devices and sockets are refused: /dev/zero would be read

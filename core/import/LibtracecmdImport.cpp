@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The reference trace.dat path: libtracecmd's record API, one handle per thread. Used for files the
 // page decoder does not cover and for LoadOptions::recordApi (the decoder-equality tests).
 #include "ImportSupport.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Opening trace files: format detection, options (progress, cancel, threads, instance) and errors.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Weighing a file before its model is allocated: both importers estimate what the model of the events to
 // load would take and refuse (TooBigError, naming a window of time that fits) when the memory available
 // is less. Internal to core/import.

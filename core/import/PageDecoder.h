@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The fast path: one CPU's ring-buffer pages, read straight from the mapped file (decompressing v7
 // chunks), walked with libtraceevent's kbuffer and decoded by a RecordDecoder.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Turns raw trace.dat records (libtraceevent field layout) into model events: one Layout per event
 // id, built once from the event formats; per-thread symbol and comm caches.
 #pragma once

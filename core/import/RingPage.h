@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The data records of one ring-buffer page (the kernel's format since 2.6.31), read as libtraceevent's
 // kbuffer reads them: the same timestamps (deltas, time extends, absolute stamps keeping the page's top
 // five bits, padding deltas) and the same record bounds. kbuffer reads every word through a function

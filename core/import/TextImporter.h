@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // ftrace text: the tracefs `trace` / `trace_pipe` format and `trace-cmd report` output.
 #pragma once
 

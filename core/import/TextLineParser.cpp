@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Line structure of ftrace text: timestamp, task and pid, TGID, CPU and irq-flags columns, instance
 // prefixes, header and lost-events lines. Each event's fields are decoded by its kind's entry in the
 // event-kind table (model/EventKinds.h).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Single-line parsing of ftrace text: the tracefs `trace` / `trace_pipe` format and `trace-cmd report`
 // output (default, -l latency columns, -t nanoseconds, -N no plugins, instance prefixes). Pure functions
 // on string_views so that each printed form can be unit-tested on one line; the importer owns the state.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The libtracecmd/libtraceevent declarations tickscope uses. Debian's libtracecmd-dev ships only the
 // public trace-cmd.h; the few getters below are exported by libtracecmd.so (3.x) and declared in
 // upstream's trace-cmd-private.h. Only core/import/ includes this file.

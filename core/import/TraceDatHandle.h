@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // RAII for a libtracecmd input: the top-level handle and the buffer-instance handles derived from it.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // trace.dat without libtracecmd: the file's layout, header page, event formats (parsed lazily with
 // libtraceevent), symbols and cmdlines are read from the file itself, and every CPU's pages are
 // decoded on their own thread. The decoder-equality tests hold it to libtracecmd's record API.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // trace.dat (trace-cmd v6 and v7, compressed or not) through libtracecmd/libtraceevent.
 #pragma once
 

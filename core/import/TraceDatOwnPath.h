@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What the two trace.dat readers without libtracecmd share: the whole-file load (TraceDatImporter) and
 // the slice-at-a-time stream (TraceDatStream).
 #pragma once

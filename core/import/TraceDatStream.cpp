@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A trace.dat read a slice of time at a time: every CPU's pages through its own CpuPageStream, in time
 // lockstep, into one Trace.
 #include "TraceDatStream.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A trace.dat read a slice of time at a time, for an analysis that keeps only a window of the events:
 // every CPU's pages are decoded in time lockstep into the same Trace (event indices stay those of the
 // whole file), so that the caller can take the new events after each step and release the old ones.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A growable array of trivially copyable T in its own anonymous mapping: reserving an upper bound costs
 // address space only, growth is an mremap (no copy, no transient double footprint), transparent huge
 // pages cut page faults on multi-million-event loads, and trim() hands back the untouched tail.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // One CPU's events, sorted by time, in columns. About 8 bytes per event plus its payload:
 //   ts: the low 32 bits per event, the high 32 bits per "epoch" (a run of events sharing them);
 //   type (u16), common_flags (u8), common_preempt_count (u8);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Which events a list shows (CPUs, tasks, event types) and a text search over them, over the merged rows
 // of every CPU read by MergedCursors, each chunk of rows on its own thread. The filter and the search walk
 // the rows with one Cursor per CPU (no per-event search, no per-event allocation except the formatted text

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The event kinds tickscope decodes into compact columns, and the payload layout of each. What each kind's
 // fields are called in formats and texts, and how they print, is the kind's entry in EventKindTable.cpp.
 // Everything else is kept as a Generic event (name + text where the source has text).

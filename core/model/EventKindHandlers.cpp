@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The special handlers of the kinds whose printed form is not "key=value" (EventKindHandlers.h).
 #include "EventKindHandlers.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The special handlers of the few built-in kinds whose printed form is not "key=value" (named in their
 // entries in EventKindTable.cpp), and the printf helper both files use. Internal to core/model.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The built-in event kinds: one entry per kind (see EventKinds.h for what an entry says). The value
 // codecs come first, the table at the end; the few kinds' special handlers are in EventKindHandlers.cpp.
 #include "EventKindHandlers.h"

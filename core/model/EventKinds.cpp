@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The event-kind registry (built-in entries from EventKindTable.cpp, plus kinds added at run time) and the
 // generic walks over an entry's fields: text decoding and printing.
 #include "EventKinds.h"

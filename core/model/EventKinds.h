@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The event-kind table: one entry per event kind the model decodes into a compact payload, saying
 // everything every reader and writer of that kind needs -- the event's system and names, the payload's
 // typed fields with their format field names across kernel versions, how each value is printed and parsed

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Scanning and value helpers for ftrace's printed fields ("key=value ..."): shared by the event-kind
 // table's text decoders and the text importer's line parser.
 #pragma once

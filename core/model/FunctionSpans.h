@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Function calls from the function_graph tracer: one span per call that returned inside the trace, per
 // CPU, beside the events. 24 bytes a span (a call is two ring-buffer records, entry and return: 12 bytes
 // a record). Names are ids in the trace's StringPool.

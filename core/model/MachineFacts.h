@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What the analysis needs to know about the traced machine that a trace.dat does not carry by itself:
 // the kernel command line (nohz_full=, isolcpus=, idle=, nohz=), HZ, the cpuidle driver and its states,
 // the online CPUs and the kernel release. A capture reads them from /proc and /sys; the simulator knows

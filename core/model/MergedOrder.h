@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The events of every CPU of a trace in one time order (ties: lower CPU first, then event index), as the
 // event table lists them: EventPos names an event, MergedCursor reads the rows from any row on without an
 // order of every event, and the row of an event or of a time is an O(CPUs * log n) search in the CPU

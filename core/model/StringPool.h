@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Interned strings: event names, comms, symbols, irq names, print texts. Id 0 is the empty string. Views
 // stay valid for the pool's lifetime (chunked storage).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // pid -> comm over time. Filled by importers (sched_switch/wakeup comms, saved cmdlines, text comm
 // column), then finalised into one sorted array.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // One trace source (one buffer instance of a trace.dat, or one text trace): metadata, event types,
 // per-CPU event columns, interned strings, the task table and function_graph calls. Not copyable or movable:
 // the CPUs point at the type table.

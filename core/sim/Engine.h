@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The simulator's engine (internal to core/sim): a binary heap of timestamped events and one kernel state
 // machine per CPU. Each CPU handles its events one after the other; `Cpu::t` is the time up to which it is
 // busy in the kernel, so an interrupt that comes while it runs with interrupts off is taken when it is done.

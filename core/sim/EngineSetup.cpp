@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The engine's start: CPUs, tasks (each asleep in clock_nanosleep until its first wakeup), interrupt
 // times, scenario wheel timers, memory reserved from an estimate of the events, every CPU in its idle loop.
 #include "Engine.h"

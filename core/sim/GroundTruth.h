@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What really happened in a simulation, recorded by the simulator as it decides it (not derived from the
 // trace): each tick's context, each timer's intended and actual expiry, timers never fired, each sleeper's
 // wakeup, each TIMER softirq and cyclictest's own latency figures. Tests compare the analysis with it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The kernel paths of the simulator: the tick hrtimer and its stop/restart rules, the idle loop (idle=poll
 // and halt with the governor's decision), hard interrupts with their exit path, the nohz_full kick, and
 // the timer wheel in its two designs. Event order follows a real 6.x kernel (as the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The platform cost model: what each kernel path costs in ns on a given machine. Presets: a generic x86
 // VM (KVM guest, slow interrupt entry), an x86 server (the seed 002 box), Intel Atom E3825, Xilinx Zynq 7020.
 // Every cost gets a random jitter of +-jitterPct % (the simulator's PRNG, so runs stay deterministic).

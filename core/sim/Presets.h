@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The scenario presets (resources/scenarios/*.json, embedded at build time) and how a scenario is named on
 // the command line: PRESET, PRESET:VARIANT, FILE.json or FILE.json:VARIANT.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // xoshiro256** seeded through splitmix64: small, fast, and the same sequence on every platform.
 #pragma once
 

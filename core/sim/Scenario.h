@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A simulation scenario: the kernel's configuration and variant toggles, the platform, the tasks and the
 // device interrupts. Parsed from JSON (resources/scenarios/*.json, or a user's file); `--set key=value`
 // and named variants override keys. Every error is a ScenarioError with one readable line.

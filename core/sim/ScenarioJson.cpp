@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Reading a scenario from JSON: every object's keys checked, every value's JSON type strict (2.5 is not a
 // CPU, "4" is not a count), and nlohmann's errors turned into one plain line naming the file's position.
 #include "Scenario.h"

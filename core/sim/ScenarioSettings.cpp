@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Applying settings and variants to a scenario (--set KEY=VALUE, a variant's keys, the JSON's kernel
 // block), and the checks only the final scenario allows.
 #include "Scenario.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Writing a scenario back as JSON (the GUI's Save, and the round trip its test checks): the same keys and
 // units parseScenario reads, values typed as the reader wants them.
 #include "Scenario.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What `tickscope-cli simulate` and `compare` print: the tick report of a trace (TickReport, the same as
 // `report`), its timer_list pairing, and for a simulation the ground truth. A comparison puts the report
 // numbers of two runs (simulations or traces) side by side: before -> after.

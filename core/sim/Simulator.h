@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The discrete-event simulator of per-CPU tick and timer behaviour (issue 4). simulate() runs a Scenario
 // with a seed and returns the trace (the same model an import produces) and the ground truth.
 // Deterministic: the same scenario and seed give the same trace, event for event.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Appends simulated events straight into a tickscope::Trace, through the same event types and packed
 // payloads the importers produce (EventKind.h), so that every analysis and view reads them unchanged.
 #pragma once

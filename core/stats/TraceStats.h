@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What was loaded: the numbers behind `tickscope-cli stats`.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The report of one CPU gathered record by record, in event order, while the trace is still being read:
 // what TickReport::make and findFindings compute from a whole analysis, kept as counters, the values of
 // the distributions (binned past a bound) and each finding's first and last instance.

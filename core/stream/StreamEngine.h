@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // `report --stream`'s engine, shared by StreamReport.cpp (the steps and the folds) and StreamRelease.cpp
 // (what each CPU still holds and hands back): each CPU's pass, the steps across CPUs, and the records
 // on their way into each CPU's fold.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What `report --stream` still holds per CPU, and handing the rest back: the events and records behind
 // every reader, and the sweep candidates of stretches resolved since.
 #include "StreamEngine.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // `report --stream`: the engine's steps and folds (StreamEngine.h), and the loop over the file.
 #include "StreamEngine.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // `report --stream`: the tick report of a trace.dat read a slice of time at a time. Every CPU's pages are
 // decoded in time lockstep (TraceDatStream) and each CPU's pass (CpuPass) takes the new events after
 // every slice, so that the analysis follows the file instead of a loaded model.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Stopping long work early: the loader, the analysis, the timeline index and the simulator poll one
 // flag, and throw Cancelled when it is set (the GUI sets it when a newer load supersedes theirs).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The search of a sweep of growing keys (column edges, wakeups in time order): each search starts where the
 // last one ended, with doubling steps, then a binary search in the last step. It stays in the cache lines
 // it last touched, where a binary search over the rest of the array misses the cache at most of its steps.

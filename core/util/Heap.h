@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A min-heap's top replaced in one pass: the heaps here are std::make_heap / std::push_heap with
 // std::greater<> (the least element at the front), kept by k-way merges that take the least head and put
 // back the same source's next one. A pop then a push would sink and climb; this sinks once, and not at all

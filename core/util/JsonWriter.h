@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A minimal streaming JSON writer (objects, arrays, strings, numbers) with stable key order.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Small thread helpers shared by the importers and the analysis (the work items are few and large, one
 // per CPU), and the queue the GUI's background jobs run on.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Software prefetch: asks the CPU to start loading memory that a later step will read, so that several
 // independent cache misses are in flight at once instead of one after the other. The timeline's column
 // summaries use it: each column edge reads a dozen arrays at a position only known after a search, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A map keyed by a kernel pointer (an hrtimer's or a timer's address), for lookups at every event that
 // names one: open addressing, linear probing, at most half full, keys and values in two flat arrays.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What one pixel column of one CPU lane holds: the level-of-detail unit the timeline paints. A view asks
 // TimelineIndex for a time range in N columns and gets N of these, whatever the number of events.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The level-of-detail index of one CPU lane, built once per document from the events and the tick
 // analysis: cumulative state times (StatePrefix) for the task and IRQ lanes, the tick lane's change times
 // with their cumulative times, and range trees over the ticks' classes, the wakeups' lateness and latency

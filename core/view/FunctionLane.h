@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The function_graph calls of one CPU for the timeline: the calls with timestamps ordered by entry time,
 // the longest duration over any range of them (a range tree) and, before each call, the one of the calls
 // so far that returns last. A pixel column's worst call is then the longest call entered in it or the

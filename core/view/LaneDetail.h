@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What the timeline draws only zoomed in, where there are few enough to read one by one: the stretches
 // each task ran on a CPU (for the task's name in the state row and its identity colour) and the hrtimer
 // wakeups with their latency (an arrow from the expiry to the woken task's switch-in). Each query gives up

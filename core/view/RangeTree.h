@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The combination (max, bitwise or, ...) of any index range of a fixed array, from a pyramid of levels:
 // level 0 holds the values, each level above the combination of each aligned group of 8 of the one below
 // (n/7 values more in all). A query combines the values at the range's ragged ends of each level and goes

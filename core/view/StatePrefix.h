@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Cumulative time per state slot of a ChangeLane, for "how long was each state in force between t0 and
 // t1" without walking the changes in between: per 64-event block (one word of the lane's change bitmap)
 // a checkpoint holds the time spent in each slot up to the block's first event (all slots but one: that

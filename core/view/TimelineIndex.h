@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The level-of-detail index of a whole trace for the timeline (level of detail lives in
 // core, sized to pixels): one CpuTimelineIndex per CPU, built once per document off the GUI thread, plus the
 // searches the navigation needs (next / previous spurious tick, catch-up softirq, wakeup above a latency).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What is under the pointer in a timeline row: the event a click selects and the text its tooltip shows
 // (time, event, task, fields, and for ticks the analysis' verdict). Plain strings, no Qt.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Writes a trace.dat, format version 6 (trace-cmd.dat.v6(5)): the metadata texts in their fixed order,
 // the options, then every CPU's ring-buffer pages, page-aligned. Version 6 because its pages are stored
 // as the kernel wrote them (a capture's pages are copied byte for byte, no compression step on the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Ring-buffer pages as the kernel writes them (the layout tracefs describes in events/header_page and
 // header_event): a page is <u64 timestamp><u64 commit><data>, where commit counts the data bytes and
 // every record starts with a 32-bit header of type_len (5 bits) and time_delta (27 bits). Records of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A model trace (a simulation, or any loaded trace) written as a trace.dat that trace-cmd, KernelShark
 // and tickscope read back: one event format per event type, made from the event-kind table (the kernel's
 // field names, sizes from the payload, strings as __data_loc), kallsyms naming the function fields,

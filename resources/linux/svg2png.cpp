@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Build tool: renders the application's SVG icon to a square PNG (svg2png IN.svg SIZE OUT.png).
 #include <QGuiApplication>
 #include <QImage>

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # capture-bench.sh [SECONDS] [BUF_KB]
 # Live capture throughput: `tickscope-cli capture` against the record-then-extract way
 # (tests/capture-live.sh: a private instance, then `trace-cmd extract`) on the same workload with the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // funcgraph_bench [--lines N] [--runs N]
 // Import speed of function_graph text against event text, per line, in one run: writes N lines of
 // tracefs event text (the lines of tests/data/host-trace.txt, repeated with later timestamps) and N lines

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // load_bench FILE [--runs N] [--no-trace-cmd]
 // Loads FILE with `tickscope-cli stats` in fresh processes (so peak RSS is the load's own) and prints
 // events, load wall time, events/s, CPU time, peak RSS and bytes/event; then times

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # make-big-trace.sh EVENTS OUT.dat [ticks]
 # A simulated 128-CPU server as a trace.dat of at least EVENTS events (e.g. 100000000), for the scale
 # benchmarks (load_bench, paint_bench, open-time.sh, report):

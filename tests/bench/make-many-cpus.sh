@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # make-many-cpus.sh DIR
 # Inputs for the many-CPU checks (docs/BENCHMARKS.md): what a CPU costs when there are thousands of them.
 #  - DIR/text-8192.txt: ftrace text, 8192 CPUs with 25 sched_switch events each (200,000 events, 26 MB):

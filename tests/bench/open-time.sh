@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Open-time benchmark (issue 5, item 6): the time from process start until the window is idle with the
 # trace drawn, for `tickscope FILE` and `kernelshark FILE`, measured the same way in one run on one file.
 #

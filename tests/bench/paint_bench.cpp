@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // paint_bench FILE [--compare B] [--width W --height H] [--collapse-all] [--span S [--repeat N]]: loads FILE
 // (trace.dat or text), runs the tick analysis, builds the timeline index, then renders the timeline at
 // 1920x1080 offscreen through the real paint path (TimelinePlot::render: QCustomPlot::toPainter with the CPU

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # record-busy-cpu.sh OUT.dat
 #
 # Records a real trace where one CPU has nearly all the events (the usual place is

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # record-large-trace.sh OUT.dat
 #
 # Records the large real trace used by the benchmarks (not kept in the repository; the

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Writes server128.json, the 128-CPU server scenario of make-big-trace.sh (one line per group of entries).
 # Usage: python3 server128.py [WINDOW_S] > server128.json   (WINDOW_S: the simulated seconds the interrupt
 # sources cover; 90 for the committed file)

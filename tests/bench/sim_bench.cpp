@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Prints the simulator's rate (simulated events per second of wall time) for every preset and variant,
 // and for a long run of each preset (its duration scaled up), best of 3 runs each, and the first run's
 // rate (the process's first simulation makes its columns in fresh memory, later runs reuse the mappings

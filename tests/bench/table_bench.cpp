@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // table_bench FILE: what the event table costs on a big trace. Loads FILE, builds the merged order of all
 // CPUs (the reference MergedOrder of tests/support, as the table built it before) and prints its time and
 // bytes per event; then a CPU filter, an event filter, a task filter (over the order, and without it as the

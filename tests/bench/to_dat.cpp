@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // to_dat IN OUT.dat
 // Writes any trace tickscope loads (ftrace text, trace.dat) as a trace.dat: `report --stream` reads
 // trace.dat only, and a benchmark input edited as text (events taken out with grep, say) gets there

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # record-test-traces.sh [OUTDIR]
 #
 # Records the small real-kernel test traces kept in tests/data/ (host-*.dat, host-*.txt).

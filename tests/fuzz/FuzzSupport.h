@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Shared by the fuzz targets: the input as a file (a memfd: a regular file, as the importers require),
 // and the analysis of whatever loaded, as the CLI and the GUI run it.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // libFuzzer target: a simulator scenario. The input is the scenario JSON, optionally followed by a
 // line "--" and `KEY=VALUE` lines (the --set keys). Every input is parsed, overridden, validated and
 // estimated; one that the estimate says is small is also simulated and analysed, as `simulate` does.

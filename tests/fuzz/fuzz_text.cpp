@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // libFuzzer target: ftrace text (tracefs trace / trace_pipe, trace-cmd report output), then the analysis.
 #include "FuzzSupport.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // libFuzzer target: a trace.dat through the page decoder (the default path), then the analysis; then the
 // same file streamed (report --stream), whose report must be the loaded one.
 #include "FuzzSupport.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Writes the fuzz targets' seed corpora into DIR/<target>/: tiny trace.dat files (v6 and v7) cut from
 // the real traces in tests/data, the head of a real text trace, and the scenario presets with --set
 // lines. Run by scripts/fuzz.sh before each fuzzing run; nothing here is committed output.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // File -> Capture and File -> Save As Trace.dat: the dialog records this machine with live per-CPU counts
 // that grow while it runs (refreshed from the readers' counters five times a second; the GUI thread's CPU
 // share is printed), Stop saves a trace.dat the window opens and analyses; a simulated document saves as a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The compare view's run B beyond the lanes: the event table lists B's events when asked or when a B event
 // is selected, and selecting a row there selects that B event; the jumps (N, F) search run B over a B lane
 // or from a B selection.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What the compare view tests share: the fixtures' paths and opening a comparison.
 #pragma once
 

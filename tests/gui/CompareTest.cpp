@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The compare view on real traces and on the simulator, headless: nohzfull-poll.dat (A) against
 // nohzfull-nopoll.dat (B) paints spurious ticks in A's CPU 1 tick row and none in B's, and the
 // difference panel says CPU 1's user ticks went 200 -> 0 over the markers; alignment by print marker puts

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Helpers the Qt tests share: the test application's identity, counting a colour's pixels in an image,
 // running a program, the longest event-loop stall allowed.
 #pragma once

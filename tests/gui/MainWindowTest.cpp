@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The main window as a person uses it, headless: open a real trace and see what was loaded; open a
 // bad file and get an error dialog; cancel a load.
 #include "MainWindow.h"

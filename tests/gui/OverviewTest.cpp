@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The timeline's overview keeps the signal at whole-trace zoom, read from rendered pixels: the stopped-tick
 // bar of nohzfull-poll.dat's CPU 1 stays visible beside its spurious ticks; the 100 µs sleeps of seed 000's
 // CPU 3 show among its 10 ms of work; soft hrtimer expiries (PREEMPT_RT) are marked; no two legend entries of

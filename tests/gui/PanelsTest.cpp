@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The panels as a person uses them, headless, on real traces: the event table (every event, in time
 // order, filters, search, both ways in sync with the ViewState through real clicks), the per-CPU summary
 // (the report's numbers for the visible range or the whole trace) and the histograms.

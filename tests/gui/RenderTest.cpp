@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // `tickscope-cli render` and File -> Export View: the same view at the same size gives the same pixels;
 // the spurious-tick colour lands in CPU 1's tick row of nohzfull-poll.dat and nowhere in the lanes of
 // nohzfull-nopoll.dat; SVG parses and holds the legend as text; the PDF's text has the axis units;

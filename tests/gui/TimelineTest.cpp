@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The timeline as a person sees and uses it, headless (QT_QPA_PLATFORM=offscreen): spurious-tick pixels in
 // CPU1's tick row of nohzfull-poll.dat and none for nohzfull-nopoll.dat; wheel zoom at the cursor, drag to
 // pan, keys and zoom undo/redo move ViewState's range as expected; a click selects the tick under it; a

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # check-install.sh BUILD_DIR SOURCE_DIR
 # Installs the build into a temporary root (DESTDIR, prefix /usr) and checks what a desktop user gets:
 # the files in their places, the desktop entry, AppStream metainfo and MIME type valid by their own
@@ -19,7 +20,7 @@ gui=0
 [ -x "$build/app/tickscope" ] && gui=1
 
 files=(bin/tickscope-cli share/man/man1/tickscope-cli.1.gz share/bash-completion/completions/tickscope-cli
-       share/doc/tickscope/changelog.gz)
+       share/doc/tickscope/changelog.gz share/doc/tickscope/copyright)
 if [ $gui = 1 ]; then
   files+=(bin/tickscope share/man/man1/tickscope.1.gz share/applications/tickscope.desktop
           share/metainfo/io.github.tickscope.metainfo.xml share/mime/packages/tickscope.xml

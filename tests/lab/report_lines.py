@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The event lines of `trace-cmd report -t FILE`, shared by the lab's ground-truth scripts."""
 import re
 import subprocess

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Ground truth for the hrtimer expiry classes of a trace: one row per hrtimer_wakeup expiry.
 
 usage: rt_expiry_truth.py TRACE.dat [--csv OUT.csv]

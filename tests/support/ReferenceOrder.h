@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The event table's rows as the table made them before it read them with MergedCursor, kept as the
 // reference the cursors are checked against (unit and GUI tests) and measured against (table_bench):
 // MergedOrder, every event of every CPU merged into one order by a k-way merge; the rows a filter keeps

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Small trace.dat files for tests and fuzz seeds, made from a real one: its header page, the event
 // formats of a few systems, and the first pages of each CPU, written back as v6 or as v7 (sections
 // uncompressed). The writer records where it put the fields that the robustness tests corrupt.

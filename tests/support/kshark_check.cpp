@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Opens a trace.dat with KernelShark's own loader (libkshark, what `kernelshark FILE` calls) and prints
 // the number of entries it loaded. dlopen'ed, so that the build does not need KernelShark's headers.
 // Exit 0: loaded ("entries N"); 2: libkshark is not installed; 1: KernelShark could not open the file.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // `tickscope-cli report`: the text summary, the stable JSON keys, the window options and the errors
 // (one line on stderr, non-zero exit); CPUs nothing is known of are one line of the text, not rows.
 #include "TestUtil.h"

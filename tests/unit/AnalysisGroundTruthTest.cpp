@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The user/kernel inference against a trace whose every tick's true mode is known: random tasks moving
 // between CPUs, entering and leaving syscalls and sleeping in them, consistently (a syscall is entered
 // from user mode and left from the kernel, a task sleeps in the kernel and wakes there). The analysis

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The building blocks of the tick analysis on their own: the change lane (bitmap + codes) against a plain
 // array, the tick lane's restart / stop inference, state codes and CPU lists.
 #include "analysis/ChangeLane.h"

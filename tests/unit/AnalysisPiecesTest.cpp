@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The steps across CPUs cut a busy CPU's events and wakeups into pieces for the threads, and a busy CPU's
 // pass takes its events slice by slice beside the migration sweep: whatever the pieces, every expiry's
 // lateness and every wakeup's latency, and the report, come out the same as with one piece per CPU.

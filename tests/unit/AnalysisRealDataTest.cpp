@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The tick analysis on the real fixtures: the nohz_full lab traces (numbers of the fixtures' notes, and
 // every tick against the independent ticks.csv), the 6.18 host traces against facts counted here from
 // `trace-cmd report` (tick expiries, periodic re-arms, cpuidle state 0 / 1 intervals, tick stops), and a

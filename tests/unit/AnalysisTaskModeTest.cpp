@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The user/kernel mode of the task each tick interrupted, on hand-written ftrace text traces: from context
 // tracking, inferred from syscalls and sleeps without it, stretches of unknown mode and their chains,
 // and tasks that come back to a CPU from another one.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What the tests of the tick analysis on hand-written ftrace text traces share: the trace builder with
 // ticks, lost events and timer arms, and the analysis result read back by time.
 #pragma once

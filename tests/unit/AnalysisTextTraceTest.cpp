@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The tick analysis on small hand-written ftrace text traces (tracefs `trace` format, loaded through the
 // text importer from a temp file), one per edge case: a trace that starts inside an IRQ and inside idle,
 // lost events mid-trace, pre-f2e388a019e4 hrtimer_cancel noise, the old string tick_stop, the IRQ before

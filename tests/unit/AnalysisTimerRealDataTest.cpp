@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Timer softirqs and hrtimer wakeups on the 6.18 cyclictest fixture (cyclictest -t2 -p99 -i1000), against
 // facts taken here from `trace-cmd report -t`: hrtimer_wakeup expiries and TIMER softirqs per CPU, and the
 // lateness and wakeup latency of hand-picked wakeups computed from the report's own lines.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // hrtimer lateness and wakeup latency across CPUs and across lost events, on hand-written ftrace text
 // traces: a timer started on one CPU that expires on another, gaps before and after a wakeup's switch-in or
 // an expiry's start, pointers several CPUs name, a wakeup and its switch-in in one microsecond, and a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Timer softirq catch-up and hrtimer lateness / wakeup latency on small hand-written ftrace text traces
 // (tracefs `trace` format, loaded through the text importer from a temp file): a long TIMER softirq after
 // a long tickless idle with one quick timer (catch-up), a long one explained by a slow callback (not a

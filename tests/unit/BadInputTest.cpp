@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Bad input through the CLI, as a user meets it: one clear line and a non-zero exit, or a load of
 // what is intact with a warning that says what was lost. Never a crash, a hang or a silent partial.
 #include "TestUtil.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Live capture on this machine's real kernel: tickscope-cli capture records into a private tracefs
 // instance and saves a trace.dat that trace-cmd and tickscope count alike; nothing else in tracefs
 // changes, on a normal end, on SIGINT/SIGTERM, and a SIGKILLed capture's instance is removed by the next

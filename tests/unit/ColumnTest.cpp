@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Column, the growable mapping every event column and record list lives in: heads handed back in
 // batches, a freed mapping kept and served again as zeros, a streamed column populating only ahead.
 #include "model/Column.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // `tickscope-cli compare --window A:B --align ...`: two runs over the same span of relative time. The
 // numbers must be each run's own `report` over the absolute span the alignment gives, and the zeros
 // must be what each alignment says (first print marker, first event, start plus an offset).

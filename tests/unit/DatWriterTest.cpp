@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The trace.dat writer: simulated runs and loaded traces written as trace.dat v6 read back into the same
 // events, fields and tasks; trace-cmd reads them without a warning and counts what `stats` counts; the
 // machine facts travel inside; a failed write leaves nothing under the final name.

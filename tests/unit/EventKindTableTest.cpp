@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The event-kind table: every built-in kind prints what the text decoder reads back, on every event of the
 // real fixtures; and a kind added here, through the public table only, decodes from a trace.dat (with a
 // renamed field found by its alias) and from text, prints, and survives the simulator's text writer.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The findings (core/analysis/Findings): on every fixture and preset their counts are the report's own
 // numbers, each CPU with a non-zero count has its finding, the instances lie in the window in time order;
 // the patterns and known causes match the traces they describe and only those.

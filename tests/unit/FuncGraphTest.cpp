@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // function_graph text: single lines in each printed form, and whole files (tracefs `trace` pastes with
 // and without timestamps, trace-cmd report of a function_graph recording) to spans, damaged ones with
 // warnings.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Shared by the function_graph tests: a text file written and imported as one trace.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // function_graph calls measured: FunctionReport (durations per function and CPU, the catch-up verdict from
 // run_timer_softirq calls, the join to the softirq tracepoints and the tick lane, the mail block) and the
 // timeline's FunctionLane (longest call per column, calls over a range, the pick).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A trace recorded now, on this machine's kernel, loads with the counts trace-cmd reports for it.
 // Needs root and tracefs; skips with a message otherwise.
 #include "TestUtil.h"

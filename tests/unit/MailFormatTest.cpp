@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // `report --format mail` and `compare --format mail`: plain ASCII, at most 72 columns, and the figures are
 // the report's own numbers (checked against `report --json` of the same file and window).
 #include "TestUtil.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The merged time order of all CPUs and the event filter, on generated traces whose answer is known
 // independently: a std::sort of every (ts, cpu, index), and a plain count of the matching events.
 #include "ReferenceOrder.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // MigrationSweep: which switch-ins bring a task back from another CPU, however the trace is cut into
 // slices of time, parts per thread and steps of a stream.
 #include "TestUtil.h"

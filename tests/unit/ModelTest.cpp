@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The columnar model: timestamps across 2^32 ns epochs, payload offsets across blocks, sorting,
 // interning from several threads, the task table.
 #include "TestUtil.h"

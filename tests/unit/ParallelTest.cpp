@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The thread helpers: the GUI's job queue runs every job once, in order per thread, reports a job's
 // exception and goes on, and drops what has not started when it is destroyed.
 #include "util/Parallel.h"

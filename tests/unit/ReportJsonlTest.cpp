@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // `tickscope-cli report --jsonl FILE...`: one compact JSON line per file, in the order given, with the
 // numbers `report --json` gives for that file alone; a failed file is an error line and exit 1; files too
 // big for their share of the memory are tried again alone.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The decoder's own reader of ring-buffer pages against libtraceevent's kbuffer, which trace-cmd reads
 // them with: the same records, timestamps and sizes on pages made of every kind of record, in both byte
 // orders and both word sizes, and on random bytes wherever pageIsSound() lets a page through.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Damaged and crafted inputs, each made in the test from a small real trace (TinyDat) with one field
 // changed: the importers refuse them with one line naming the file, or load what is intact with a
 // warning. Never a crash, a hang, a huge allocation or a library's own message. Each case stands for a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Issue 16: hard vs soft hrtimer expiries and the class of the woken task on real PREEMPT_RT traces (Debian
 // 6.1.0-57-rt under QEMU, recorded by tests/lab), against the ground truth beside each trace
 // (`*.expiries.csv`, written by tests/lab/rt_expiry_truth.py from `trace-cmd report` spans alone, without

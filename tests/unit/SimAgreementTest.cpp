@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Issue 4 item 6: the tick analysis of a simulated trace gives exactly what the simulator decided, for
 // every preset and every variant: each tick (its time, the context it interrupted, periodic or a nohz
 // wakeup, spurious or not), the timer_list timers started / fired / never fired / late, and the wakeup

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // `tickscope-cli simulate` and `compare` from the command line: the report with the ground truth, the
 // written ftrace text re-imported into the same events, fields and tasks, and bad scenario input (one
 // error line, non-zero exit, never a crash).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The simulator's limits: every CPU a scenario names is checked against cpus once variants and --set keys
 // are applied; a run is estimated before it starts and refused above the event limit (and the estimate
 // holds on every preset and variant); interrupt sources, thread counts and JSON types are bounded and

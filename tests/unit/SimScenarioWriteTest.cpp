@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A scenario written as JSON (the GUI's Save) reads back into the same scenario: for every preset and
 // variant the written file simulates to the same trace, event for event count and timestamps, and
 // writing it again gives the same text. Every key's settingValue, set back, changes nothing.

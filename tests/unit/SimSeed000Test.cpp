@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Seed 000 (nohz_full + idle=poll, the "Stop the idle tick on polling idle" series): one test per row of
 // issue 4 item 5, on the seed000-nohzfull-poll preset at a fixed seed. Counts are taken from the tick
 // analysis of the simulated trace over its print markers (as `report --markers` does) and, for timers,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Seed 002 (3.10, isolated idle CPUs, the per-jiffy __run_timers catch-up): the rows of issue 4 item 5 on
 // the seed002-legacy-wheel preset at a fixed seed.
 #include "SimTestUtil.h"

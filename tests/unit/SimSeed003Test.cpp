@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Seed 003 (PREEMPT_RT, "Use softirq based wakeups for non-RT threads"): the rows of issue 4 item 5 on the
 // seed003-rt-hrtimer preset at a fixed seed: cyclictest max latency, all-hard versus soft-for-non-RT
 // wakeups, on the Atom E3825 and Zynq 7020 platforms (tolerance +-25% of the seed's figures).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Shared by the simulator tests: run a preset (with its variant) at a fixed seed and analyse the result.
 #pragma once
 

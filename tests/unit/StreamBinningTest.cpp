@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // `report --stream`'s distributions past their bound on exact values: binned percentiles are the floors
 // of the log-linear buckets their values fall in (within 1/128), on every fixture and in DistributionFold.
 #include "StreamTestUtil.h"

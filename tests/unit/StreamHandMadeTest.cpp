@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // `report --stream` against `report` on small hand-written traces, each built around one way the pass
 // revises a record after the stream could have folded it: a task's mode found long after its task-lane
 // codes were released, tick-lane changes revised long after they began, a switch-in at a wakeup's very

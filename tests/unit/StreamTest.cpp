@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The parts of `report --stream` against a whole load: every trace.dat fixture decoded a slice of time at
 // a time (a page, a millisecond, all at once) gives the same events, lost ranges, task names and
 // warnings as loadTrace; the per-CPU pass advanced after each slice gives the same records as one run

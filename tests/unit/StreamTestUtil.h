@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What the `report --stream` tests share: the trace.dat fixtures, the report of a whole load and the streamed
 // one as JSON (the timing figures, which differ, cleared), and a hand-written text trace written as
 // trace.dat.

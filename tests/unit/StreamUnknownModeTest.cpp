@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // `report --stream` on tasks of unknown user/kernel mode moving between CPUs at random: the loaded report,
 // and what the stream keeps for the step across CPUs at the end.
 #include "StreamTestUtil.h"

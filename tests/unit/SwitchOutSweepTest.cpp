@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // SwitchOutSweep against a brute-force search: random switches of a few tasks over many CPUs, many at
 // the same microsecond, so that the latest switch-out is often on the very CPU asking, or tied.
 #include "TextTraceBuilder.h"

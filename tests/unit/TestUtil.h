@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Helpers for tests: running commands, temp files, and counting `trace-cmd report` output
 // independently of tickscope's own text importer.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The ftrace text field decoder: the printed forms (tracefs and trace-cmd plugin) of every decoded field.
 #include "TextTestUtil.h"
 #include "import/TextLineParser.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The ftrace text importer on whole files: real trace-cmd report text with lost events and instances, real
 // tracefs text, and small written files (bad lines, CRLF, truncation, instances, lost ranges, ordering,
 // undecodable events, the task table, progress and cancel).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The ftrace text line parser on single lines: the tracefs and trace-cmd report event line forms, comms,
 // timestamps, the flags column, instance and file prefixes, header, lost and other lines.
 #include "import/TextLineParser.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The ftrace text importer on real `trace-cmd report` output of the fixtures: checked against an independent
 // count of the printed event names, across the report variants (-l, -t, -N), and against `report -R` raw
 // field values.

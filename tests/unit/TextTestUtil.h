@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Shared helpers of the ftrace text importer tests (Text*Test.cpp): temp files, `trace-cmd report` runs,
 // an independent simple reading of event lines and counting, and a printable form of every decoded value.
 #pragma once

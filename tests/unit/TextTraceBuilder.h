@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Hand-written tracefs-format traces for analysis tests: lines appended one by one, then loaded through
 // the real text importer from a temp file. Tests derive their own vocabulary (ticks, switches, ...).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The timeline's level-of-detail summaries (core/view) against a direct walk over every event, interval
 // and record of the real fixtures, at whole-trace zoom and at one column per event; the spurious-tick
 // columns of the nohz_full lab traces; the navigation jumps; the range trees against brute force.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // timer_list pairing on a hand-written text trace whose records share their microsecond.
 #include "TextTraceBuilder.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What the tests of hrtimer lateness, wakeup latency and the TIMER softirq on hand-written ftrace text traces
 // share: a trace builder with hrtimer starts and expiries, wakings and switches, and the analysis of it.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // trace.dat import checked against `trace-cmd report` on real traces: counts per event name and per
 // CPU, decoded fields, lost events, instances, metadata, progress and cancel, and the text form.
 #include "TestUtil.h"
