@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ReportBatch.h"
+#include "session/OpenRun.h"
 #include "stream/StreamReport.h"
 #include "util/PhaseClock.h"
 
@@ -48,10 +49,13 @@ TickReport streamed(const std::string &file, const ReportRequest &request)
 TickReport reportOf(const std::string &file, const ReportRequest &request)
 {
     if (request.stream) return streamed(file, request);
-    const auto t0 = std::chrono::steady_clock::now();
-    const auto trace = loadTrace(file, request.load);
-    const double loadSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    const TickAnalysis analysis = TickAnalysis::run(*trace, request.analysis);
+    OpenOptions options;
+    options.load = request.load;
+    options.analysis = request.analysis;
+    options.timeline = false;
+    const OpenedRun run = openRun(RunSource::file(file), options);
+    const Trace *trace = run.doc.trace.get();
+    const TickAnalysis &analysis = *run.doc.analysis;
     ReportOptions ro = request.report;
     if (request.window) ro.windowSource = "window";
     if (request.markers) {
@@ -65,7 +69,7 @@ TickReport reportOf(const std::string &file, const ReportRequest &request)
     PhaseClock clock;
     TickReport report = TickReport::make(*trace, analysis, ro);
     clock.mark("report");
-    report.loadSeconds = loadSeconds;
+    report.loadSeconds = run.loadSeconds;
     for (const auto &w : trace->warnings)
         std::fprintf(stderr, "tickscope-cli: warning: %s: %s\n", file.c_str(), w.c_str());
     return report;

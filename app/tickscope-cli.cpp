@@ -4,11 +4,11 @@
 #include "ReportBatch.h"
 #include "WindowOption.h"
 #include "analysis/CpuList.h"
-#include "analysis/ReportMail.h"
-#include "analysis/RunAlignment.h"
 #include "analysis/TickAnalysis.h"
-#include "analysis/TickReport.h"
 #include "import/Loader.h"
+#include "report/ReportMail.h"
+#include "report/TickReport.h"
+#include "session/OpenRun.h"
 #include "sim/Presets.h"
 #include "sim/Scenario.h"
 #include "sim/SimReport.h"
@@ -384,36 +384,12 @@ int cmdSimulate(const std::vector<std::string> &args)
     return 0;
 }
 
-sim::Analysed compareSide(const std::string &spec, uint64_t seed, bool whole, sim::SimResult &keep)
+// One run of a compare, opened for a report (no timeline index).
+OpenedRun openForReport(const std::string &spec, uint64_t seed)
 {
-    if (sim::namesTraceFile(spec)) {
-        const auto trace = loadTrace(spec, LoadOptions{});
-        return sim::analyse(*trace, spec, !whole);
-    }
-    sim::Analysed a = sim::simulateAndAnalyse(sim::scenarioFromSpec(spec), seed, keep, !whole);
-    a.label = spec;
-    return a;
-}
-
-// One side of a compare over a relative window: the trace (loaded or simulated) and its analysis.
-struct Side
-{
-    std::unique_ptr<Trace> loaded;
-    sim::SimResult simulated;
-    const Trace *trace = nullptr;
-    std::optional<TickAnalysis> analysis;
-};
-
-void loadSide(const std::string &spec, uint64_t seed, Side &s)
-{
-    if (sim::namesTraceFile(spec)) {
-        s.loaded = loadTrace(spec, LoadOptions{});
-        s.trace = s.loaded.get();
-    } else {
-        s.simulated = sim::simulate(sim::scenarioFromSpec(spec), seed);
-        s.trace = s.simulated.trace.get();
-    }
-    s.analysis.emplace(TickAnalysis::run(*s.trace));
+    OpenOptions options;
+    options.timeline = false;
+    return openRun(RunSource::named(spec, seed), options);
 }
 
 int64_t shifted(int64_t zero, int64_t relative)
@@ -460,26 +436,30 @@ int cmdCompare(const std::vector<std::string> &args)
         throw UsageError{"compare: --align needs --window (the default window is each run's own markers)"};
     std::string text;
     if (!window) {
-        sim::SimResult ra, rb;
-        const sim::Analysed a = compareSide(sides[0], seed, whole, ra);
-        const sim::Analysed b = compareSide(sides[1], seed, whole, rb);
+        // Each run's trace is let go once its report is made.
+        const sim::Analysed a = [&] {
+            const OpenedRun r = openForReport(sides[0], seed);
+            return sim::analyseRun(*r.doc.trace, *r.doc.analysis, sides[0], !whole);
+        }();
+        const sim::Analysed b = [&] {
+            const OpenedRun r = openForReport(sides[1], seed);
+            return sim::analyseRun(*r.doc.trace, *r.doc.analysis, sides[1], !whole);
+        }();
         text = format == Format::Json   ? sim::formatCompareJson(a, b)
                : format == Format::Mail ? sim::formatCompareMail(a, b, kTool)
                                         : sim::formatCompareText(a, b);
     } else {
-        Side sa, sb;
-        loadSide(sides[0], seed, sa);
-        loadSide(sides[1], seed, sb);
+        const Document da = openForReport(sides[0], seed).doc;
         std::string why;
-        const auto zeros = alignRuns(*sa.trace, *sa.analysis, *sb.trace, *sb.analysis, align, why);
-        if (!zeros) throw LoadError("compare: " + why);
-        w.align = zeros->how;
-        w.zeroA = zeros->a;
-        w.zeroB = zeros->b;
-        const sim::Analysed a = sim::analyseSpan(*sa.trace, *sa.analysis, sides[0], shifted(w.zeroA, w.from),
+        const auto c = compareRuns(da, openForReport(sides[1], seed).doc, align, why);
+        if (!c) throw LoadError("compare: " + why);
+        w.align = c->how;
+        w.zeroA = c->zeroA;
+        w.zeroB = c->zeroB;
+        const sim::Analysed a = sim::analyseSpan(*da.trace, *da.analysis, sides[0], shifted(w.zeroA, w.from),
                                                  shifted(w.zeroA, w.to), "window");
-        const sim::Analysed b = sim::analyseSpan(*sb.trace, *sb.analysis, sides[1], shifted(w.zeroB, w.from),
-                                                 shifted(w.zeroB, w.to), "window");
+        const sim::Analysed b = sim::analyseSpan(*c->b.trace, *c->b.analysis, sides[1],
+                                                 shifted(w.zeroB, w.from), shifted(w.zeroB, w.to), "window");
         text = format == Format::Json   ? sim::formatCompareJson(a, b, &w)
                : format == Format::Mail ? sim::formatCompareMail(a, b, kTool, &w)
                                         : sim::formatCompareText(a, b, &w);

@@ -3,19 +3,18 @@
 // code; tickscope-cli itself stays free of Qt). Renders the timeline of a trace or a scenario — or the
 // compare view of two runs — to PNG, SVG or PDF without a display, through the same code as the GUI's
 // File -> Export View, so that the same view at the same size gives the same picture.
-#include "Document.h"
 #include "ExportView.h"
 #include "TimelinePlot.h"
-#include "TraceLoader.h"
 #include "ViewState.h"
 #include "WindowOption.h"
+#include "session/Document.h"
 #include "tickscope_version.h"
 
 #include "analysis/CpuList.h"
-#include "analysis/ReportMail.h"
-#include "analysis/RunAlignment.h"
-#include "analysis/TickReport.h"
 #include "import/Loader.h"
+#include "report/ReportMail.h"
+#include "report/TickReport.h"
+#include "session/OpenRun.h"
 #include "sim/Presets.h"
 #include "sim/SimReport.h"
 #include "view/TimelineIndex.h"
@@ -49,19 +48,13 @@ constexpr const char *kUsage =
 
 Document open(const std::string &spec, uint64_t seed, const LoadOptions &load)
 {
-    Document d;
-    if (sim::namesTraceFile(spec)) {
-        d.trace = std::shared_ptr<const Trace>(loadTrace(spec, load));
-        d.title = QFileInfo(QString::fromStdString(spec)).fileName();
-    } else {
-        if (load.window) throw Usage{"render: --load-window reads a trace file, not a scenario"};
-        sim::SimResult r = sim::simulate(sim::scenarioFromSpec(spec), seed);
-        d.trace = std::shared_ptr<const Trace>(std::move(r.trace));
-        d.title = QStringLiteral("simulated %1").arg(QString::fromStdString(spec));
+    OpenOptions options;
+    options.load = load;
+    try {
+        return openRun(RunSource::named(spec, seed), options).doc;
+    } catch (const RunOptionError &e) {
+        throw Usage{std::string("render: ") + e.what()};
     }
-    d.analysis = std::make_shared<const TickAnalysis>(TickAnalysis::run(*d.trace));
-    d.timeline = std::make_shared<const TimelineIndex>(TimelineIndex::build(*d.trace, *d.analysis));
-    return d;
 }
 
 double seconds(const std::string &opt, const std::string &text)
@@ -149,7 +142,7 @@ int run(const std::vector<std::string> &args)
 
     // Weighed like the GUI (the timeline index besides the model); --load-window A:B loads only seconds A
     // to B after each file's first event, for a file whose whole model would not fit.
-    LoadOptions load = guiLoadOptions();
+    LoadOptions load = viewLoadOptions();
     if (!loadWindow.empty())
         if (std::string e = parseLoadWindow(loadWindow, load); !e.empty()) throw Usage{"render: " + e};
     const Document a = open(in, seed, load);
@@ -161,14 +154,10 @@ int run(const std::vector<std::string> &args)
     state.reset(a.trace->startTs(), a.trace->endTs(), a.trace->cpuCount());
     std::shared_ptr<Comparison> cmp;
     if (!compare.empty()) {
-        cmp = std::make_shared<Comparison>();
-        cmp->b = open(compare, seed, load);
         std::string why;
-        const auto zeros = alignRuns(*a.trace, *a.analysis, *cmp->b.trace, *cmp->b.analysis, align, why);
-        if (!zeros) throw LoadError("render: " + why);
-        cmp->zeroA = zeros->a;
-        cmp->zeroB = zeros->b;
-        cmp->how = QString::fromStdString(zeros->how);
+        auto c = compareRuns(a, open(compare, seed, load), align, why);
+        if (!c) throw LoadError("render: " + why);
+        cmp = std::make_shared<Comparison>(std::move(*c));
         state.setComparison(cmp);
     }
     if (!cpus.empty()) {

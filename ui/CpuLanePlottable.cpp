@@ -4,7 +4,7 @@
 #include "TextCache.h"
 #include "TimelinePalette.h"
 
-#include "analysis/TickReport.h"
+#include "report/TickReport.h"
 #include "view/LaneDetail.h"
 
 #include "util/Prefetch.h"

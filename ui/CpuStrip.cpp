@@ -4,7 +4,7 @@
 #include "TimelinePalette.h"
 #include "TimelinePlot.h"
 
-#include "analysis/TickReport.h"
+#include "report/TickReport.h"
 
 #include <QHelpEvent>
 #include <QMouseEvent>

@@ -181,7 +181,7 @@ void DifferencePanel::compute()
                     source = "window";
                 }
                 how = source;
-                return sim::analyseSpan(*d.trace, *d.analysis, d.title.toStdString(), from, to, source);
+                return sim::analyseSpan(*d.trace, *d.analysis, d.title, from, to, source);
             };
             Result r;
             const sim::Analysed x = side(a, 0, r.windowA);
@@ -192,13 +192,13 @@ void DifferencePanel::compute()
         [this, gen = *gen, in](std::shared_ptr<const Result> r) {
             if (!recompute_.current(gen)) return;
             diffs_ = r->diffs;
-            labelA_ = doc_.title;
-            labelB_ = in.comparison->b.title;
+            labelA_ = QString::fromStdString(doc_.title);
+            labelB_ = QString::fromStdString(in.comparison->b.title);
             const QString window = in.window == Window::Visible ? tr("the visible range")
                                    : in.window == Window::Whole ? tr("the whole runs")
                                                                 : tr("each run's markers");
             QString note = tr("A = %1 → B = %2, over %3 (aligned by %4)")
-                               .arg(labelA_, labelB_, window, in.comparison->how);
+                               .arg(labelA_, labelB_, window, QString::fromStdString(in.comparison->how));
             if (in.window == Window::Markers && r->windowA != r->windowB)
                 note += tr("; A over its %1, B over its %2")
                             .arg(QString::fromStdString(r->windowA), QString::fromStdString(r->windowB));

@@ -9,9 +9,9 @@
 #pragma once
 
 #include "BackgroundJob.h"
-#include "Document.h"
+#include "session/Document.h"
 
-#include "analysis/ReportDiff.h"
+#include "report/ReportDiff.h"
 
 #include <QWidget>
 

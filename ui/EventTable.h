@@ -14,8 +14,8 @@
 // the model's (absolute) rows; the wheel, the scroll bar and the keys move the window.
 #pragma once
 
-#include "Document.h"
 #include "ViewState.h"
+#include "session/Document.h"
 
 #include <QWidget>
 

@@ -7,7 +7,7 @@
 // cancelled and their results dropped.
 #pragma once
 
-#include "Document.h"
+#include "session/Document.h"
 
 #include "model/EventFilter.h"
 #include "model/MergedOrder.h"

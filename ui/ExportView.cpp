@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ExportView.h"
 
-#include "Document.h"
 #include "LegendBar.h"
 #include "TimelinePlot.h"
+#include "session/Document.h"
 
 #include <QFileInfo>
 #include <QFontDatabase>
@@ -93,13 +93,13 @@ QString exportTitle(const Document &a, const Comparison *c, double fromS, double
 {
     auto run = [](const Document &d) {
         const std::string &k = d.trace->meta.kernelRelease;
-        return d.title +
+        return QString::fromStdString(d.title) +
                (k.empty() ? QString() : QStringLiteral(" (kernel %1)").arg(QString::fromStdString(k)));
     };
     const QString window = QStringLiteral("%1–%2 s").arg(fromS, 0, 'f', 6).arg(toS, 0, 'f', 6);
     if (c)
         return QStringLiteral("A: %1  vs  B: %2  ·  %3 (aligned by %4)")
-            .arg(run(a), run(c->b), window, c->how);
+            .arg(run(a), run(c->b), window, QString::fromStdString(c->how));
     return QStringLiteral("%1  ·  %2").arg(run(a), window);
 }
 

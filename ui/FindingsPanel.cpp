@@ -3,7 +3,7 @@
 
 #include "ViewState.h"
 
-#include "analysis/TickReport.h"
+#include "report/TickReport.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>

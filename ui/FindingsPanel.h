@@ -8,9 +8,9 @@
 #pragma once
 
 #include "BackgroundJob.h"
-#include "Document.h"
+#include "session/Document.h"
 
-#include "analysis/Findings.h"
+#include "report/Findings.h"
 
 #include <QWidget>
 

@@ -4,7 +4,7 @@
 #include "OnePaintBuffer.h"
 #include "ViewState.h"
 
-#include "analysis/FunctionReport.h"
+#include "report/FunctionReport.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>

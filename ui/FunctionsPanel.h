@@ -7,8 +7,8 @@
 #pragma once
 
 #include "BackgroundJob.h"
-#include "Document.h"
 #include "HistogramPanel.h"
+#include "session/Document.h"
 
 #include <QWidget>
 

@@ -7,8 +7,8 @@
 #include "Timing.h"
 #include "ViewState.h"
 
-#include "analysis/TickReport.h"
 #include "analysis/WakeupSamples.h"
+#include "report/TickReport.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -223,7 +223,8 @@ void HistogramPanel::plot(QCustomPlot *p, const Bins &a, const Bins *other, cons
         // Short names: the plots are narrow; the tooltip and the other views say which file is which.
         p->graph(0)->setName(QStringLiteral("A"));
         p->graph(1)->setName(QStringLiteral("B"));
-        p->setToolTip(QStringLiteral("A: %1\nB: %2").arg(doc_.title, c->b.title));
+        p->setToolTip(QStringLiteral("A: %1\nB: %2")
+                          .arg(QString::fromStdString(doc_.title), QString::fromStdString(c->b.title)));
     }
     const Bins &b = a.counts.empty() && other ? *other : a; // the edges both share
     for (QCPAxis *a : {p->xAxis, p->yAxis}) {
@@ -252,9 +253,9 @@ void HistogramPanel::plot(QCustomPlot *p, const Bins &a, const Bins *other, cons
         title->setText(QStringLiteral("%1\nA: %2\nB: %3").arg(what, figures(a), figures(*other)));
         if (c)
             p->setToolTip(tr("A: %1, %2 samples\nB: %3, %4 samples")
-                              .arg(doc_.title)
+                              .arg(QString::fromStdString(doc_.title))
                               .arg(a.samples)
-                              .arg(c->b.title)
+                              .arg(QString::fromStdString(c->b.title))
                               .arg(other->samples));
     } else
         title->setText(a.samples ? tr("%1\n%2 samples\np50 %3 · p99 %4\nmax %5 µs")

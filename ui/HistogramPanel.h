@@ -8,7 +8,7 @@
 #pragma once
 
 #include "BackgroundJob.h"
-#include "Document.h"
+#include "session/Document.h"
 
 #include "analysis/WakeupSamples.h"
 

@@ -20,8 +20,8 @@
 #include "TraceLoader.h"
 #include "ViewState.h"
 #include "analysis/CpuList.h"
-#include "analysis/ReportMail.h"
 #include "model/Trace.h"
+#include "report/ReportMail.h"
 #include "sim/Presets.h"
 #include "stats/TraceStats.h"
 
@@ -405,7 +405,7 @@ void MainWindow::onLoaded(const QString &path,
         const double span = static_cast<double>(t.endTs() - t.startTs()) / 1e9;
         status_->setText(
             tr("%1 · kernel %2 · %3 CPUs · %4 s · %5 events · %6 lost ranges · loaded and analysed in %7 s")
-                .arg(doc_.title,
+                .arg(QString::fromStdString(doc_.title),
                      QString::fromStdString(m.kernelRelease.empty() ? std::string("?") : m.kernelRelease))
                 .arg(t.cpuCount())
                 .arg(span, 0, 'f', 3)
@@ -436,13 +436,13 @@ void MainWindow::onLoaded(const QString &path,
         status_->setToolTip(why.join(QLatin1Char('\n')));
     }
     if (live_) {
-        doc_.title = tr("live capture");
+        doc_.title = tr("live capture").toStdString();
         status_->setText(
             tr("Live capture, newest %1 KiB per CPU · ").arg(CaptureDialog::kLiveBytesPerCpu >> 10) +
             status_->text().section(QStringLiteral(" · "), 1));
     }
     statusA_ = status_->text();
-    setWindowTitle(QStringLiteral("tickscope — %1").arg(doc_.title));
+    setWindowTitle(QStringLiteral("tickscope — %1").arg(QString::fromStdString(doc_.title)));
     if (QFileInfo(path).isFile() && !live_) addRecent(path); // not a simulated scenario or a live snapshot
     for (const auto &t : *traces_) {
         if (nonInteractive_ || live_) {
@@ -476,9 +476,9 @@ void MainWindow::showFacts()
     const auto &c = state_->comparison();
     status_->setText(!c ? statusA_
                         : tr("A: %1 · B: %2 · %3 CPUs · aligned by %4")
-                              .arg(statusA_, c->b.title)
+                              .arg(statusA_, QString::fromStdString(c->b.title))
                               .arg(c->b.trace->cpuCount())
-                              .arg(c->how));
+                              .arg(QString::fromStdString(c->how)));
 }
 
 void MainWindow::onFailed(const QString &path, const QString &message)

@@ -4,12 +4,12 @@
 // the status bar (and the statistics text in a dock). Owns the one ViewState every view shares.
 #pragma once
 
-#include "Document.h"
 #include "ExportView.h"
 #include "TraceLoader.h"
 #include "ViewState.h"
+#include "session/Document.h"
 
-#include "analysis/RunAlignment.h"
+#include "session/RunAlignment.h"
 
 #include <QMainWindow>
 #include <QPointer>

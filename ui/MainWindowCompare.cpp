@@ -105,23 +105,18 @@ void MainWindow::showComparison(const Document &b)
 {
     expectB_ = false;
     std::string why;
-    std::optional<AlignedZeros> zeros =
-        alignRuns(*doc_.trace, *doc_.analysis, *b.trace, *b.analysis, align_, why);
-    if (!zeros) { // marker alignment asked for, and a run has none: by start, and say so
+    std::optional<Comparison> compared = compareRuns(doc_, b, align_, why);
+    if (!compared) { // marker alignment asked for, and a run has none: by start, and say so
         statusBar()->showMessage(QString::fromStdString(why) + tr("; aligned by start"), 6000);
-        zeros =
-            alignRuns(*doc_.trace, *doc_.analysis, *b.trace, *b.analysis, Alignment{AlignBy::Start, 0}, why);
+        compared = compareRuns(doc_, b, Alignment{AlignBy::Start, 0}, why);
     }
-    if (!zeros) return;
-    auto c = std::make_shared<Comparison>();
-    c->b = b;
-    c->zeroA = zeros->a;
-    c->zeroB = zeros->b;
-    c->how = QString::fromStdString(zeros->how);
+    if (!compared) return;
+    auto c = std::make_shared<Comparison>(std::move(*compared));
     c->cpuMap = cpuMap_;
     lastSelected_[0] = lastSelected_[1] = {};
     state_->setComparison(std::move(c));
-    setWindowTitle(QStringLiteral("tickscope — A: %1 · B: %2").arg(doc_.title, b.title));
+    setWindowTitle(QStringLiteral("tickscope — A: %1 · B: %2")
+                       .arg(QString::fromStdString(doc_.title), QString::fromStdString(b.title)));
     markTime("comparison shown");
     emit comparisonShown();
 }
@@ -132,15 +127,15 @@ bool MainWindow::setAlignment(std::optional<Alignment> align)
     align_ = align;
     if (!cur) return false;
     std::string why;
-    const auto zeros = alignRuns(*doc_.trace, *doc_.analysis, *cur->b.trace, *cur->b.analysis, align_, why);
-    if (!zeros) {
+    std::optional<Comparison> realigned = compareRuns(doc_, cur->b, align_, why);
+    if (!realigned) {
         statusBar()->showMessage(QString::fromStdString(why), 6000);
         return false;
     }
     auto c = std::make_shared<Comparison>(*cur);
-    c->zeroA = zeros->a;
-    c->zeroB = zeros->b;
-    c->how = QString::fromStdString(zeros->how);
+    c->zeroA = realigned->zeroA;
+    c->zeroB = realigned->zeroB;
+    c->how = realigned->how;
     state_->setComparison(std::move(c));
     return true;
 }
@@ -163,7 +158,7 @@ bool MainWindow::alignOnSelections()
     auto c = std::make_shared<Comparison>(*cur);
     c->zeroA = *ta;
     c->zeroB = *tb;
-    c->how = tr("selected events");
+    c->how = tr("selected events").toStdString();
     state_->setComparison(std::move(c));
     return true;
 }
@@ -201,7 +196,8 @@ void MainWindow::closeComparison()
 {
     dropB();
     state_->setComparison(nullptr);
-    if (doc_.valid()) setWindowTitle(QStringLiteral("tickscope — %1").arg(doc_.title));
+    if (doc_.valid())
+        setWindowTitle(QStringLiteral("tickscope — %1").arg(QString::fromStdString(doc_.title)));
 }
 
 void MainWindow::compareDialog()

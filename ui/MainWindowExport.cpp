@@ -11,7 +11,7 @@
 #include "ViewState.h"
 
 #include "analysis/CpuList.h"
-#include "analysis/ReportMail.h"
+#include "report/ReportMail.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -48,13 +48,13 @@ QStringList MainWindow::renderArgs(QSize size, bool summary) const
     int64_t zero = timeline_->plot()->origin();
     if (c && c->valid()) {
         a << QStringLiteral("--compare") << runB_;
-        if (c->how != QLatin1String("marker") && c->how != QLatin1String("start")) {
+        if (c->how != "marker" && c->how != "start") {
             // any other alignment as render's --align OFFSET: A's zero at its start, B's moved alike
             const int64_t off = (c->zeroB - c->b.trace->startTs()) - (c->zeroA - doc_.trace->startTs());
             a << QStringLiteral("--align") << secondsText(off);
             zero = doc_.trace->startTs();
         } else {
-            a << QStringLiteral("--align") << c->how;
+            a << QStringLiteral("--align") << QString::fromStdString(c->how);
         }
     }
     a << QStringLiteral("--window")

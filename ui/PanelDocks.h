@@ -5,7 +5,7 @@
 // each new Document, and resets its ViewState; the panels do the rest through the ViewState.
 #pragma once
 
-#include "Document.h"
+#include "session/Document.h"
 
 #include <QObject>
 

@@ -5,9 +5,9 @@
 #pragma once
 
 #include "BackgroundJob.h"
-#include "Document.h"
+#include "session/Document.h"
 
-#include "analysis/TickReport.h"
+#include "report/TickReport.h"
 
 #include <QWidget>
 

@@ -139,7 +139,8 @@ void TimelineOverlay::draw(QCPPainter *p)
         const QFontMetrics fm(small);
         const int lineH = corner.height() / 2;
         p->setPen(Qt::black);
-        const QString names[2] = {QStringLiteral("A: ") + titleA_, QStringLiteral("B: ") + cmp->b.title};
+        const QString names[2] = {QStringLiteral("A: ") + titleA_,
+                                  QStringLiteral("B: ") + QString::fromStdString(cmp->b.title)};
         for (int r = 0; r < 2; ++r) {
             p->setPen(palette::run(r));
             p->drawText(QRect(corner.left(), corner.top() + r * lineH, corner.width(), lineH),

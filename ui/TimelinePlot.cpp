@@ -109,8 +109,8 @@ void TimelinePlot::rebuild()
         for (size_t k : order)
             plottables[k]->drawAfterTheOthers();
         summaries_.setLanes(std::move(sources), std::move(order));
-        overlay_ =
-            new TimelineOverlay(xAxis2, yAxis, state_, doc_.timeline.get(), origin_, &geometry_, doc_.title);
+        overlay_ = new TimelineOverlay(xAxis2, yAxis, state_, doc_.timeline.get(), origin_, &geometry_,
+                                       QString::fromStdString(doc_.title));
         overlay_->setGridVisible(grid_);
     }
     relayout(size());
@@ -414,7 +414,7 @@ void TimelinePlot::mouseMoveEvent(QMouseEvent *e)
             std::llround((e->pos().x() - pressPos_.x()) * static_cast<double>(pressEnd_ - pressStart_) / w));
         auto c = std::make_shared<Comparison>(*cmp);
         c->zeroB = pressZeroB_ - dt;
-        c->how = QStringLiteral("offset (dragged)");
+        c->how = "offset (dragged)";
         state_->setComparison(std::move(c), true);
         return;
     }
@@ -539,9 +539,10 @@ bool TimelinePlot::event(QEvent *e)
         const TimelinePickResult r = pickAt(h->pos(), run);
         if (!r.text.empty()) {
             const Comparison *cmp = comparison();
-            const QString who = !cmp       ? QString()
-                                : run == 0 ? QStringLiteral("A: %1\n").arg(doc_.title)
-                                           : QStringLiteral("B: %1\n").arg(cmp->b.title);
+            const QString who = !cmp ? QString()
+                                : run == 0
+                                    ? QStringLiteral("A: %1\n").arg(QString::fromStdString(doc_.title))
+                                    : QStringLiteral("B: %1\n").arg(QString::fromStdString(cmp->b.title));
             QToolTip::showText(h->globalPos(), who + QString::fromStdString(r.text), this);
             return true;
         }

@@ -6,9 +6,9 @@
 // context menu per lane.
 #pragma once
 
-#include "Document.h"
 #include "LaneGeometry.h"
 #include "LaneSummaries.h"
+#include "session/Document.h"
 
 #include "view/TimelinePick.h"
 

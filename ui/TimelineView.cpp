@@ -8,7 +8,7 @@
 #include "ViewState.h"
 
 #include "analysis/CpuList.h"
-#include "analysis/TickReport.h"
+#include "report/TickReport.h"
 
 #include <QAction>
 #include <QActionGroup>

@@ -5,9 +5,9 @@
 // lanes: which, in what order, collapsed). Everything goes through the shared ViewState.
 #pragma once
 
-#include "Document.h"
+#include "session/Document.h"
 
-#include "analysis/Findings.h"
+#include "report/Findings.h"
 #include "view/TimelineIndex.h"
 
 #include <QWidget>

@@ -5,15 +5,9 @@
 
 #include "Timing.h"
 
-#include "analysis/TickAnalysis.h"
 #include "import/Loader.h"
-#include "sim/Presets.h"
-#include "sim/SimReport.h"
-#include "sim/Simulator.h"
 #include "util/Cancel.h"
-#include "view/TimelineIndex.h"
 
-#include <QFileInfo>
 #include <QMetaObject>
 
 #include <chrono>
@@ -22,19 +16,6 @@
 #include <mutex>
 
 namespace tickscope {
-
-// The GUI's weighing of a trace.dat before loading it: peak RSS of the whole window per byte of page data,
-// measured on 128-CPU simulations once the document was drawn and every panel filled: 1.34 (25.6 M events,
-// 936 MB for a 700 MB file; Qt's own ~100 MB included), 1.27 (100.5 M, 3.50 GB for 2.74 GB), 1.59 (6.4 M,
-// 278 MB for 175 MB, where Qt's part weighs most), against 1.04 for `report`. Qt's part is most of
-// the fixed 64 MiB the loader adds, so 1.45 per byte covers the large files with room. `render` keeps
-// the same timeline index without the panels (1.28 at 25.6 M) and weighs with it too.
-LoadOptions guiLoadOptions()
-{
-    LoadOptions o;
-    o.bytesPerDataByte = 1.45;
-    return o;
-}
 
 namespace {
 
@@ -115,7 +96,7 @@ void TraceLoader::prestart(const std::vector<std::string> &paths)
         Prestarted *raw = p.get(); // the future is owned by *p: the thread never outlives it
         p->result = std::async(std::launch::async, [raw] {
             markTime("load started");
-            LoadOptions opt = guiLoadOptions();
+            LoadOptions opt = viewLoadOptions();
             opt.cancel = &raw->cancel;
             opt.progress = [raw](double f) { raw->progress.store(f, std::memory_order_relaxed); };
             return loadAll(raw->path, opt);
@@ -181,60 +162,33 @@ void TraceLoader::cancel()
 void TraceLoader::load(const QString &path, std::optional<std::pair<double, double>> window)
 {
     const std::string file = path.toStdString();
-    std::shared_ptr<Prestarted> early = window ? nullptr : takePrestarted(file);
-    if (early) {
-        start(path, QFileInfo(path).fileName(),
-              [early](std::atomic<bool> *cancel, std::function<void(double)> progress) {
-                  while (early->result.wait_for(std::chrono::milliseconds(20)) != std::future_status::ready) {
-                      if (cancel->load()) early->cancel.store(true);
-                      progress(early->progress.load(std::memory_order_relaxed));
-                  }
-                  return early->result.get(); // the load's traces, or its error
-              });
-        return;
-    }
-    start(path, QFileInfo(path).fileName(),
-          [file, window](std::atomic<bool> *cancel, std::function<void(double)> progress) {
-              LoadOptions opt = guiLoadOptions();
-              opt.window = window;
-              opt.cancel = cancel;
-              opt.progress = std::move(progress);
-              return loadAll(file, opt);
-          });
+    OpenOptions options;
+    options.load = viewLoadOptions();
+    options.load.window = window;
+    options.allSources = true;
+    if (std::shared_ptr<Prestarted> early = window ? nullptr : takePrestarted(file))
+        options.early = [early](const std::atomic<bool> *cancel,
+                                const std::function<void(double)> &progress) {
+            while (early->result.wait_for(std::chrono::milliseconds(20)) != std::future_status::ready) {
+                if (cancel->load()) early->cancel.store(true);
+                progress(early->progress.load(std::memory_order_relaxed));
+            }
+            return early->result.get(); // the load's traces, or its error
+        };
+    start(path, RunSource::file(file), std::move(options));
 }
-
-namespace {
-
-// The worker's work for a simulation: the scenario (made on the worker, so that a bad spec is reported
-// like a bad file), simulated with progress and cancel.
-template <class MakeScenario> auto simulation(MakeScenario make, uint64_t seed)
-{
-    return [make = std::move(make), seed](std::atomic<bool> *cancel, std::function<void(double)> progress) {
-        sim::SimControl control;
-        control.cancel = cancel;
-        control.progress = progress;
-        sim::SimResult r = sim::simulate(make(), seed, control);
-        progress(1.0);
-        std::vector<std::unique_ptr<Trace>> traces;
-        traces.push_back(std::move(r.trace));
-        return traces;
-    };
-}
-
-} // namespace
 
 void TraceLoader::simulate(const QString &scenario)
 {
-    start(scenario, tr("simulated %1").arg(scenario),
-          simulation([spec = scenario.toStdString()] { return sim::scenarioFromSpec(spec); }, 1));
+    start(scenario, RunSource::spec(scenario.toStdString()), {});
 }
 
 void TraceLoader::simulate(const Simulation &s)
 {
-    start(s.title, s.title, simulation([sc = s.scenario] { return sc; }, s.seed));
+    start(s.title, RunSource::simulation(s.scenario, s.seed, s.title.toStdString()), {});
 }
 
-void TraceLoader::start(const QString &label, const QString &title, Producer produce)
+void TraceLoader::start(const QString &label, RunSource source, OpenOptions options)
 {
     if (cancel_) cancel_->store(true);
     retireWorker();
@@ -245,7 +199,8 @@ void TraceLoader::start(const QString &label, const QString &title, Producer pro
     auto done = std::make_shared<std::atomic<bool>>(false);
     worker_.done = done;
     const QPointer<QObject> self(this);
-    worker_.thread = std::thread([this, self, label, title, gen, flag, done, produce = std::move(produce)] {
+    worker_.thread = std::thread([this, self, label, gen, flag, done, source = std::move(source),
+                                  options = std::move(options)]() mutable {
         struct MarkDone
         {
             std::atomic<bool> &done;
@@ -262,27 +217,12 @@ void TraceLoader::start(const QString &label, const QString &title, Producer pro
         };
         const auto t0 = std::chrono::steady_clock::now();
         try {
-            auto sources = produce(flag.get(), [report](double f) { report(0.8 * f); });
-            auto traces = std::make_shared<std::vector<std::shared_ptr<const Trace>>>();
-            for (auto &t : sources)
-                traces->push_back(std::shared_ptr<const Trace>(std::move(t)));
-            if (traces->empty()) throw std::runtime_error(label.toStdString() + ": no events");
-            markTime("loaded");
-            if (flag->load()) throw LoadCancelled();
-            Document doc;
-            doc.title = title;
-            doc.trace = traces->front();
-            AnalysisOptions analysisOptions;
-            analysisOptions.cancel = flag.get();
-            doc.analysis =
-                std::make_shared<const TickAnalysis>(TickAnalysis::run(*doc.trace, analysisOptions));
-            markTime("analysed");
-            report(0.95);
-            if (flag->load()) throw LoadCancelled();
-            doc.timeline = std::make_shared<const TimelineIndex>(
-                TimelineIndex::build(*doc.trace, *doc.analysis, 0, flag.get()));
-            markTime("timeline indexed");
-            report(1.0);
+            options.cancel = flag.get();
+            options.progress = report;
+            options.mark = markTime;
+            OpenedRun run = openRun(source, options);
+            auto traces = std::make_shared<std::vector<std::shared_ptr<const Trace>>>(std::move(run.sources));
+            const Document doc = std::move(run.doc);
             const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
             postToGui(self, [this, gen, label, traces, doc, secs] {
                 if (gen != generation_) return;

@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Loads a trace (or runs the simulator on a scenario) off the GUI thread with real progress and cancel, runs
-// the tick analysis on it and builds the timeline's LOD index (progress covers all three: about 80 % load,
-// 15 % analysis, 5 % index); stale results are dropped by a generation counter (a newer load or a cancel
-// bumps it).
+// Opens a run (core/session/OpenRun.h: a trace loaded or a scenario simulated, analysed and indexed for
+// the timeline) off the GUI thread with real progress and cancel (progress covers all three steps: about
+// 80 % load, 15 % analysis, 5 % index); stale results are dropped by a generation counter (a newer load or
+// a cancel bumps it).
 #pragma once
 
-#include "Document.h"
-
-#include "import/Loader.h"
+#include "session/Document.h"
+#include "session/OpenRun.h"
 
 #include "sim/Scenario.h"
 
@@ -25,10 +24,6 @@
 
 namespace tickscope {
 class Trace;
-
-// The load options of a file the GUI (or `render`) shows: the loader's defaults, with the weighing of the
-// file against the free memory for the window's index and panels besides the model.
-LoadOptions guiLoadOptions();
 
 // A scenario to simulate as one run (the simulator panel's): the scenario, its seed and the run's title.
 struct Simulation
@@ -72,9 +67,7 @@ signals:
     void cancelled();
 
 private:
-    using Producer = std::function<std::vector<std::unique_ptr<Trace>>(std::atomic<bool> *cancel,
-                                                                       std::function<void(double)> progress)>;
-    void start(const QString &label, const QString &title, Producer produce);
+    void start(const QString &label, RunSource source, OpenOptions options);
     void retireWorker();
     void joinAll();
 

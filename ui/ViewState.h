@@ -4,7 +4,7 @@
 // signals; views never talk to each other. Times are absolute trace nanoseconds (CpuEvents::ts()).
 #pragma once
 
-#include "Document.h"
+#include "session/Document.h"
 
 #include <QObject>
 

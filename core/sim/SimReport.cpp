@@ -3,7 +3,7 @@
 
 #include "Presets.h"
 
-#include "analysis/ReportMail.h"
+#include "report/ReportMail.h"
 
 #include "util/JsonWriter.h"
 
@@ -30,7 +30,11 @@ Analysed analyseSpan(const Trace &trace, const TickAnalysis &analysis, std::stri
 
 Analysed analyse(const Trace &trace, std::string label, bool useMarkers)
 {
-    const TickAnalysis analysis = TickAnalysis::run(trace);
+    return analyseRun(trace, TickAnalysis::run(trace), std::move(label), useMarkers);
+}
+
+Analysed analyseRun(const Trace &trace, const TickAnalysis &analysis, std::string label, bool useMarkers)
+{
     if (useMarkers) {
         if (const auto span = markerWindow(trace, analysis))
             return analyseSpan(trace, analysis, std::move(label), span->first, span->second, "markers");

@@ -6,9 +6,9 @@
 
 #include "Simulator.h"
 
-#include "analysis/ReportDiff.h"
-#include "analysis/TickReport.h"
 #include "analysis/TimerListPairing.h"
+#include "report/ReportDiff.h"
+#include "report/TickReport.h"
 
 #include <string>
 #include <vector>
@@ -28,6 +28,9 @@ struct Analysed
 
 // Analyses a trace over its marker window when it has two print markers (useMarkers), else all of it.
 Analysed analyse(const Trace &trace, std::string label, bool useMarkers = true);
+// The same for a trace already analysed.
+Analysed analyseRun(const Trace &trace, const TickAnalysis &analysis, std::string label,
+                    bool useMarkers = true);
 // Analyses a trace over [from, to] (absolute ns; INT64_MIN/MAX: open), `source` naming where the window
 // came from ("trace", "markers", "window").
 Analysed analyseSpan(const Trace &trace, const TickAnalysis &analysis, std::string label, int64_t from,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ReportFold.h"
 
-#include "analysis/FindingText.h"
+#include "report/FindingText.h"
 
 #include <algorithm>
 #include <bit>

@@ -12,8 +12,8 @@
 #pragma once
 
 #include "analysis/CpuAnalysis.h"
-#include "analysis/Findings.h"
-#include "analysis/TickReport.h"
+#include "report/Findings.h"
+#include "report/TickReport.h"
 
 #include <array>
 #include <cstdint>

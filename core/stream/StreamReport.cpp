@@ -2,7 +2,7 @@
 // `report --stream`: the engine's steps and folds (StreamEngine.h), and the loop over the file.
 #include "StreamEngine.h"
 
-#include "analysis/FindingText.h"
+#include "report/FindingText.h"
 #include "util/ProcessStats.h"
 
 #include <chrono>

@@ -5,8 +5,8 @@
 #pragma once
 
 #include "analysis/TickAnalysis.h"
-#include "analysis/TickReport.h"
 #include "import/Loader.h"
+#include "report/TickReport.h"
 
 #include <functional>
 #include <string>

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "TimelinePick.h"
 
-#include "analysis/FunctionReport.h"
 #include "analysis/StateCode.h"
-#include "analysis/TickReport.h"
 #include "analysis/WakeupLatency.h"
 #include "model/EventFormat.h"
+#include "report/FunctionReport.h"
+#include "report/TickReport.h"
 
 #include <algorithm>
 #include <cinttypes>

@@ -17,14 +17,13 @@
 // A paint over 12 ms prints its page faults and context switches (fresh memory, or a core lost).
 // Without FILE, or when it does not exist, it says so and exits 0 (a skip, not a failure).
 #include "Allocator.h"
-#include "Document.h"
 #include "PixelCanvas.h"
 #include "TimelinePlot.h"
 #include "TimelineView.h"
 #include "ViewState.h"
+#include "session/Document.h"
 
-#include "analysis/TickAnalysis.h"
-#include "import/Loader.h"
+#include "session/OpenRun.h"
 #include "view/TimelineIndex.h"
 
 #include <QApplication>
@@ -115,22 +114,14 @@ int main(int argc, char **argv)
     }
     try {
         auto open = [](const QString &path) {
-            auto t0 = Clock::now();
-            Document doc;
-            doc.title = path;
-            doc.trace = std::shared_ptr<const Trace>(loadTrace(path.toStdString()));
-            const double loadMs = msSince(t0);
-            t0 = Clock::now();
-            doc.analysis = std::make_shared<const TickAnalysis>(TickAnalysis::run(*doc.trace));
-            const double analysisMs = msSince(t0);
-            t0 = Clock::now();
-            doc.timeline =
-                std::make_shared<const TimelineIndex>(TimelineIndex::build(*doc.trace, *doc.analysis));
-            const double indexMs = msSince(t0);
+            OpenedRun run = openRun(RunSource::file(path.toStdString()));
+            Document doc = std::move(run.doc);
+            doc.title = path.toStdString();
             std::printf("file:        %s\n", qPrintable(path));
             std::printf("events:      %zu on %d CPUs\n", doc.trace->eventCount(), doc.trace->cpuCount());
-            std::printf("load %.0f ms, analysis %.0f ms, timeline index %.0f ms (%.1f MB)\n", loadMs,
-                        analysisMs, indexMs, doc.timeline->bytes() / 1e6);
+            std::printf("load %.0f ms, analysis %.0f ms, timeline index %.0f ms (%.1f MB)\n",
+                        run.loadSeconds * 1e3, run.analysisSeconds * 1e3, run.timelineSeconds * 1e3,
+                        doc.timeline->bytes() / 1e6);
             return doc;
         };
         const Document doc = open(file);
@@ -145,7 +136,7 @@ int main(int argc, char **argv)
             c->b = open(fileB);
             c->zeroA = doc.trace->firstTs();
             c->zeroB = c->b.trace->firstTs();
-            c->how = QStringLiteral("start");
+            c->how = "start";
             state.setComparison(std::move(c));
             std::printf("compare view: %zu lanes\n", view.plot()->geometry().lanes.size());
         }

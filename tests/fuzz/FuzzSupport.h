@@ -4,8 +4,8 @@
 #pragma once
 
 #include "analysis/TickAnalysis.h"
-#include "analysis/TickReport.h"
 #include "import/Loader.h"
+#include "report/TickReport.h"
 #include "stream/StreamReport.h"
 #include "view/TimelineIndex.h"
 

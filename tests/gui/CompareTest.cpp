@@ -20,7 +20,7 @@
 #include "TimelineView.h"
 #include "ViewState.h"
 
-#include "analysis/TickReport.h"
+#include "report/TickReport.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -191,7 +191,7 @@ private slots:
         TimelinePlot *plot = w.timeline()->plot();
         const auto cmp = w.viewState()->comparison();
         QVERIFY(cmp);
-        QCOMPARE(cmp->how, QStringLiteral("marker")); // the default when both runs have markers
+        QCOMPARE(cmp->how, std::string("marker")); // the default when both runs have markers
         const Document &a = w.document();
         const int64_t ma = *firstMarker(*a.trace, *a.analysis),
                       mb = *firstMarker(*cmp->b.trace, *cmp->b.analysis);
@@ -230,7 +230,7 @@ private slots:
             QTest::mouseRelease(plot, Qt::LeftButton, Qt::ControlModifier, to);
             const auto moved = w.viewState()->comparison();
             QVERIFY(std::abs((zeroB - moved->zeroB) - dt) <= dt / 100);
-            QCOMPARE(moved->how, QStringLiteral("offset (dragged)"));
+            QCOMPARE(moved->how, std::string("offset (dragged)"));
             QCOMPARE(w.viewState()->rangeStart(), ma - 5'000'000); // the view stays where it was
             QVERIFY(w.setAlignment(Alignment{AlignBy::Marker, 0}));
         }

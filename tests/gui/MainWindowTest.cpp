@@ -11,7 +11,7 @@
 #include "ViewState.h"
 
 #include "ReferenceOrder.h"
-#include "analysis/ReportMail.h"
+#include "report/ReportMail.h"
 #include "util/Cancel.h"
 
 #include <QAction>

@@ -11,8 +11,8 @@
 #include "SummaryPanel.h"
 #include "ViewState.h"
 
-#include "analysis/TickReport.h"
 #include "import/Loader.h"
+#include "report/TickReport.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -39,7 +39,7 @@ namespace {
 Document load(const char *name)
 {
     Document d;
-    d.title = QString::fromUtf8(name);
+    d.title = name;
     auto trace = std::shared_ptr<Trace>(loadTrace(std::string(TICKSCOPE_TEST_DATA "/") + name));
     d.analysis = std::make_shared<const TickAnalysis>(TickAnalysis::run(*trace));
     d.trace = std::move(trace);

@@ -15,7 +15,7 @@
 #include "ViewState.h"
 #include "tickscope_version.h"
 
-#include "analysis/TickReport.h"
+#include "report/TickReport.h"
 
 #include <QApplication>
 #include <QDockWidget>

@@ -12,7 +12,7 @@
 #include "TimelineView.h"
 #include "ViewState.h"
 
-#include "analysis/TickReport.h"
+#include "report/TickReport.h"
 
 #include <QApplication>
 #include <QDockWidget>

@@ -7,8 +7,8 @@
 #include "TestUtil.h"
 
 #include "analysis/TickAnalysis.h"
-#include "analysis/TickReport.h"
 #include "import/Loader.h"
+#include "report/TickReport.h"
 #include "sim/Simulator.h"
 #include "util/Cancel.h"
 

@@ -7,8 +7,8 @@
 #include "AnalysisTextTrace.h"
 
 #include "analysis/TickAnalysis.h"
-#include "analysis/TickReport.h"
 #include "import/Loader.h"
+#include "report/TickReport.h"
 
 #include <gtest/gtest.h>
 

@@ -5,8 +5,8 @@
 #include "TestUtil.h"
 
 #include "analysis/TickAnalysis.h"
-#include "analysis/TickReport.h"
 #include "import/Loader.h"
+#include "report/TickReport.h"
 
 #include <gtest/gtest.h>
 

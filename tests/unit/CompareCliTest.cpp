@@ -4,9 +4,9 @@
 // must be what each alignment says (first print marker, first event, start plus an offset).
 #include "TestUtil.h"
 
-#include "analysis/RunAlignment.h"
-#include "analysis/TickReport.h"
 #include "import/Loader.h"
+#include "report/TickReport.h"
+#include "session/RunAlignment.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The findings (core/analysis/Findings): on every fixture and preset their counts are the report's own
+// The findings (core/report/Findings): on every fixture and preset their counts are the report's own
 // numbers, each CPU with a non-zero count has its finding, the instances lie in the window in time order;
 // the patterns and known causes match the traces they describe and only those.
 #include "SimTestUtil.h"
 #include "TestUtil.h"
 
-#include "analysis/Findings.h"
-#include "analysis/TickReport.h"
 #include "import/Loader.h"
+#include "report/Findings.h"
+#include "report/TickReport.h"
 
 #include <gtest/gtest.h>
 
@@ -40,7 +40,9 @@ void checkAgainstReport(const TickReport &r, const Trace *trace, const std::stri
         EXPECT_TRUE(std::is_sorted(f.at.begin(), f.at.end())) << f.what;
         ASSERT_GT(f.count, 0u) << f.what;
         EXPECT_EQ(f.first, f.at.front()) << f.what;
-        if (f.count <= kMaxFindingInstances) EXPECT_EQ(f.last, f.at.back()) << f.what;
+        if (f.count <= kMaxFindingInstances) {
+            EXPECT_EQ(f.last, f.at.back()) << f.what;
+        }
         if (f.kind != FindingKind::LostEvents) {
             for (int64_t t : f.at) {
                 EXPECT_GE(t, r.from) << f.what;
@@ -64,7 +66,9 @@ void checkAgainstReport(const TickReport &r, const Trace *trace, const std::stri
             EXPECT_EQ(late->worstNs, c.wakeup.latency.max);
             EXPECT_LE(late->count, c.wakeup.latency.count);
             // at least the share of latencies the report's p99 / p90 put above the threshold
-            if (c.wakeup.latency.p90 >= kLateWakeupNs) EXPECT_GE(late->count * 10, c.wakeup.latency.count);
+            if (c.wakeup.latency.p90 >= kLateWakeupNs) {
+                EXPECT_GE(late->count * 10, c.wakeup.latency.count);
+            }
         } else {
             EXPECT_EQ(late, nullptr) << "CPU " << c.cpu;
         }

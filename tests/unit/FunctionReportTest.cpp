@@ -6,8 +6,8 @@
 #include "TestUtil.h"
 #include "TextTestUtil.h"
 
-#include "analysis/FunctionReport.h"
-#include "analysis/ReportMail.h"
+#include "report/FunctionReport.h"
+#include "report/ReportMail.h"
 #include "view/FunctionLane.h"
 
 #include <gtest/gtest.h>

@@ -3,7 +3,7 @@
 // the report's own numbers (checked against `report --json` of the same file and window).
 #include "TestUtil.h"
 
-#include "analysis/ReportMail.h"
+#include "report/ReportMail.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

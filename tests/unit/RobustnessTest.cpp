@@ -8,9 +8,9 @@
 #include "TinyDat.h"
 
 #include "analysis/TickAnalysis.h"
-#include "analysis/TickReport.h"
 #include "import/InputChecks.h"
 #include "import/Loader.h"
+#include "report/TickReport.h"
 #include "view/TimelineIndex.h"
 
 #include <gtest/gtest.h>
@@ -352,7 +352,7 @@ TEST_F(Robustness, CliMessagesNameTheFileInTheUsersTerms)
     paths.push_back((dir / "missing.dat").string());
     const std::string cli = TICKSCOPE_CLI;
     for (const auto &p : paths) {
-        for (const std::string &cmd : {"stats", "report", "stats --record-api"}) {
+        for (const char *cmd : {"stats", "report", "stats --record-api"}) {
             const auto r = run("timeout 60 '" + cli + "' " + cmd + " '" + p + "'");
             ASSERT_EQ(r.signal, 0) << cmd << " " << p << ": crashed\n" << r.err;
             EXPECT_EQ(r.exitCode, 1) << cmd << " " << p << "\n" << r.err;
@@ -396,7 +396,9 @@ TEST_F(Robustness, FuzzFindingsStayFixed)
             ++inputs;
             for (bool recordApi : {false, true}) {
                 const Outcome o = load(input.path(), recordApi);
-                if (!o.loaded) EXPECT_EQ(o.error.find(input.path().string() + ": "), 0u) << o.error;
+                if (!o.loaded) {
+                    EXPECT_EQ(o.error.find(input.path().string() + ": "), 0u) << o.error;
+                }
             }
             LoadOptions opt;
             try {

@@ -9,9 +9,9 @@
 #include "TextTestUtil.h"
 
 #include "analysis/TickAnalysis.h"
-#include "analysis/TickReport.h"
 #include "analysis/WakeupLatency.h"
 #include "import/Loader.h"
+#include "report/TickReport.h"
 
 #include <gtest/gtest.h>
 

@@ -6,8 +6,8 @@
 
 #include "TestUtil.h"
 #include "analysis/TickAnalysis.h"
-#include "analysis/TickReport.h"
 #include "import/Loader.h"
+#include "report/TickReport.h"
 #include "stream/StreamReport.h"
 #include "write/TraceDatWriter.h"
 

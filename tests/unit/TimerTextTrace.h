@@ -7,7 +7,7 @@
 #include "TextTraceBuilder.h"
 
 #include "analysis/TickAnalysis.h"
-#include "analysis/TickReport.h"
+#include "report/TickReport.h"
 
 #include <cstdio>
 #include <memory>

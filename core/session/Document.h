@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// What every view shows: one loaded trace source, its tick analysis and the timeline's LOD index, shared
-// read-only between the GUI thread and background jobs. Views get it from the MainWindow; they never
-// reload or re-analyse.
+// One opened run (OpenRun.h): a loaded trace source, its tick analysis and the timeline's LOD index,
+// shared read-only between threads (in the GUI: the GUI thread and the background jobs; views get it from
+// the MainWindow and never reload or re-analyse); and a second run compared with it.
 #pragma once
 
 #include "ReportMemo.h"
@@ -10,24 +10,24 @@
 #include "model/Trace.h"
 #include "view/TimelineIndex.h"
 
-#include <QString>
-
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace tickscope {
 
 struct Document
 {
-    QString title; // file name, or the simulator preset and variant
+    std::string title; // file name, or the simulator preset and variant (UTF-8)
     std::shared_ptr<const Trace> trace;
     std::shared_ptr<const TickAnalysis> analysis;
     std::shared_ptr<const TimelineIndex> timeline; // the LOD index over trace + analysis (core/view)
     // The whole-trace report, made once for the views that show it (copies of a Document share it).
     std::shared_ptr<ReportMemo> reports = std::make_shared<ReportMemo>();
 
-    bool valid() const { return trace && analysis && timeline; }
+    bool analysed() const { return trace && analysis; }
+    bool valid() const { return analysed() && timeline; }
     // Nothing to put on a time axis: a function_graph paste without timestamps (funcgraph-abstime off)
     // and no events. The window shows the calls' table and histogram in the timeline's place.
     bool callsOnly() const
@@ -43,7 +43,7 @@ struct Comparison
 {
     Document b;
     int64_t zeroA = 0, zeroB = 0; // absolute ns of each run's time zero
-    QString how;                  // "marker", "start", "offset 0.250000 s"
+    std::string how;              // "marker", "start", "offset 0.250000 s"
     std::vector<int> cpuMap;      // A's CPU c is shown against B's CPU cpuMap[c]; absent or -1: B's CPU c
 
     bool valid() const { return b.valid(); }

@@ -2,8 +2,8 @@
 // The text and JSON forms of a TickReport (`tickscope-cli report`, the GUI's summary copy).
 #include "TickReport.h"
 
-#include "CpuList.h"
 #include "FunctionReport.h"
+#include "analysis/CpuList.h"
 
 #include "stats/TraceStats.h"
 #include "util/JsonWriter.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "RunAlignment.h"
 
-#include "TickReport.h"
+#include "report/TickReport.h"
 
 #include <charconv>
 #include <cmath>

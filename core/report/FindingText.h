@@ -4,7 +4,7 @@
 #pragma once
 
 #include "Findings.h"
-#include "StateCode.h"
+#include "analysis/StateCode.h"
 
 #include <cstdint>
 #include <string>

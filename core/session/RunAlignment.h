@@ -4,7 +4,7 @@
 // the two runs line up whatever came before it), or by a given offset of B against A.
 #pragma once
 
-#include "TickAnalysis.h"
+#include "analysis/TickAnalysis.h"
 
 #include <cstdint>
 #include <optional>

@@ -3,7 +3,7 @@
 
 #include "FunctionReport.h"
 
-#include "CpuList.h"
+#include "analysis/CpuList.h"
 
 #include "stats/TraceStats.h"
 

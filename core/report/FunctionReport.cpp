@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "FunctionReport.h"
 
-#include "TimerRecords.h"
+#include "analysis/TimerRecords.h"
 #include "stats/TraceStats.h"
 #include "util/JsonWriter.h"
 

@@ -6,7 +6,7 @@
 // thread each time, as before.
 #pragma once
 
-#include "analysis/TickReport.h"
+#include "report/TickReport.h"
 
 #include <future>
 #include <memory>

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "TickReport.h"
-#include "TimerListPairing.h"
+#include "analysis/TimerListPairing.h"
 
 #include <vector>
 

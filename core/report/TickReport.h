@@ -4,7 +4,7 @@
 #pragma once
 
 #include "Findings.h"
-#include "TickAnalysis.h"
+#include "analysis/TickAnalysis.h"
 
 #include <array>
 #include <bit>

@@ -17,8 +17,8 @@
 // the softirqs on which they differ are listed.
 #pragma once
 
-#include "TickAnalysis.h"
 #include "TickReport.h"
+#include "analysis/TickAnalysis.h"
 #include "model/Trace.h"
 
 #include <array>
