@@ -21,7 +21,7 @@ mkdir -p "$out"
 # Several runs may go at once (one target per core): the build and the seeds are made by one at a time.
 exec 9>"$out.lock"
 flock 9
-cmake --preset fuzz >/dev/null
+cmake --preset fuzz -DTICKSCOPE_WERROR=ON >/dev/null
 cmake --build --preset fuzz -j "$(nproc)" --target make_fuzz_seeds "${targets[@]}"
 "$out/tests/fuzz/make_fuzz_seeds" tests/data "$out/seeds" >/dev/null
 flock -u 9

@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 preset=${1:-dev}
 ./scripts/install-deps.sh --test
-cmake --preset "$preset" >/dev/null
+cmake --preset "$preset" -DTICKSCOPE_WERROR=ON >/dev/null
 cmake --build --preset "$preset" -j "$(nproc)"
 if [ "$preset" = dev ] && [ "${FUZZ_SECONDS:-30}" != 0 ]; then
   ./scripts/fuzz.sh "${FUZZ_SECONDS:-30}" fuzz_tracedat fuzz_tracedat_reference fuzz_text fuzz_scenario

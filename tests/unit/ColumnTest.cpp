@@ -232,7 +232,9 @@ TEST(Model, AStreamedColumnPopulatesOnlyItsStretchAheadAndReadsBackAcrossRelease
     void *probe = ::mmap(nullptr, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     const bool populates = ::madvise(probe, page, 23 /* MADV_POPULATE_WRITE, Linux 5.14 */) == 0;
     ::munmap(probe, page);
-    if (populates) EXPECT_EQ(resident(ahead, 0, 16), 3u) << "the page written and two ahead";
+    if (populates) {
+        EXPECT_EQ(resident(ahead, 0, 16), 3u) << "the page written and two ahead";
+    }
     for (size_t i = 2; i <= 40 * perPage; ++i)
         ahead.push_back(i);
     if (populates) {

@@ -40,7 +40,9 @@ void expectPrintDecodesBack(const Trace &t, const std::string &file)
             ASSERT_EQ(std::memcmp(d.payload, ev.payloadBytes(i), d.size), 0) << file << ": " << text;
             for (int n = 0; n < d.taskCount; ++n) {
                 const std::string_view known = t.strings.str(t.tasks.comm(d.tasks[n].pid, ev.ts(i)));
-                if (!known.empty()) ASSERT_EQ(d.tasks[n].comm, known) << text;
+                if (!known.empty()) {
+                    ASSERT_EQ(d.tasks[n].comm, known) << text;
+                }
             }
             ++checked;
         }

@@ -74,8 +74,12 @@ void checkOrder(int cpus, size_t perCpu, uint32_t seed, int64_t base = 1000, int
     // the first row at a time: every row before it is earlier, it is not
     for (int64_t time : {int64_t{0}, int64_t{1500}, int64_t{5000}, int64_t{1} << 40}) {
         const size_t r = MergedCursor::rowAtTime(t, time);
-        if (r > 0) EXPECT_LT(t.cpu(expect[r - 1].cpu).ts(expect[r - 1].index), time);
-        if (r < expect.size()) EXPECT_GE(t.cpu(expect[r].cpu).ts(expect[r].index), time);
+        if (r > 0) {
+            EXPECT_LT(t.cpu(expect[r - 1].cpu).ts(expect[r - 1].index), time);
+        }
+        if (r < expect.size()) {
+            EXPECT_GE(t.cpu(expect[r].cpu).ts(expect[r].index), time);
+        }
     }
     EXPECT_LE(static_cast<double>(m->bytes()),
               1.3 * static_cast<double>(expect.size()) * (cpus > 256 ? 2 : 1) + 4096.0 * cpus);
@@ -94,7 +98,9 @@ void checkOrder(int cpus, size_t perCpu, uint32_t seed, int64_t base = 1000, int
             ASSERT_EQ(c.row(), k);
             ASSERT_EQ(c.pos(), expect[k]) << "row " << k << " from " << row << " of " << cpus << " CPUs";
         }
-        if (row + 40 >= expect.size()) EXPECT_FALSE(c.valid()) << "past the last row, from " << row;
+        if (row + 40 >= expect.size()) {
+            EXPECT_FALSE(c.valid()) << "past the last row, from " << row;
+        }
     }
     MergedCursor all(t, 0);
     for (size_t k = 0; k < expect.size(); ++k, all.next())

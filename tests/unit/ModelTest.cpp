@@ -308,7 +308,9 @@ TEST(Model, TypeIdsWidenPastOneByte)
         for (size_t i = 0; i < n; ++i) {
             ASSERT_EQ(ev.type(i), typeAt(i)) << i;
             ASSERT_EQ(ev.payloadOffset(i), off) << i;
-            if (typeAt(i) == f.sys) ASSERT_EQ(ev.payload<SyscallP>(i).id, static_cast<int32_t>(i));
+            if (typeAt(i) == f.sys) {
+                ASSERT_EQ(ev.payload<SyscallP>(i).id, static_cast<int32_t>(i));
+            }
             off += sizes[typeAt(i)];
         }
         for (CpuEvents::Cursor c(ev, 0); c.valid(); c.next())

@@ -66,8 +66,9 @@ TEST(SimScenarioWrite, EverySettingsValueSetBackChangesNothing)
             continue;
         }
         ++withValue;
-        if (!info.choices.empty())
+        if (!info.choices.empty()) {
             EXPECT_NE(std::find(info.choices.begin(), info.choices.end(), *v), info.choices.end());
+        }
         Scenario t = s;
         applySetting(t, info.key, *v);
         EXPECT_EQ(scenarioJson(t), text);

@@ -177,7 +177,9 @@ TEST(Stream, DecodesTheEventsOfALoad)
                 TraceDatStream s(path, instanceOptions(*loaded));
                 size_t steps = 0;
                 runStream(s, slice, [&] { ++steps; });
-                if (slice == kPageAtATime && loaded->eventCount() > 1000) EXPECT_GT(steps, 1u) << what;
+                if (slice == kPageAtATime && loaded->eventCount() > 1000) {
+                    EXPECT_GT(steps, 1u) << what;
+                }
                 expectSameStream(*loaded, s.trace(), what);
                 EXPECT_EQ(loaded->warnings, s.trace().warnings) << what;
                 EXPECT_EQ(loaded->meta.kernelCmdline, s.trace().meta.kernelCmdline) << what;
@@ -244,9 +246,10 @@ TEST(Stream, ReportIsTheLoadedReportOnEveryFixture)
                 StreamResult r;
                 EXPECT_EQ(whole, streamedJson(path, *loaded, slice, SIZE_MAX, &r))
                     << name << ", " << slice << " ns slices";
-                if (loaded->eventCount() > 100000 && slice == 1000000)
+                if (loaded->eventCount() > 100000 && slice == 1000000) {
                     EXPECT_LT(r.maxLiveEvents * 4, loaded->eventCount())
                         << name << ": the stream held " << r.maxLiveEvents << " events at once";
+                }
             }
             // a window of the trace: the same records fall in it
             const int64_t a = loaded->firstTs(), b = loaded->lastTs();

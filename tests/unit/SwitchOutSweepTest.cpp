@@ -92,7 +92,9 @@ TEST(SwitchOutSweep, FindsTheLatestSwitchOutOfTheTaskOnAnotherCpu)
             ASSERT_NE(it, nullptr) << what;
             EXPECT_EQ(it->ts, in) << what;
             EXPECT_EQ(it->cpu, bestCpu) << what;
-            if (bestCpu >= 0) EXPECT_EQ(it->runnable, runnable) << what;
+            if (bestCpu >= 0) {
+                EXPECT_EQ(it->runnable, runnable) << what;
+            }
             found += bestCpu >= 0;
             sameCpuLatest += bestCpu >= 0 && ownTs >= bestTs;
         }
@@ -134,7 +136,9 @@ TEST(SwitchOutSweep, CandidateListFindsSetsAndErasesLikeAMap)
         const SwitchOutCandidate *c = list.find(a);
         const auto it = ref.find(a);
         ASSERT_EQ(c != nullptr, it != ref.end()) << a;
-        if (c) EXPECT_EQ(c->ts, it->second) << a;
+        if (c) {
+            EXPECT_EQ(c->ts, it->second) << a;
+        }
     }
 }
 

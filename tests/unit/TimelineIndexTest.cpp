@@ -236,8 +236,9 @@ TEST(TimelineIndex, ColumnsInPartsEqualOneCallOverAll)
                     const int cut2 = cut1 + static_cast<int>(rng() % static_cast<unsigned>(width - cut1 + 1));
                     f->index.summarize(cpu, a, b, width, parts.data(), cut1, cut2);
                     for (int j = 0; j < width; ++j)
-                        if (j < cut1 || j >= cut2)
+                        if (j < cut1 || j >= cut2) {
                             EXPECT_EQ(parts[j].ticks, 12345u) << name << " column " << j;
+                        }
                     f->index.summarize(cpu, a, b, width, parts.data(), 0, cut1);
                     f->index.summarize(cpu, a, b, width, parts.data(), cut2);
                     EXPECT_TRUE(parts == whole)
