@@ -60,57 +60,83 @@ std::vector<std::string> earlyFiles(int argc, char **argv)
     return files;
 }
 
-} // namespace
-
-int main(int argc, char **argv)
+// The command line, declared once for the GUI's own parse and for --help/--version, which answer
+// without a display.
+struct CommandLine
 {
-    tickscope::keepFreedMemory();
-    if (const auto files = earlyFiles(argc, argv); !files.empty()) tickscope::TraceLoader::prestart(files);
-    QApplication app(argc, argv);
-    tickscope::markTime("QApplication");
-    QApplication::setOrganizationName(QStringLiteral("tickscope"));
-    QApplication::setApplicationName(QStringLiteral("tickscope"));
-    QApplication::setApplicationVersion(QStringLiteral(TICKSCOPE_VERSION_TEXT));
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Linux timer ticks per CPU, explained."));
-    parser.addHelpOption();
-    parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("FILE"),
-                                 QStringLiteral("trace.dat or ftrace text to open, or a scenario to simulate "
-                                                "(PRESET[:VARIANT] or FILE.json)"));
-    const QCommandLineOption compare(
+    const QCommandLineOption compare{
         QStringLiteral("compare"),
         QStringLiteral("Compare two runs: tickscope --compare A B (each a trace file or a scenario, "
-                       "PRESET[:VARIANT] or FILE.json). A is before, B after."));
-    parser.addOption(compare);
-    const QCommandLineOption shot(QStringLiteral("screenshot"),
+                       "PRESET[:VARIANT] or FILE.json). A is before, B after.")};
+    const QCommandLineOption shot{QStringLiteral("screenshot"),
                                   QStringLiteral("Save a PNG of the window once FILE is shown, then quit."),
-                                  QStringLiteral("PNG"));
-    parser.addOption(shot);
+                                  QStringLiteral("PNG")};
     // For tests/bench/open-time.sh: once FILE is shown and the event loop has nothing left to do, paint,
     // print the seconds since the process started and quit.
-    QCommandLineOption drawn(QStringLiteral("quit-when-drawn"), QStringLiteral("benchmark: quit when idle"));
-    drawn.setFlags(QCommandLineOption::HiddenFromHelp);
-    parser.addOption(drawn);
-    const QCommandLineOption view(
+    QCommandLineOption drawn{QStringLiteral("quit-when-drawn"), QStringLiteral("benchmark: quit when idle")};
+    const QCommandLineOption view{
         QStringLiteral("view"),
         QStringLiteral("Show seconds A to B after the trace start once FILE is loaded."),
-        QStringLiteral("A:B"));
-    parser.addOption(view);
-    const QCommandLineOption dock(QStringLiteral("dock"),
+        QStringLiteral("A:B")};
+    const QCommandLineOption dock{QStringLiteral("dock"),
                                   QStringLiteral("Show and raise a panel: events, summary, histograms, "
                                                  "functions, findings, difference or what-if; events-b: "
                                                  "the events of run B (for screenshots)."),
-                                  QStringLiteral("NAME"));
-    parser.addOption(dock);
-    const QCommandLineOption dialog(
+                                  QStringLiteral("NAME")};
+    const QCommandLineOption dialog{
         QStringLiteral("dialog"),
         QStringLiteral(
             "Open File -> Capture once FILE is shown: 'capture', or 'capture-recording' to start "
             "recording too (root); --screenshot then takes the dialog (1.5 s into the recording)."),
-        QStringLiteral("NAME"));
-    parser.addOption(dialog);
-    parser.process(app);
+        QStringLiteral("NAME")};
+
+    CommandLine()
+    {
+        QCoreApplication::setOrganizationName(QStringLiteral("tickscope"));
+        QCoreApplication::setApplicationName(QStringLiteral("tickscope"));
+        QCoreApplication::setApplicationVersion(QStringLiteral(TICKSCOPE_VERSION_TEXT));
+        parser.setApplicationDescription(QStringLiteral("Linux timer ticks per CPU, explained."));
+        parser.addHelpOption();
+        parser.addVersionOption();
+        parser.addPositionalArgument(
+            QStringLiteral("FILE"),
+            QStringLiteral("trace.dat or ftrace text to open, or a scenario to simulate "
+                           "(PRESET[:VARIANT] or FILE.json)"));
+        drawn.setFlags(QCommandLineOption::HiddenFromHelp);
+        for (const QCommandLineOption &o : {compare, shot, drawn, view, dock, dialog})
+            parser.addOption(o);
+    }
+};
+
+// Whether the command line asks only for help or the version (Qt's spellings of both).
+bool asksHelpOrVersion(int argc, char **argv)
+{
+    for (int i = 1; i < argc; ++i)
+        for (const char *o : {"-h", "--help", "-?", "--help-all", "-v", "--version"})
+            if (std::strcmp(argv[i], o) == 0) return true;
+    return false;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    if (asksHelpOrVersion(argc, argv)) { // no display needed: print and exit
+        QCoreApplication core(argc, argv);
+        CommandLine cl;
+        cl.parser.process(core);
+        return 0;
+    }
+    tickscope::keepFreedMemory();
+    if (const auto files = earlyFiles(argc, argv); !files.empty()) tickscope::TraceLoader::prestart(files);
+    QApplication app(argc, argv);
+    tickscope::markTime("QApplication");
+    CommandLine cl;
+    cl.parser.process(app);
+    const QCommandLineParser &parser = cl.parser;
+    const QCommandLineOption &compare = cl.compare, &shot = cl.shot, &drawn = cl.drawn, &view = cl.view,
+                             &dock = cl.dock, &dialog = cl.dialog;
 
     tickscope::MainWindow w;
     const QStringList files = parser.positionalArguments();
