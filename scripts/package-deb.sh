@@ -5,7 +5,7 @@
 # built when missing) and checks it: its Depends (computed by dpkg-shlibdeps from the libraries the
 # binaries link) resolve on this Debian 12 system (`apt-get install --simulate`), its files are in
 # place, and the binaries extracted from it run: `tickscope-cli simulate seed000-nohzfull-poll` from
-# PATH and `tickscope --screenshot` under Xvfb. lintian runs when installed.
+# PATH and `tickscope --screenshot` under Xvfb; lintian reports no error or warning.
 # --chroot DIR (root, network): also installs the package with apt into a copy of DIR, a clean Debian
 # 12 made once with `debootstrap --variant=minbase bookworm DIR`, and runs both binaries there.
 set -euo pipefail
@@ -88,7 +88,10 @@ if [ -n "$chroot_dir" ]; then
   echo "package-deb: both binaries run in the chroot ($out/chroot-first-start.png)"
 fi
 if command -v lintian >/dev/null; then
-  lintian --tag-display-limit 0 "$deb" 2>/dev/null || true
+  # errors and warnings fail the package (the copyright file, the man pages, the desktop files...)
+  lintian --fail-on error,warning --tag-display-limit 0 "$deb" 2>/dev/null >"$out/lintian.txt" ||
+    fail "lintian: $(grep -E '^(E|W):' "$out/lintian.txt" | head -5)"
+  echo "package-deb: lintian: no error or warning"
 else
   echo "package-deb: skipped: lintian not installed"
 fi
