@@ -69,6 +69,15 @@ MainWindow::MainWindow(QWidget *parent)
     setAcceptDrops(true);
     setBackgroundFailureHandler(this, [this](const QString &what) { onBackgroundFailure(what); });
 
+    buildCentral();
+    buildMenus();
+    connectLoaders();
+    restoreWindow();
+}
+
+// The timeline and the calls view, the statistics dock, the panels and the load progress rows.
+void MainWindow::buildCentral()
+{
     auto *central = new QWidget(this);
     auto *layout = new QVBoxLayout(central);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -134,106 +143,11 @@ MainWindow::MainWindow(QWidget *parent)
     statusBar()->addPermanentWidget(markers_);
     connect(state_, &ViewState::markersChanged, this, &MainWindow::showMarkers);
     setBusy(false);
+}
 
-    QMenu *file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::openDialog);
-    recentMenu_ = file->addMenu(tr("Open &Recent"));
-    QAction *compare = file->addAction(tr("&Compare With…"), this, &MainWindow::compareDialog);
-    compare->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
-    compare->setToolTip(tr("Open a second trace as B (after) against the open one as A (before)"));
-    file->addAction(tr("Compare With &Simulation…"), this, &MainWindow::compareScenarioDialog);
-    file->addAction(tr("Ca&pture…"), this, &MainWindow::captureDialog)
-        ->setToolTip(tr("Record this machine's kernel (root) into a private tracefs instance and open it"));
-    saveAs_ = file->addAction(tr("Save As &Trace.dat…"), this, &MainWindow::saveAsDialog);
-    saveAs_->setToolTip(tr("The open trace as a trace.dat that trace-cmd and KernelShark read (a capture or "
-                           "a trace.dat is copied as it is; a simulation or a text trace is written)"));
-    saveAs_->setEnabled(false);
-    file->addAction(tr("&Export View…"), this, &MainWindow::exportDialog)
-        ->setToolTip(tr("The timeline as PNG, SVG or PDF with its title, legend and the command that "
-                        "renders it again"));
-    file->addSeparator();
-    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
-    rebuildRecentMenu();
-    QMenu *edit = menuBar()->addMenu(tr("&Edit"));
-    QAction *copyImage = edit->addAction(tr("Copy &Image"), this, &MainWindow::copyImage);
-    copyImage->setObjectName(QStringLiteral("copyImage"));
-    copyImage->setToolTip(
-        tr("The view as Export View draws it (title, lanes, legend), at the timeline's size"));
-    QAction *copySummary = edit->addAction(tr("Copy &Summary"), this, &MainWindow::copySummary);
-    copySummary->setObjectName(QStringLiteral("copySummary"));
-    copySummary->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
-    copySummary->setToolTip(tr("The summary of the visible range as mail-ready text (ASCII, 72 columns)"));
-    QMenu *view = menuBar()->addMenu(tr("&View"));
-    timeline_->fillViewMenu(view);
-    view->addSeparator();
-    view->addAction(panels_->eventDock()->toggleViewAction());
-    view->addAction(panels_->summaryDock()->toggleViewAction());
-    view->addAction(panels_->findingsDock()->toggleViewAction());
-    view->addAction(panels_->histogramDock()->toggleViewAction());
-    view->addAction(factsDock_->toggleViewAction());
-    timeline_->fillNavigateMenu(menuBar()->addMenu(tr("&Navigate")));
-    QMenu *cmp = menuBar()->addMenu(tr("&Compare"));
-    cmp->addAction(tr("Align by First &Marker"), this, [this] {
-        setAlignment(Alignment{AlignBy::Marker, 0});
-    });
-    cmp->addAction(tr("Align by Trace &Start"), this, [this] { setAlignment(Alignment{AlignBy::Start, 0}); });
-    cmp->addAction(tr("Align on Selected &Events"), this, &MainWindow::alignOnSelections)
-        ->setToolTip(tr("Each run's time zero at the event last selected in it (click one in an A lane, "
-                        "then one in a B lane)"));
-    cmp->addAction(tr("Align by &Offset…"), this, [this] {
-        bool ok = false;
-        const double s = QInputDialog::getDouble(
-            this, tr("Offset of B"), tr("B's time zero, in seconds after its start (A's zero: its start):"),
-            align_ && align_->by == AlignBy::Offset ? align_->offsetNs / 1e9 : 0.0, -1e6, 1e6, 6, &ok);
-        if (ok) setAlignment(Alignment{AlignBy::Offset, static_cast<int64_t>(std::llround(s * 1e9))});
-    });
-    cmp->addSeparator();
-    cmp->addAction(tr("Map &CPUs…"), this, [this] {
-        bool ok = false;
-        const QString text = QInputDialog::getText(
-            this, tr("CPU map"), tr("A's CPU against B's CPU, e.g. 3:1, 2:0 (empty: same numbers):"),
-            QLineEdit::Normal, QString(), &ok);
-        if (!ok) return;
-        std::vector<int> map;
-        for (const QString &pair : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
-            const QStringList ab = pair.trimmed().split(QLatin1Char(':'));
-            bool okA = false, okB = false;
-            const int a = ab.size() == 2 ? ab[0].toInt(&okA) : -1,
-                      b = ab.size() == 2 ? ab[1].toInt(&okB) : -1;
-            if (!okA || !okB || a < 0 || b < 0 || a >= 8192 || b >= 8192) {
-                QMessageBox::warning(this, tr("CPU map"),
-                                     tr("'%1' is not A:B with two CPU numbers").arg(pair.trimmed()));
-                return;
-            }
-            if (static_cast<int>(map.size()) <= a) map.resize(static_cast<size_t>(a) + 1, -1);
-            map[static_cast<size_t>(a)] = b;
-        }
-        setCpuMap(std::move(map));
-    });
-    QAction *differing = cmp->addAction(tr("Only CPUs That &Differ"));
-    differing->setObjectName(QStringLiteral("onlyDiffering"));
-    differing->setCheckable(true);
-    connect(differing, &QAction::toggled, this, &MainWindow::setOnlyDifferingCpus);
-    cmp->addSeparator();
-    cmp->addAction(tr("C&lose Comparison"), this, &MainWindow::closeComparison);
-    cmp->addAction(panels_->differenceDock()->toggleViewAction());
-    QAction *whatIf = panels_->simulatorDock()->toggleViewAction();
-    whatIf->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
-    cmp->addAction(whatIf);
-    SimulatorPanel *sim = panels_->simulator();
-    connect(sim, &SimulatorPanel::openRequested, this, &MainWindow::openSimulation);
-    connect(sim, &SimulatorPanel::compareRequested, this, &MainWindow::openSimulationComparison);
-    connect(sim, &SimulatorPanel::compareWithDocumentRequested, this, [this](const Simulation &b) {
-        if (doc_.valid())
-            compareWithSimulation(b);
-        else
-            openSimulation(b);
-    });
-    connect(state_, &ViewState::selectionChanged, this, [this](EventRef e) {
-        if (e.valid() && (e.run == 0 || e.run == 1)) lastSelected_[e.run] = e;
-    });
-    connect(state_, &ViewState::comparisonChanged, this, &MainWindow::showFacts);
-
+// Each loader's progress, result, failure and cancel.
+void MainWindow::connectLoaders()
+{
     connect(cancel_, &QPushButton::clicked, loader_, &TraceLoader::cancel);
     connect(loader_, &TraceLoader::progress, this,
             [this](double f) { progress_->setValue(static_cast<int>(f * 1000)); });
@@ -250,21 +164,29 @@ MainWindow::MainWindow(QWidget *parent)
             [this](double f) { progressB_->setValue(static_cast<int>(f * 1000)); });
     connect(loaderB_, &TraceLoader::loaded, this,
             [this](const QString &run, auto, const Document &doc, double) { onLoadedB(run, doc); });
-    connect(loaderB_, &TraceLoader::failed, this, [this](const QString &, const QString &message) {
+    auto failB = [this](const QString &message) {
         expectB_ = false;
         pendingB_.reset();
         updateBusy();
         status_->setText(tr("Failed to load B"));
         emit loadFailed(message);
         QMessageBox::critical(this, tr("Cannot open B"), message);
-    });
+    };
+    connect(loaderB_, &TraceLoader::failed, this, [failB](const QString &, const QString &message) { failB(message); });
+    // B too big for the memory: said, not silently dropped (its window cannot be chosen here)
+    connect(loaderB_, &TraceLoader::tooBig, this,
+            [failB](const QString &, const QString &message, double) { failB(message); });
     connect(loaderB_, &TraceLoader::cancelled, this, [this] {
         expectB_ = false;
         pendingB_.reset();
         updateBusy();
         statusBar()->showMessage(tr("Loading B cancelled"), 3000);
     });
+}
 
+// The geometry and docks of the last session, or a first layout.
+void MainWindow::restoreWindow()
+{
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());

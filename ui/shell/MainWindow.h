@@ -119,6 +119,11 @@ protected:
     void closeEvent(QCloseEvent *e) override;
 
 private:
+    // the constructor's steps
+    void buildCentral();
+    void buildMenus(); // MainWindowMenus.cpp
+    void connectLoaders();
+    void restoreWindow();
     void openDialog();
     void compareDialog();
     void compareScenarioDialog();
