@@ -17,7 +17,7 @@ BUILD_PKGS=(
   qt6-base-dev qt6-svg-dev libgl-dev libqcustomplot-dev
   libtraceevent-dev libtracefs-dev libtracecmd-dev
   libzstd-dev zlib1g-dev
-  nlohmann-json3-dev
+  nlohmann-json3-dev libfmt-dev
 )
 TEST_PKGS=(
   trace-cmd libgtest-dev libgmock-dev libbenchmark-dev

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The special handlers of the few built-in kinds whose printed form is not "key=value" (named in their
-// entries in EventKindTable.cpp), and the printf helper both files use. Internal to core/model.
+// entries in EventKindTable.cpp), and the printf helper both files use (util/Text.h). Internal to core/model.
 #pragma once
 
 #include "EventKinds.h"
+
+#include "util/Text.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -12,12 +14,7 @@
 
 namespace tickscope::kindhandlers {
 
-template <class... A> void appendf(std::string &out, const char *f, A... a)
-{
-    char buf[64];
-    const int n = std::snprintf(buf, sizeof buf, f, a...);
-    out.append(buf, static_cast<size_t>(std::clamp(n, 0, static_cast<int>(sizeof buf) - 1)));
-}
+using tickscope::appendf;
 
 bool schedSwitchText(const KindSpec &, std::string_view f, StringPool &, Decoded &out, bool);
 bool schedWakeupText(const KindSpec &, std::string_view f, StringPool &, Decoded &out, bool);

@@ -3,6 +3,8 @@
 
 #include "FunctionReport.h"
 
+#include "util/Text.h"
+
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
@@ -11,16 +13,9 @@
 namespace tickscope {
 namespace {
 
-template <class... A> std::string fmt(const char *f, A... a)
-{
-    char buf[128];
-    std::snprintf(buf, sizeof buf, f, a...);
-    return buf;
-}
-
 std::string us(int64_t ns)
 {
-    return fmt("%.1f", static_cast<double>(ns) / 1e3);
+    return usText(ns);
 }
 
 std::string baseName(const std::string &path)
@@ -47,7 +42,7 @@ std::string windowText(const TickReport &r)
 {
     if (!r.events && r.functions && !r.functions->timed) return "all of it (no timestamps)";
     const std::string span =
-        fmt("%.6f..%.6f s", static_cast<double>(r.from) / 1e9, static_cast<double>(r.to) / 1e9);
+        textf("%.6f..%.6f s", static_cast<double>(r.from) / 1e9, static_cast<double>(r.to) / 1e9);
     if (r.windowSource == "markers") return "between the print markers, " + span;
     if (r.windowSource == "window") return "window " + span;
     return "whole trace, " + span;
@@ -65,29 +60,29 @@ std::vector<std::pair<std::string, std::string>> mailFigures(const TickReport &r
                                                              bool rtLines)
 {
     std::vector<std::pair<std::string, std::string>> f;
-    f.emplace_back("ticks in userspace", fmt("%" PRIu64 "/%" PRIu64, c.ticks.user, c.wakeup.count));
-    f.emplace_back("ticks while polling", fmt("%" PRIu64, c.ticks.polling));
-    f.emplace_back("spurious ticks", fmt("%" PRIu64, c.ticks.spurious));
+    f.emplace_back("ticks in userspace", textf("%" PRIu64 "/%" PRIu64, c.ticks.user, c.wakeup.count));
+    f.emplace_back("ticks while polling", textf("%" PRIu64, c.ticks.polling));
+    f.emplace_back("spurious ticks", textf("%" PRIu64, c.ticks.spurious));
     const int64_t span = r.to - r.from;
-    f.emplace_back("tick stopped", fmt("%.1f%%", span > 0 ? 100.0 * static_cast<double>(c.tickStoppedNs) /
-                                                                static_cast<double>(span)
-                                                          : 0.0));
+    f.emplace_back("tick stopped", textf("%.1f%%", span > 0 ? 100.0 * static_cast<double>(c.tickStoppedNs) /
+                                                                  static_cast<double>(span)
+                                                            : 0.0));
     std::string failed;
     for (size_t d = 0; d < c.failures.size(); ++d) {
         if (c.failures[d])
-            failed += (failed.empty() ? "" : ", ") + fmt("%s %" PRIu64, kDependencyNames[d], c.failures[d]);
+            failed += (failed.empty() ? "" : ", ") + textf("%s %" PRIu64, kDependencyNames[d], c.failures[d]);
     }
-    if (c.failuresOther) failed += (failed.empty() ? "" : ", ") + fmt("other %" PRIu64, c.failuresOther);
+    if (c.failuresOther) failed += (failed.empty() ? "" : ", ") + textf("other %" PRIu64, c.failuresOther);
     f.emplace_back("failed tick stops", failed.empty() ? std::string("none") : failed);
     f.emplace_back("worst TIMER softirq", us(c.timerSoftirq.maxNs) + " us");
-    f.emplace_back("TIMER catch-ups", fmt("%" PRIu64, c.timerSoftirq.catchup));
+    f.emplace_back("TIMER catch-ups", textf("%" PRIu64, c.timerSoftirq.catchup));
     f.emplace_back("wakeup latency p99/max",
                    us(c.wakeup.latency.p99) + "/" + us(c.wakeup.latency.max) + " us");
     if (rtLines) {
         f.emplace_back("RT wakeup p99/max",
                        us(c.wakeup.latencyRt.p99) + "/" + us(c.wakeup.latencyRt.max) + " us");
-        f.emplace_back("non-RT hard/soft", fmt("%" PRIu64 "/%" PRIu64, c.wakeup.byContext[0][1].count,
-                                               c.wakeup.byContext[1][1].count));
+        f.emplace_back("non-RT hard/soft", textf("%" PRIu64 "/%" PRIu64, c.wakeup.byContext[0][1].count,
+                                                 c.wakeup.byContext[1][1].count));
     }
     return f;
 }
@@ -113,7 +108,7 @@ std::vector<size_t> mailCpus(const TickReport &r, bool all)
 
 std::string mailCpuTitle(const CpuReport &c)
 {
-    return fmt("CPU %d%s", c.cpu, c.nohzFull ? " (nohz_full)" : "");
+    return textf("CPU %d%s", c.cpu, c.nohzFull ? " (nohz_full)" : "");
 }
 
 std::string mailMeasured(const std::string &lead, const std::string &tool, const TickReport &r,
@@ -190,29 +185,29 @@ std::string mailFunctions(const FunctionReport &f)
     for (const FunctionStats &s : f.functions) {
         if (!s.duration.count) continue;
         const std::string where = s.longest.empty()   ? std::string()
-                                  : s.cpus.size() > 1 ? fmt(" (CPU %d)", s.longest.front().cpu)
+                                  : s.cpus.size() > 1 ? textf(" (CPU %d)", s.longest.front().cpu)
                                                       : std::string();
         out += mailFigureLine(
-            s.name, fmt("%" PRIu64 " call%s, p50 ", s.duration.count, s.duration.count == 1 ? "" : "s") +
+            s.name, textf("%" PRIu64 " call%s, p50 ", s.duration.count, s.duration.count == 1 ? "" : "s") +
                         us(s.duration.p50) + ", p99 " + us(s.duration.p99) + ", max " + us(s.duration.max) +
                         " us" + where);
     }
     if (f.timerCalls) {
         const std::string lng =
-            fmt("%" PRIu64 " of %" PRIu64 " run_timer_softirq >= ", f.timerLong, f.timerCalls) +
+            textf("%" PRIu64 " of %" PRIu64 " run_timer_softirq >= ", f.timerLong, f.timerCalls) +
             us(kCatchupMinNs) + " us";
-        out += mailFigureLine("catch-ups from calls", f.callbacksTraced
-                                                          ? fmt("%" PRIu64 " (", f.timerCatchups) + lng + ")"
-                                                          : "not judged (call_timer_fn not traced), " + lng);
+        out += mailFigureLine("catch-ups from calls",
+                              f.callbacksTraced ? textf("%" PRIu64 " (", f.timerCatchups) + lng + ")"
+                                                : "not judged (call_timer_fn not traced), " + lng);
     }
     if (f.join.calls)
         out += mailFigureLine("catch-ups from softirqs",
-                              fmt("%" PRIu64 " (the same %" PRIu64 " softirqs; %" PRIu64 " differ%s)",
-                                  f.join.softirqCatchups, f.join.calls, f.join.differing,
-                                  f.join.differing == 1 ? "s" : ""));
+                              textf("%" PRIu64 " (the same %" PRIu64 " softirqs; %" PRIu64 " differ%s)",
+                                    f.join.softirqCatchups, f.join.calls, f.join.differing,
+                                    f.join.differing == 1 ? "s" : ""));
     if (out.empty()) return out;
-    return fmt("Functions (function_graph, %" PRIu64 " calls%s)\n", f.calls,
-               f.timed ? "" : ", no timestamps") +
+    return textf("Functions (function_graph, %" PRIu64 " calls%s)\n", f.calls,
+                 f.timed ? "" : ", no timestamps") +
            out;
 }
 

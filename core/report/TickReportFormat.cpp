@@ -7,6 +7,7 @@
 
 #include "stats/TraceStats.h"
 #include "util/JsonWriter.h"
+#include "util/Text.h"
 
 #include <cinttypes>
 #include <cstdio>
@@ -14,13 +15,6 @@
 namespace tickscope {
 
 namespace {
-
-void appendf(std::string &out, const char *fmt, auto... args)
-{
-    char buf[512];
-    std::snprintf(buf, sizeof buf, fmt, args...);
-    out += buf;
-}
 
 std::string bytesText(uint64_t b)
 {
@@ -34,9 +28,7 @@ std::string bytesText(uint64_t b)
 
 std::string us(int64_t ns)
 {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f", static_cast<double>(ns) / 1e3);
-    return buf;
+    return usText(ns);
 }
 
 // Where the expiries ran (hard / soft) and whom they woke (RT / normal), and what the non-RT ones in a hard

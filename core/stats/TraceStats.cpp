@@ -2,6 +2,7 @@
 #include "TraceStats.h"
 
 #include "util/JsonWriter.h"
+#include "util/Text.h"
 
 #include <algorithm>
 #include <cinttypes>
@@ -64,13 +65,6 @@ namespace {
 std::string sourceName(const TraceStats &s)
 {
     return s.instance.empty() ? std::string("top level") : "instance " + s.instance;
-}
-
-void appendf(std::string &out, const char *fmt, auto... args)
-{
-    char buf[512];
-    std::snprintf(buf, sizeof buf, fmt, args...);
-    out += buf;
 }
 
 } // namespace
