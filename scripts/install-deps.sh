@@ -7,8 +7,9 @@
 #   --test   that, plus the test suite's tools: GoogleTest, trace-cmd (the reference the tests compare
 #            against), Xvfb, clang-14 with libFuzzer (the bounded fuzz run), stress-ng and rt-tests
 #            (workloads for recording traces), the validators of the installed desktop files, man and
-#            bash completion, dpkg-dev (the package's Depends), lintian (the package's policy checks)
-#            and poppler-utils (pdftotext reads the rendered PDFs). The default.
+#            bash completion, dpkg-dev (the package's Depends), lintian (the package's policy checks),
+#            poppler-utils (pdftotext reads the rendered PDFs) and libkshark2 (KernelShark's loader reads
+#            the trace.dat files the writer makes). The default.
 #   --bench  that, plus KernelShark and the window tools of tests/bench/open-time.sh.
 #   --lab    that, plus QEMU and the initramfs tools of tests/lab/ (recording traces on other kernels).
 set -euo pipefail
@@ -25,7 +26,7 @@ TEST_PKGS=(
   clang-14 libclang-rt-14-dev
   stress-ng rt-tests
   desktop-file-utils appstream shared-mime-info bash-completion man-db bsdextrautils dpkg-dev
-  poppler-utils lintian
+  poppler-utils lintian libkshark2
 )
 BENCH_PKGS=(kernelshark xdotool bc)
 LAB_PKGS=(qemu-system-x86 busybox-static cpio bc gcc python3)

@@ -111,14 +111,25 @@ TEST_F(Capture, RealKernelLoadWithTraceCmdCountsAndLeavesTracefsAsFound)
     if (!tools) GTEST_SKIP() << "stress-ng or cyclictest missing: recorded a sleep loop instead";
 }
 
+// Shell words that wait (10 s at most) until a capture whose stderr goes to `err` says it is recording:
+// its instance is set up and its signal handlers are in place, so a signal then tests them, not a race
+// with the start.
+static std::string untilRecording(const std::string &err)
+{
+    return "for i in $(seq 200); do grep -q 'tickscope-cli: recording' '" + err +
+           "' 2>/dev/null && break; "
+           "sleep 0.05; done; ";
+}
+
 // SIGINT and SIGTERM end a capture normally: the file is saved and tracefs is as before.
 TEST_F(Capture, SigintAndSigtermSaveAndCleanUp)
 {
     const std::string before = tracefsState();
     for (const char *sig : {"INT", "TERM"}) {
         const std::string dat = path(std::string("sig-") + sig + ".dat");
-        const auto r =
-            run(quotedCli() + " capture --out '" + dat + "' & p=$!; sleep 1; kill -" + sig + " $p; wait $p");
+        const auto r = run(quotedCli() + " capture --out '" + dat + "' 2>'" + dat + ".err' & p=$!; " +
+                           untilRecording(dat + ".err") + "kill -" + sig + " $p; wait $p; s=$?; cat '" + dat +
+                           ".err' >&2; exit $s");
         EXPECT_EQ(r.exitCode, 0) << sig << ": " << r.err;
         EXPECT_TRUE(fs::exists(dat)) << sig;
         EXPECT_EQ(tracefsState(), before) << "after SIG" << sig;
@@ -131,9 +142,8 @@ TEST_F(Capture, SigintAndSigtermSaveAndCleanUp)
 TEST_F(Capture, CleanupRemovesOnlyTheKilledCapturesInstance)
 {
     const std::string dat = path("killed.dat");
-    const auto r = run(quotedCli() + " capture --out '" + dat +
-                       "' 2>/dev/null & p=$!; sleep 1; kill -KILL $p; "
-                       "wait $p; echo $p");
+    const auto r = run(quotedCli() + " capture --out '" + dat + "' 2>'" + dat + ".err' & p=$!; " +
+                       untilRecording(dat + ".err") + "kill -KILL $p; wait $p; echo $p");
     const std::string pid = r.out.substr(0, r.out.find('\n'));
     ASSERT_FALSE(pid.empty());
     EXPECT_TRUE(fs::exists(kT + "/instances/tickscope-" + pid)) << "the killed capture's instance";
