@@ -11,7 +11,10 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <cstdio>
+#include <fstream>
+#include <string>
 
 namespace tickscope {
 namespace {
@@ -63,10 +66,34 @@ TEST(CompareCli, RelativeWindowIsEachRunsReportOverItsAlignedSpan)
         }
         EXPECT_GT(ticks, 100u) << files[k]; // a second of a 2-CPU HZ=250 trace
     }
-    // seed 000's headline, in relative time: CPU 1's user ticks vanish without polling idle
+    // seed 000's headline, in relative time: CPU 1's user ticks vanish without polling idle. The before
+    // figure is counted from the kernel lab's own list of CPU 1's ticks (nohzfull-poll.ticks.csv, made by
+    // an independent script), not from tickscope.
     const auto text = cli("compare " + kPoll + " " + kNopoll + " --window 0:1");
     ASSERT_EQ(text.exitCode, 0) << text.err;
     EXPECT_NE(text.out.find("aligned by marker"), std::string::npos) << text.out;
+    const auto headline = cli("compare " + kPoll + " " + kNopoll + " --window 0:1 --json");
+    ASSERT_EQ(headline.exitCode, 0) << headline.err;
+    const json h = json::parse(headline.out);
+    const int64_t z = h["window"]["before_zero_ns"];
+    std::ifstream csv(std::string(TICKSCOPE_TEST_DATA) + "/nohzfull-poll.ticks.csv");
+    ASSERT_TRUE(csv) << "nohzfull-poll.ticks.csv is missing";
+    std::string line;
+    std::getline(csv, line); // timestamp,cpu,context,...
+    uint64_t labUser = 0;
+    while (std::getline(csv, line)) {
+        const auto ts = static_cast<int64_t>(std::llround(std::stod(line.substr(0, line.find(','))) * 1e9));
+        if (line.find(",1,user,") != std::string::npos && ts >= z && ts <= z + 1000000000) ++labUser;
+    }
+    EXPECT_GT(labUser, 50u); // a second of ticks at HZ=250 broken by returns to polling idle
+    bool seen = false;
+    for (const json &cpu : h["cpus"]) {
+        if (cpu["cpu"] != 1) continue;
+        seen = true;
+        EXPECT_EQ(cpu["ticks_user"]["before"], labUser);
+        EXPECT_EQ(cpu["ticks_user"]["after"], 0);
+    }
+    EXPECT_TRUE(seen) << "no CPU 1 in the comparison";
 }
 
 TEST(CompareCli, AlignByStartAndByOffset)
