@@ -34,6 +34,13 @@ private:
     std::vector<double> done_;
 };
 
+// The time from `from` to `to` in ns, as a double and without an int64 difference: two timestamps of a
+// damaged file can lie further apart than int64 holds (-4.6e18 and 5.5e18 were seen).
+inline double nsBetween(int64_t from, int64_t to)
+{
+    return static_cast<double>(to) - static_cast<double>(from);
+}
+
 inline int hardwareThreads(const LoadOptions &o)
 {
     return defaultThreads(o.threads);

@@ -128,7 +128,7 @@ std::string decodeCpu(tracecmd_input *in, int cpu, RecordDecoder &dec, Trace &tr
     }
     const int64_t first = static_cast<int64_t>(rec.r->ts);
     const int64_t end = last.r ? static_cast<int64_t>(last.r->ts) : first;
-    const double span = end > first ? static_cast<double>(end - first) : 1.0;
+    const double span = end > first ? nsBetween(first, end) : 1.0;
     int64_t prevTs = first;
     unsigned long long lastOffset = 0;
     size_t n = 0;
@@ -147,7 +147,7 @@ std::string decodeCpu(tracecmd_input *in, int cpu, RecordDecoder &dec, Trace &tr
         lastOffset = rec.r->offset;
         if ((++n & 0xffff) == 0) {
             checkCancel(options);
-            progress.set(cpu, static_cast<double>(prevTs - first) / span);
+            progress.set(cpu, nsBetween(first, prevTs) / span);
         }
         rec.reset(tracecmd_read_data(in, cpu));
     }

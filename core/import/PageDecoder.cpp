@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "PageDecoder.h"
 
+#include "ImportSupport.h"
 #include "InputChecks.h"
 #include "RecordDecoder.h"
 #include "RingPage.h"
@@ -370,7 +371,7 @@ CpuExtent cpuExtent(const PageSource &src)
     e.last = t ? std::max(*t, e.first) : e.first;
     e.bytes = plainTotal;
     if (src.from != INT64_MIN || src.to != INT64_MAX) { // the window's share of the time, of the data
-        const double span = std::max<double>(1, static_cast<double>(e.last - e.first));
+        const double span = std::max<double>(1, nsBetween(e.first, e.last));
         const double a = static_cast<double>(std::max(src.from, e.first)),
                      b = static_cast<double>(std::min(src.to, e.last));
         e.bytes = b < a ? 0

@@ -213,7 +213,7 @@ std::pair<int64_t, int64_t> fitInMemory(const std::string &path, uint64_t fileSi
     const uint64_t need =
         static_cast<uint64_t>(static_cast<double>(bytes) * kModelBytesPerDataByte * modelWeight(options)) +
         kModelFixedBytes;
-    refuseIfTooBig(path, options, need, first <= last ? static_cast<double>(last - first) / 1e9 : 0);
+    refuseIfTooBig(path, options, need, first <= last ? nsBetween(first, last) / 1e9 : 0);
     return window;
 }
 
