@@ -4,7 +4,6 @@
 // on their way into each CPU's fold.
 #pragma once
 
-#include "ReportFold.h"
 #include "StreamReport.h"
 #include "analysis/CpuPass.h"
 #include "analysis/CrossCpuModes.h"
@@ -13,6 +12,7 @@
 #include "analysis/Migrations.h"
 #include "analysis/WakeupLatency.h"
 #include "import/TraceDatStream.h"
+#include "report/CpuFold.h"
 #include "util/Cancel.h"
 #include "util/Parallel.h"
 

@@ -3,7 +3,7 @@
 // of the log-linear buckets their values fall in (within 1/128), on every fixture and in DistributionFold.
 #include "StreamTestUtil.h"
 #include "TestUtil.h"
-#include "stream/ReportFold.h"
+#include "report/CpuFold.h"
 #include "stream/StreamReport.h"
 
 #include <gtest/gtest.h>

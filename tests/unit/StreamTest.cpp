@@ -11,11 +11,11 @@
 #include "import/Loader.h"
 #include "import/TraceDatStream.h"
 #include "model/EventFormat.h"
+#include "report/CpuFold.h"
 #include "sim/Presets.h"
 #include "sim/Scenario.h"
 #include "sim/Simulator.h"
 #include "sim/TextWriter.h"
-#include "stream/ReportFold.h"
 #include "stream/StreamReport.h"
 #include "write/TraceDatWriter.h"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "ReportFold.h"
+#include "CpuFold.h"
 
 #include "report/FindingText.h"
 
