@@ -11,6 +11,19 @@ size_t CpuAnalysis::bytes() const
            failedStops.capacity() * sizeof(FailedStop) + timers.bytes();
 }
 
+PollExit pollExitAt(const ChangeLane &lane, size_t change)
+{
+    if (change == ChangeLane::npos) return {};
+    size_t k = change;
+    int limit = 16;
+    while (k > 0 && limit-- > 0) {
+        const TaskState s = StateCode::taskState(lane.code(k));
+        if (s == TaskState::Poll || s == TaskState::Idle) break;
+        --k;
+    }
+    return {StateCode::taskState(lane.code(k)) == TaskState::Poll, k};
+}
+
 uint32_t dependencyFromReason(std::string_view r)
 {
     // 3.10 - 4.5: trace_tick_stop(0, "posix timers running\n"), "perf events running\n",

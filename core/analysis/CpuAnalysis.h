@@ -43,6 +43,27 @@ struct TickRecord
     bool periodic() const { return flags & TickFlag::Periodic; }
 };
 
+// The rules both reports apply to a tick expiry, so that a whole analysis (TickAnalysis) and a report
+// gathered record by record (report/CpuFold) cannot drift apart.
+//
+// Whether the expiry was a periodic tick (else a wakeup of the stopped tick for its next event). Without
+// any hrtimer_start in the trace (startsSeen false), or when the re-arm was not seen (at the trace's end,
+// before lost events), the tick lane says whether the tick ran. Applied to flags it already rewrote
+// (TickAnalysis::decideFallback), it gives the same answer again.
+inline bool tickPeriodicIn(uint8_t flags, bool startsSeen)
+{
+    if (!(flags & TickFlag::Resolved) || !startsSeen) return !(flags & TickFlag::LaneStopped);
+    return flags & TickFlag::Periodic;
+}
+
+// Whether a periodic tick on a nohz_full CPU was spurious: it interrupted user mode while no tick
+// dependency was in force, or polling idle. (A housekeeping CPU keeps its tick on purpose.)
+inline bool spuriousOnNohzFull(const TickRecord &t)
+{
+    const bool user = t.context == TickContext::User && !(t.flags & TickFlag::DependencyInForce);
+    return user || t.context == TickContext::Polling;
+}
+
 struct FailedStop
 {
     uint32_t index;
@@ -152,6 +173,16 @@ struct CpuAnalysis
 
     size_t bytes() const;
 };
+
+// The idle stretch a task came back from before task-lane change `change` (the one in force at a tick):
+// the last Poll or Idle change at most 16 changes back. afterPoll: it was polling idle (the pattern of
+// the spurious user ticks); exit numbers that change. {false, 0} when change is ChangeLane::npos.
+struct PollExit
+{
+    bool afterPoll = false;
+    size_t exit = 0;
+};
+PollExit pollExitAt(const ChangeLane &lane, size_t change);
 
 // The tick dependency mask an old kernel's string reason stands for ("more than 1 task in runqueue" ->
 // SCHED, ...); 0 when not recognised.

@@ -282,10 +282,11 @@ void TickAnalysis::decideFallback(const Trace &trace)
         c.localTimerTicks = {};
         for (TickRecord &t : c.ticks) {
             // Without hrtimer_start events (or at the trace's end, or before lost events) the re-arm cannot
-            // be seen: then the tick lane says whether the tick ran.
+            // be seen: then the tick lane says whether the tick ran (tickPeriodicIn), and the flag says so.
             if (!(t.flags & TickFlag::Resolved) || starts == 0) {
+                const bool periodic = tickPeriodicIn(t.flags, starts > 0);
                 t.flags &= static_cast<uint8_t>(~(TickFlag::Periodic | TickFlag::Resolved));
-                if (!(t.flags & TickFlag::LaneStopped)) t.flags |= TickFlag::Periodic;
+                if (periodic) t.flags |= TickFlag::Periodic;
             }
         }
     }
@@ -388,8 +389,7 @@ void TickAnalysis::flagTicks()
             t.flags &= static_cast<uint8_t>(~TickFlag::Spurious);
             if (!t.periodic()) continue;
             if (!full) continue; // a housekeeping CPU keeps its tick on purpose: never spurious there
-            const bool user = t.context == TickContext::User && !(t.flags & TickFlag::DependencyInForce);
-            if (user || t.context == TickContext::Polling) t.flags |= TickFlag::Spurious;
+            if (spuriousOnNohzFull(t)) t.flags |= TickFlag::Spurious;
         }
     }
 }

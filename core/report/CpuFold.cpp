@@ -7,6 +7,7 @@
 #include <bit>
 #include <cinttypes>
 #include <cstdio>
+#include <stdexcept>
 
 namespace tickscope {
 
@@ -116,13 +117,10 @@ Distribution DistributionFold::result() const
 }
 
 CpuFold::CpuFold(int cpu, int64_t from, int64_t to, int64_t lateWakeupNs, size_t exactValues)
-    : cpu_(cpu), from_(from), to_(to), lateWakeupNs_(lateWakeupNs), tickLateness_(exactValues),
-      lateness_(exactValues), softLateness_(exactValues), latency_(exactValues), latencyRt_(exactValues),
-      latencyNormal_(exactValues), latencyUnknown_(exactValues),
-      byContext_{{{DistributionFold(exactValues), DistributionFold(exactValues)},
-                  {DistributionFold(exactValues), DistributionFold(exactValues)}}},
-      otherLateness_(exactValues)
+    : cpu_(cpu), from_(from), to_(to), lateWakeupNs_(lateWakeupNs)
 {
+    for (DistributionFold &d : dist_)
+        d = DistributionFold(exactValues);
     for (World &w : worlds_) {
         w.user.cpu = cpu;
         w.poll.cpu = cpu;
@@ -130,14 +128,14 @@ CpuFold::CpuFold(int cpu, int64_t from, int64_t to, int64_t lateWakeupNs, size_t
     catchup_.cpu = late_.cpu = burst_.cpu = lost_.cpu = cpu;
 }
 
-namespace {
-// TickAnalysis::decideFallback: without a re-arm seen (or any hrtimer_start), the tick lane says
-bool periodicIn(const TickRecord &t, bool startsSeen)
+CpuFold::CpuFold(int cpu, int64_t from, int64_t to, int64_t lateWakeupNs, const FoldDecisions &decided,
+                 size_t instances)
+    : CpuFold(cpu, from, to, lateWakeupNs, 0)
 {
-    if (!(t.flags & TickFlag::Resolved) || !startsSeen) return !(t.flags & TickFlag::LaneStopped);
-    return t.flags & TickFlag::Periodic;
+    decided_ = true;
+    decisions_ = decided;
+    keep_ = instances;
 }
-} // namespace
 
 bool CpuFold::countExit(World &w, size_t exit)
 {
@@ -164,48 +162,59 @@ void CpuFold::tick(int64_t ts, const TickRecord &t, bool local, bool afterPoll, 
                    uint32_t chain)
 {
     if (!inWindow(ts)) return;
-    if (!local && t.latenessNs != kUnknownNs) tickLateness_.add(t.latenessNs);
+    if (decided_) { // the world that happened only; its ticks are final
+        if (chain != kFinal) throw std::logic_error("a decided CpuFold takes final ticks only");
+        if (local != decisions_.fallback) return; // not a tick in that world
+        countTick(worldOf(local, decisions_.startsSeen), decisions_.startsSeen, ts, t, afterPoll, pollExit,
+                  nullptr);
+        return;
+    }
+    if (!local && t.latenessNs != kUnknownNs) dist_[kTickLatenessDistribution].add(t.latenessNs);
     Pending *pending = chain == kFinal ? nullptr : &pending_[chain];
-    for (const bool startsSeen : {false, true}) {
-        const size_t world = worldOf(local, startsSeen);
-        World &w = worlds_[world];
-        TickCounts &n = w.n;
-        if (!periodicIn(t, startsSeen)) {
-            ++n.nohzWakeups;
-            continue;
-        }
-        n.addPeriodic(t.context);
-        if (afterPoll) w.frontier = std::max(w.frontier, pollExit);
-        if (pending) { // Unknown for now: what a User outcome would add (no dependency in force)
-            PendingWorld &q = pending->w[world];
-            ++q.periodic;
-            if (t.flags & TickFlag::DependencyInForce) continue;
-            q.first = q.user ? std::min(q.first, ts) : ts;
-            q.last = q.user ? std::max(q.last, ts) : ts;
-            ++q.user;
-            if (!afterPoll) continue;
-            ++q.afterPoll;
-            if (q.exits.empty() || q.exits.back() != pollExit) q.exits.push_back(pollExit);
-            continue;
-        }
-        // TickAnalysis::flagTicks, on a nohz_full CPU
-        const bool user = t.context == TickContext::User && !(t.flags & TickFlag::DependencyInForce);
-        if (!user && t.context != TickContext::Polling) continue;
-        ++n.spurious;
-        if (t.context != TickContext::User) {
-            ++n.spuriousPolling;
-            ++w.poll.count;
-            findingtext::note(w.poll, ts);
-            continue;
-        }
-        ++n.spuriousUser;
-        ++w.user.count;
-        findingtext::note(w.user, ts);
-        if (afterPoll) {
-            ++w.afterPoll;
-            countExit(w, pollExit);
-            pruneExits(world);
-        }
+    for (const bool startsSeen : {false, true})
+        countTick(worldOf(local, startsSeen), startsSeen, ts, t, afterPoll, pollExit, pending);
+}
+
+void CpuFold::countTick(size_t world, bool startsSeen, int64_t ts, const TickRecord &t, bool afterPoll,
+                        size_t pollExit, Pending *pending)
+{
+    World &w = worlds_[world];
+    TickCounts &n = w.n;
+    if (!tickPeriodicIn(t.flags, startsSeen)) {
+        ++n.nohzWakeups;
+        return;
+    }
+    n.addPeriodic(t.context);
+    if (afterPoll) w.frontier = std::max(w.frontier, pollExit);
+    if (pending) { // Unknown for now: what a User outcome would add (no dependency in force)
+        PendingWorld &q = pending->w[world];
+        ++q.periodic;
+        if (t.flags & TickFlag::DependencyInForce) return;
+        q.first = q.user ? std::min(q.first, ts) : ts;
+        q.last = q.user ? std::max(q.last, ts) : ts;
+        ++q.user;
+        if (!afterPoll) return;
+        ++q.afterPoll;
+        if (q.exits.empty() || q.exits.back() != pollExit) q.exits.push_back(pollExit);
+        return;
+    }
+    // A decided fold knows whether the CPU is nohz_full; a stream's counts as if it were (finish drops them).
+    if (decided_ && !decisions_.nohzFull) return;
+    if (!spuriousOnNohzFull(t)) return;
+    ++n.spurious;
+    if (t.context != TickContext::User) {
+        ++n.spuriousPolling;
+        ++w.poll.count;
+        findingtext::note(w.poll, ts, keep_);
+        return;
+    }
+    ++n.spuriousUser;
+    ++w.user.count;
+    findingtext::note(w.user, ts, keep_);
+    if (afterPoll) {
+        ++w.afterPoll;
+        countExit(w, pollExit);
+        pruneExits(world);
     }
 }
 
@@ -246,6 +255,14 @@ void CpuFold::tickLane(int64_t ts, TickState s)
     laneState_ = s;
 }
 
+bool CpuFold::needsPolling() const
+{
+    if (decided_) return worlds_[worldOf(decisions_.fallback, decisions_.startsSeen)].poll.count > 0;
+    for (const World &w : worlds_)
+        if (w.poll.count) return true;
+    return false;
+}
+
 void CpuFold::polling(int64_t ts, bool poll)
 {
     if (pollOpen_) pollingNs_ += std::max<int64_t>(0, std::min(ts, to_) - std::max(pollTs_, from_));
@@ -263,7 +280,7 @@ void CpuFold::failedStop(int64_t ts, const FailedStop &f)
         ++failuresOther_;
     Finding &x = byDep_[std::min<size_t>(static_cast<size_t>(bit), 6)];
     ++x.count;
-    findingtext::note(x, ts);
+    findingtext::note(x, ts, keep_);
 }
 
 namespace {
@@ -292,7 +309,7 @@ void CpuFold::timerSoftirq(int64_t ts, const TimerSoftirq &r)
         keepLongest(longest_, {ts, 1, r.durationNs, r.timers, r.callbackNs, r.idleNs, r.catchup});
     if (!r.catchup) return;
     ++catchup_.count;
-    findingtext::note(catchup_, ts);
+    findingtext::note(catchup_, ts, keep_);
     catchup_.worstNs = std::max(catchup_.worstNs, r.durationNs);
     catchupIdle_ = std::max(catchupIdle_, r.idleNs);
     catchupBehind_ = std::max({catchupBehind_, r.jiffiesBehind, r.jiffiesSincePrev});
@@ -306,35 +323,26 @@ void CpuFold::longSoftirq(int64_t ts, const LongSoftirq &l)
 void CpuFold::wakeup(int64_t ts, const HrtimerWakeup &x, int32_t softLatenessNs)
 {
     if (!inWindow(ts)) return;
-    const int cell = wakeupClass(x.flags);
     const bool hasLatency = countWakeup(w_, x);
-    if (x.latenessNs != kUnknownNs) {
-        lateness_.add(x.latenessNs);
-        if (softLatenessNs != kUnknownNs) softLateness_.add(softLatenessNs);
-    }
+    for (size_t d = 0; d < kWakeupDistributions && !decided_; ++d)
+        if (const int32_t v = wakeupValue(d, x, softLatenessNs); v != kUnknownNs) dist_[d].add(v);
     const bool isRt = (x.flags & WakeupFlag::PrioKnown) && (x.flags & WakeupFlag::Rt);
     if ((x.flags & WakeupFlag::PrioKnown) && !isRt) {
         ++nonRt_;
         nonRtHard_ += (x.flags & (WakeupFlag::ContextKnown | WakeupFlag::Soft)) == WakeupFlag::ContextKnown;
     }
-    if (!hasLatency) return;
-    latency_.add(x.latencyNs);
-    if (x.flags & WakeupFlag::PrioKnown)
-        (isRt ? latencyRt_ : latencyNormal_).add(x.latencyNs);
-    else
-        latencyUnknown_.add(x.latencyNs);
-    if (cell >= 0) byContext_[static_cast<size_t>(cell / 2)][static_cast<size_t>(cell % 2)].add(x.latencyNs);
-    if (x.latencyNs >= lateWakeupNs_) {
+    if (hasLatency && x.latencyNs >= lateWakeupNs_) {
         ++late_.count;
         lateRt_ += isRt;
-        findingtext::note(late_, ts);
+        findingtext::note(late_, ts, keep_);
         late_.worstNs = std::max<int64_t>(late_.worstNs, x.latencyNs);
     }
 }
 
 void CpuFold::otherLateness(int64_t ts, int32_t latenessNs)
 {
-    if (latenessNs != kUnknownNs && inWindow(ts)) otherLateness_.add(latenessNs);
+    if (latenessNs != kUnknownNs && inWindow(ts) && !decided_)
+        dist_[kOtherLatenessDistribution].add(latenessNs);
 }
 
 void CpuFold::batch(int64_t ts, const WakeupBatch &b)
@@ -344,7 +352,7 @@ void CpuFold::batch(int64_t ts, const WakeupBatch &b)
     ++w.bursts;
     w.maxBurst = std::max<uint64_t>(w.maxBurst, b.count);
     ++burst_.count;
-    findingtext::note(burst_, ts);
+    findingtext::note(burst_, ts, keep_);
     maxBurst_ = std::max<uint64_t>(maxBurst_, b.count);
     if (b.soft) return;
     w.longestHardRun = std::max<uint64_t>(w.longestHardRun, b.count);
@@ -363,27 +371,19 @@ void CpuFold::lost(const LostRange &l)
     if (l.to < from_ || l.from > to_) return;
     ++lost_.count;
     lostEvents_ += l.count;
-    findingtext::note(lost_, l.from);
+    findingtext::note(lost_, l.from, keep_);
 }
 
 bool CpuFold::binned() const
 {
-    bool b = tickLateness_.binned() || lateness_.binned() || softLateness_.binned() || latency_.binned() ||
-             latencyRt_.binned() || latencyNormal_.binned() || latencyUnknown_.binned() ||
-             otherLateness_.binned();
-    for (const auto &row : byContext_)
-        for (const DistributionFold &d : row)
-            b = b || d.binned();
-    return b;
+    return std::any_of(dist_.begin(), dist_.end(), [](const DistributionFold &d) { return d.binned(); });
 }
 
 size_t CpuFold::bytes() const
 {
-    size_t n = tickLateness_.bytes() + lateness_.bytes() + softLateness_.bytes() + latency_.bytes() +
-               latencyRt_.bytes() + latencyNormal_.bytes() + latencyUnknown_.bytes() + otherLateness_.bytes();
-    for (const auto &row : byContext_)
-        for (const DistributionFold &d : row)
-            n += d.bytes();
+    size_t n = 0;
+    for (const DistributionFold &d : dist_)
+        n += d.bytes();
     for (const auto &[chain, p] : pending_) {
         n += sizeof(p) + 48; // and the map's node
         for (const PendingWorld &w : p.w)
@@ -416,21 +416,11 @@ CpuReport CpuFold::finish(const FoldDecisions &d, int64_t end, int64_t lastEvent
     cr.failuresOther = failuresOther_;
     cr.timerSoftirq = timerSoftirq_;
     cr.longSoftirqs = longest_;
-    WakeupReport &w = w_;
-    w.lateness = lateness_.result();
-    w.softLateness = softLateness_.result();
-    w.latency = latency_.result();
-    w.latencyRt = latencyRt_.result();
-    w.latencyNormal = latencyNormal_.result();
-    w.latencyUnknownPolicy = latencyUnknown_.result();
-    for (size_t soft = 0; soft < 2; ++soft)
-        for (size_t normal = 0; normal < 2; ++normal)
-            w.byContext[soft][normal].latency = byContext_[soft][normal].result();
-    cr.wakeup = w;
-    cr.tickLateness = tickLateness_.result();
-    cr.otherLateness = otherLateness_.result();
+    cr.wakeup = w_;
+    for (size_t k = 0; k < kCpuDistributions && !decided_; ++k)
+        cpuDistribution(cr, k) = dist_[k].result();
 
-    // The findings, in findFindings' order for one CPU: lost events, spurious, failed stops, timers.
+    // The findings, in the report's order for one CPU: lost events, spurious, failed stops, timers.
     if (lost_.count) {
         Finding f = lost_;
         findingtext::lost(f, lostEvents_);

@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The report of one CPU gathered record by record, in event order, while the trace is still being read:
-// what TickReport::make and findFindings compute from a whole analysis, kept as counters, the values of
-// the distributions (binned past a bound) and each finding's first and last instance.
+// The report of one CPU gathered record by record: its record methods are the one definition of every
+// per-CPU count and finding of the report, kept as counters, the values of the distributions (binned
+// past a bound) and each finding's instances. Two drivers feed it, so that a figure is written once:
 //
-// The decisions taken across CPUs at the end (no tick hrtimer anywhere: the local timer interrupts are
-// the ticks; no hrtimer_start anywhere: the tick lane says whether a tick was periodic; whether this CPU
-// is nohz_full; which polling idle state 0 is) are not known while the records arrive. Each tick is
-// therefore counted once per possible outcome ("world": fallback or not x starts seen or not), as if
-// the CPU were nohz_full; finish() keeps the world that happened and drops the spurious ticks of a CPU
-// that is not nohz_full.
+// - `report --stream` (stream/StreamReport.cpp), in event order while the trace is still being read.
+//   The decisions taken across CPUs at the end (no tick hrtimer anywhere: the local timer interrupts are
+//   the ticks; no hrtimer_start anywhere: the tick lane says whether a tick was periodic; whether this
+//   CPU is nohz_full; which polling idle state 0 is) are not known while the records arrive. Each tick
+//   is therefore counted once per possible outcome ("world": fallback or not x starts seen or not), as
+//   if the CPU were nohz_full; finish() keeps the world that happened and drops the spurious ticks of a
+//   CPU that is not nohz_full.
+// - TickReport::make, with a whole analysis: each CPU's final records, with the decisions already taken
+//   (the "decided" constructor). It counts the one world that happened and leaves the distributions to
+//   make's own parallel work items (which share the value rule, wakeupValue in TickReport.h).
 #pragma once
 
 #include "analysis/CpuAnalysis.h"
@@ -68,7 +72,13 @@ struct FoldDecisions
 class CpuFold
 {
 public:
+    // A stream's fold: every world counted, the distributions gathered, no instance times kept.
     CpuFold(int cpu, int64_t from, int64_t to, int64_t lateWakeupNs, size_t exactValues);
+    // A decided fold: the decisions known, the records final (no pending chain), no distribution
+    // gathered; each finding keeps the times of its first `instances` instances in Finding::at (the
+    // records come in time order, so in order).
+    CpuFold(int cpu, int64_t from, int64_t to, int64_t lateWakeupNs, const FoldDecisions &decided,
+            size_t instances);
 
     bool inWindow(int64_t ts) const { return ts >= from_ && ts <= to_; }
     // The report's window once the trace's first and last times are known (the same records fall in it).
@@ -94,6 +104,9 @@ public:
     // The tick lane and the task lane's polling spans, change by change.
     void tickLane(int64_t ts, TickState s);
     void polling(int64_t ts, bool poll);
+    // Whether finish() needs the polling spans: only a spurious-polling finding reads them (a decided
+    // driver walks the task lane for them then only).
+    bool needsPolling() const;
     void failedStop(int64_t ts, const FailedStop &f);
     void timerSoftirq(int64_t ts, const TimerSoftirq &s);
     void longSoftirq(int64_t ts, const LongSoftirq &l);
@@ -104,7 +117,8 @@ public:
     void lost(const LostRange &l);
 
     // end: the trace's last event (the tick lane's last span ends there); lastEvent: this CPU's.
-    // Appends the CPU's findings in findFindings' per-CPU order.
+    // Appends the CPU's findings in the report's per-CPU order (lost events, spurious, failed stops,
+    // timers), before sortFindings. A decided fold leaves the distributions empty.
     CpuReport finish(const FoldDecisions &d, int64_t end, int64_t lastEvent, std::vector<Finding> &findings);
 
     // Whether any distribution went past its exact bound.
@@ -137,6 +151,8 @@ private:
     {
         std::array<PendingWorld, 4> w;
     };
+    void countTick(size_t world, bool startsSeen, int64_t ts, const TickRecord &t, bool afterPoll,
+                   size_t pollExit, Pending *pending);
     // Counts a polling exit unless already counted (true when it was new).
     bool countExit(World &w, size_t exit);
     void pruneExits(size_t world);
@@ -147,10 +163,13 @@ private:
 
     int cpu_;
     int64_t from_, to_, lateWakeupNs_;
+    bool decided_ = false;
+    FoldDecisions decisions_; // a decided fold's
+    size_t keep_ = 0;         // instance times kept per finding
     uint64_t events_ = 0;
     std::array<World, 4> worlds_;
-    std::map<uint32_t, Pending> pending_; // by chain
-    DistributionFold tickLateness_;
+    std::map<uint32_t, Pending> pending_;                  // by chain
+    std::array<DistributionFold, kCpuDistributions> dist_; // cpuDistribution's numbering
     // tick lane
     bool laneOpen_ = false;
     int64_t laneTs_ = 0;
@@ -167,9 +186,6 @@ private:
     Finding catchup_{FindingKind::CatchupSoftirq};
     int64_t catchupIdle_ = 0, catchupBehind_ = -1;
     WakeupReport w_;
-    DistributionFold lateness_, softLateness_, latency_, latencyRt_, latencyNormal_, latencyUnknown_;
-    std::array<std::array<DistributionFold, 2>, 2> byContext_;
-    DistributionFold otherLateness_;
     Finding late_{FindingKind::LateWakeup}, burst_{FindingKind::WakeupBurst};
     uint64_t lateRt_ = 0, nonRt_ = 0, nonRtHard_ = 0, maxBurst_ = 0;
     Finding lost_{FindingKind::LostEvents};

@@ -49,10 +49,11 @@ bool preemptRt(const Trace &trace)
            trace.meta.kernelRelease.find("-rt") != std::string::npos;
 }
 
-void note(Finding &f, int64_t ts)
+void note(Finding &f, int64_t ts, size_t keep)
 {
     if (f.count == 1 || ts < f.first) f.first = ts;
     if (f.count == 1 || ts > f.last) f.last = ts;
+    if (f.at.size() < keep) f.at.push_back(ts);
 }
 
 void lost(Finding &f, uint64_t events)

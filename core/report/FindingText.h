@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The words of each finding, from its counts: shared by findFindings (a whole analysis) and the report
-// gathered while a trace is read (stream/ReportFold), so that both say the same.
+// The words of each finding, from its counts (report/CpuFold counts them for both reports).
 #pragma once
 
 #include "Findings.h"
@@ -20,8 +19,9 @@ namespace findingtext {
 std::pair<int, int> releaseVersion(const Trace &trace);
 bool preemptRt(const Trace &trace);
 
-// Notes an instance at ts of f, whose count already includes it (instances may come in any order).
-void note(Finding &f, int64_t ts);
+// Notes an instance at ts of f, whose count already includes it: first and last (instances may come in
+// any order), and ts in f.at while it holds fewer than `keep` (in the order they come).
+void note(Finding &f, int64_t ts, size_t keep);
 
 void lost(Finding &f, uint64_t events);
 // afterPoll: the spurious user ticks that came after polling idle, in `exits` distinct idle exits.

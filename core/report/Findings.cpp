@@ -23,12 +23,9 @@ std::string fmt(const char *f, auto... args)
     return buf;
 }
 
-// Notes an instance at `ts` (in time order) of finding f, whose count already includes it.
 void push(Finding &f, int64_t ts, size_t keep)
 {
-    if (f.count == 1) f.first = ts;
-    f.last = ts;
-    if (f.at.size() < keep) f.at.push_back(ts);
+    findingtext::note(f, ts, keep);
 }
 
 // Time the task lane spent polling idle inside [from, to].
@@ -224,12 +221,17 @@ std::vector<Finding> findFindings(const Trace &trace, const TickAnalysis &analys
         stopFindings(trace, report, c, options.instances, out);
         timerFindings(trace, report, c, options, out);
     }
-    std::stable_sort(out.begin(), out.end(), [](const Finding &a, const Finding &b) {
+    sortFindings(out);
+    return out;
+}
+
+void sortFindings(std::vector<Finding> &findings)
+{
+    std::stable_sort(findings.begin(), findings.end(), [](const Finding &a, const Finding &b) {
         if (a.kind != b.kind) return a.kind < b.kind;
         if (a.count != b.count) return a.count > b.count;
         return a.cpu < b.cpu;
     });
-    return out;
 }
 
 void appendFindingsText(std::string &out, const std::vector<Finding> &findings)

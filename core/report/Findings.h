@@ -63,6 +63,10 @@ struct FindingOptions
 std::vector<Finding> findFindings(const Trace &trace, const TickAnalysis &analysis, const TickReport &report,
                                   const FindingOptions &options = {});
 
+// Sorts the findings of a report (each CPU's in the report's per-CPU order, the CPUs in order) worst
+// first, as findFindings returns them: by kind in FindingKind order, then by count, then by CPU.
+void sortFindings(std::vector<Finding> &findings);
+
 void appendFindingsText(std::string &out, const std::vector<Finding> &findings);
 void findingsJson(JsonWriter &j, const std::vector<Finding> &findings);
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "TickReport.h"
 
+#include "CpuFold.h"
+#include "FindingText.h"
 #include "FunctionReport.h"
 
 #include "analysis/CpuList.h"
@@ -77,6 +79,31 @@ int wakeupClass(uint8_t flags)
     return -1;
 }
 
+Distribution &cpuDistribution(CpuReport &cr, size_t d)
+{
+    WakeupReport &w = cr.wakeup;
+    switch (d) {
+    case 0:
+        return w.lateness;
+    case 1:
+        return w.softLateness;
+    case 2:
+        return w.latency;
+    case 3:
+        return w.latencyRt;
+    case 4:
+        return w.latencyNormal;
+    case 5:
+        return w.latencyUnknownPolicy;
+    case kTickLatenessDistribution:
+        return cr.tickLateness;
+    case kOtherLatenessDistribution:
+        return cr.otherLateness;
+    default:
+        return w.byContext[(d - 6) / 2][(d - 6) % 2].latency;
+    }
+}
+
 bool countWakeup(WakeupReport &w, const HrtimerWakeup &x)
 {
     ++w.count;
@@ -117,7 +144,7 @@ std::pair<const HrtimerWakeup *, const HrtimerWakeup *> wakeupsIn(const CpuTimer
 // A CPU report's distributions, each filled on its own (a work item of its own for a CPU with many
 // records): the wakeups' lateness, soft lateness and latency (all, RT, normal, unknown policy), the
 // latency per class cell, the tick's lateness and the other expiries'.
-constexpr size_t kDistributions = 12;
+constexpr size_t kDistributions = kCpuDistributions;
 
 void fillDistribution(const Trace &trace, const CpuAnalysis &c, int64_t from, int64_t to, size_t d,
                       CpuReport &cr, std::vector<int32_t> &v)
@@ -126,14 +153,14 @@ void fillDistribution(const Trace &trace, const CpuAnalysis &c, int64_t from, in
     const auto window = trace.cpu(c.cpu).indexRange(from, to);
     auto in = [lo = window.first, hi = window.second](uint32_t index) { return index >= lo && index < hi; };
     v.clear();
-    if (d == 10) {
+    if (d == kTickLatenessDistribution) {
         for (const TickRecord &k : c.ticks) {
             if (k.latenessNs != kUnknownNs && in(k.index)) v.push_back(k.latenessNs);
         }
         cr.tickLateness = Distribution::of(v);
         return;
     }
-    if (d == 11) {
+    if (d == kOtherLatenessDistribution) {
         for (size_t k = 0; k < t.otherLateness.size(); ++k) {
             if (t.otherLateness[k].latenessNs != kUnknownNs && in(t.otherLateness[k].index))
                 v.push_back(t.otherLateness[k].latenessNs);
@@ -141,49 +168,14 @@ void fillDistribution(const Trace &trace, const CpuAnalysis &c, int64_t from, in
         cr.otherLateness = Distribution::of(v);
         return;
     }
-    const auto slice = wakeupsIn(t, window);
-    const HrtimerWakeup *const first = slice.first, *const last = slice.second; // (a lambda uses them)
+    const auto [first, last] = wakeupsIn(t, window);
     v.reserve(static_cast<size_t>(last - first));
-    auto distribution = [&](Distribution &out, auto value) {
-        for (const HrtimerWakeup *it = first; it != last; ++it) {
-            const int32_t y = value(*it);
-            if (y != kUnknownNs) v.push_back(y);
-        }
-        out = Distribution::of(v);
-    };
-    constexpr uint8_t kClassMask =
-        WakeupFlag::ContextKnown | WakeupFlag::PrioKnown | WakeupFlag::Soft | WakeupFlag::Rt;
-    auto latencyIf = [](uint8_t mask, uint8_t want) {
-        return [mask, want](const HrtimerWakeup &x) {
-            return (x.flags & WakeupFlag::TaskKnown) && (x.flags & mask) == want ? x.latencyNs : kUnknownNs;
-        };
-    };
-    WakeupReport &w = cr.wakeup;
-    switch (d) {
-    case 0:
-        return distribution(w.lateness, [](const HrtimerWakeup &x) { return x.latenessNs; });
-    case 1:
-        return distribution(w.softLateness, [&t](const HrtimerWakeup &x) { return t.softLateness->of(x); });
-    case 2:
-        return distribution(w.latency, latencyIf(0, 0));
-    case 3:
-        return distribution(w.latencyRt, latencyIf(WakeupFlag::PrioKnown | WakeupFlag::Rt,
-                                                   WakeupFlag::PrioKnown | WakeupFlag::Rt));
-    case 4:
-        return distribution(w.latencyNormal,
-                            latencyIf(WakeupFlag::PrioKnown | WakeupFlag::Rt, WakeupFlag::PrioKnown));
-    case 5:
-        return distribution(w.latencyUnknownPolicy, latencyIf(WakeupFlag::PrioKnown, 0));
-    default: {
-        // The class cells [0 hard, 1 soft][0 RT, 1 normal].
-        const size_t soft = (d - 6) / 2, normal = (d - 6) % 2;
-        const auto want = static_cast<uint8_t>(WakeupFlag::ContextKnown | WakeupFlag::PrioKnown |
-                                               (soft ? WakeupFlag::Soft : 0) | (normal ? 0 : WakeupFlag::Rt));
-        return distribution(w.byContext[soft][normal].latency, latencyIf(kClassMask, want));
+    for (const HrtimerWakeup *it = first; it != last; ++it) {
+        const int32_t y = wakeupValue(d, *it, d == 1 ? t.softLateness->of(*it) : kUnknownNs);
+        if (y != kUnknownNs) v.push_back(y);
     }
-    }
+    cpuDistribution(cr, d) = Distribution::of(v);
 }
-
 void timerReport(const Trace &trace, const CpuAnalysis &c, int64_t from, int64_t to, CpuReport &cr)
 {
     const CpuEvents &ev = trace.cpu(c.cpu);
@@ -233,6 +225,58 @@ void timerReport(const Trace &trace, const CpuAnalysis &c, int64_t from, int64_t
         w.rtDelayNs += d.totalNs;
         w.rtDelayMaxNs = std::max<int64_t>(w.rtDelayMaxNs, d.maxNs);
     }
+}
+
+// One CPU's counts and findings over [r.from, r.to]: its final records, in time order, through a decided
+// CpuFold, the one definition of them the streamed report shares. Appends its findings to `findings`.
+CpuReport foldCpu(const Trace &trace, const TickAnalysis &analysis, const CpuAnalysis &c, FoldDecisions d,
+                  const TickReport &r, const ReportOptions &options, int64_t end,
+                  std::vector<Finding> &findings)
+{
+    const CpuEvents &ev = trace.cpu(c.cpu);
+    const CpuTimers &t = c.timers;
+    d.nohzFull = analysis.isNohzFull(c.cpu);
+    d.nohzFullWhy = analysis.nohzFullWhy[static_cast<size_t>(c.cpu)];
+    d.switchesIntoIdle = c.evidence.switchesIntoIdle;
+    d.switchesOutOfIdle = c.evidence.switchesOutOfIdle;
+    CpuFold f(c.cpu, r.from, r.to, options.lateWakeupNs, d, options.findingInstances);
+    // The window as event indices (the CPU's events are in time order): [lo, hi).
+    const auto window = ev.indexRange(r.from, r.to);
+    auto in = [lo = window.first, hi = window.second](uint32_t index) { return index >= lo && index < hi; };
+    f.events(window.second - window.first);
+    // The ticks of the window (in the low-res fallback the analysis made the local timer interrupts the
+    // ticks). The polling exit a spurious user tick came back from is looked up for those only.
+    for (size_t k = firstRecordFrom(c.ticks, window.first), n = firstRecordFrom(c.ticks, window.second);
+         k < n; ++k) {
+        const TickRecord &x = c.ticks[k];
+        const PollExit p = x.context == TickContext::User && (x.flags & TickFlag::Spurious)
+                               ? pollExitAt(c.task, c.task.changeAt(x.index))
+                               : PollExit{};
+        f.tick(ev.ts(x.index), x, analysis.localTimerFallback, p.afterPoll, p.exit);
+    }
+    for (const auto &change : c.tickLane.changes())
+        f.tickLane(ev.ts(change.index), change.state);
+    for (const FailedStop &x : c.failedStops)
+        f.failedStop(ev.ts(x.index), x);
+    // TIMER softirqs before the other long ones: of two equally long at one time, the TIMER one first
+    for (const TimerSoftirq &x : t.timerSoftirqs)
+        if (in(x.entry)) f.timerSoftirq(ev.ts(x.entry), x);
+    for (const LongSoftirq &x : t.longSoftirqs)
+        if (in(x.entry)) f.longSoftirq(ev.ts(x.entry), x);
+    const auto [wFirst, wLast] = wakeupsIn(t, window);
+    for (const HrtimerWakeup *x = wFirst; x != wLast; ++x)
+        f.wakeup(ev.ts(x->index), *x, kUnknownNs); // (a decided fold gathers no distribution)
+    for (const WakeupBatch &x : t.batches)
+        if (in(x.first)) f.batch(ev.ts(x.first), x);
+    for (const RtDelay &x : t.rtDelays)
+        if (in(x.first)) f.rtDelay(ev.ts(x.first), x);
+    for (const LostRange &l : ev.lost)
+        f.lost(l);
+    if (f.needsPolling())
+        c.task.forEach([&](size_t i, uint8_t code) {
+            f.polling(ev.ts(i), StateCode::taskState(code) == TaskState::Poll);
+        });
+    return f.finish(d, end, ev.size() ? ev.ts(ev.size() - 1) : 0, findings);
 }
 
 } // namespace
@@ -416,6 +460,81 @@ TickReport TickReport::header(const Trace &trace, const TickAnalysis &analysis, 
     r.analysisSeconds = analysis.seconds;
     r.threads = analysis.threads;
     r.derivedBytes = analysis.bytes();
+    return r;
+}
+
+TickReport TickReport::makeByFold(const Trace &trace, const TickAnalysis &analysis,
+                                  const ReportOptions &options)
+{
+    const bool any = trace.eventCount() > 0;
+    TickReport r = header(trace, analysis, options, any ? trace.firstTs() : 0, any ? trace.lastTs() : 0);
+    const int64_t end = any ? trace.lastTs() : 0;
+    if (options.windowSource == "markers") {
+        const auto [first, last] = markers(trace, analysis);
+        if (first.cpu >= 0) {
+            r.markerFrom = markerText(trace, first);
+            r.markerTo = markerText(trace, last);
+        }
+    }
+    FoldDecisions base;
+    base.fallback = analysis.localTimerFallback;
+    for (const CpuAnalysis &c : analysis.cpus)
+        base.startsSeen |= c.evidence.hrtimerStarts > 0;
+    base.polling = analysis.polling;
+    base.preemptRt = findingtext::preemptRt(trace);
+    base.release = findingtext::releaseVersion(trace);
+
+    // The CPUs at once (each reads its own records only), in their order after.
+    std::vector<const CpuAnalysis *> chosen;
+    for (const CpuAnalysis &c : analysis.cpus)
+        if (options.cpus.empty() || std::binary_search(options.cpus.begin(), options.cpus.end(), c.cpu))
+            chosen.push_back(&c);
+    r.cpus.resize(chosen.size());
+    // Work items: each CPU's counts and findings (foldCpu), with its distributions when it has few
+    // records; a CPU with many has each distribution as an item of its own, first, so that one busy CPU's
+    // report runs on every thread. The distributions go aside and into the CPU reports after.
+    struct Item
+    {
+        size_t k;
+        size_t part; // a distribution (fillDistribution), or kDistributions: the counts
+    };
+    const auto split = [&](size_t k) {
+        return chosen[k]->timers.wakeups.size() + chosen[k]->ticks.size() > options.splitRecords;
+    };
+    std::vector<Item> items;
+    for (size_t k = 0; k < chosen.size(); ++k) {
+        for (size_t d = 0; split(k) && d < kDistributions; ++d)
+            items.push_back({k, d});
+    }
+    for (size_t k = 0; k < chosen.size(); ++k)
+        items.push_back({k, kDistributions});
+    std::vector<CpuReport> distributions(chosen.size()); // only their distributions are written
+    std::vector<std::vector<Finding>> findings(chosen.size());
+    parallelFor(items.size(), std::max(analysis.threads, 1), [&](size_t item) {
+        const size_t k = items[item].k;
+        const CpuAnalysis &c = *chosen[k];
+        if (items[item].part < kDistributions) {
+            std::vector<int32_t> v;
+            fillDistribution(trace, c, r.from, r.to, items[item].part, distributions[k], v);
+            return;
+        }
+        r.cpus[k] = foldCpu(trace, analysis, c, base, r, options, end, findings[k]);
+        if (!split(k)) {
+            std::vector<int32_t> v; // one buffer through all: a busy CPU has a wakeup per ~9 events
+            for (size_t d = 0; d < kDistributions; ++d)
+                fillDistribution(trace, c, r.from, r.to, d, distributions[k], v);
+        }
+    });
+    for (size_t k = 0; k < chosen.size(); ++k) {
+        for (size_t d = 0; d < kDistributions; ++d)
+            cpuDistribution(r.cpus[k], d) = cpuDistribution(distributions[k], d);
+        for (Finding &f : findings[k])
+            r.findings.push_back(std::move(f));
+    }
+    sortFindings(r.findings);
+    if (!trace.functions.empty() || !options.functions.empty())
+        r.functions = std::make_shared<const FunctionReport>(
+            makeFunctionReport(trace, &analysis, options.functions, options.cpus, options.from, options.to));
     return r;
 }
 

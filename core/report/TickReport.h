@@ -168,6 +168,47 @@ struct CpuReport
 
 constexpr size_t kLongSoftirqsShown = 5;
 
+// A CPU report's distributions, numbered: 0-9 the wakeups' (kWakeupDistributions: lateness, soft
+// lateness, latency of all, RT, normal and unknown-policy sleepers, then the latency of each class cell
+// [hard RT, hard normal, soft RT, soft normal]), 10 the tick's lateness and 11 every other expiry's.
+constexpr size_t kWakeupDistributions = 10;
+constexpr size_t kTickLatenessDistribution = 10, kOtherLatenessDistribution = 11;
+constexpr size_t kCpuDistributions = 12;
+Distribution &cpuDistribution(CpuReport &cr, size_t d);
+
+// The value an hrtimer_wakeup expiry gives wakeup distribution d (< kWakeupDistributions), kUnknownNs
+// when it gives none: the one rule of the report made from a whole analysis and the one gathered while
+// the trace is read. softLatenessNs: its soft lateness (SoftLateness::of; read for d == 1 only).
+inline int32_t wakeupValue(size_t d, const HrtimerWakeup &x, int32_t softLatenessNs)
+{
+    if (d == 0) return x.latenessNs;
+    if (d == 1) return softLatenessNs;
+    if (!(x.flags & WakeupFlag::TaskKnown)) return kUnknownNs; // no woken task: no latency
+    uint8_t mask = 0, want = 0;
+    switch (d) {
+    case 2: // every one
+        break;
+    case 3:
+        mask = WakeupFlag::PrioKnown | WakeupFlag::Rt;
+        want = WakeupFlag::PrioKnown | WakeupFlag::Rt;
+        break;
+    case 4:
+        mask = WakeupFlag::PrioKnown | WakeupFlag::Rt;
+        want = WakeupFlag::PrioKnown;
+        break;
+    case 5:
+        mask = WakeupFlag::PrioKnown;
+        break;
+    default: { // the class cells [0 hard, 1 soft][0 RT, 1 normal]
+        const size_t soft = (d - 6) / 2, normal = (d - 6) % 2;
+        mask = WakeupFlag::ContextKnown | WakeupFlag::PrioKnown | WakeupFlag::Soft | WakeupFlag::Rt;
+        want = static_cast<uint8_t>(WakeupFlag::ContextKnown | WakeupFlag::PrioKnown |
+                                    (soft ? WakeupFlag::Soft : 0) | (normal ? 0 : WakeupFlag::Rt));
+    }
+    }
+    return (x.flags & mask) == want ? x.latencyNs : kUnknownNs;
+}
+
 struct FunctionReport;
 
 struct TickReport
@@ -188,6 +229,10 @@ struct TickReport
     std::shared_ptr<const FunctionReport> functions;
 
     static TickReport make(const Trace &trace, const TickAnalysis &analysis, const ReportOptions &options);
+    // make() with each CPU's counts and findings from report/CpuFold (the streamed report's definition of
+    // them); a test holds it equal to make() before make() uses it.
+    static TickReport makeByFold(const Trace &trace, const TickAnalysis &analysis,
+                                 const ReportOptions &options);
     // make()'s header (file, kernel, decisions, window, counts) without the CPUs and findings, for a trace
     // whose first and last event times are given (a trace read in parts has let its events go).
     static TickReport header(const Trace &trace, const TickAnalysis &analysis, const ReportOptions &options,

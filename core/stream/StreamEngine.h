@@ -41,7 +41,6 @@ struct CpuStream
     explicit CpuStream(CpuFold f) : fold(std::move(f)) {}
     CpuFold fold;
     size_t counted = 0;                 // events counted
-    size_t lost = 0;                    // lost ranges
     size_t looked = 0, lookedLocal = 0; // ticks / local timer ticks whose TickInfo is known
     std::deque<TickInfo> info, infoLocal;
     size_t ticks = 0, local = 0;                          // folded

@@ -92,18 +92,8 @@ void Engine::lookUpTicks(size_t c, size_t until, bool end)
     const CpuEvents &ev = trace_.cpu(a.cpu);
     auto info = [&](uint32_t index) {
         advanceLane(c, index);
-        TickInfo t{ev.ts(index), false, 0};
-        if (s.laneLast == npos) return t;
-        size_t k = s.laneLast;
-        int limit = 16;
-        while (k > 0 && limit-- > 0) {
-            const TaskState st = StateCode::taskState(a.task.code(k));
-            if (st == TaskState::Poll || st == TaskState::Idle) break;
-            --k;
-        }
-        t.afterPoll = StateCode::taskState(a.task.code(k)) == TaskState::Poll;
-        t.exit = k;
-        return t;
+        const PollExit p = pollExitAt(a.task, s.laneLast); // (laneLast: npos before the first change)
+        return TickInfo{ev.ts(index), p.afterPoll, p.exit};
     };
     for (;;) {
         const bool hasT = s.looked < a.ticks.size() && a.ticks[s.looked].index < until;
@@ -131,7 +121,7 @@ void Engine::fold(size_t c, bool end)
     CpuPass &p = *passes_[c];
     const size_t done = end ? ev.size() : p.processed();
     CpuFold &f = s.fold;
-    // events and lost ranges
+    // events (the lost ranges are folded at the end, against the window clamped to the trace)
     if (done > s.counted) {
         const int64_t from = options_.report.from, to = options_.report.to;
         const size_t lo = ev.lowerBound(from, s.counted),
@@ -139,8 +129,6 @@ void Engine::fold(size_t c, bool end)
         f.events(std::min(hi, done) - std::min(std::max(lo, s.counted), std::min(hi, done)));
         s.counted = done;
     }
-    for (; s.lost < ev.lost.size(); ++s.lost)
-        f.lost(ev.lost[s.lost]);
     if (done == 0) return;
     // The task lane is read two events behind the pass: a gap found in the next step (its lost-events
     // flag is on the page after) marks the last event taken here with a change of its own.
@@ -260,15 +248,13 @@ TickReport Engine::finish(double seconds)
         d.switchesOutOfIdle = c.evidence.switchesOutOfIdle;
         CpuFold &f = state_[static_cast<size_t>(c.cpu)].fold;
         f.setWindow(r.from, r.to);
+        for (const LostRange &l : ev.lost)
+            f.lost(l);
         r.cpus.push_back(f.finish(d, lastTs == INT64_MIN ? 0 : lastTs,
                                   ev.empty() ? 0 : lastOf_[static_cast<size_t>(c.cpu)], findings));
         if (f.binned()) r.binnedValues = options_.exactValues;
     }
-    std::stable_sort(findings.begin(), findings.end(), [](const Finding &a, const Finding &b) {
-        if (a.kind != b.kind) return a.kind < b.kind;
-        if (a.count != b.count) return a.count > b.count;
-        return a.cpu < b.cpu;
-    });
+    sortFindings(findings);
     r.findings = std::move(findings);
     return r;
 }
