@@ -34,6 +34,54 @@ int64_t magnitudeFloor(size_t b)
     return static_cast<int64_t>((uint64_t{kSub} + mantissa) << (e - 7));
 }
 
+size_t histogramBucket(int64_t v)
+{
+    return std::min(static_cast<size_t>(log2Bucket(v)), kHistogramBuckets - 1);
+}
+
+// Where an expiry ran and whom it woke: its cell of WakeupReport::byContext as soft * 2 + normal, or -1
+// when its context or priority is not known.
+int wakeupClass(uint8_t flags)
+{
+    constexpr uint8_t kClassMask =
+        WakeupFlag::ContextKnown | WakeupFlag::PrioKnown | WakeupFlag::Soft | WakeupFlag::Rt;
+    for (int soft = 0; soft < 2; ++soft) {
+        for (int normal = 0; normal < 2; ++normal) {
+            const auto want =
+                static_cast<uint8_t>(WakeupFlag::ContextKnown | WakeupFlag::PrioKnown |
+                                     (soft ? WakeupFlag::Soft : 0) | (normal ? 0 : WakeupFlag::Rt));
+            if ((flags & kClassMask) == want) return soft * 2 + normal;
+        }
+    }
+    return -1;
+}
+
+// Counts one hrtimer_wakeup expiry into w's counters and latency histogram (not its distributions);
+// true when it has a latency.
+bool countWakeup(WakeupReport &w, const HrtimerWakeup &x)
+{
+    ++w.count;
+    w.inBursts += (x.flags & WakeupFlag::Burst) != 0;
+    if (!(x.flags & WakeupFlag::ContextKnown))
+        ++w.contextUnknown;
+    else if (!(x.flags & WakeupFlag::Soft))
+        w.longestHardRun = std::max<uint64_t>(w.longestHardRun, 1);
+    if (const int k = wakeupClass(x.flags); k >= 0)
+        ++w.byContext[static_cast<size_t>(k / 2)][static_cast<size_t>(k % 2)].count;
+    if (x.latenessNs == kUnknownNs) ++w.unpaired;
+    if (!(x.flags & WakeupFlag::TaskKnown)) {
+        ++w.noTask;
+        return false;
+    }
+    if (x.latencyNs == kUnknownNs) {
+        ++w.noSwitch;
+        return false;
+    }
+    w.latencyBounds += (x.flags & WakeupFlag::LatencyBound) != 0;
+    ++w.histogram[histogramBucket(x.latencyNs)];
+    return true;
+}
+
 } // namespace
 
 size_t DistributionFold::bucketOf(int32_t v)

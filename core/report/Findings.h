@@ -3,8 +3,9 @@
 // trouble on one CPU (spurious ticks in user mode, spurious ticks while polling, failed tick stops of one
 // dependency, catch-up TIMER softirqs, late hrtimer wakeups, wakeup bursts, lost events), with its count
 // over the report's window, the pattern it follows, the known kernel cause it matches when one does
-// (docs/FINDINGS.md), and the time of each instance so that a view can step through them. The counts
-// are the report's own (same window rules), so that `report` and the Findings panel never disagree.
+// (docs/FINDINGS.md), and the time of each instance so that a view can step through them. They are
+// counted with the report's own figures, in report/CpuFold (TickReport::make and `report --stream`), so
+// that `report` and the Findings panel never disagree.
 #pragma once
 
 #include "analysis/TickAnalysis.h"
@@ -17,7 +18,6 @@
 
 namespace tickscope {
 
-struct TickReport;
 class JsonWriter;
 
 enum class FindingKind : uint8_t
@@ -42,7 +42,7 @@ struct Finding
     std::string cause;           // the known cause it matches, one sentence, or ""
     std::string dependency;      // FailedStops: the dependency's name
     int64_t first = 0, last = 0; // the first and last instance's time (absolute ns), when count > 0
-    // Each instance's time (absolute ns), in order: the first FindingOptions::instances of them. A view
+    // Each instance's time (absolute ns), in order: the first ReportOptions::findingInstances of them. A view
     // steps through them; a printed report needs only first and last (at 8 bytes an instance, keeping
     // them for a 100 M-event trace took 1.5 bytes per event).
     std::vector<int64_t> at;
@@ -52,19 +52,9 @@ struct Finding
 constexpr size_t kMaxFindingInstances = 1'000'000;
 constexpr int64_t kLateWakeupNs = 100'000; // a wakeup latency at least this long is a finding
 
-struct FindingOptions
-{
-    int64_t lateWakeupNs = kLateWakeupNs;
-    size_t instances = kMaxFindingInstances; // instance times kept in Finding::at, per finding
-};
-
-// The findings over the report's window and CPUs, worst first: lost events (the rest may be wrong) first,
-// then by kind in FindingKind order, then by count.
-std::vector<Finding> findFindings(const Trace &trace, const TickAnalysis &analysis, const TickReport &report,
-                                  const FindingOptions &options = {});
-
 // Sorts the findings of a report (each CPU's in the report's per-CPU order, the CPUs in order) worst
-// first, as findFindings returns them: by kind in FindingKind order, then by count, then by CPU.
+// first: lost events (the rest may be wrong) first, then by kind in FindingKind order, then by count,
+// then by CPU.
 void sortFindings(std::vector<Finding> &findings);
 
 void appendFindingsText(std::string &out, const std::vector<Finding> &findings);

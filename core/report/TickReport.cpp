@@ -50,34 +50,7 @@ std::string markerText(const Trace &trace, const Marker &m)
     return s;
 }
 
-int64_t overlap(int64_t a, int64_t b, int64_t from, int64_t to)
-{
-    const int64_t lo = std::max(a, from);
-    const int64_t hi = std::min(b, to);
-    return hi > lo ? hi - lo : 0;
-}
-
-size_t histogramBucket(int64_t v)
-{
-    return std::min(static_cast<size_t>(log2Bucket(v)), kHistogramBuckets - 1);
-}
-
 } // namespace
-
-int wakeupClass(uint8_t flags)
-{
-    constexpr uint8_t kClassMask =
-        WakeupFlag::ContextKnown | WakeupFlag::PrioKnown | WakeupFlag::Soft | WakeupFlag::Rt;
-    for (int soft = 0; soft < 2; ++soft) {
-        for (int normal = 0; normal < 2; ++normal) {
-            const auto want =
-                static_cast<uint8_t>(WakeupFlag::ContextKnown | WakeupFlag::PrioKnown |
-                                     (soft ? WakeupFlag::Soft : 0) | (normal ? 0 : WakeupFlag::Rt));
-            if ((flags & kClassMask) == want) return soft * 2 + normal;
-        }
-    }
-    return -1;
-}
 
 Distribution &cpuDistribution(CpuReport &cr, size_t d)
 {
@@ -102,30 +75,6 @@ Distribution &cpuDistribution(CpuReport &cr, size_t d)
     default:
         return w.byContext[(d - 6) / 2][(d - 6) % 2].latency;
     }
-}
-
-bool countWakeup(WakeupReport &w, const HrtimerWakeup &x)
-{
-    ++w.count;
-    w.inBursts += (x.flags & WakeupFlag::Burst) != 0;
-    if (!(x.flags & WakeupFlag::ContextKnown))
-        ++w.contextUnknown;
-    else if (!(x.flags & WakeupFlag::Soft))
-        w.longestHardRun = std::max<uint64_t>(w.longestHardRun, 1);
-    if (const int k = wakeupClass(x.flags); k >= 0)
-        ++w.byContext[static_cast<size_t>(k / 2)][static_cast<size_t>(k % 2)].count;
-    if (x.latenessNs == kUnknownNs) ++w.unpaired;
-    if (!(x.flags & WakeupFlag::TaskKnown)) {
-        ++w.noTask;
-        return false;
-    }
-    if (x.latencyNs == kUnknownNs) {
-        ++w.noSwitch;
-        return false;
-    }
-    w.latencyBounds += (x.flags & WakeupFlag::LatencyBound) != 0;
-    ++w.histogram[histogramBucket(x.latencyNs)];
-    return true;
 }
 
 namespace {
@@ -176,57 +125,6 @@ void fillDistribution(const Trace &trace, const CpuAnalysis &c, int64_t from, in
     }
     cpuDistribution(cr, d) = Distribution::of(v);
 }
-void timerReport(const Trace &trace, const CpuAnalysis &c, int64_t from, int64_t to, CpuReport &cr)
-{
-    const CpuEvents &ev = trace.cpu(c.cpu);
-    const CpuTimers &t = c.timers;
-    // The window as event indices (the CPU's events are in time order): [lo, hi).
-    const auto window = ev.indexRange(from, to);
-    auto in = [lo = window.first, hi = window.second](uint32_t index) { return index >= lo && index < hi; };
-    TimerSoftirqReport &ts = cr.timerSoftirq;
-    std::vector<LongSoftirqReport> longest;
-    for (const TimerSoftirq &r : t.timerSoftirqs) {
-        if (!in(r.entry)) continue;
-        ++ts.count;
-        ts.maxNs = std::max(ts.maxNs, r.durationNs);
-        ts.catchup += r.catchup;
-        ts.timers += r.timers;
-        ts.maxIdleNs = std::max(ts.maxIdleNs, r.idleNs);
-        ts.maxJiffiesBehind = std::max(ts.maxJiffiesBehind, r.jiffiesBehind);
-        if (r.durationNs >= kLongSoftirqNs)
-            longest.push_back({ev.ts(r.entry), 1, r.durationNs, r.timers, r.callbackNs, r.idleNs, r.catchup});
-    }
-    for (const LongSoftirq &l : t.longSoftirqs) {
-        if (l.vec != 1 && in(l.entry))
-            longest.push_back({ev.ts(l.entry), l.vec, l.durationNs, 0, 0, 0, false});
-    }
-    // Longest first; of equal ones the earlier first (a fixed order, which a report gathered while the
-    // trace is read can keep too).
-    std::sort(longest.begin(), longest.end(), [](const LongSoftirqReport &a, const LongSoftirqReport &b) {
-        return a.durationNs != b.durationNs ? a.durationNs > b.durationNs : a.ts < b.ts;
-    });
-    if (longest.size() > kLongSoftirqsShown) longest.resize(kLongSoftirqsShown);
-    cr.longSoftirqs = std::move(longest);
-
-    WakeupReport &w = cr.wakeup;
-    const auto [wFirst, wLast] = wakeupsIn(t, window);
-    for (const HrtimerWakeup *it = wFirst; it != wLast; ++it)
-        countWakeup(w, *it);
-    for (const WakeupBatch &b : t.batches) {
-        if (!in(b.first)) continue;
-        ++w.bursts;
-        w.maxBurst = std::max<uint64_t>(w.maxBurst, b.count);
-        if (b.soft) continue;
-        w.longestHardRun = std::max<uint64_t>(w.longestHardRun, b.count);
-        w.rtDelayed += b.rtDelayed;
-    }
-    for (const RtDelay &d : t.rtDelays) {
-        if (!in(d.first)) continue;
-        w.rtDelayNs += d.totalNs;
-        w.rtDelayMaxNs = std::max<int64_t>(w.rtDelayMaxNs, d.maxNs);
-    }
-}
-
 // One CPU's counts and findings over [r.from, r.to]: its final records, in time order, through a decided
 // CpuFold, the one definition of them the streamed report shares. Appends its findings to `findings`.
 CpuReport foldCpu(const Trace &trace, const TickAnalysis &analysis, const CpuAnalysis &c, FoldDecisions d,
@@ -463,8 +361,7 @@ TickReport TickReport::header(const Trace &trace, const TickAnalysis &analysis, 
     return r;
 }
 
-TickReport TickReport::makeByFold(const Trace &trace, const TickAnalysis &analysis,
-                                  const ReportOptions &options)
+TickReport TickReport::make(const Trace &trace, const TickAnalysis &analysis, const ReportOptions &options)
 {
     const bool any = trace.eventCount() > 0;
     TickReport r = header(trace, analysis, options, any ? trace.firstTs() : 0, any ? trace.lastTs() : 0);
@@ -532,106 +429,6 @@ TickReport TickReport::makeByFold(const Trace &trace, const TickAnalysis &analys
             r.findings.push_back(std::move(f));
     }
     sortFindings(r.findings);
-    if (!trace.functions.empty() || !options.functions.empty())
-        r.functions = std::make_shared<const FunctionReport>(
-            makeFunctionReport(trace, &analysis, options.functions, options.cpus, options.from, options.to));
-    return r;
-}
-
-TickReport TickReport::make(const Trace &trace, const TickAnalysis &analysis, const ReportOptions &options)
-{
-    const bool any = trace.eventCount() > 0;
-    TickReport r = header(trace, analysis, options, any ? trace.firstTs() : 0, any ? trace.lastTs() : 0);
-    const int64_t end = any ? trace.lastTs() : 0;
-    if (options.windowSource == "markers") {
-        const auto [first, last] = markers(trace, analysis);
-        if (first.cpu >= 0) {
-            r.markerFrom = markerText(trace, first);
-            r.markerTo = markerText(trace, last);
-        }
-    }
-
-    // The CPUs at once (each reads its own records only), in their order after.
-    std::vector<const CpuAnalysis *> chosen;
-    for (const CpuAnalysis &c : analysis.cpus)
-        if (options.cpus.empty() || std::binary_search(options.cpus.begin(), options.cpus.end(), c.cpu))
-            chosen.push_back(&c);
-    r.cpus.resize(chosen.size());
-    // Work items: each CPU's counts, with its distributions when it has few records; a CPU with many has
-    // each distribution as an item of its own, first, so that one busy CPU's report runs on every thread.
-    struct Item
-    {
-        size_t k;
-        size_t part; // a distribution (fillDistribution), or kDistributions: the counts
-    };
-    const auto split = [&](size_t k) {
-        return chosen[k]->timers.wakeups.size() + chosen[k]->ticks.size() > options.splitRecords;
-    };
-    std::vector<Item> items;
-    for (size_t k = 0; k < chosen.size(); ++k) {
-        for (size_t d = 0; split(k) && d < kDistributions; ++d)
-            items.push_back({k, d});
-    }
-    for (size_t k = 0; k < chosen.size(); ++k)
-        items.push_back({k, kDistributions});
-    parallelFor(items.size(), std::max(analysis.threads, 1), [&](size_t item) {
-        const size_t k = items[item].k;
-        const CpuAnalysis &c = *chosen[k];
-        if (items[item].part < kDistributions) {
-            std::vector<int32_t> v;
-            fillDistribution(trace, c, r.from, r.to, items[item].part, r.cpus[k], v);
-            return;
-        }
-        const CpuEvents &ev = trace.cpu(c.cpu);
-        CpuReport &cr = r.cpus[k];
-        cr.cpu = c.cpu;
-        const auto inWindow = ev.indexRange(r.from, r.to);
-        cr.events = inWindow.second - inWindow.first;
-        cr.switchesIntoIdle = c.evidence.switchesIntoIdle;
-        cr.switchesOutOfIdle = c.evidence.switchesOutOfIdle;
-        cr.nohzFull = analysis.isNohzFull(c.cpu);
-        cr.nohzFullWhy = analysis.nohzFullWhy[static_cast<size_t>(c.cpu)];
-        TickCounts &n = cr.ticks;
-        for (const TickRecord &t : c.ticks) {
-            const int64_t ts = ev.ts(t.index);
-            if (ts < r.from || ts > r.to) continue;
-            if (!t.periodic()) {
-                ++n.nohzWakeups;
-                continue;
-            }
-            n.addPeriodic(t.context);
-            if (t.flags & TickFlag::Spurious) {
-                ++n.spurious;
-                ++(t.context == TickContext::User ? n.spuriousUser : n.spuriousPolling);
-            }
-        }
-        const auto &lane = c.tickLane.changes();
-        for (size_t k = 0; k < lane.size(); ++k) {
-            const int64_t a = ev.ts(lane[k].index);
-            const int64_t b = k + 1 < lane.size() ? ev.ts(lane[k + 1].index) : end;
-            const int64_t d = overlap(a, b, r.from, r.to);
-            if (lane[k].state == TickState::Stopped) cr.tickStoppedNs += d;
-            if (lane[k].state != TickState::Unknown) cr.laneKnownNs += d;
-        }
-        for (const FailedStop &f : c.failedStops) {
-            const int64_t ts = ev.ts(f.index);
-            if (ts < r.from || ts > r.to) continue;
-            const int bit =
-                f.dependency ? std::countr_zero(f.dependency) : 32; // the kernel reports the first
-            if (bit < static_cast<int>(kDependencyNames.size()))
-                ++cr.failures[static_cast<size_t>(bit)];
-            else
-                ++cr.failuresOther;
-        }
-        timerReport(trace, c, r.from, r.to, cr);
-        if (!split(k)) {
-            std::vector<int32_t> v; // one buffer through all: a busy CPU has a wakeup per ~9 events
-            for (size_t d = 0; d < kDistributions; ++d)
-                fillDistribution(trace, c, r.from, r.to, d, cr, v);
-        }
-    });
-    r.findings =
-        findFindings(trace, analysis, r, FindingOptions{options.lateWakeupNs, options.findingInstances});
     if (!trace.functions.empty() || !options.functions.empty())
         r.functions = std::make_shared<const FunctionReport>(
             makeFunctionReport(trace, &analysis, options.functions, options.cpus, options.from, options.to));

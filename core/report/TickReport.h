@@ -129,12 +129,6 @@ struct WakeupReport
     uint64_t unpaired = 0;       // no hrtimer_start of its pointer before it
 };
 
-// Counts one hrtimer_wakeup expiry into w's counters and latency histogram (not its distributions);
-// true when it has a latency. wakeupClass: its cell of WakeupReport::byContext as soft * 2 + normal, or
-// -1 when its context or priority is not known.
-bool countWakeup(WakeupReport &w, const HrtimerWakeup &x);
-int wakeupClass(uint8_t flags);
-
 struct CpuReport
 {
     int cpu = 0;
@@ -224,15 +218,13 @@ struct TickReport
     double loadSeconds = 0;        // filled by the caller (0: not shown)
     uint64_t peakRssBytes = 0;     // filled by the caller (0: not shown)
     size_t binnedValues = 0;       // some distribution binned past this many values (Distribution::binned)
-    std::vector<Finding> findings; // worst first (Findings.h)
+    std::vector<Finding> findings; // worst first (Findings.h, sortFindings)
     // function_graph calls (FunctionReport.h); null when the trace has none and none were asked for
     std::shared_ptr<const FunctionReport> functions;
 
+    // Each CPU's counts and findings come from report/CpuFold, fed the CPU's final records: the one
+    // definition of them, which `report --stream` feeds as the trace is read.
     static TickReport make(const Trace &trace, const TickAnalysis &analysis, const ReportOptions &options);
-    // make() with each CPU's counts and findings from report/CpuFold (the streamed report's definition of
-    // them); a test holds it equal to make() before make() uses it.
-    static TickReport makeByFold(const Trace &trace, const TickAnalysis &analysis,
-                                 const ReportOptions &options);
     // make()'s header (file, kernel, decisions, window, counts) without the CPUs and findings, for a trace
     // whose first and last event times are given (a trace read in parts has let its events go).
     static TickReport header(const Trace &trace, const TickAnalysis &analysis, const ReportOptions &options,

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// What the analysis found (core's findFindings over the whole trace, on the CPUs shown), worst first, one
+// What the analysis found (the whole-trace report's findings, on the CPUs shown), worst first, one
 // row each: the CPU, the finding with its count, where the first one is. Below, the selected finding's
 // pattern and the known cause it matches. Selecting a row goes to its first instance in the timeline;
 // Previous / Next step through its instances. Computed in the background when the document or the shown
