@@ -5,6 +5,7 @@
 
 #include "model/Trace.h"
 #include "stats/TraceStats.h"
+#include "util/Text.h"
 
 #include <algorithm>
 #include <cinttypes>
@@ -14,16 +15,9 @@ namespace tickscope::findingtext {
 
 namespace {
 
-std::string fmt(const char *f, auto... args)
-{
-    char buf[512];
-    std::snprintf(buf, sizeof buf, f, args...);
-    return buf;
-}
-
 std::string us(int64_t ns)
 {
-    return fmt("%.1f µs", static_cast<double>(ns) / 1e3);
+    return usText(ns) + " µs";
 }
 
 // What each tick dependency means, for the failed-stop findings.
@@ -58,37 +52,37 @@ void note(Finding &f, int64_t ts, size_t keep)
 
 void lost(Finding &f, uint64_t events)
 {
-    f.what = fmt("%" PRIu64 " lost-event range%s", f.count, f.count == 1 ? "" : "s");
-    f.pattern = events ? fmt("%" PRIu64 " events lost: counts near them are incomplete", events)
+    f.what = textf("%" PRIu64 " lost-event range%s", f.count, f.count == 1 ? "" : "s");
+    f.pattern = events ? textf("%" PRIu64 " events lost: counts near them are incomplete", events)
                        : std::string("the number lost is not known: counts near them are incomplete");
 }
 
 void spuriousUser(Finding &f, uint64_t afterPoll, uint64_t exits, double windowSeconds, bool nohzFull,
                   PollingKind polling)
 {
-    f.what = fmt("%" PRIu64 " spurious tick%s in user mode", f.count, f.count == 1 ? "" : "s");
+    f.what = textf("%" PRIu64 " spurious tick%s in user mode", f.count, f.count == 1 ? "" : "s");
     if (afterPoll * 10 >= f.count * 8) {
         f.pattern =
             exits * 10 >= afterPoll * 8
-                ? fmt("one per wakeup from polling idle (%" PRIu64 " of them came after %" PRIu64
-                      " polling-idle exits)",
-                      afterPoll, exits)
-                : fmt("after wakeups from polling idle (%" PRIu64 " of %" PRIu64 ")", afterPoll, f.count);
+                ? textf("one per wakeup from polling idle (%" PRIu64 " of them came after %" PRIu64
+                        " polling-idle exits)",
+                        afterPoll, exits)
+                : textf("after wakeups from polling idle (%" PRIu64 " of %" PRIu64 ")", afterPoll, f.count);
         if (nohzFull && polling == PollingKind::IdlePoll)
             f.cause = "Known cause: the idle=poll tick restart on nohz_full: the polling idle loop "
                       "restarts the tick and never stops it, so each return to the task brings one "
                       "tick in user mode before the nohz_full path stops it again.";
     } else {
-        f.pattern = fmt("spread over the window, %.0f per second",
-                        windowSeconds > 0 ? static_cast<double>(f.count) / windowSeconds : 0.0);
+        f.pattern = textf("spread over the window, %.0f per second",
+                          windowSeconds > 0 ? static_cast<double>(f.count) / windowSeconds : 0.0);
     }
 }
 
 void spuriousPolling(Finding &f, double s, PollingKind polling)
 {
-    f.what = fmt("%" PRIu64 " spurious tick%s while polling idle", f.count, f.count == 1 ? "" : "s");
-    f.pattern = fmt("the tick keeps running in polling idle: %.0f per second of it (%.3f s polling)",
-                    s > 0 ? static_cast<double>(f.count) / s : 0.0, s);
+    f.what = textf("%" PRIu64 " spurious tick%s while polling idle", f.count, f.count == 1 ? "" : "s");
+    f.pattern = textf("the tick keeps running in polling idle: %.0f per second of it (%.3f s polling)",
+                      s > 0 ? static_cast<double>(f.count) / s : 0.0, s);
     if (polling == PollingKind::IdlePoll)
         f.cause = "Known cause: with idle=poll the idle loop polls with the tick running (it never "
                   "stops it), so a nohz_full CPU waiting for work ticks at HZ.";
@@ -100,7 +94,7 @@ void failedStops(Finding &f, size_t b, int cpu)
     f.cpu = cpu;
     f.dependency = b < kDependencyNames.size() ? kDependencyNames[b] : "other";
     f.what =
-        fmt("%" PRIu64 " failed tick stop%s: %s", f.count, f.count == 1 ? "" : "s", f.dependency.c_str());
+        textf("%" PRIu64 " failed tick stop%s: %s", f.count, f.count == 1 ? "" : "s", f.dependency.c_str());
     f.pattern = b < kDependencyMeaning.size()
                     ? std::string("the tick stays on while ") + kDependencyMeaning[b]
                     : "a reason this kernel gave as text";
@@ -108,12 +102,12 @@ void failedStops(Finding &f, size_t b, int cpu)
 
 void catchup(Finding &f, int64_t maxIdle, int64_t behind, std::pair<int, int> release)
 {
-    f.what = fmt("%" PRIu64 " catch-up TIMER softirq%s, the longest %s", f.count, f.count == 1 ? "" : "s",
-                 us(f.worstNs).c_str());
-    f.pattern = maxIdle > 0 ? fmt("after up to %s s without a tick", formatSeconds(maxIdle).c_str())
+    f.what = textf("%" PRIu64 " catch-up TIMER softirq%s, the longest %s", f.count, f.count == 1 ? "" : "s",
+                   us(f.worstNs).c_str());
+    f.pattern = maxIdle > 0 ? textf("after up to %s s without a tick", formatSeconds(maxIdle).c_str())
                             : std::string("no tickless stretch before it in the trace (it may have begun "
                                           "before the trace did)");
-    if (behind > 1) f.pattern += fmt("; the wheel up to %" PRId64 " jiffies behind", behind);
+    if (behind > 1) f.pattern += textf("; the wheel up to %" PRId64 " jiffies behind", behind);
     const auto [major, minor] = release;
     if (major > 0 && (major < 4 || (major == 4 && minor < 8)))
         f.cause = "Known cause: the timer wheel before 4.8 walks every jiffy it missed during a "
@@ -125,27 +119,28 @@ std::string hardCause(bool rt, uint64_t nonRtHard, uint64_t nonRt)
 {
     // Claimed when at least a tenth of the non-RT wakeups ran in hard interrupt context: a few at the
     // edges of lost or unpaired interrupt records are not the pattern.
-    return rt && nonRtHard && nonRtHard * 10 >= nonRt ? fmt("Known cause: on PREEMPT_RT the sleepers of "
-                                                            "non-RT tasks should expire in soft interrupt "
-                                                            "context (v5.4 on); here %" PRIu64 " of %" PRIu64
-                                                            " non-RT wakeups ran in hard interrupt "
-                                                            "context, where they delay the RT tasks.",
-                                                            nonRtHard, nonRt)
-                                                      : std::string();
+    return rt && nonRtHard && nonRtHard * 10 >= nonRt
+               ? textf("Known cause: on PREEMPT_RT the sleepers of "
+                       "non-RT tasks should expire in soft interrupt "
+                       "context (v5.4 on); here %" PRIu64 " of %" PRIu64
+                       " non-RT wakeups ran in hard interrupt "
+                       "context, where they delay the RT tasks.",
+                       nonRtHard, nonRt)
+               : std::string();
 }
 
 void lateWakeups(Finding &f, int64_t lateWakeupNs, uint64_t lateRt, const std::string &cause)
 {
-    f.what = fmt("%" PRIu64 " hrtimer wakeup%s with latency ≥ %s (worst %s)", f.count,
-                 f.count == 1 ? "" : "s", us(lateWakeupNs).c_str(), us(f.worstNs).c_str());
-    f.pattern = fmt("%" PRIu64 " woke RT tasks, %" PRIu64 " others", lateRt, f.count - lateRt);
+    f.what = textf("%" PRIu64 " hrtimer wakeup%s with latency ≥ %s (worst %s)", f.count,
+                   f.count == 1 ? "" : "s", us(lateWakeupNs).c_str(), us(f.worstNs).c_str());
+    f.pattern = textf("%" PRIu64 " woke RT tasks, %" PRIu64 " others", lateRt, f.count - lateRt);
     f.cause = cause;
 }
 
 void bursts(Finding &f, uint64_t maxBurst, const std::string &cause, bool anyLate)
 {
-    f.what = fmt("%" PRIu64 " timer interrupt%s woke two or more sleepers at once (at most %" PRIu64 ")",
-                 f.count, f.count == 1 ? "" : "s", maxBurst);
+    f.what = textf("%" PRIu64 " timer interrupt%s woke two or more sleepers at once (at most %" PRIu64 ")",
+                   f.count, f.count == 1 ? "" : "s", maxBurst);
     f.pattern = "the wakeups of one interrupt run one after the other: the last waits for all";
     if (!anyLate) f.cause = cause;
 }

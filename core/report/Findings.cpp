@@ -3,23 +3,13 @@
 
 #include "stats/TraceStats.h"
 #include "util/JsonWriter.h"
+#include "util/Text.h"
 
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 
 namespace tickscope {
-
-namespace {
-
-std::string fmt(const char *f, auto... args)
-{
-    char buf[512];
-    std::snprintf(buf, sizeof buf, f, args...);
-    return buf;
-}
-
-} // namespace
 
 std::string_view findingKindName(FindingKind k)
 {
@@ -57,8 +47,8 @@ void appendFindingsText(std::string &out, const std::vector<Finding> &findings)
     if (findings.empty()) out += "  none\n";
     for (size_t i = 0; i < findings.size(); ++i) {
         const Finding &f = findings[i];
-        out += fmt("%2zu. CPU %d: %s", i + 1, f.cpu, f.what.c_str());
-        if (f.count) out += fmt(", first at %s s", formatSeconds(f.first).c_str());
+        out += textf("%2zu. CPU %d: %s", i + 1, f.cpu, f.what.c_str());
+        if (f.count) out += textf(", first at %s s", formatSeconds(f.first).c_str());
         out += "\n";
         if (!f.pattern.empty()) out += "    " + f.pattern + "\n";
         if (!f.cause.empty()) out += "    " + f.cause + "\n";
