@@ -34,6 +34,22 @@ int64_t magnitudeFloor(size_t b)
     return static_cast<int64_t>((uint64_t{kSub} + mantissa) << (e - 7));
 }
 
+} // namespace
+
+FoldDecisions FoldDecisions::of(const Trace &trace, const TickAnalysis &analysis)
+{
+    FoldDecisions d;
+    d.fallback = analysis.localTimerFallback;
+    for (const CpuAnalysis &c : analysis.cpus)
+        d.startsSeen |= c.evidence.hrtimerStarts > 0;
+    d.polling = analysis.polling;
+    d.preemptRt = findingtext::preemptRt(trace);
+    d.release = findingtext::releaseVersion(trace);
+    return d;
+}
+
+namespace {
+
 size_t histogramBucket(int64_t v)
 {
     return std::min(static_cast<size_t>(log2Bucket(v)), kHistogramBuckets - 1);

@@ -67,6 +67,10 @@ struct FoldDecisions
     bool preemptRt = false;
     std::pair<int, int> release{0, 0}; // the kernel release's (major, minor), (0, 0) unknown
     uint64_t switchesIntoIdle = 0, switchesOutOfIdle = 0;
+
+    // The decisions the whole analysis took (fallback, starts seen, polling, PREEMPT_RT, release); the
+    // per-CPU ones are the caller's to fill.
+    static FoldDecisions of(const Trace &trace, const TickAnalysis &analysis);
 };
 
 class CpuFold

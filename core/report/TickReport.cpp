@@ -373,13 +373,7 @@ TickReport TickReport::make(const Trace &trace, const TickAnalysis &analysis, co
             r.markerTo = markerText(trace, last);
         }
     }
-    FoldDecisions base;
-    base.fallback = analysis.localTimerFallback;
-    for (const CpuAnalysis &c : analysis.cpus)
-        base.startsSeen |= c.evidence.hrtimerStarts > 0;
-    base.polling = analysis.polling;
-    base.preemptRt = findingtext::preemptRt(trace);
-    base.release = findingtext::releaseVersion(trace);
+    const FoldDecisions base = FoldDecisions::of(trace, analysis);
 
     // The CPUs at once (each reads its own records only), in their order after.
     std::vector<const CpuAnalysis *> chosen;

@@ -230,13 +230,7 @@ TickReport Engine::finish(double seconds)
     const ReportOptions &o = options_.report;
     TickReport r = TickReport::header(trace_, analysis, o, firstTs, lastTs);
     r.derivedBytes = 0;
-    FoldDecisions base;
-    base.fallback = analysis.localTimerFallback;
-    for (const CpuAnalysis &c : analysis.cpus)
-        base.startsSeen |= c.evidence.hrtimerStarts > 0;
-    base.polling = analysis.polling;
-    base.preemptRt = findingtext::preemptRt(trace_);
-    base.release = findingtext::releaseVersion(trace_);
+    const FoldDecisions base = FoldDecisions::of(trace_, analysis);
     std::vector<Finding> findings;
     for (const CpuAnalysis &c : analysis.cpus) {
         if (!o.cpus.empty() && !std::binary_search(o.cpus.begin(), o.cpus.end(), c.cpu)) continue;
