@@ -75,12 +75,12 @@ private slots:
         // The difference panel, over each run's markers by default: CPU 1's user ticks 200 -> 0.
         DifferencePanel *d = w.panels()->difference();
         QVERIFY(w.panels()->differenceDock()->isVisible());
-        const MetricDiff *user = d->metric(1, "ticks_user");
+        const MetricDiff *user = d->metricOf(1, "ticks_user");
         QVERIFY(user);
         QCOMPARE(user->before, 200.0);
         QCOMPARE(user->after, 0.0);
         QCOMPARE(user->verdict(), 1); // on a nohz_full CPU fewer ticks are better
-        const MetricDiff *stopped = d->metric(1, "tick_stopped_s");
+        const MetricDiff *stopped = d->metricOf(1, "tick_stopped_s");
         QVERIFY(stopped && stopped->after > stopped->before && stopped->verdict() == 1);
         // The same numbers `tickscope-cli compare` prints, and the panel's rows say them as text.
         const QString text = d->text();
@@ -283,7 +283,7 @@ private slots:
         qInfo("event loop blocked at most %lld ms", static_cast<long long>(worstGap));
         QVERIFY2(worstGap < test::kStallLimitMs,
                  qPrintable(QStringLiteral("event loop blocked %1 ms").arg(worstGap)));
-        const MetricDiff *user = w.panels()->difference()->metric(3, "ticks_user");
+        const MetricDiff *user = w.panels()->difference()->metricOf(3, "ticks_user");
         QVERIFY(user);
         QVERIFY2(user->before >= 190 && user->before <= 210, qPrintable(QString::number(user->before)));
         QCOMPARE(user->after, 0.0);
@@ -322,7 +322,7 @@ private slots:
         qInfo("event loop blocked at most %lld ms", static_cast<long long>(worstGap));
         QVERIFY2(worstGap < test::kStallLimitMs,
                  qPrintable(QStringLiteral("event loop blocked %1 ms").arg(worstGap)));
-        const MetricDiff *user = w.panels()->difference()->metric(3, "ticks_user");
+        const MetricDiff *user = w.panels()->difference()->metricOf(3, "ticks_user");
         QVERIFY(user);
         QVERIFY2(user->before >= 190 && user->before <= 210, qPrintable(QString::number(user->before)));
         QCOMPARE(user->after, 0.0);

@@ -189,7 +189,7 @@ void DifferencePanel::compute()
             r.diffs = diffReports(x.report, x.timers, y.report, y.timers, cmp->cpuMap);
             return std::make_shared<const Result>(std::move(r));
         },
-        [this, gen = *gen, in](std::shared_ptr<const Result> r) {
+        [this, gen = *gen, in](const std::shared_ptr<const Result> &r) {
             if (!recompute_.current(gen)) return;
             diffs_ = r->diffs;
             labelA_ = QString::fromStdString(doc_.title);
@@ -209,7 +209,7 @@ void DifferencePanel::compute()
         });
 }
 
-const MetricDiff *DifferencePanel::metric(int cpuA, const char *name) const
+const MetricDiff *DifferencePanel::metricOf(int cpuA, const char *name) const
 {
     for (const CpuDiff &d : diffs_) {
         if (d.cpuA != cpuA) continue;

@@ -49,7 +49,7 @@ public:
     // The last result (empty before the first one and without a comparison).
     const std::vector<CpuDiff> &diffs() const { return diffs_; }
     // A metric of A's CPU `cpuA`; nullptr when absent.
-    const MetricDiff *metric(int cpuA, const char *name) const;
+    const MetricDiff *metricOf(int cpuA, const char *name) const;
     // The table as plain text, one line per shown row, columns aligned.
     QString text() const;
     bool debouncing() const { return recompute_.debouncing(); }

@@ -158,25 +158,25 @@ private:
     std::vector<int> cpuMap_;
     EventRef lastSelected_[2];
     bool busyA_ = false;
-    QWidget *rowA_, *rowB_;
-    QProgressBar *progressB_;
-    QPushButton *cancelB_;
-    QLabel *labelA_, *labelB_;
+    QWidget *rowA_ = nullptr, *rowB_ = nullptr;
+    QProgressBar *progressB_ = nullptr;
+    QPushButton *cancelB_ = nullptr;
+    QLabel *labelA_ = nullptr, *labelB_ = nullptr;
     ViewState *state_;
-    TimelineView *timeline_;
-    PanelDocks *panels_;
-    QDockWidget *factsDock_;
-    QPlainTextEdit *summary_;
+    TimelineView *timeline_ = nullptr;
+    PanelDocks *panels_ = nullptr;
+    QDockWidget *factsDock_ = nullptr;
+    QPlainTextEdit *summary_ = nullptr;
     bool statsStale_ = false;
     double loadSeconds_ = 0;
-    QLabel *markers_;
-    QFrame *busy_;
-    QProgressBar *progress_;
-    QPushButton *cancel_;
-    QLabel *status_;
+    QLabel *markers_ = nullptr;
+    QFrame *busy_ = nullptr;
+    QProgressBar *progress_ = nullptr;
+    QPushButton *cancel_ = nullptr;
+    QLabel *status_ = nullptr;
     QString statusA_;     // the status text of the document alone
     QString runA_, runB_; // the runs as opened: a path or a scenario
-    QMenu *recentMenu_;
+    QMenu *recentMenu_ = nullptr;
     QAction *saveAs_ = nullptr;
     bool live_ = false; // the document is a capture's live snapshot
     int liveViews_ = 0; // live snapshots shown in a row

@@ -21,6 +21,8 @@
 #include <QSettings>
 #include <QStatusBar>
 
+#include <numeric>
+
 namespace tickscope {
 
 bool MainWindow::loadingB() const
@@ -176,9 +178,8 @@ void MainWindow::setCpuMap(std::vector<int> map)
 void MainWindow::setOnlyDifferingCpus(bool on)
 {
     if (!doc_.valid()) return;
-    std::vector<int> cpus;
-    for (int c = 0; c < doc_.trace->cpuCount(); ++c)
-        cpus.push_back(c);
+    std::vector<int> cpus(static_cast<size_t>(doc_.trace->cpuCount()));
+    std::iota(cpus.begin(), cpus.end(), 0);
     if (on && state_->comparison()) {
         const auto &diffs = panels_->difference()->diffs();
         if (diffs.empty()) {

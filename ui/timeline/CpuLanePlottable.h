@@ -91,7 +91,7 @@ private:
     struct Run
     {
         QRect rect;
-        QRgb colour;
+        QRgb colour = 0;
     };
     // Scratch shared by every lane painted on this thread (the GUI thread): it grows to the largest lane's
     // needs once, where a buffer per lane grew at each new zoom level and faulted fresh pages in during a

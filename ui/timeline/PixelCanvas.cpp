@@ -97,7 +97,7 @@ void PixelCanvas::fill(QPainter *p, const QRect &r, QRgb colour)
     // Straight into the buffer the image wraps (a row of the image apart): a fill is often one column a
     // few pixels tall, where a call per row (QImage::scanLine) cost more than the pixels.
     const size_t stride = static_cast<size_t>(image_.width());
-    const size_t w = static_cast<size_t>(c.width() * scale_);
+    const size_t w = static_cast<size_t>(c.width()) * static_cast<size_t>(scale_);
     const int rows = c.height() * scale_;
     QRgb *line = buffer_.data() + static_cast<size_t>((c.top() - rect_.top()) * scale_) * stride +
                  static_cast<size_t>((c.left() - rect_.left()) * scale_);

@@ -41,7 +41,7 @@ const TextCache::Entry &TextCache::Font::operator[](const QString &s)
     layout.endLayout();
     e.ascent = line.isValid() ? line.ascent() : QFontMetricsF(font_).ascent();
     e.height = line.isValid() ? line.height() : QFontMetricsF(font_).height();
-    return *entries_.insert(s, std::move(e));
+    return *entries_.insert(s, e);
 }
 
 void TextCache::Font::draw(QPainter *p, const QRect &box, bool centre, const Entry &e) const

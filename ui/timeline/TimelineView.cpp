@@ -60,7 +60,7 @@ TimelineView::TimelineView(ViewState *state, QWidget *parent) : QWidget(parent),
     add(viewActions_, tr("Zoom to &Markers A–B"), QKeySequence(Qt::Key_M), [this] { zoomToMarkers(); });
     add(viewActions_, tr("Zoom to ftrace &Print Markers"), QKeySequence(Qt::Key_P),
         [this] { zoomToPrints(); });
-    QAction *grid = addAction(tr("1/HZ &Grid"), QKeySequence(Qt::Key_G), [this] {});
+    QAction *grid = addAction(tr("1/HZ &Grid"), QKeySequence(Qt::Key_G), [] {});
     grid->setCheckable(true);
     connect(grid, &QAction::toggled, plot_, &TimelinePlot::setGridVisible);
     viewActions_ << grid;
@@ -117,8 +117,9 @@ TimelineView::TimelineView(ViewState *state, QWidget *parent) : QWidget(parent),
         {tr("Spurious Ticks: All"), SpuriousClass::All},
         {tr("Spurious Ticks: In User Mode"), SpuriousClass::User},
         {tr("Spurious Ticks: While Polling"), SpuriousClass::Polling}};
-    for (const auto &[name, cls] : classNames) {
-        QAction *a = addAction(name, QKeySequence(), [this, cls] { setSpuriousClass(cls); });
+    for (const auto &named : classNames) {
+        const SpuriousClass cls = named.second; // (clang 14 cannot capture a structured binding)
+        QAction *a = addAction(named.first, QKeySequence(), [this, cls] { setSpuriousClass(cls); });
         a->setCheckable(true);
         a->setChecked(cls == SpuriousClass::All);
         classes->addAction(a);
