@@ -13,11 +13,6 @@
 namespace tickscope {
 namespace {
 
-std::string us(int64_t ns)
-{
-    return usText(ns);
-}
-
 std::string baseName(const std::string &path)
 {
     const size_t slash = path.rfind('/');
@@ -74,13 +69,13 @@ std::vector<std::pair<std::string, std::string>> mailFigures(const TickReport &r
     }
     if (c.failuresOther) failed += (failed.empty() ? "" : ", ") + textf("other %" PRIu64, c.failuresOther);
     f.emplace_back("failed tick stops", failed.empty() ? std::string("none") : failed);
-    f.emplace_back("worst TIMER softirq", us(c.timerSoftirq.maxNs) + " us");
+    f.emplace_back("worst TIMER softirq", usText(c.timerSoftirq.maxNs) + " us");
     f.emplace_back("TIMER catch-ups", textf("%" PRIu64, c.timerSoftirq.catchup));
     f.emplace_back("wakeup latency p99/max",
-                   us(c.wakeup.latency.p99) + "/" + us(c.wakeup.latency.max) + " us");
+                   usText(c.wakeup.latency.p99) + "/" + usText(c.wakeup.latency.max) + " us");
     if (rtLines) {
         f.emplace_back("RT wakeup p99/max",
-                       us(c.wakeup.latencyRt.p99) + "/" + us(c.wakeup.latencyRt.max) + " us");
+                       usText(c.wakeup.latencyRt.p99) + "/" + usText(c.wakeup.latencyRt.max) + " us");
         f.emplace_back("non-RT hard/soft", textf("%" PRIu64 "/%" PRIu64, c.wakeup.byContext[0][1].count,
                                                  c.wakeup.byContext[1][1].count));
     }
@@ -189,13 +184,13 @@ std::string mailFunctions(const FunctionReport &f)
                                                       : std::string();
         out += mailFigureLine(
             s.name, textf("%" PRIu64 " call%s, p50 ", s.duration.count, s.duration.count == 1 ? "" : "s") +
-                        us(s.duration.p50) + ", p99 " + us(s.duration.p99) + ", max " + us(s.duration.max) +
-                        " us" + where);
+                        usText(s.duration.p50) + ", p99 " + usText(s.duration.p99) + ", max " +
+                        usText(s.duration.max) + " us" + where);
     }
     if (f.timerCalls) {
         const std::string lng =
             textf("%" PRIu64 " of %" PRIu64 " run_timer_softirq >= ", f.timerLong, f.timerCalls) +
-            us(kCatchupMinNs) + " us";
+            usText(kCatchupMinNs) + " us";
         out += mailFigureLine("catch-ups from calls",
                               f.callbacksTraced ? textf("%" PRIu64 " (", f.timerCatchups) + lng + ")"
                                                 : "not judged (call_timer_fn not traced), " + lng);

@@ -26,11 +26,6 @@ std::string bytesText(uint64_t b)
     return buf;
 }
 
-std::string us(int64_t ns)
-{
-    return usText(ns);
-}
-
 // Where the expiries ran (hard / soft) and whom they woke (RT / normal), and what the non-RT ones in a hard
 // interrupt cost the RT ones after them.
 void appendExpiryClasses(std::string &out, const WakeupReport &w)
@@ -43,7 +38,7 @@ void appendExpiryClasses(std::string &out, const WakeupReport &w)
             const WakeupReport::ClassCell &c = w.byContext[soft][normal];
             appendf(out, "%s%s %s %" PRIu64, sep, soft ? "soft" : "hard", normal ? "normal" : "RT", c.count);
             if (c.latency.count)
-                appendf(out, " (%s/%s µs)", us(c.latency.p50).c_str(), us(c.latency.max).c_str());
+                appendf(out, " (%s/%s µs)", usText(c.latency.p50).c_str(), usText(c.latency.max).c_str());
             sep = ", ";
         }
     }
@@ -53,7 +48,7 @@ void appendExpiryClasses(std::string &out, const WakeupReport &w)
         appendf(out,
                 "; %" PRIu64 " RT wakeups ran after a non-RT sleeper's in the same interrupt: %s µs in all, "
                 "max %s µs",
-                w.rtDelayed, us(w.rtDelayNs).c_str(), us(w.rtDelayMaxNs).c_str());
+                w.rtDelayed, usText(w.rtDelayNs).c_str(), usText(w.rtDelayMaxNs).c_str());
     out += "\n";
 }
 
@@ -135,11 +130,13 @@ std::string formatReportText(const TickReport &r)
     for (const CpuReport &c : r.cpus) {
         if (c.silent()) continue;
         const WakeupReport &w = c.wakeup;
-        const std::string late = us(w.lateness.p50) + "/" + us(w.lateness.p99) + "/" + us(w.lateness.max);
-        const std::string lat = us(w.latency.p50) + "/" + us(w.latency.p99) + "/" + us(w.latency.max);
-        const std::string tick = us(c.tickLateness.p50) + "/" + us(c.tickLateness.max);
+        const std::string late =
+            usText(w.lateness.p50) + "/" + usText(w.lateness.p99) + "/" + usText(w.lateness.max);
+        const std::string lat =
+            usText(w.latency.p50) + "/" + usText(w.latency.p99) + "/" + usText(w.latency.max);
+        const std::string tick = usText(c.tickLateness.p50) + "/" + usText(c.tickLateness.max);
         appendf(out, "%*d  %14" PRIu64 " %7s %10" PRIu64 " %17" PRIu64 "  %23s  %23s %7" PRIu64 "   %24s\n",
-                cpuWidth, c.cpu, c.timerSoftirq.count, us(c.timerSoftirq.maxNs).c_str(),
+                cpuWidth, c.cpu, c.timerSoftirq.count, usText(c.timerSoftirq.maxNs).c_str(),
                 c.timerSoftirq.catchup, w.count, late.c_str(), lat.c_str(), w.bursts, tick.c_str());
     }
     if (!silent.empty())
@@ -151,7 +148,8 @@ std::string formatReportText(const TickReport &r)
         // "N (p50 x, p99 y, max z µs)", or "0": no percentiles of nothing
         auto latencies = [](const Distribution &d) {
             std::string s = std::to_string(d.count);
-            if (d.count) s += " (p50 " + us(d.p50) + ", p99 " + us(d.p99) + ", max " + us(d.max) + " µs)";
+            if (d.count)
+                s += " (p50 " + usText(d.p50) + ", p99 " + usText(d.p99) + ", max " + usText(d.max) + " µs)";
             return s;
         };
         appendf(out, "CPU %d wakeup latency: RT %s, normal %s; largest burst %" PRIu64 "\n", c.cpu,
@@ -172,18 +170,19 @@ std::string formatReportText(const TickReport &r)
         for (size_t b = 0; b < w.histogram.size(); ++b) {
             if (!w.histogram[b]) continue;
             h += (h.empty() ? "" : "  ") + std::string(b + 1 == w.histogram.size() ? ">" : "<=") +
-                 (b + 1 == w.histogram.size() ? us(int64_t{1} << (b - 1)) : us(int64_t{1} << b)) + ":" +
-                 std::to_string(w.histogram[b]);
+                 (b + 1 == w.histogram.size() ? usText(int64_t{1} << (b - 1)) : usText(int64_t{1} << b)) +
+                 ":" + std::to_string(w.histogram[b]);
         }
         if (!h.empty()) appendf(out, "      histogram (µs): %s\n", h.c_str()); // (every latency unknown)
     }
     for (const CpuReport &c : r.cpus) {
         for (const LongSoftirqReport &l : c.longSoftirqs) {
             appendf(out, "CPU %d long softirq vec %u at %s s: %s µs", c.cpu, unsigned{l.vec},
-                    formatSeconds(l.ts).c_str(), us(l.durationNs).c_str());
+                    formatSeconds(l.ts).c_str(), usText(l.durationNs).c_str());
             if (l.vec == 1)
                 appendf(out, ", %u timers, %s µs in callbacks, tickless %s ms before%s", l.timers,
-                        us(l.callbackNs).c_str(), us(l.idleNs / 1000).c_str(), l.catchup ? ": CATCH-UP" : "");
+                        usText(l.callbackNs).c_str(), usText(l.idleNs / 1000).c_str(),
+                        l.catchup ? ": CATCH-UP" : "");
             out += "\n";
         }
     }

@@ -54,9 +54,9 @@ using EarlyLoad = std::function<std::vector<std::unique_ptr<Trace>>(
 
 struct OpenOptions
 {
-    LoadOptions load;        // window, instance, threads, weighing; openRun sets its cancel and progress
-    bool allSources = false; // keep every buffer instance of a file (the first one is the document's)
-                             // rather than insist on exactly one (loadTrace)
+    LoadOptions load;         // window, instance, threads, weighing; openRun sets its cancel and progress
+    bool allSources = false;  // keep every buffer instance of a file (the first one is the document's)
+                              // rather than insist on exactly one (loadTrace)
     AnalysisOptions analysis; // nohz_full CPUs, threads; openRun sets its cancel
     bool timeline = true;     // build the timeline's LOD index (a report needs none)
     const std::atomic<bool> *cancel = nullptr; // load or simulation, analysis and index; throws on set

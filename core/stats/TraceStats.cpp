@@ -33,10 +33,12 @@ TraceStats TraceStats::compute(const Trace &trace)
             cpu.lastTs = ev.ts(ev.size() - 1);
         }
         cpu.lost = ev.lost;
-        for (size_t i = 0; i < ev.size(); ++i) ++perType[ev.type(i)];
+        for (size_t i = 0; i < ev.size(); ++i)
+            ++perType[ev.type(i)];
         s.events += cpu.events;
         s.lostRanges += ev.lost.size();
-        for (const auto &l : ev.lost) s.lostEvents += l.count;
+        for (const auto &l : ev.lost)
+            s.lostEvents += l.count;
         s.cpus.push_back(std::move(cpu));
     }
     s.firstTs = s.events ? trace.firstTs() : 0;
@@ -56,7 +58,8 @@ std::string formatSeconds(int64_t ns)
     char buf[48];
     const bool neg = ns < 0;
     const uint64_t a = neg ? static_cast<uint64_t>(-(ns + 1)) + 1 : static_cast<uint64_t>(ns);
-    std::snprintf(buf, sizeof buf, "%s%" PRIu64 ".%06" PRIu64, neg ? "-" : "", a / 1000000000u, (a % 1000000000u) / 1000u);
+    std::snprintf(buf, sizeof buf, "%s%" PRIu64 ".%06" PRIu64, neg ? "-" : "", a / 1000000000u,
+                  (a % 1000000000u) / 1000u);
     return buf;
 }
 
@@ -83,7 +86,8 @@ std::string formatStatsText(const std::vector<TraceStats> &sources, const LoadFi
             appendf(out, "span:     %s .. %s s (%s s)\n", formatSeconds(s.firstTs).c_str(),
                     formatSeconds(s.lastTs).c_str(), formatSeconds(s.lastTs - s.firstTs).c_str());
         }
-        appendf(out, "lost:     %" PRIu64 " ranges, %" PRIu64 " events counted\n", s.lostRanges, s.lostEvents);
+        appendf(out, "lost:     %" PRIu64 " ranges, %" PRIu64 " events counted\n", s.lostRanges,
+                s.lostEvents);
         appendf(out, "model:    %.1f MB (%.1f bytes/event)\n", static_cast<double>(s.modelBytes) / 1e6,
                 s.events ? static_cast<double>(s.modelBytes) / static_cast<double>(s.events) : 0.0);
         out += "\nper CPU:\n";
@@ -94,13 +98,16 @@ std::string formatStatsText(const std::vector<TraceStats> &sources, const LoadFi
             if (!c.lost.empty()) appendf(out, "  lost ranges: %zu", c.lost.size());
             out += '\n';
             for (const auto &l : c.lost) {
-                appendf(out, "      lost %s .. %s: %s\n", formatSeconds(l.from).c_str(), formatSeconds(l.to).c_str(),
+                appendf(out, "      lost %s .. %s: %s\n", formatSeconds(l.from).c_str(),
+                        formatSeconds(l.to).c_str(),
                         l.count ? std::to_string(l.count).c_str() : "unknown count");
             }
         }
         out += "\nper event:\n";
-        for (const auto &n : s.byName) appendf(out, "  %-32s %10" PRIu64 "\n", n.name.c_str(), n.count);
-        for (const auto &w : s.warnings) appendf(out, "warning: %s\n", w.c_str());
+        for (const auto &n : s.byName)
+            appendf(out, "  %-32s %10" PRIu64 "\n", n.name.c_str(), n.count);
+        for (const auto &w : s.warnings)
+            appendf(out, "warning: %s\n", w.c_str());
         out += '\n';
     }
     appendf(out, "load:     %.3f s, %.2f M events/s\n", f.loadSeconds,
@@ -129,16 +136,22 @@ std::string formatStatsJson(const std::vector<TraceStats> &sources, const LoadFi
             j.value("first_ts_ns", c.firstTs).value("last_ts_ns", c.lastTs);
             j.beginArray("lost");
             for (const auto &l : c.lost) {
-                j.beginObject().value("from_ns", l.from).value("to_ns", l.to).value("count", l.count).endObject();
+                j.beginObject()
+                    .value("from_ns", l.from)
+                    .value("to_ns", l.to)
+                    .value("count", l.count)
+                    .endObject();
             }
             j.endArray().endObject();
         }
         j.endArray();
         j.beginObject("events_by_name");
-        for (const auto &n : s.byName) j.value(n.name, n.count);
+        for (const auto &n : s.byName)
+            j.value(n.name, n.count);
         j.endObject();
         j.beginArray("warnings");
-        for (const auto &w : s.warnings) j.value({}, w);
+        for (const auto &w : s.warnings)
+            j.value({}, w);
         j.endArray();
         j.endObject();
     }

@@ -51,7 +51,10 @@ struct LoadFigures
     uint64_t peakRssBytes = 0;
     uint64_t peakVirtualBytes = 0;
     uint64_t events = 0;
-    double bytesPerEvent() const { return events ? static_cast<double>(peakRssBytes) / static_cast<double>(events) : 0; }
+    double bytesPerEvent() const
+    {
+        return events ? static_cast<double>(peakRssBytes) / static_cast<double>(events) : 0;
+    }
 };
 
 std::string formatStatsText(const std::vector<TraceStats> &sources, const LoadFigures &figures);

@@ -40,7 +40,8 @@ ChildRun runChild(const std::vector<std::string> &argv, bool captureOut)
         }
         freopen("/dev/null", "w", stderr);
         std::vector<char *> args;
-        for (const auto &a : argv) args.push_back(const_cast<char *>(a.c_str()));
+        for (const auto &a : argv)
+            args.push_back(const_cast<char *>(a.c_str()));
         args.push_back(nullptr);
         execvp(args[0], args.data());
         _exit(127);
@@ -50,10 +51,13 @@ ChildRun runChild(const std::vector<std::string> &argv, bool captureOut)
         close(pipefd[1]);
         char buf[65536];
         ssize_t n;
-        while ((n = read(pipefd[0], buf, sizeof buf)) > 0) r.out.append(buf, static_cast<size_t>(n));
+        while ((n = read(pipefd[0], buf, sizeof buf)) > 0)
+            r.out.append(buf, static_cast<size_t>(n));
         close(pipefd[0]);
     }
-    struct rusage ru{};
+    struct rusage ru
+    {
+    };
     wait4(pid, &r.status, 0, &ru);
     r.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     r.cpu = static_cast<double>(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
@@ -110,13 +114,16 @@ int main(int argc, char **argv)
     double refBest = 1e9;
     for (int i = 0; i < std::max(1, runs / 2); ++i) {
         const auto r = runChild({TICKSCOPE_CLI, "stats", "--json", "--record-api", file}, true);
-        if (WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0) refBest = std::min(refBest, jsonNumber(r.out, "load_seconds"));
+        if (WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0)
+            refBest = std::min(refBest, jsonNumber(r.out, "load_seconds"));
     }
-    if (refBest < 1e9) std::printf("libtracecmd record API: %.3f s  (page decoder is %.1fx faster)\n", refBest, refBest / bestLoad);
+    if (refBest < 1e9)
+        std::printf("libtracecmd record API: %.3f s  (page decoder is %.1fx faster)\n", refBest,
+                    refBest / bestLoad);
     if (traceCmd) {
         const auto t = runChild({"trace-cmd", "report", file}, false);
-        std::printf("trace-cmd report:     %.3f s wall, %.3f s CPU  (tickscope is %.1fx faster)\n", t.wall, t.cpu,
-                    t.wall / bestLoad);
+        std::printf("trace-cmd report:     %.3f s wall, %.3f s CPU  (tickscope is %.1fx faster)\n", t.wall,
+                    t.cpu, t.wall / bestLoad);
     }
     return 0;
 }
