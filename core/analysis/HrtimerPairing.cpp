@@ -116,8 +116,8 @@ void settle(const Trace &trace, CpuAnalysis &c, ExpiryHeads::Kind kind, size_t s
               (v->cpu != c.cpu && (trace.cpu(v->cpu).lostBetween(v->at, at) || startDark < at))))
         v = nullptr;
     CpuTimers &t = c.timers;
-    const int32_t hard = v ? saturateNs(now - v->expires) : kUnknownNs;
-    const int32_t soft = v ? saturateNs(now - v->softexpires) : kUnknownNs;
+    const int32_t hard = v ? saturateNsBetween(v->expires, now) : kUnknownNs;
+    const int32_t soft = v ? saturateNsBetween(v->softexpires, now) : kUnknownNs;
     if (kind == ExpiryHeads::Wakeup) {
         HrtimerWakeup &w = t.wakeups[slot];
         w.latenessNs = hard;

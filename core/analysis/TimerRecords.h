@@ -67,6 +67,14 @@ inline int32_t saturateNs(int64_t v)
 {
     return static_cast<int32_t>(std::clamp<int64_t>(v, int64_t{INT32_MIN} + 1, INT32_MAX));
 }
+// saturateNs(to - from) without overflowing: the times come from the file (a damaged expiry field may
+// hold any 64-bit value).
+inline int32_t saturateNsBetween(int64_t from, int64_t to)
+{
+    int64_t d = 0;
+    if (__builtin_sub_overflow(to, from, &d)) return to > from ? INT32_MAX : INT32_MIN + 1;
+    return saturateNs(d);
+}
 constexpr int kRtPrioLimit = 100; // kernel prio < 100: an RT task (DL: -1)
 
 namespace WakeupFlag {

@@ -271,7 +271,7 @@ void measureCpu(const Trace &trace, std::vector<CpuAnalysis> &cpus, size_t k, si
         if (dark < first.ts || lost.between(t0, first.ts)) continue;
         // A switch-in the trace shows gives the latency; the task's first event after a switch the
         // trace does not show only bounds it from above.
-        w.latencyNs = saturateNs(first.ts - t0);
+        w.latencyNs = saturateNsBetween(t0, first.ts);
         if (!first.shown) w.flags |= WakeupFlag::LatencyBound;
     }
 }

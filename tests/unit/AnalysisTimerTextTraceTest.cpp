@@ -287,5 +287,24 @@ TEST(AnalysisTimerText, AnExpiryUsesUpItsStart)
     EXPECT_EQ(c.otherLateness[2].latenessNs, 2000);
 }
 
+// A damaged file's expiry fields may hold any 64-bit value: the lateness saturates (the difference of the
+// two times does not overflow; UBSan found it from a fuzzed trace.dat).
+TEST(AnalysisTimerText, LatenessOfTimesFarApartSaturates)
+{
+    TextTrace t;
+    const std::string A = "00000000aaaa0030", B = "00000000aaaa0040";
+    t.start(0, 1.000000, "app-300", A, -9000000000000000000LL, -9000000000000000000LL, "some_fn");
+    t.expire(0, 1.000105, kIdle, A, 9000000000000000000LL, "some_fn");
+    t.ev(0, 1.000106, kIdle, "hrtimer_expire_exit: hrtimer=" + A, "d.h..");
+    t.start(0, 1.000200, "app-300", B, 9000000000000000000LL, 9000000000000000000LL, "some_fn");
+    t.expire(0, 1.000305, kIdle, B, -9000000000000000000LL, "some_fn");
+    t.ev(0, 1.000306, kIdle, "hrtimer_expire_exit: hrtimer=" + B, "d.h..");
+    const Result r = analyse(t);
+    const CpuTimers &c = r.timers(0);
+    ASSERT_EQ(c.otherLateness.size(), 2u);
+    EXPECT_EQ(c.otherLateness[0].latenessNs, INT32_MAX);
+    EXPECT_EQ(c.otherLateness[1].latenessNs, INT32_MIN + 1);
+}
+
 } // namespace
 } // namespace tickscope
