@@ -59,6 +59,13 @@ public:
             if (roles_[t] == r) types.push_back(static_cast<uint16_t>(t));
         return types;
     }
+    // Whether the trace holds an event type of this role (types are added as their first event is read).
+    bool recorded(Role r) const
+    {
+        for (Role x : roles_)
+            if (x == r) return true;
+        return false;
+    }
     // The callback is one of the tick hrtimer's names across kernel versions:
     // tick_sched_timer (<= 6.6), tick_nohz_highres_handler (6.7-6.8), tick_nohz_handler (6.9+).
     bool isTickFunction(uint32_t symbol) const

@@ -16,6 +16,7 @@
 #include "WakeupLatency.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -254,17 +255,17 @@ void TickAnalysis::acrossCpus(const Trace &trace, const EventRoles &roles, const
             c.timers.switches = SwitchRecords();
         clock.mark("analysis: cross-CPU modes, by then");
     }
-    decideFallback(trace);
-    decidePolling(trace);
-    // The facts a capture stored (MachineFacts), read once for both lists.
+    // The facts a capture stored (MachineFacts), read once for the decisions.
     const MachineFacts facts = MachineFacts::parse(trace.meta.machine);
+    decideFallback(trace, roles, stepsDone ? 0 : facts.hz, !stepsDone);
+    decidePolling(trace);
     decideNohzFull(trace, facts, options);
     decideIsolated(trace, facts);
     flagTicks();
     clock.mark("analysis: decisions");
 }
 
-void TickAnalysis::decideFallback(const Trace &trace)
+void TickAnalysis::decideFallback(const Trace &trace, const EventRoles &roles, int factsHz, bool inferLanes)
 {
     bool anyTimer = false;
     uint64_t starts = 0;
@@ -280,6 +281,11 @@ void TickAnalysis::decideFallback(const Trace &trace)
             c.ticks = std::move(c.localTimerTicks); // low-res mode: the local timer interrupt is the tick
         }
         c.localTimerTicks = {};
+    }
+    // Without tick_stop nothing in the pass said when the tick ran: the gaps between the interrupts do.
+    // (A stream has folded its ticks and lanes as they came: it keeps "not recorded".)
+    if (inferLanes && localTimerFallback && !roles.recorded(Role::TickStop)) inferTickLanes(trace, factsHz);
+    for (CpuAnalysis &c : cpus) {
         for (TickRecord &t : c.ticks) {
             // Without hrtimer_start events (or at the trace's end, or before lost events) the re-arm cannot
             // be seen: then the tick lane says whether the tick ran (tickPeriodicIn), and the flag says so.
@@ -289,6 +295,84 @@ void TickAnalysis::decideFallback(const Trace &trace)
                 if (periodic) t.flags |= TickFlag::Periodic;
             }
         }
+    }
+}
+
+// The tick lanes of a trace whose timer interrupts are its only tick evidence (no tick hrtimer, no
+// tick_stop). While the tick runs it fires every period P, so a CPU without a timer interrupt for more than
+// 2 P had its tick stopped; P is the capture's CONFIG_HZ, else the one of 100/250/300/1000 Hz that most
+// intervals between a CPU's interrupts match (within 10 %). Each CPU's lane: Running between interrupts at
+// most 2 P apart, Stopped from the event after an interrupt to the next one when they are further apart
+// (and before the first / after the last interrupt when the CPU's events reach more than 2 P beyond it),
+// Unknown across lost events. An interrupt the tick did not run into (a longer gap before it) is the
+// stopped tick's wakeup or another hrtimer's expiry, not a periodic tick (flag LaneStopped). Limits
+// (docs/ANALYSIS.md): while the tick runs, other hrtimer expiries cannot be told from it, so the ticks
+// counted are an upper bound there; the stopped spans are within one period of the truth at each end.
+void TickAnalysis::inferTickLanes(const Trace &trace, int factsHz)
+{
+    constexpr std::array<int, 4> kHz{100, 250, 300, 1000};
+    int64_t period = 0;
+    if (factsHz > 0) {
+        period = 1000000000 / factsHz;
+        tickPeriodSource = "CONFIG_HZ=" + std::to_string(factsHz) + " stored by the capture";
+    } else {
+        std::array<uint64_t, kHz.size()> near{};
+        for (const CpuAnalysis &c : cpus) {
+            const CpuEvents &ev = trace.cpu(c.cpu);
+            for (size_t k = 1; k < c.ticks.size(); ++k) {
+                const int64_t d = ev.ts(c.ticks[k].index) - ev.ts(c.ticks[k - 1].index);
+                for (size_t h = 0; h < kHz.size(); ++h) {
+                    const int64_t p = 1000000000 / kHz[h];
+                    near[h] += d >= p - p / 10 && d <= p + p / 10;
+                }
+            }
+        }
+        const size_t best = static_cast<size_t>(std::max_element(near.begin(), near.end()) - near.begin());
+        if (near[best] < 10) return; // too few regular intervals to tell the period
+        period = 1000000000 / kHz[best];
+        tickPeriodSource = "HZ=" + std::to_string(kHz[best]) + " from the interrupt intervals (" +
+                           std::to_string(near[best]) + " within 10 %)";
+    }
+    inferredTickPeriodNs = period;
+    const int64_t limit = 2 * period;
+    for (CpuAnalysis &c : cpus) {
+        const CpuEvents &ev = trace.cpu(c.cpu);
+        const size_t n = c.ticks.size();
+        if (n == 0 || ev.size() == 0) continue; // nothing to infer from: the pass's lane (Unknown) stays
+        std::vector<TickLaneChange> lane;
+        const auto push = [&lane](size_t i, TickState s) {
+            if (!lane.empty() && lane.back().index == i) lane.pop_back();
+            if (lane.empty() || lane.back().state != s) lane.push_back({static_cast<uint32_t>(i), s});
+        };
+        push(0, TickState::Unknown);
+        const auto tsOf = [&](size_t k) { return ev.ts(c.ticks[k].index); };
+        // before the first interrupt
+        if (tsOf(0) - ev.ts(0) > limit && !ev.lostBetween(ev.ts(0), tsOf(0))) push(0, TickState::Stopped);
+        for (size_t k = 0; k < n; ++k) {
+            const size_t at = c.ticks[k].index;
+            const int64_t t = tsOf(k);
+            const bool last = k + 1 == n;
+            const int64_t next = last ? ev.ts(ev.size() - 1) : tsOf(k + 1);
+            const bool lostAfter = ev.lostBetween(t, next);
+            const bool lostBefore = k > 0 && ev.lostBetween(tsOf(k - 1), t);
+            // periodic: the tick ran into this interrupt (for the first, or after lost events: it runs on)
+            const bool ranInto =
+                k > 0 && !lostBefore ? t - tsOf(k - 1) <= limit : !lostAfter && next - t <= limit;
+            if (ranInto)
+                c.ticks[k].flags &= static_cast<uint8_t>(~TickFlag::LaneStopped);
+            else
+                c.ticks[k].flags |= TickFlag::LaneStopped;
+            const size_t after = std::min(at + 1, ev.size() - 1);
+            const bool runsOn = !lostAfter && next - t <= limit;
+            if (ranInto) push(at, TickState::Running);
+            if (lostAfter)
+                push(after, TickState::Unknown);
+            else if (runsOn)
+                push(at, TickState::Running); // (a restart, when the tick did not run into it)
+            else
+                push(ranInto ? after : at, TickState::Stopped);
+        }
+        c.tickLane.assign(std::move(lane));
     }
 }
 

@@ -83,6 +83,10 @@ public:
     std::string pollingWhy;
     bool localTimerFallback = false; // no tick hrtimer traced: ticks are local timer interrupts
     std::string tickFunction;        // the tick hrtimer's callback name ("" in the fallback)
+    // In the fallback without tick_stop events, the tick lanes (when the tick ran, when it was stopped)
+    // inferred from the gaps between each CPU's timer interrupts (inferTickLanes); 0 when not inferred.
+    int64_t inferredTickPeriodNs = 0;
+    std::string tickPeriodSource;    // "CONFIG_HZ of the capture", "the interrupt intervals"
     size_t crossCpuResolved = 0;     // task stretches whose mode came from the CPU they migrated from
     int threads = 1;
     int passesBesideSweep = 0; // CPUs whose pass ran beside the migration sweep (run(): busy CPUs)
@@ -103,7 +107,8 @@ public:
 private:
     void acrossCpus(const Trace &trace, const EventRoles &roles, const AnalysisOptions &options,
                     bool stepsDone = false);
-    void decideFallback(const Trace &trace);
+    void decideFallback(const Trace &trace, const EventRoles &roles, int factsHz, bool inferLanes);
+    void inferTickLanes(const Trace &trace, int factsHz);
     void decidePolling(const Trace &trace);
     void decideNohzFull(const Trace &trace, const MachineFacts &facts, const AnalysisOptions &options);
     void decideIsolated(const Trace &trace, const MachineFacts &facts);

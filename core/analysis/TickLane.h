@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace tickscope {
@@ -42,6 +43,13 @@ public:
     void onExpiry();           // hrtimer_expire_entry of the tick hrtimer
     void onExpiryResolved(size_t expiryIndex, bool rearmed);
     void onIdleExitWithoutTimer(size_t i); // low-res fallback: the idle exit restarts a stopped tick
+    // A lane inferred after the pass (TickAnalysis: the timer interrupts' gaps) replaces the one it made.
+    void assign(std::vector<TickLaneChange> changes)
+    {
+        changes_ = std::move(changes);
+        dropped_ = 0;
+        state_ = changes_.empty() ? TickState::Unknown : changes_.back().state;
+    }
 
     TickState state() const { return state_; }
     // The arm a later expiry may date a restart at (a change then appears at that event): npos for none.

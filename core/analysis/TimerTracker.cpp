@@ -41,7 +41,10 @@ void TimerTracker::onSoftirqExit(size_t i, int64_t ts, uint8_t vec)
         r.exit = static_cast<uint32_t>(i);
         r.durationNs = d;
         const int64_t unexplained = d - r.callbackNs;
-        r.catchup = d >= kCatchupMinNs && unexplained * 100 >= d * kCatchupUnexplainedPct;
+        // Without timer_expire_* in the trace the callbacks' time is not known: a long TIMER softirq is
+        // then just long, never a catch-up (the report says the callbacks were not recorded).
+        r.catchup = roles_.recorded(Role::TimerExpireEntry) && d >= kCatchupMinNs &&
+                    unexplained * 100 >= d * kCatchupUnexplainedPct;
         timerSoftirq_ = npos;
         prevTimerExit_ = ts;
         stopTs_ = -1; // the wheel is current again
