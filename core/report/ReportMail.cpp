@@ -54,23 +54,39 @@ bool mailRtLines(const CpuReport &c)
 std::vector<std::pair<std::string, std::string>> mailFigures(const TickReport &r, const CpuReport &c,
                                                              bool rtLines)
 {
+    // A figure the trace does not record has no line (never a 0).
+    const Evidence &e = r.evidence;
+    const std::string inferredTicks = e.inferred(Figure::Ticks) ? " (inferred)" : "";
     std::vector<std::pair<std::string, std::string>> f;
-    f.emplace_back("ticks in userspace", textf("%" PRIu64 "/%" PRIu64, c.ticks.user, c.wakeup.count));
-    f.emplace_back("ticks while polling", textf("%" PRIu64, c.ticks.polling));
-    f.emplace_back("spurious ticks", textf("%" PRIu64, c.ticks.spurious));
+    if (e.recorded(Figure::TickMode))
+        f.emplace_back("ticks in userspace",
+                       e.recorded(Figure::Wakeups)
+                           ? textf("%" PRIu64 "/%" PRIu64, c.ticks.user, c.wakeup.count) + inferredTicks
+                           : textf("%" PRIu64, c.ticks.user) + inferredTicks);
+    if (e.recorded(Figure::TickIdle))
+        f.emplace_back("ticks while polling", textf("%" PRIu64, c.ticks.polling) + inferredTicks);
+    if (e.recorded(Figure::TickMode))
+        f.emplace_back("spurious ticks", textf("%" PRIu64, c.ticks.spurious) + inferredTicks);
     const int64_t span = r.to - r.from;
-    f.emplace_back("tick stopped", textf("%.1f%%", span > 0 ? 100.0 * static_cast<double>(c.tickStoppedNs) /
-                                                                  static_cast<double>(span)
-                                                            : 0.0));
+    if (e.recorded(Figure::TickStopped))
+        f.emplace_back(
+            "tick stopped",
+            textf("%.1f%%",
+                  span > 0 ? 100.0 * static_cast<double>(c.tickStoppedNs) / static_cast<double>(span) : 0.0) +
+                (e.inferred(Figure::TickStopped) ? " (inferred)" : ""));
     std::string failed;
     for (size_t d = 0; d < c.failures.size(); ++d) {
         if (c.failures[d])
             failed += (failed.empty() ? "" : ", ") + textf("%s %" PRIu64, kDependencyNames[d], c.failures[d]);
     }
     if (c.failuresOther) failed += (failed.empty() ? "" : ", ") + textf("other %" PRIu64, c.failuresOther);
-    f.emplace_back("failed tick stops", failed.empty() ? std::string("none") : failed);
-    f.emplace_back("worst TIMER softirq", usText(c.timerSoftirq.maxNs) + " us");
-    f.emplace_back("TIMER catch-ups", textf("%" PRIu64, c.timerSoftirq.catchup));
+    if (e.recorded(Figure::FailedStops))
+        f.emplace_back("failed tick stops", failed.empty() ? std::string("none") : failed);
+    if (e.recorded(Figure::TimerSoftirqs))
+        f.emplace_back("worst TIMER softirq", usText(c.timerSoftirq.maxNs) + " us");
+    if (e.recorded(Figure::Catchups))
+        f.emplace_back("TIMER catch-ups", textf("%" PRIu64, c.timerSoftirq.catchup));
+    if (!e.recorded(Figure::WakeupLatency)) return f;
     f.emplace_back("wakeup latency p99/max",
                    usText(c.wakeup.latency.p99) + "/" + usText(c.wakeup.latency.max) + " us");
     if (rtLines) {

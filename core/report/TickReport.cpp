@@ -6,6 +6,7 @@
 #include "FunctionReport.h"
 
 #include "analysis/CpuList.h"
+#include "analysis/EventRoles.h"
 
 #include "stats/TraceStats.h"
 
@@ -358,6 +359,7 @@ TickReport TickReport::header(const Trace &trace, const TickAnalysis &analysis, 
     r.analysisSeconds = analysis.seconds;
     r.threads = analysis.threads;
     r.derivedBytes = analysis.bytes();
+    r.evidence = Evidence::of(EventRoles(trace), analysis);
     return r;
 }
 

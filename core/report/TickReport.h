@@ -3,6 +3,7 @@
 // interrupted, the spurious ones, the time the tick was stopped and the failed tick stops by dependency.
 #pragma once
 
+#include "Evidence.h"
 #include "Findings.h"
 #include "analysis/TickAnalysis.h"
 
@@ -219,6 +220,7 @@ struct TickReport
     uint64_t peakRssBytes = 0;     // filled by the caller (0: not shown)
     size_t binnedValues = 0;       // some distribution binned past this many values (Distribution::binned)
     std::vector<Finding> findings; // worst first (Findings.h, sortFindings)
+    Evidence evidence;             // per figure: measured, inferred (from what) or not recorded
     // function_graph calls (FunctionReport.h); null when the trace has none and none were asked for
     std::shared_ptr<const FunctionReport> functions;
 

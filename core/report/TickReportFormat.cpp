@@ -9,6 +9,7 @@
 #include "util/JsonWriter.h"
 #include "util/Text.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 
@@ -50,6 +51,50 @@ void appendExpiryClasses(std::string &out, const WakeupReport &w)
                 "max %s µs",
                 w.rtDelayed, usText(w.rtDelayNs).c_str(), usText(w.rtDelayMaxNs).c_str());
     out += "\n";
+}
+
+// A figure's value right-aligned in `width` columns, or "–" (one column, three bytes) when its figure is
+// not recorded.
+std::string cell(const std::string &v, bool recorded, int width)
+{
+    const std::string text = recorded ? v : "–";
+    const int shown = recorded ? static_cast<int>(v.size()) : 1;
+    return std::string(static_cast<size_t>(std::max(0, width - shown)), ' ') + text;
+}
+std::string cell(uint64_t v, bool recorded, int width)
+{
+    return cell(std::to_string(v), recorded, width);
+}
+
+// Under the tables: one line per reason a figure is not recorded ("–"), what was inferred and from what,
+// and the recording that would give the rest.
+void appendEvidenceText(std::string &out, const Evidence &e)
+{
+    if (e.complete()) return;
+    std::vector<std::pair<std::string, std::string>> reasons; // basis -> figures
+    for (size_t f = 0; f < kFigureCount; ++f) {
+        const FigureEvidence &x = e.figures[f];
+        if (x.status != EvidenceStatus::NotRecorded) continue;
+        auto it =
+            std::find_if(reasons.begin(), reasons.end(), [&](const auto &r) { return r.first == x.basis; });
+        if (it == reasons.end()) {
+            reasons.emplace_back(x.basis, figureWords(static_cast<Figure>(f)));
+        } else {
+            it->second += std::string(", ") + figureWords(static_cast<Figure>(f));
+        }
+    }
+    const char *lead = "not recorded (–): ";
+    for (const auto &[basis, figures] : reasons) {
+        appendf(out, "%s%s: %s\n", lead, figures.c_str(), basis.c_str());
+        lead = "                  ";
+    }
+    for (size_t f = 0; f < kFigureCount; ++f) {
+        const FigureEvidence &x = e.figures[f];
+        if (x.status == EvidenceStatus::Inferred)
+            appendf(out, "inferred:  %s from %s\n", figureWords(static_cast<Figure>(f)), x.basis.c_str());
+    }
+    if (const std::string t = e.traceCmdLine(); !t.empty())
+        appendf(out, "to record the rest: %s\n                    %s\n", t.c_str(), e.captureLine().c_str());
 }
 
 } // namespace
@@ -99,6 +144,9 @@ std::string formatReportText(const TickReport &r)
     std::vector<int> silent;
     for (const CpuReport &c : r.cpus)
         if (c.silent()) silent.push_back(c.cpu);
+    const Evidence &ev = r.evidence;
+    const bool ticksRec = ev.recorded(Figure::Ticks), modeRec = ev.recorded(Figure::TickMode),
+               idleRec = ev.recorded(Figure::TickIdle);
     for (const CpuReport &c : r.cpus) {
         if (c.silent()) continue;
         const TickCounts &n = c.ticks;
@@ -110,13 +158,22 @@ std::string formatReportText(const TickReport &r)
         }
         if (c.failuresOther)
             failed += (failed.empty() ? "" : ", ") + std::string("other ") + std::to_string(c.failuresOther);
-        appendf(out,
-                "%*d  %-9s %7" PRIu64 " %7" PRIu64 " %7" PRIu64 " %7" PRIu64 " %7" PRIu64 " %7" PRIu64
-                " %9" PRIu64 " %13" PRIu64 "  %s s %5.1f%%  %s\n",
-                cpuWidth, c.cpu, c.nohzFull ? "yes" : "no", n.total, n.user, n.kernel, n.irq, n.idle,
-                n.polling, n.spurious, n.nohzWakeups, formatSeconds(c.tickStoppedNs).c_str(),
-                100.0 * static_cast<double>(c.tickStoppedNs) / span, failed.empty() ? "-" : failed.c_str());
-        if (n.unknown)
+        if (!ev.recorded(Figure::FailedStops)) failed = "–";
+        const std::string stopped = ev.recorded(Figure::TickStopped)
+                                        ? textf("%s s %5.1f%%", formatSeconds(c.tickStoppedNs).c_str(),
+                                                100.0 * static_cast<double>(c.tickStoppedNs) / span)
+                                        : cell(std::string(), false, 17);
+        appendf(out, "%*d  %-9s %s %s %s %s %s %s %s %s  %s  %s\n", cpuWidth, c.cpu,
+                c.nohzFull ? "yes" : "no", cell(n.total, ticksRec, 7).c_str(),
+                cell(n.user, modeRec, 7).c_str(), cell(n.kernel, modeRec, 7).c_str(),
+                cell(n.irq, ticksRec, 7).c_str(), cell(n.idle, idleRec, 7).c_str(),
+                cell(n.polling, idleRec, 7).c_str(), cell(n.spurious, modeRec, 9).c_str(),
+                cell(n.nohzWakeups, ev.recorded(Figure::NohzWakeups), 13).c_str(), stopped.c_str(),
+                failed.empty() ? "-" : failed.c_str());
+        if (ticksRec && !modeRec && n.user + n.kernel + n.unknown)
+            appendf(out, "     (%" PRIu64 " %s in a task: user or kernel mode not recorded)\n",
+                    n.user + n.kernel + n.unknown, n.user + n.kernel + n.unknown == 1 ? "tick" : "ticks");
+        else if (n.unknown)
             appendf(out, "     (%" PRIu64 " %s in an unknown context)\n", n.unknown,
                     n.unknown == 1 ? "tick" : "ticks");
         if (c.idleSwitchOutsMissing())
@@ -135,9 +192,15 @@ std::string formatReportText(const TickReport &r)
         const std::string lat =
             usText(w.latency.p50) + "/" + usText(w.latency.p99) + "/" + usText(w.latency.max);
         const std::string tick = usText(c.tickLateness.p50) + "/" + usText(c.tickLateness.max);
-        appendf(out, "%*d  %14" PRIu64 " %7s %10" PRIu64 " %17" PRIu64 "  %23s  %23s %7" PRIu64 "   %24s\n",
-                cpuWidth, c.cpu, c.timerSoftirq.count, usText(c.timerSoftirq.maxNs).c_str(),
-                c.timerSoftirq.catchup, w.count, late.c_str(), lat.c_str(), w.bursts, tick.c_str());
+        const bool softRec = ev.recorded(Figure::TimerSoftirqs), wakeRec = ev.recorded(Figure::Wakeups);
+        appendf(out, "%*d  %s %s %s %s  %s  %s %s   %s\n", cpuWidth, c.cpu,
+                cell(c.timerSoftirq.count, softRec, 14).c_str(),
+                cell(usText(c.timerSoftirq.maxNs), softRec, 7).c_str(),
+                cell(c.timerSoftirq.catchup, ev.recorded(Figure::Catchups), 10).c_str(),
+                cell(w.count, wakeRec, 17).c_str(),
+                cell(late, ev.recorded(Figure::WakeupLateness), 23).c_str(),
+                cell(lat, ev.recorded(Figure::WakeupLatency), 23).c_str(), cell(w.bursts, wakeRec, 7).c_str(),
+                cell(tick, ev.recorded(Figure::TickLateness), 24).c_str());
     }
     if (!silent.empty())
         appendf(out, "(no events and no tick state in the window on CPU%s %s: not listed)\n",
@@ -179,13 +242,16 @@ std::string formatReportText(const TickReport &r)
         for (const LongSoftirqReport &l : c.longSoftirqs) {
             appendf(out, "CPU %d long softirq vec %u at %s s: %s µs", c.cpu, unsigned{l.vec},
                     formatSeconds(l.ts).c_str(), usText(l.durationNs).c_str());
-            if (l.vec == 1)
+            if (l.vec == 1 && !ev.recorded(Figure::Catchups))
+                out += ", timer callbacks not recorded";
+            else if (l.vec == 1)
                 appendf(out, ", %u timers, %s µs in callbacks, tickless %s ms before%s", l.timers,
                         usText(l.callbackNs).c_str(), usText(l.idleNs / 1000).c_str(),
                         l.catchup ? ": CATCH-UP" : "");
             out += "\n";
         }
     }
+    appendEvidenceText(out, ev);
     if (r.functions) appendFunctionReportText(out, *r.functions);
     appendFindingsText(out, r.findings);
     out += "\n";
@@ -235,24 +301,48 @@ std::string formatReportJson(const TickReport &r, int indent)
         .value("to_ns", r.to)
         .value("source", r.windowSource)
         .endObject();
+    const Evidence &ev = r.evidence;
+    // A figure the trace does not record is null (never 0); "evidence" below says why.
+    const auto num = [&j](const char *key, auto v, bool recorded) {
+        if (recorded)
+            j.value(key, v);
+        else
+            j.null(key);
+    };
+    const bool ticksRec = ev.recorded(Figure::Ticks), modeRec = ev.recorded(Figure::TickMode),
+               idleRec = ev.recorded(Figure::TickIdle), softRec = ev.recorded(Figure::TimerSoftirqs);
     j.beginArray("cpus");
     for (const CpuReport &c : r.cpus) {
         const TickCounts &n = c.ticks;
         j.beginObject().value("cpu", c.cpu).value("nohz_full", c.nohzFull);
         j.beginObject("ticks");
-        j.value("total", n.total).value("user", n.user).value("kernel", n.kernel).value("irq", n.irq);
-        j.value("idle", n.idle).value("polling", n.polling).value("spurious", n.spurious);
+        num("total", n.total, ticksRec);
+        num("user", n.user, modeRec);
+        num("kernel", n.kernel, modeRec);
+        num("irq", n.irq, ticksRec);
+        num("idle", n.idle, idleRec);
+        num("polling", n.polling, idleRec);
+        num("spurious", n.spurious, modeRec);
         j.endObject();
-        j.value("ticks_unknown_context", n.unknown).value("nohz_wakeups", n.nohzWakeups);
-        j.value("tick_stopped_ns", c.tickStoppedNs);
-        j.beginObject("tick_stop_failures");
-        for (size_t b = 0; b < kDependencyNames.size(); ++b)
-            j.value(kDependencyNames[b], c.failures[b]);
-        j.endObject();
-        j.value("tick_stop_failures_other", c.failuresOther);
+        num("ticks_unknown_context", n.unknown, ticksRec);
+        num("nohz_wakeups", n.nohzWakeups, ev.recorded(Figure::NohzWakeups));
+        num("tick_stopped_ns", c.tickStoppedNs, ev.recorded(Figure::TickStopped));
+        if (ev.recorded(Figure::FailedStops)) {
+            j.beginObject("tick_stop_failures");
+            for (size_t b = 0; b < kDependencyNames.size(); ++b)
+                j.value(kDependencyNames[b], c.failures[b]);
+            j.endObject();
+        } else {
+            j.null("tick_stop_failures");
+        }
+        num("tick_stop_failures_other", c.failuresOther, ev.recorded(Figure::FailedStops));
         const TimerSoftirqReport &ts = c.timerSoftirq;
-        j.beginObject("timer_softirq").value("count", ts.count).value("max_ns", ts.maxNs);
-        j.value("catchup", ts.catchup).value("timers", ts.timers).value("max_idle_before_ns", ts.maxIdleNs);
+        j.beginObject("timer_softirq");
+        num("count", ts.count, softRec);
+        num("max_ns", ts.maxNs, softRec);
+        num("catchup", ts.catchup, ev.recorded(Figure::Catchups));
+        num("timers", ts.timers, ev.recorded(Figure::Catchups));
+        num("max_idle_before_ns", ts.maxIdleNs, softRec);
         j.value("max_jiffies_behind", ts.maxJiffiesBehind).endObject();
         j.beginArray("long_softirqs");
         for (const LongSoftirqReport &l : c.longSoftirqs) {
@@ -270,12 +360,20 @@ std::string formatReportJson(const TickReport &r, int indent)
         }
         j.endArray();
         const WakeupReport &w = c.wakeup;
-        j.beginObject("hrtimer_wakeup").value("count", w.count);
-        distributionJson(j, "lateness_ns", w.lateness);
-        distributionJson(j, "soft_lateness_ns", w.softLateness);
-        distributionJson(j, "latency_ns", w.latency);
-        distributionJson(j, "latency_rt_ns", w.latencyRt);
-        distributionJson(j, "latency_normal_ns", w.latencyNormal);
+        const bool lateRec = ev.recorded(Figure::WakeupLateness), latRec = ev.recorded(Figure::WakeupLatency);
+        const auto dist = [&j](const char *key, const Distribution &d, bool recorded) {
+            if (recorded)
+                distributionJson(j, key, d);
+            else
+                j.null(key);
+        };
+        j.beginObject("hrtimer_wakeup");
+        num("count", w.count, ev.recorded(Figure::Wakeups));
+        dist("lateness_ns", w.lateness, lateRec);
+        dist("soft_lateness_ns", w.softLateness, lateRec);
+        dist("latency_ns", w.latency, latRec);
+        dist("latency_rt_ns", w.latencyRt, latRec);
+        dist("latency_normal_ns", w.latencyNormal, latRec);
         j.beginArray("latency_histogram");
         for (size_t b = 0; b < w.histogram.size(); ++b) {
             if (!w.histogram[b]) continue;
@@ -301,14 +399,34 @@ std::string formatReportJson(const TickReport &r, int indent)
         j.beginObject("rt_delayed_by_normal").value("count", w.rtDelayed).value("total_ns", w.rtDelayNs);
         j.value("max_ns", w.rtDelayMaxNs).endObject();
         j.endObject();
-        distributionJson(j, "tick_lateness_ns", c.tickLateness);
-        distributionJson(j, "hrtimer_other_lateness_ns", c.otherLateness);
+        dist("tick_lateness_ns", c.tickLateness, ev.recorded(Figure::TickLateness));
+        dist("hrtimer_other_lateness_ns", c.otherLateness, ev.recorded(Figure::OtherLateness));
         j.value("events", c.events);
         j.value("switches_into_idle", c.switchesIntoIdle).value("switches_out_of_idle", c.switchesOutOfIdle);
         j.endObject();
     }
     j.endArray();
     findingsJson(j, r.findings);
+    // Every figure that is not measured: {"status": "inferred"|"not_recorded", "from"|"needs": ...}, and
+    // the recording that would give the rest.
+    j.beginObject("evidence");
+    for (size_t f = 0; f < kFigureCount; ++f) {
+        const FigureEvidence &x = ev.figures[f];
+        if (x.status == EvidenceStatus::Measured) continue;
+        j.beginObject(figureKey(static_cast<Figure>(f)));
+        if (x.status == EvidenceStatus::Inferred) {
+            j.value("status", "inferred").value("from", x.basis);
+        } else {
+            j.value("status", "not_recorded").value("why", x.basis);
+            j.beginArray("needs");
+            for (const std::string &e : x.missing)
+                j.value(std::string_view{}, std::string_view(e));
+            j.endArray();
+        }
+        j.endObject();
+    }
+    j.endObject();
+    j.value("record_hint", ev.traceCmdLine());
     if (r.functions) functionReportJson(j, *r.functions);
     j.beginObject("analysis").value("seconds", r.analysisSeconds).value("threads", r.threads);
     j.value("events", r.events).value("derived_bytes", r.derivedBytes).endObject();

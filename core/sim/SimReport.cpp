@@ -221,8 +221,19 @@ std::string formatCompareMail(const Analysed &a, const Analysed &b, const std::s
         out += mailCpuTitle(ca.nohzFull ? ca : cb) + "\n";
         const bool rt = mailRtLines(ca) || mailRtLines(cb);
         const auto fa = mailFigures(a.report, ca, rt), fb = mailFigures(b.report, cb, rt);
-        for (size_t k = 0; k < fa.size() && k < fb.size(); ++k)
-            out += mailFigureLine(fa[k].first, fa[k].second + " -> " + fb[k].second);
+        // By label: a figure one run does not record is "not recorded" on its side.
+        const auto valueOf = [](const auto &figures, const std::string &label) {
+            for (const auto &[l, v] : figures)
+                if (l == label) return v;
+            return std::string("not recorded");
+        };
+        std::vector<std::string> labels;
+        for (const auto &x : fa)
+            labels.push_back(x.first);
+        for (const auto &x : fb)
+            if (std::find(labels.begin(), labels.end(), x.first) == labels.end()) labels.push_back(x.first);
+        for (const std::string &l : labels)
+            out += mailFigureLine(l, valueOf(fa, l) + " -> " + valueOf(fb, l));
     }
     if (window) {
         out += "Both over " + windowSide(window->from, "") + ".." + windowSide(window->to, "") +
