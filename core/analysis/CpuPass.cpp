@@ -220,8 +220,15 @@ void CpuPass::event(const CpuEvents::Cursor &c, size_t i, Role role)
         onCpuIdle(i, state);
         break;
     }
-    case Role::LocalTimerEntry:
     case Role::IrqHandlerEntry:
+        // the per-CPU timer of an architecture without irq_vectors (arch_timer, twd, ...): the tick's
+        if (roles_.isTimerIrqName(c.payload<IrqEntryP>().name)) {
+            irqEntry(i, IrqState::HardIrq, static_cast<uint8_t>(HardIrqKind::LocalTimer));
+            break;
+        }
+        irqEntry(i, IrqState::HardIrq, hardIrqKind(role));
+        break;
+    case Role::LocalTimerEntry:
     case Role::VectorEntry:
         irqEntry(i, IrqState::HardIrq, hardIrqKind(role));
         break;

@@ -3,6 +3,8 @@
 
 #include "model/Trace.h"
 
+#include <algorithm>
+
 namespace tickscope {
 
 namespace {
@@ -63,7 +65,22 @@ Role roleOfKind(EventKind k)
     }
 }
 
+// The interrupt names clock event drivers give their per-CPU timer interrupt (request_irq /
+// request_percpu_irq): ARM's generic timer (ARMv7, arm64), the Cortex-A9 local timer, OMAP's dmtimer,
+// Zynq's TTC, Exynos' MCT and RISC-V's timer. Not "timer": on x86 that is IRQ 0, the global PIT/HPET.
+constexpr const char *kTimerIrqNames[] = {
+    "arch_timer",    "arch_mem_timer", "twd",           "gp_timer",     "ttc_clockevent", "mct_tick0_irq",
+    "mct_tick1_irq", "mct_tick2_irq",  "mct_tick3_irq", "mct_comp_irq", "riscv-timer"};
+
 } // namespace
+
+std::string EventRoles::timerIrqNames(const Trace &trace) const
+{
+    std::string s;
+    for (uint32_t id : timerIrqNames_)
+        s += (s.empty() ? "" : ",") + std::string(trace.strings.str(id));
+    return s;
+}
 
 EventRoles::EventRoles(const Trace &trace)
 {
@@ -85,6 +102,12 @@ void EventRoles::refresh(const Trace &trace)
     for (size_t k = 0; k < tickFunctions_.size(); ++k)
         if (!tickFunctions_[k]) tickFunctions_[k] = trace.strings.find(tick[k]);
     if (!hrtimerWakeup_) hrtimerWakeup_ = trace.strings.find("hrtimer_wakeup");
+    useLocalTimer_ = recorded(Role::LocalTimerEntry);
+    for (const char *name : kTimerIrqNames) {
+        const uint32_t id = trace.strings.find(name);
+        if (id && std::find(timerIrqNames_.begin(), timerIrqNames_.end(), id) == timerIrqNames_.end())
+            timerIrqNames_.push_back(id);
+    }
 }
 
 } // namespace tickscope

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace tickscope {
@@ -76,10 +77,25 @@ public:
 
     uint32_t hrtimerWakeupFunction() const { return hrtimerWakeup_; } // 0 when the trace has none
 
+    // The per-CPU timer interrupt where there is no irq_vectors:local_timer_entry (ARM, arm64, RISC-V):
+    // an irq_handler_entry whose name is a clock event device's (kTimerIrqNames). Never when the trace
+    // holds local_timer_entry events (x86: its IRQ 0 "timer" is the global PIT/HPET, not the tick).
+    bool isTimerIrqName(uint32_t name) const
+    {
+        if (!name || useLocalTimer_) return false;
+        for (uint32_t id : timerIrqNames_)
+            if (id == name) return true;
+        return false;
+    }
+    // The names of kTimerIrqNames the trace's strings hold, comma-separated ("" when none).
+    std::string timerIrqNames(const Trace &trace) const;
+
 private:
     std::vector<Role> roles_;
     uint32_t hrtimerWakeup_ = 0;
     std::array<uint32_t, 3> tickFunctions_{};
+    std::vector<uint32_t> timerIrqNames_; // string ids of the clock event devices' interrupt names
+    bool useLocalTimer_ = false;
 };
 
 } // namespace tickscope

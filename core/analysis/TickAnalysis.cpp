@@ -20,6 +20,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdio>
 #include <exception>
 #include <functional>
 #include <mutex>
@@ -284,7 +285,12 @@ void TickAnalysis::decideFallback(const Trace &trace, const EventRoles &roles, i
     }
     // Without tick_stop nothing in the pass said when the tick ran: the gaps between the interrupts do.
     // (A stream has folded its ticks and lanes as they came: it keeps "not recorded".)
-    if (inferLanes && localTimerFallback && !roles.recorded(Role::TickStop)) inferTickLanes(trace, factsHz);
+    if (localTimerFallback && !roles.recorded(Role::TickStop)) {
+        if (inferLanes)
+            inferTickLanes(trace, roles, factsHz);
+        else
+            lanesNotInferred = true;
+    }
     for (CpuAnalysis &c : cpus) {
         for (TickRecord &t : c.ticks) {
             // Without hrtimer_start events (or at the trace's end, or before lost events) the re-arm cannot
@@ -298,6 +304,28 @@ void TickAnalysis::decideFallback(const Trace &trace, const EventRoles &roles, i
     }
 }
 
+namespace {
+// The time a task other than idle ran on `cpu` while `lane` says the tick was stopped: the task is the one
+// a sched_switch switched in, else the TASK-PID of the event (an interrupt names the task it interrupted).
+int64_t busyWhileStopped(const Trace &trace, const EventRoles &roles, int cpu,
+                         const std::vector<TickLaneChange> &lane)
+{
+    const CpuEvents &ev = trace.cpu(cpu);
+    int64_t busy = 0;
+    size_t change = 0;
+    TickState state = TickState::Unknown;
+    for (size_t i = 0; i + 1 < ev.size(); ++i) {
+        while (change < lane.size() && lane[change].index <= i)
+            state = lane[change++].state;
+        if (state != TickState::Stopped) continue;
+        const int32_t running =
+            roles.role(ev.type(i)) == Role::SchedSwitch ? ev.payload<SchedSwitchP>(i).nextPid : ev.pid(i);
+        if (running != 0) busy += ev.ts(i + 1) - ev.ts(i);
+    }
+    return busy;
+}
+} // namespace
+
 // The tick lanes of a trace whose timer interrupts are its only tick evidence (no tick hrtimer, no
 // tick_stop). While the tick runs it fires every period P, so a CPU without a timer interrupt for more than
 // 2 P had its tick stopped; P is the capture's CONFIG_HZ, else the one of 100/250/300/1000 Hz that most
@@ -308,13 +336,13 @@ void TickAnalysis::decideFallback(const Trace &trace, const EventRoles &roles, i
 // stopped tick's wakeup or another hrtimer's expiry, not a periodic tick (flag LaneStopped). Limits
 // (docs/ANALYSIS.md): while the tick runs, other hrtimer expiries cannot be told from it, so the ticks
 // counted are an upper bound there; the stopped spans are within one period of the truth at each end.
-void TickAnalysis::inferTickLanes(const Trace &trace, int factsHz)
+void TickAnalysis::inferTickLanes(const Trace &trace, const EventRoles &roles, int factsHz)
 {
     constexpr std::array<int, 4> kHz{100, 250, 300, 1000};
     int64_t period = 0;
     if (factsHz > 0) {
         period = 1000000000 / factsHz;
-        tickPeriodSource = "CONFIG_HZ=" + std::to_string(factsHz) + " stored by the capture";
+        tickPeriodSource = "CONFIG_HZ=" + std::to_string(factsHz) + " from the capture";
     } else {
         std::array<uint64_t, kHz.size()> near{};
         for (const CpuAnalysis &c : cpus) {
@@ -330,8 +358,7 @@ void TickAnalysis::inferTickLanes(const Trace &trace, int factsHz)
         const size_t best = static_cast<size_t>(std::max_element(near.begin(), near.end()) - near.begin());
         if (near[best] < 10) return; // too few regular intervals to tell the period
         period = 1000000000 / kHz[best];
-        tickPeriodSource = "HZ=" + std::to_string(kHz[best]) + " from the interrupt intervals (" +
-                           std::to_string(near[best]) + " within 10 %)";
+        tickPeriodSource = "HZ=" + std::to_string(kHz[best]) + " from the interrupt intervals";
     }
     inferredTickPeriodNs = period;
     const int64_t limit = 2 * period;
@@ -372,6 +399,7 @@ void TickAnalysis::inferTickLanes(const Trace &trace, int factsHz)
             else
                 push(ranInto ? after : at, TickState::Stopped);
         }
+        c.evidence.busyStoppedNs = busyWhileStopped(trace, roles, c.cpu, lane);
         c.tickLane.assign(std::move(lane));
     }
 }
@@ -446,6 +474,16 @@ void TickAnalysis::decideNohzFull(const Trace &trace, const MachineFacts &facts,
         if (why) {
             nohzFull[c] = true;
             nohzFullWhy[c] = why;
+        } else if (e.busyStoppedNs > kNohzFullBusyStoppedNs) {
+            // Only a nohz_full CPU keeps its tick off while a task runs. Weaker than the events above:
+            // inferred from gaps between timer interrupts, so the span is bounded by them.
+            nohzFull[c] = true;
+            char s[160];
+            std::snprintf(s, sizeof s,
+                          "a task ran %.3f s with no timer interrupt for more than two tick periods "
+                          "(inferred from the interrupt gaps)",
+                          static_cast<double>(e.busyStoppedNs) / 1e9);
+            nohzFullWhy[c] = s;
         }
     }
 }

@@ -63,6 +63,9 @@ enum class CpuGroup : uint8_t
 };
 std::string_view cpuGroupName(CpuGroup g); // "housekeeping", "isolated", "nohz_full"
 
+// A CPU whose inferred tick lane says a task ran this long while the tick was stopped is nohz_full.
+constexpr int64_t kNohzFullBusyStoppedNs = 1000000000;
+
 class TickAnalysis
 {
 public:
@@ -86,7 +89,8 @@ public:
     // In the fallback without tick_stop events, the tick lanes (when the tick ran, when it was stopped)
     // inferred from the gaps between each CPU's timer interrupts (inferTickLanes); 0 when not inferred.
     int64_t inferredTickPeriodNs = 0;
-    std::string tickPeriodSource;    // "CONFIG_HZ of the capture", "the interrupt intervals"
+    std::string tickPeriodSource;  // "CONFIG_HZ=250 from the capture", "HZ=250 from the interrupt intervals"
+    bool lanesNotInferred = false; // they would be, but a stream folded its lanes as it read them
     size_t crossCpuResolved = 0;     // task stretches whose mode came from the CPU they migrated from
     int threads = 1;
     int passesBesideSweep = 0; // CPUs whose pass ran beside the migration sweep (run(): busy CPUs)
@@ -108,7 +112,7 @@ private:
     void acrossCpus(const Trace &trace, const EventRoles &roles, const AnalysisOptions &options,
                     bool stepsDone = false);
     void decideFallback(const Trace &trace, const EventRoles &roles, int factsHz, bool inferLanes);
-    void inferTickLanes(const Trace &trace, int factsHz);
+    void inferTickLanes(const Trace &trace, const EventRoles &roles, int factsHz);
     void decidePolling(const Trace &trace);
     void decideNohzFull(const Trace &trace, const MachineFacts &facts, const AnalysisOptions &options);
     void decideIsolated(const Trace &trace, const MachineFacts &facts);
