@@ -3,6 +3,7 @@
 
 #include "analysis/EventRoles.h"
 #include "analysis/TickAnalysis.h"
+#include "model/Trace.h"
 
 #include <algorithm>
 
@@ -18,6 +19,7 @@ constexpr std::array<FigureName, kFigureCount> kNames{{
     {"ticks", "ticks"},
     {"tick_mode", "user/kernel split of the ticks"},
     {"tick_idle", "ticks in idle"},
+    {"tick_polling", "ticks while polling"},
     {"tick_stopped", "tick-stopped time"},
     {"nohz_wakeups", "nohz wakeups"},
     {"tick_stop_failures", "failed tick stops"},
@@ -86,7 +88,7 @@ std::string Evidence::captureLine() const
     return s;
 }
 
-Evidence Evidence::of(const EventRoles &roles, const TickAnalysis &analysis)
+Evidence Evidence::of(const Trace &trace, const EventRoles &roles, const TickAnalysis &analysis)
 {
     Evidence ev;
     auto set = [&ev](Figure f, FigureEvidence e) { ev.figures[static_cast<size_t>(f)] = std::move(e); };
@@ -94,29 +96,36 @@ Evidence Evidence::of(const EventRoles &roles, const TickAnalysis &analysis)
 
     const bool expiries = has(Role::HrtimerExpireEntry);
     const bool starts = has(Role::HrtimerStart);
-    const bool localTimer = has(Role::LocalTimerEntry);
+    // The timer interrupt: x86's local_timer_entry, elsewhere a clock event device's irq_handler_entry.
+    const bool vectors = has(Role::LocalTimerEntry);
+    bool localTimer = vectors;
+    for (const CpuAnalysis &c : analysis.cpus)
+        localTimer |= analysis.localTimerFallback && !c.ticks.empty();
+    const std::string interrupts =
+        vectors ? std::string("local timer interrupts (irq_vectors:local_timer_entry)")
+                : "timer interrupts (irq:irq_handler_entry name=" + roles.timerIrqNames(trace) + ")";
     const bool tickMeasured = !analysis.localTimerFallback && !analysis.tickFunction.empty();
     // The ticks: the tick hrtimer's expiries, else (inferred) every local timer interrupt.
     if (tickMeasured) {
         // measured
     } else if (analysis.localTimerFallback && localTimer) {
-        std::string from = "local timer interrupts (irq_vectors:local_timer_entry)";
-        from += analysis.inferredTickPeriodNs
-                    ? ": those the tick ran into (at most two periods after the one before; " +
-                          analysis.tickPeriodSource + "); while it runs, other hrtimer expiries count too"
-                    : ": every one";
-        if (!expiries) from += " (the trace holds no timer:hrtimer_expire_entry event)";
+        std::string from = interrupts;
+        from += analysis.inferredTickPeriodNs ? ", those the tick ran into (" + analysis.tickPeriodSource +
+                                                    "); other hrtimers' expiries count while it runs"
+                                              : ", every one";
         set(Figure::Ticks,
             {EvidenceStatus::Inferred, from,
              expiries ? std::vector<std::string>{} : std::vector<std::string>{"timer:hrtimer_expire_entry"}});
     } else {
-        set(Figure::Ticks, notRecorded("the trace holds neither timer:hrtimer_expire_entry nor "
-                                       "irq_vectors:local_timer_entry events",
+        set(Figure::Ticks, notRecorded("the trace holds neither timer:hrtimer_expire_entry nor a timer "
+                                       "interrupt (irq_vectors:local_timer_entry; elsewhere than x86 "
+                                       "irq:irq_handler_entry of the clock event device)",
                                        {"timer:hrtimer_expire_entry", "irq_vectors:local_timer_entry"}));
     }
     const bool ticks = ev.recorded(Figure::Ticks);
     const bool modes = has(Role::SysEnter) || has(Role::SysExit) || has(Role::UserEnter) ||
                        has(Role::UserExit) || has(Role::PageFaultUser);
+    ev.modesRecorded = modes;
     if (!ticks)
         set(Figure::TickMode, ev.of(Figure::Ticks));
     else if (!modes)
@@ -128,15 +137,27 @@ Evidence Evidence::of(const EventRoles &roles, const TickAnalysis &analysis)
     else if (!has(Role::SchedSwitch) && !has(Role::CpuIdle))
         set(Figure::TickIdle, notRecorded("the trace holds no sched:sched_switch or power:cpu_idle events",
                                           {"sched:sched_switch", "power:cpu_idle"}));
+    if (!ev.recorded(Figure::TickIdle))
+        set(Figure::TickPolling, ev.of(Figure::TickIdle));
+    else if (!has(Role::CpuIdle))
+        set(Figure::TickPolling,
+            notRecorded("the trace holds no power:cpu_idle event (polling idle is its state 0; "
+                        "without it a polling tick counts as idle)",
+                        {"power:cpu_idle"}));
     const bool tickStops = has(Role::TickStop);
     if (tickMeasured) {
         // the tick hrtimer's starts, cancels and expiries (and tick_stop) say when it ran
     } else if (ticks && analysis.inferredTickPeriodNs) {
         set(Figure::TickStopped,
             {EvidenceStatus::Inferred,
-             "gaps of more than two tick periods between a CPU's local timer interrupts (" +
-                 analysis.tickPeriodSource + ")",
+             "no timer interrupt for more than two tick periods (" + analysis.tickPeriodSource + ")",
              {}});
+    } else if (ticks && analysis.lanesNotInferred) {
+        set(Figure::TickStopped,
+            notRecorded("report --stream does not infer it (it folds each CPU's tick "
+                        "lane as it reads); a report without --stream infers it from the "
+                        "gaps between timer interrupts",
+                        {"timer:hrtimer_start", "timer:hrtimer_cancel", "timer:tick_stop"}));
     } else if (ticks) {
         set(Figure::TickStopped,
             notRecorded("the tick hrtimer is not in the trace (timer:hrtimer_start/hrtimer_cancel/"

@@ -19,6 +19,7 @@
 namespace tickscope {
 
 class TickAnalysis;
+class Trace;
 class EventRoles;
 
 enum class Figure : uint8_t
@@ -26,6 +27,7 @@ enum class Figure : uint8_t
     Ticks,         // periodic ticks and the nohz wakeups
     TickMode,      // user / kernel split of the ticks in a task
     TickIdle,      // ticks in the idle task
+    TickPolling,   // ticks while polling idle (told from other idle by cpu_idle state 0)
     TickStopped,   // time the tick was stopped
     NohzWakeups,   // expiries of the stopped tick
     FailedStops,   // tick stops that failed, by dependency
@@ -59,6 +61,9 @@ struct FigureEvidence
 struct Evidence
 {
     std::array<FigureEvidence, kFigureCount> figures{};
+    // Syscall, context-tracking or user page-fault events: a task's user/kernel mode is known (the state
+    // lanes too, not only the ticks' split).
+    bool modesRecorded = true;
 
     const FigureEvidence &of(Figure f) const { return figures[static_cast<size_t>(f)]; }
     bool recorded(Figure f) const { return of(f).status != EvidenceStatus::NotRecorded; }
@@ -72,7 +77,7 @@ struct Evidence
     std::string captureLine() const;
 
     // The evidence of a loaded (or streamed) trace's analysis; roles: the trace's event types.
-    static Evidence of(const EventRoles &roles, const TickAnalysis &analysis);
+    static Evidence of(const Trace &trace, const EventRoles &roles, const TickAnalysis &analysis);
 };
 
 // The JSON key and the words of a figure ("ticks", "tick-stopped time").

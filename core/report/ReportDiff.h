@@ -20,9 +20,11 @@ enum class Better : uint8_t
 struct MetricDiff
 {
     const char *name; // the JSON key of `compare --json`
-    double before, after;
+    double before, after; // NaN where that run's trace does not record the figure (Evidence)
     Better better;
-    bool changed() const { return before != after; }
+    bool changed() const; // a value that differs, or a figure recorded by one run only
+    bool recordedBefore() const { return before == before; } // NaN: the trace does not record it
+    bool recordedAfter() const { return after == after; }
     // +1 better, -1 worse, 0 unchanged or neutral.
     int verdict() const;
 };

@@ -63,7 +63,7 @@ std::vector<std::pair<std::string, std::string>> mailFigures(const TickReport &r
                        e.recorded(Figure::Wakeups)
                            ? textf("%" PRIu64 "/%" PRIu64, c.ticks.user, c.wakeup.count) + inferredTicks
                            : textf("%" PRIu64, c.ticks.user) + inferredTicks);
-    if (e.recorded(Figure::TickIdle))
+    if (e.recorded(Figure::TickPolling))
         f.emplace_back("ticks while polling", textf("%" PRIu64, c.ticks.polling) + inferredTicks);
     if (e.recorded(Figure::TickMode))
         f.emplace_back("spurious ticks", textf("%" PRIu64, c.ticks.spurious) + inferredTicks);

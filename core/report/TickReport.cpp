@@ -340,9 +340,16 @@ TickReport TickReport::header(const Trace &trace, const TickAnalysis &analysis, 
     TickReport r;
     r.path = trace.meta.path;
     r.uname = trace.meta.uname;
-    r.tickTimer = analysis.localTimerFallback
-                      ? std::string("none traced: local timer interrupts (low-res fallback)")
-                      : "hrtimer " + analysis.tickFunction;
+    const EventRoles roles(trace);
+    r.evidence = Evidence::of(trace, roles, analysis);
+    if (!analysis.localTimerFallback)
+        r.tickTimer = "hrtimer " + analysis.tickFunction;
+    else if (!r.evidence.recorded(Figure::Ticks))
+        r.tickTimer = "not recorded (no tick hrtimer expiry, no timer interrupt)";
+    else if (roles.recorded(Role::HrtimerExpireEntry))
+        r.tickTimer = "none traced: timer interrupts (low-res fallback)";
+    else
+        r.tickTimer = "inferred from timer interrupts (the trace holds no hrtimer expiry)";
     r.polling = std::string(pollingKindName(analysis.polling));
     r.pollingWhy = analysis.pollingWhy;
     r.nohzFullSource = std::string(nohzFullSourceName(analysis.nohzFullSource));
@@ -359,7 +366,6 @@ TickReport TickReport::header(const Trace &trace, const TickAnalysis &analysis, 
     r.analysisSeconds = analysis.seconds;
     r.threads = analysis.threads;
     r.derivedBytes = analysis.bytes();
-    r.evidence = Evidence::of(EventRoles(trace), analysis);
     return r;
 }
 

@@ -167,7 +167,8 @@ std::string formatReportText(const TickReport &r)
                 c.nohzFull ? "yes" : "no", cell(n.total, ticksRec, 7).c_str(),
                 cell(n.user, modeRec, 7).c_str(), cell(n.kernel, modeRec, 7).c_str(),
                 cell(n.irq, ticksRec, 7).c_str(), cell(n.idle, idleRec, 7).c_str(),
-                cell(n.polling, idleRec, 7).c_str(), cell(n.spurious, modeRec, 9).c_str(),
+                cell(n.polling, ev.recorded(Figure::TickPolling), 7).c_str(),
+                cell(n.spurious, modeRec, 9).c_str(),
                 cell(n.nohzWakeups, ev.recorded(Figure::NohzWakeups), 13).c_str(), stopped.c_str(),
                 failed.empty() ? "-" : failed.c_str());
         if (ticksRec && !modeRec && n.user + n.kernel + n.unknown)
@@ -321,7 +322,7 @@ std::string formatReportJson(const TickReport &r, int indent)
         num("kernel", n.kernel, modeRec);
         num("irq", n.irq, ticksRec);
         num("idle", n.idle, idleRec);
-        num("polling", n.polling, idleRec);
+        num("polling", n.polling, ev.recorded(Figure::TickPolling));
         num("spurious", n.spurious, modeRec);
         j.endObject();
         num("ticks_unknown_context", n.unknown, ticksRec);

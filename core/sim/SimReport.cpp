@@ -6,6 +6,7 @@
 #include "report/ReportMail.h"
 
 #include "util/JsonWriter.h"
+#include "util/Text.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -165,8 +166,11 @@ std::string formatCompareText(const Analysed &a, const Analysed &b, const Compar
         out += buf;
         for (const MetricDiff &r : d.metrics) {
             if (r.before == 0 && r.after == 0) continue;
-            std::snprintf(buf, sizeof buf, "  %-24s %12.3f -> %-12.3f%s\n", r.name, r.before, r.after,
-                          r.before == r.after ? "" : "  *");
+            const auto side = [](double v) {
+                return v == v ? textf("%.3f", v) : std::string("not recorded");
+            };
+            std::snprintf(buf, sizeof buf, "  %-24s %12s -> %-12s%s\n", r.name, side(r.before).c_str(),
+                          side(r.after).c_str(), r.changed() ? "  *" : "");
             out += buf;
         }
     }
@@ -192,8 +196,15 @@ std::string formatCompareJson(const Analysed &a, const Analysed &b, const Compar
         j.beginObject();
         j.value("cpu", static_cast<int64_t>(d.cpuA));
         for (const MetricDiff &r : d.metrics) {
-            j.beginObject(r.name);
-            j.value("before", r.before).value("after", r.after);
+            j.beginObject(r.name); // null: that run's trace does not record the figure
+            if (r.recordedBefore())
+                j.value("before", r.before);
+            else
+                j.null("before");
+            if (r.recordedAfter())
+                j.value("after", r.after);
+            else
+                j.null("after");
             j.endObject();
         }
         j.endObject();
