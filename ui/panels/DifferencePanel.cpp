@@ -52,6 +52,7 @@ private:
 
 QString number(double v)
 {
+    if (std::isnan(v)) return QObject::tr("not recorded"); // that run's trace lacks the figure's events
     if (v == std::floor(v) && std::abs(v) < 1e15) return QString::number(static_cast<qlonglong>(v));
     return QString::number(v, 'f', 3);
 }
@@ -236,13 +237,19 @@ void DifferencePanel::fill()
                 d.cpuA == d.cpuB ? QString::number(d.cpuA) : QStringLiteral("%1→%2").arg(d.cpuA).arg(d.cpuB);
             table_->setItem(row, ColCpu, new NumberItem(cpu, d.cpuA));
             table_->setItem(row, ColMetric, new QTableWidgetItem(QString::fromLatin1(m.name)));
-            table_->setItem(row, ColA, new NumberItem(number(m.before), m.before));
-            table_->setItem(row, ColB, new NumberItem(number(m.after), m.after));
-            const double change = m.after - m.before;
-            auto *c = new NumberItem(m.changed() ? signedNumber(change) : QString(), std::abs(change));
+            // (sorted with a not-recorded side below every number)
+            table_->setItem(row, ColA,
+                            new NumberItem(number(m.before), m.recordedBefore() ? m.before : -1e300));
+            table_->setItem(row, ColB, new NumberItem(number(m.after), m.recordedAfter() ? m.after : -1e300));
+            const bool both = m.recordedBefore() && m.recordedAfter();
+            const double change = both ? m.after - m.before : 0;
+            auto *c =
+                new NumberItem(m.changed() && both ? signedNumber(change) : QString(), std::abs(change));
             QString pct;
             double pctKey = 0;
-            if (m.changed() && m.before != 0) {
+            if (!both) {
+                // one side not recorded: no change to show, and none is judged
+            } else if (m.changed() && m.before != 0) {
                 pctKey = 100.0 * change / std::abs(m.before);
                 pct = QString::number(pctKey, 'f', 1) + QLatin1Char('%');
             } else if (m.changed()) {

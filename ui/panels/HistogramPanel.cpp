@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "HistogramPanel.h"
 
+#include "analysis/EventRoles.h"
+#include "report/Evidence.h"
+
 #include "BackgroundJob.h"
 #include "OnePaintBuffer.h"
 #include "TimelinePalette.h"
@@ -203,16 +206,47 @@ void HistogramPanel::compute()
             if (!recompute_.current(gen)) return;
             const QString cls =
                 class_->currentIndex() > 0 ? QStringLiteral(" (%1)").arg(class_->currentText()) : QString();
-            plot(lateness_, r[0], compare ? &r[2] : nullptr, tr("hrtimer_wakeup lateness") + cls);
-            plot(latency_, r[1], compare ? &r[3] : nullptr, tr("wakeup latency") + cls);
+            // A histogram the trace cannot fill names the events that would (one line, no empty axes).
+            const Evidence ev = Evidence::of(*doc_.trace, EventRoles(*doc_.trace), *doc_.analysis);
+            const auto why = [&ev](Figure f) {
+                const FigureEvidence &e = ev.of(f);
+                if (e.status != EvidenceStatus::NotRecorded) return QString();
+                QStringList needs;
+                for (const std::string &x : e.missing)
+                    needs << QString::fromStdString(x);
+                return needs.join(QLatin1Char('\n')); // one a line: the plots are narrow
+            };
+            plot(lateness_, r[0], compare ? &r[2] : nullptr, tr("hrtimer_wakeup lateness") + cls,
+                 why(Figure::WakeupLateness));
+            plot(latency_, r[1], compare ? &r[3] : nullptr, tr("wakeup latency") + cls,
+                 why(Figure::WakeupLatency));
             markTime("histograms shown");
             emit updated();
         });
 }
 
-void HistogramPanel::plot(QCustomPlot *p, const Bins &a, const Bins *other, const QString &what)
+void HistogramPanel::plot(QCustomPlot *p, const Bins &a, const Bins *other, const QString &what,
+                          const QString &notRecorded)
 {
     const bool log = log_->isChecked();
+    auto *heading = qobject_cast<QCPTextElement *>(p->plotLayout()->element(0, 0));
+    const bool collapse = !notRecorded.isEmpty() && !other;
+    for (QCPAxis *x : {p->xAxis, p->yAxis})
+        x->setVisible(!collapse);
+    p->axisRect()->setVisible(!collapse);
+    p->setMaximumHeight(collapse ? (static_cast<int>(notRecorded.count(QLatin1Char('\n'))) + 4) *
+                                       QFontMetrics(heading->font()).height()
+                                 : QWIDGETSIZE_MAX);
+    if (collapse) {
+        setSteps(p->graph(0), Bins{});
+        setSteps(p->graph(1), Bins{});
+        p->legend->setVisible(false);
+        heading->setText(tr("%1\nnot recorded: needs\n%2").arg(what, notRecorded));
+        p->setToolTip(heading->text());
+        p->replot();
+        return;
+    }
+    if (!other) p->setToolTip(QString());
     setSteps(p->graph(0), a);
     setSteps(p->graph(1), other ? *other : Bins{});
     const auto &c = state_->comparison();

@@ -80,7 +80,9 @@ private:
     Inputs inputs() const;
     void schedule();
     void compute();
-    void plot(QCustomPlot *p, const Bins &a, const Bins *b, const QString &what);
+    // notRecorded: why the trace cannot fill it (a single run): the plot collapses to one line saying so.
+    void plot(QCustomPlot *p, const Bins &a, const Bins *b, const QString &what,
+              const QString &notRecorded = {});
 
     ViewState *state_;
     Document doc_;

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <optional>
 
 namespace tickscope {
 
@@ -40,6 +41,7 @@ struct Metric
     QString name;
     std::function<QString(const CpuReport &, const TickReport &)> text;
     QString tip;
+    std::optional<Figure> figure = std::nullopt; // the evidence it needs (none: always known)
 };
 
 std::vector<Metric> metrics()
@@ -98,6 +100,28 @@ std::vector<Metric> metrics()
     m.push_back({QStringLiteral("latency p50/p99/max µs"),
                  [](const CpuReport &c, auto &) { return dist(c.wakeup.latency); },
                  QStringLiteral("hrtimer_wakeup expiry -> switch into the woken task")});
+    const std::pair<const char *, Figure> needs[] = {
+        {"ticks", Figure::Ticks},
+        {"user", Figure::TickMode},
+        {"kernel", Figure::TickMode},
+        {"irq", Figure::Ticks},
+        {"idle", Figure::TickIdle},
+        {"polling", Figure::TickPolling},
+        {"spurious", Figure::TickMode},
+        {"nohz wakeups", Figure::NohzWakeups},
+        {"tick stopped", Figure::TickStopped},
+        {"timer softirqs", Figure::TimerSoftirqs},
+        {"timer softirq max µs", Figure::TimerSoftirqs},
+        {"catch-ups", Figure::Catchups},
+        {"hrtimer wakeups", Figure::Wakeups},
+        {"lateness p50/p99/max µs", Figure::WakeupLateness},
+        {"latency p50/p99/max µs", Figure::WakeupLatency},
+    };
+    for (Metric &x : m) {
+        for (const auto &[name, f] : needs)
+            if (x.name == QString::fromUtf8(name)) x.figure = f;
+        if (x.name.startsWith(QStringLiteral("failed stops"))) x.figure = Figure::FailedStops;
+    }
     return m;
 }
 
@@ -218,8 +242,19 @@ void SummaryPanel::show(const TickReport &r)
     for (int i = 0; i < static_cast<int>(ms.size()); ++i) {
         table_->verticalHeaderItem(i)->setToolTip(ms[static_cast<size_t>(i)].tip);
         for (int j = 0; j < static_cast<int>(cols.size()); ++j) {
+            const Metric &m = ms[static_cast<size_t>(i)];
+            // A figure the trace does not record says so (never 0); an inferred one says from what.
+            const FigureEvidence *e = m.figure ? &r.evidence.of(*m.figure) : nullptr;
+            const bool missing = e && e->status == EvidenceStatus::NotRecorded;
             auto *item =
-                new QTableWidgetItem(ms[static_cast<size_t>(i)].text(*cols[static_cast<size_t>(j)], r));
+                new QTableWidgetItem(missing ? tr("not recorded") : m.text(*cols[static_cast<size_t>(j)], r));
+            if (e && e->status == EvidenceStatus::Inferred) {
+                item->setText(item->text() + tr(" (inferred)"));
+                item->setToolTip(tr("Inferred from %1").arg(QString::fromStdString(e->basis)));
+            } else if (missing) {
+                item->setToolTip(tr("Not recorded: %1").arg(QString::fromStdString(e->basis)));
+                item->setForeground(palette().color(QPalette::Disabled, QPalette::Text));
+            }
             item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
             table_->setItem(i, j, item);
         }

@@ -209,8 +209,12 @@ void CpuLanePlottable::drawStateRow(QCPPainter *p, const QRect &row, bool collap
         shares(columns_[j].task, taskOrder, 0, taskH, collapsed ? 1 : 2, h);
         stackSegs(j, h, taskH);
     }
-    for (size_t i = 0; i < 7; ++i)
-        collectSegs(row.top(), slotSegs(i), palette::task(static_cast<TaskSlot>(taskOrder[i])));
+    for (size_t i = 0; i < 7; ++i) {
+        auto slot = static_cast<TaskSlot>(taskOrder[i]);
+        if (spec_.modeNotRecorded && (slot == TaskSlot::User || slot == TaskSlot::Kernel))
+            slot = TaskSlot::Unknown;
+        collectSegs(row.top(), slotSegs(i), palette::task(slot));
+    }
     fillCollected(p, QRect(left_, row.top(), n, taskH));
     if (collapsed) return;
     const int irqH = row.height() - taskH;
@@ -236,6 +240,17 @@ void CpuLanePlottable::drawStateRow(QCPPainter *p, const QRect &row, bool collap
 void CpuLanePlottable::drawTickRow(QCPPainter *p, const QRect &row)
 {
     const int n = static_cast<int>(columns_.size());
+    if (!spec_.tickNotRecorded.isEmpty()) { // nothing to draw from: hatched and named, never empty
+        const QRect area(left_, row.top() + 1, n, std::max(1, row.height() - 2));
+        p->fillRect(area, QBrush(palette::lost(), Qt::FDiagPattern));
+        QFont f = p->font();
+        f.setPixelSize(kLabelPixels);
+        p->setFont(f);
+        p->setPen(Qt::black);
+        p->drawText(area.adjusted(6, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter,
+                    QObject::tr("ticks not recorded: %1").arg(spec_.tickNotRecorded));
+        return;
+    }
     const int barH = std::max(4, row.height() / 4), barY = row.bottom() + 1 - barH;
     const int areaTop = row.top() + 1, area = barY - 1 - areaTop;
     resetSegs(2);
@@ -541,7 +556,9 @@ void CpuLanePlottable::drawLabel(QCPPainter *p, const LaneGeometry::Lane &lane)
     TextCache::Font &texts = TextCache::instance().of(f);
     texts.drawAt(p, x, lane.top + 2 * kLabelPixels + 2,
                  texts[QString::fromLatin1(cpuGroupName(spec_.group).data())]);
-    texts.drawAt(p, x, lane.top + geometry_->stateRow + 12, texts[QStringLiteral("tick")]);
+    texts.drawAt(
+        p, x, lane.top + geometry_->stateRow + 12,
+        texts[spec_.tickInferred.isEmpty() ? QStringLiteral("tick") : QStringLiteral("tick (inferred)")]);
     texts.drawAt(p, x, lane.top + geometry_->stateRow + geometry_->tickRow + 12,
                  texts[QStringLiteral("timers")]);
     if (lane.functions)

@@ -33,6 +33,12 @@ public:
         QString runTag;           // the compare view's run label ("A", "B"); empty for a single document
         QColor runTint;           // the label's background in the compare view
         bool taskColours = false; // a strip of each task's identity colour (zoomed in)
+        // The tick row's evidence (report/Evidence): why it is not recorded (the row is hatched), or
+        // that it is inferred (its label says so). Empty: measured.
+        QString tickNotRecorded, tickInferred;
+        // No syscall or context-tracking events: a task's user/kernel mode is not recorded, and its
+        // stretches are painted as "unknown" rather than the kernel mode a switch-in leaves them in.
+        bool modeNotRecorded = false;
     };
     CpuLanePlottable(QCPAxis *keyAxis, QCPAxis *valueAxis, Spec spec, const LaneGeometry *geometry,
                      LaneSummaries *summaries);

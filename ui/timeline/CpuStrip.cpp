@@ -111,21 +111,28 @@ void CpuStrip::paintEvent(QPaintEvent *)
         const CpuReport *c = figures(r.cpu);
         if (!c) continue;
         const int h = std::max(1, r.y1 - r.y0 - (r.y1 - r.y0 > 4 ? 1 : 0));
-        auto cell = [&](int k, QColor colour) {
-            if (colour.alpha()) p.fillRect(QRect(2 + k * kCell, r.y0, kCell - 1, h), colour);
+        const Evidence &ev = report_->evidence;
+        auto cell = [&](int k, QColor colour, Figure needs) {
+            const QRect box(2 + k * kCell, r.y0, kCell - 1, h);
+            if (!ev.recorded(needs)) // not recorded: hatched, never an empty (zero) cell
+                p.fillRect(box, QBrush(palette().color(QPalette::Mid), Qt::BDiagPattern));
+            else if (colour.alpha())
+                p.fillRect(box, colour);
         };
         QColor s = palette::spurious();
         s.setAlpha(alphaOf(c->ticks.spurious, maxSpurious_));
-        cell(0, s);
+        cell(0, s, Figure::TickMode);
         QColor q = palette::catchup();
         q.setAlpha(alphaOf(c->timerSoftirq.catchup, maxCatchups_));
-        cell(1, q);
+        cell(1, q, Figure::Catchups);
         QColor t = palette::tickStopped();
         t.setAlpha(static_cast<int>(std::lround(255 * std::clamp(c->tickStoppedShare(), 0.0, 1.0))));
-        cell(2, t);
-        if (c->wakeup.latency.count)
-            cell(3, palette::lateness(
-                        static_cast<int32_t>(std::min<int64_t>(c->wakeup.latency.max, INT32_MAX))));
+        cell(2, t, Figure::TickStopped);
+        cell(3,
+             c->wakeup.latency.count ? palette::lateness(static_cast<int32_t>(
+                                           std::min<int64_t>(c->wakeup.latency.max, INT32_MAX)))
+                                     : QColor(Qt::transparent),
+             Figure::WakeupLatency);
     }
     // the lanes in view
     if (!rs.empty() && plot_->contentHeight() > plot_->dataHeight()) {
@@ -153,20 +160,26 @@ bool CpuStrip::event(QEvent *e)
         const int cpu = cpuAt(h->pos().y());
         const CpuReport *c = figures(cpu);
         if (!c) return QWidget::event(e);
+        const Evidence &ev = report_->evidence;
+        const QString nr = tr("not recorded");
+        const auto known = [&](Figure f, const QString &v) {
+            return !ev.recorded(f) ? nr : ev.inferred(f) ? v + tr(" (inferred)") : v;
+        };
         const double share = 100.0 * c->tickStoppedShare();
-        QToolTip::showText(h->globalPos(),
-                           tr("CPU %1%2: %3 spurious ticks, %4 TIMER catch-ups, tick stopped %5 %, worst "
-                              "wakeup latency %6")
-                               .arg(cpu)
-                               .arg(c->nohzFull ? tr(" (nohz_full)") : QString())
-                               .arg(static_cast<qulonglong>(c->ticks.spurious))
-                               .arg(static_cast<qulonglong>(c->timerSoftirq.catchup))
-                               .arg(share, 0, 'f', 1)
-                               .arg(c->wakeup.latency.count
-                                        ? QStringLiteral("%1 µs").arg(
-                                              static_cast<double>(c->wakeup.latency.max) / 1e3, 0, 'f', 1)
-                                        : tr("none")),
-                           this);
+        QToolTip::showText(
+            h->globalPos(),
+            tr("CPU %1%2: spurious ticks %3, TIMER catch-ups %4, tick stopped %5, worst wakeup latency %6")
+                .arg(cpu)
+                .arg(c->nohzFull ? tr(" (nohz_full)") : QString())
+                .arg(known(Figure::TickMode, QString::number(c->ticks.spurious)))
+                .arg(known(Figure::Catchups, QString::number(c->timerSoftirq.catchup)))
+                .arg(known(Figure::TickStopped, QStringLiteral("%1 %").arg(share, 0, 'f', 1)))
+                .arg(known(Figure::WakeupLatency,
+                           c->wakeup.latency.count
+                               ? QStringLiteral("%1 µs").arg(static_cast<double>(c->wakeup.latency.max) / 1e3,
+                                                             0, 'f', 1)
+                               : tr("none"))),
+            this);
         return true;
     }
     return QWidget::event(e);

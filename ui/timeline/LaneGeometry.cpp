@@ -40,6 +40,16 @@ void LaneGeometry::layout(std::vector<Lane> in, int top, int scroll, int availab
     eventRow = static_cast<int>(kEventRow * scale);
     functionRow = static_cast<int>(kFunctionRow * scale);
     gap = static_cast<int>(kGap * scale);
+    // Room left when every row has grown its most (few CPUs shown: a 1-CPU trace used an eighth of the
+    // window) goes to the state rows, which show the most.
+    int used = 0, open = 0;
+    for (const Lane &l : in) {
+        used += (l.collapsed ? kCollapsed : stateRow + tickRow + eventRow + (l.functions ? functionRow : 0)) +
+                (l.groupEnd ? gap : 2) + (l.header.isEmpty() ? 0 : kHeader);
+        open += !l.collapsed;
+    }
+    if (open && used < available)
+        stateRow = std::min(kStateRow * kMaxStateScale, stateRow + (available - used) / open);
     lanes = std::move(in);
     int y = 0;
     for (Lane &l : lanes) {

@@ -28,6 +28,7 @@ struct LaneGeometry
     static constexpr int kStateRow = 22, kTickRow = 18, kEventRow = 16, kFunctionRow = 20, kGap = 8,
                          kCollapsed = 8, kHeader = 16;
     static constexpr double kMaxScale = 2.0;
+    static constexpr int kMaxStateScale = 12; // the state row takes what room is left, up to this many times
 
     struct Lane
     {

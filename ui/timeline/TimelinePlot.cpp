@@ -3,6 +3,8 @@
 
 #include "OnePaintBuffer.h"
 #include "analysis/CpuList.h"
+#include "analysis/EventRoles.h"
+#include "report/Evidence.h"
 
 #include "CpuLanePlottable.h"
 #include "TimeAxisTicker.h"
@@ -78,6 +80,13 @@ void TimelinePlot::rebuild()
             CpuLanePlottable::Spec spec{d.timeline.get(),       cpu, run, sources.size(), origin,
                                         d.analysis->group(cpu), {},  {}};
             spec.taskColours = taskColours_;
+            // The tick row's evidence: what the row can show of this run's trace.
+            const Evidence ev = Evidence::of(*d.trace, EventRoles(*d.trace), *d.analysis);
+            const FigureEvidence &t = ev.of(Figure::Ticks);
+            if (t.status == EvidenceStatus::NotRecorded)
+                spec.tickNotRecorded = QString::fromStdString(t.basis);
+            if (t.status == EvidenceStatus::Inferred) spec.tickInferred = QString::fromStdString(t.basis);
+            spec.modeNotRecorded = !ev.modesRecorded;
             if (cmp) {
                 spec.runTag = run == 0 ? QStringLiteral("A") : QStringLiteral("B");
                 spec.runTint = palette::run(run);
@@ -537,6 +546,29 @@ bool TimelinePlot::event(QEvent *e)
         auto *h = static_cast<QHelpEvent *>(e);
         int run = 0;
         const TimelinePickResult r = pickAt(h->pos(), run);
+        int cpu = -1;
+        LaneRow row = LaneRow::State;
+        int64_t zero = 0;
+        const Document *d = nullptr;
+        if (r.text.empty() && h->pos().x() >= geometry_.left && geometry_.hit(h->pos().y(), cpu, row, &run) &&
+            row == LaneRow::Tick && (d = this->run(run, zero))) {
+            // the tick row says what it is drawn from, or why it is empty
+            const Evidence ev = Evidence::of(*d->trace, EventRoles(*d->trace), *d->analysis);
+            const FigureEvidence &t = ev.of(Figure::Ticks), &s = ev.of(Figure::TickStopped);
+            QString text;
+            if (t.status == EvidenceStatus::NotRecorded)
+                text = tr("Ticks not recorded: %1").arg(QString::fromStdString(t.basis));
+            else if (t.status == EvidenceStatus::Inferred)
+                text = tr("Ticks inferred from %1").arg(QString::fromStdString(t.basis));
+            if (s.status == EvidenceStatus::Inferred)
+                text += tr("\nTick running/stopped inferred from %1").arg(QString::fromStdString(s.basis));
+            else if (s.status == EvidenceStatus::NotRecorded && t.status != EvidenceStatus::NotRecorded)
+                text += tr("\nTick running/stopped not recorded: %1").arg(QString::fromStdString(s.basis));
+            if (!text.isEmpty()) {
+                QToolTip::showText(h->globalPos(), text.trimmed(), this);
+                return true;
+            }
+        }
         if (!r.text.empty()) {
             const Comparison *cmp = comparison();
             const QString who = !cmp ? QString()
