@@ -328,6 +328,8 @@ std::string formatReportJson(const TickReport &r, int indent)
         num("ticks_unknown_context", n.unknown, ticksRec);
         num("nohz_wakeups", n.nohzWakeups, ev.recorded(Figure::NohzWakeups));
         num("tick_stopped_ns", c.tickStoppedNs, ev.recorded(Figure::TickStopped));
+        // the part of the window over which the tick's state (running or stopped) is known
+        num("tick_state_known_ns", c.laneKnownNs, ev.recorded(Figure::TickStopped));
         if (ev.recorded(Figure::FailedStops)) {
             j.beginObject("tick_stop_failures");
             for (size_t b = 0; b < kDependencyNames.size(); ++b)

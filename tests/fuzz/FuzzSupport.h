@@ -127,11 +127,11 @@ inline void streamAndCompare(const uint8_t *data, size_t size)
         if (traces.size() == 1 && traces[0]->functions.empty() && traces[0]->warnings.empty()) {
             AnalysisOptions ao;
             ao.threads = 1;
-            const TickReport whole =
-                TickReport::make(*traces[0], TickAnalysis::run(*traces[0], ao), ReportOptions{});
+            const TickAnalysis analysis = TickAnalysis::run(*traces[0], ao);
             // A trace whose tick lanes are inferred from its interrupts' gaps: the stream does not infer
             // them (it says so in its evidence), so the two reports differ by design.
-            if (!whole.evidence.inferred(Figure::TickStopped)) loaded = timeless(whole);
+            if (!analysis.inferredTickPeriodNs)
+                loaded = timeless(TickReport::make(*traces[0], analysis, ReportOptions{}));
         }
     } catch (const LoadError &) {
     }
