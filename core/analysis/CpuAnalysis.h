@@ -88,6 +88,7 @@ struct CpuEvidence
     uint64_t gaps = 0;              // lost-event ranges that reset the state machine
     uint64_t switchesIntoIdle = 0;  // sched_switch next_pid=0
     uint64_t switchesOutOfIdle = 0; // sched_switch prev_pid=0 (a kernel may not record them: a 6.18 guest)
+    uint64_t unnamedExpiries = 0;   // hrtimer_expire_entry whose callback is an address, not a name
     int64_t busyStoppedNs = 0; // inferred tick lane (TickAnalysis::inferTickLanes): a task ran, tick stopped
 };
 

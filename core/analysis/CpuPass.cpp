@@ -261,6 +261,8 @@ void CpuPass::event(const CpuEvents::Cursor &c, size_t i, Role role)
         break;
     case Role::HrtimerExpireEntry: {
         const auto p = c.payload<HrtimerExpireEntryP>();
+        // a raw text (`trace-cmd report -R`) prints the callback as an address: which one ran is unknown
+        if (trace_.strings.str(p.function).starts_with("0x")) ++out_.evidence.unnamedExpiries;
         const bool tick = tick_.isTickExpiry(p);
         if (tick) {
             if (out_.tickLane.state() == TickState::Running) timers_.onTickRunning();

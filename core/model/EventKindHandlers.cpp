@@ -123,9 +123,13 @@ bool schedSwitchText(const KindSpec &, std::string_view f, StringPool &, Decoded
     FieldTask &next = out.tasks[1];
     if (f.starts_with("prev_comm=")) {
         const size_t np = f.rfind(" next_pid=");
-        const size_t nc = np == npos ? npos : f.rfind(" ==> next_comm=", np);
+        size_t nc = np == npos ? npos : f.rfind(" ==> next_comm=", np);
+        // `trace-cmd report -R` (raw fields): no " ==> ", prev_state as the kernel's number
+        const bool raw = nc == npos && np != npos;
+        if (raw) nc = f.rfind(" next_comm=", np);
         if (nc == npos) return false;
-        next.comm = f.substr(nc + 15, np - nc - 15);
+        const size_t skip = raw ? 11 : 15;
+        next.comm = f.substr(nc + skip, np - nc - skip);
         const std::string_view left = f.substr(0, nc);
         const size_t pp = left.rfind(" prev_pid=");
         if (pp == npos || pp < 10) return false;
@@ -133,8 +137,16 @@ bool schedSwitchText(const KindSpec &, std::string_view f, StringPool &, Decoded
         const std::string_view lt = left.substr(pp + 1);
         const std::string_view rt = f.substr(np + 1);
         std::string_view state;
+        // the raw number has the letters' bits (S=0x1 .. I=0x80) and 0x100 for a preempted task ("R+")
+        const auto rawState = [&](std::string_view v) {
+            uint64_t n = 0;
+            if (!parseU64Auto(v, n) || n > 0x1FF) return false;
+            prevState = static_cast<uint32_t>(n);
+            return true;
+        };
         if (!intField(lt, "prev_pid", prev.pid) || !intField(lt, "prev_prio", prevPrio) ||
-            !field(lt, "prev_state", state) || !parsePrevState(state, false, prevState) ||
+            !field(lt, "prev_state", state) ||
+            !(raw ? rawState(state) : parsePrevState(state, false, prevState)) ||
             !intField(rt, "next_pid", next.pid) || !intField(rt, "next_prio", nextPrio))
             return false;
     } else {
@@ -185,6 +197,15 @@ bool timerStartText(const KindSpec &s, std::string_view f, StringPool &strings, 
         if (v.empty() || v.back() != ']' || !parseDec(v.substr(0, v.size() - 1), timeout)) return false;
     }
     p.now = p.expires - static_cast<uint64_t>(timeout);
+    // `trace-cmd report -R` (raw fields): now= and the flags word as numbers
+    uint64_t rawNow = 0, rawFlags = 0;
+    if (field(f, "now", v) && parseU64Auto(v, rawNow) && field(f, "flags", v) && parseU64Auto(v, rawFlags) &&
+        rawFlags <= UINT32_MAX) {
+        p.now = rawNow;
+        p.flags = static_cast<uint32_t>(rawFlags);
+        out.set(p);
+        return true;
+    }
     uint32_t cpu = 0;
     uint32_t idx = 0;
     if (field(f, "cpu", v) && (!parseIntAuto(v, cpu) || cpu > kTimerCpuMask)) return false;

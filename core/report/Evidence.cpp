@@ -105,6 +105,9 @@ Evidence Evidence::of(const Trace &trace, const EventRoles &roles, const TickAna
         vectors ? std::string("local timer interrupts (irq_vectors:local_timer_entry)")
                 : "timer interrupts (irq:irq_handler_entry name=" + roles.timerIrqNames(trace) + ")";
     const bool tickMeasured = !analysis.localTimerFallback && !analysis.tickFunction.empty();
+    uint64_t unnamedExpiries = 0;
+    for (const CpuAnalysis &c : analysis.cpus)
+        unnamedExpiries += c.evidence.unnamedExpiries;
     // The ticks: the tick hrtimer's expiries, else (inferred) every local timer interrupt.
     if (tickMeasured) {
         // measured
@@ -195,6 +198,12 @@ Evidence Evidence::of(const Trace &trace, const EventRoles &roles, const TickAna
     if (!expiries)
         set(Figure::Wakeups, notRecorded("the trace holds no timer:hrtimer_expire_entry event",
                                          {"timer:hrtimer_expire_entry"}));
+    else if (unnamedExpiries)
+        set(Figure::Wakeups, notRecorded(std::to_string(unnamedExpiries) +
+                                             " hrtimer expiries name their callback by address (a raw text, "
+                                             "`trace-cmd report -R`; without -R it names them): which woke a "
+                                             "sleeper is not known",
+                                         {}));
     const bool wakeups = ev.recorded(Figure::Wakeups);
     if (!wakeups)
         set(Figure::WakeupLateness, ev.of(Figure::Wakeups));

@@ -222,6 +222,32 @@ TEST_F(Ablation, NoTimerEventsKeepsSoftirqsAndClaimsNoCatchup)
     EXPECT_EQ(a.text.find("CATCH-UP"), std::string::npos) << a.text;
 }
 
+// `trace-cmd report -R` (raw fields: sched_switch without "==>", prev_state and timer flags as numbers,
+// callbacks as addresses) of the same trace: every event decodes, and the figures equal the full
+// report's but for those the addresses hide (which sleeper an expiry woke), which are not recorded.
+TEST_F(Ablation, RawFieldsOfReportR)
+{
+    const Reports full = report("full.txt", *full_);
+    const auto r =
+        test::run("trace-cmd report -R '" + test::dataPath("nohzfull-nopoll.dat") + "' 2>/dev/null");
+    ASSERT_GT(r.out.size(), 100000u);
+    const std::string file = (*dir_ / "raw.txt").string();
+    std::ofstream(file) << r.out;
+    const auto j = test::cli("report '" + file + "' --json");
+    ASSERT_EQ(j.exitCode, 0) << j.err;
+    EXPECT_EQ(j.err.find("could not be decoded"), std::string::npos) << j.err;
+    const json a = json::parse(j.out);
+    EXPECT_EQ(a["evidence"]["hrtimer_wakeups"]["status"], "not_recorded") << a["evidence"].dump();
+    for (size_t k = 0; k < 2; ++k) {
+        const json &c = a["cpus"][k], &f = full.doc["cpus"][k];
+        EXPECT_EQ(c["tick_stopped_ns"], f["tick_stopped_ns"]) << k;
+        EXPECT_EQ(c["ticks"]["idle"], f["ticks"]["idle"]) << k; // sched_switch decoded
+        EXPECT_EQ(c["timer_softirq"], f["timer_softirq"]) << k;
+        EXPECT_EQ(c["switches_into_idle"], f["switches_into_idle"]) << k;
+        EXPECT_TRUE(c["hrtimer_wakeup"]["count"].is_null()) << k;
+    }
+}
+
 // sched_switch only: no timer interrupt at all, so nothing about the tick is recorded.
 TEST_F(Ablation, SwitchOnlyRecordsNoTickFigure)
 {
