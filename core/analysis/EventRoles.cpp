@@ -97,6 +97,13 @@ void EventRoles::refresh(const Trace &trace)
         // exceptions:page_fault_user (x86) is kept as a generic event.
         if (types[t].kind == EventKind::Generic && types[t].name == "page_fault_user")
             roles_[t] = Role::PageFaultUser;
+        // The per-syscall events (syscalls:sys_enter_openat ...) tell the mode as raw_syscalls do.
+        const std::string &n = types[t].name;
+        if (types[t].kind == EventKind::Generic &&
+            (types[t].system == "syscalls" || types[t].system.empty())) {
+            if (n.starts_with("sys_enter_")) roles_[t] = Role::SysEnter;
+            if (n.starts_with("sys_exit_")) roles_[t] = Role::SysExit;
+        }
     }
     const char *tick[] = {"tick_sched_timer", "tick_nohz_highres_handler", "tick_nohz_handler"};
     for (size_t k = 0; k < tickFunctions_.size(); ++k)

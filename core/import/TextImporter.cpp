@@ -176,6 +176,9 @@ private:
     size_t lineNo_ = 0;
     size_t estLines_ = 0;
     int fileCpus_ = 0;
+    // tracefs' `# entries-in-buffer/entries-written: A/B` header (the last one; how many were seen)
+    uint64_t entriesInBuffer_ = 0, entriesWritten_ = 0;
+    size_t entryHeaders_ = 0;
     bool tracefsHeader_ = false;
     bool traceCmdEvidence_ = false;
     bool sawEvent_ = false;
@@ -242,6 +245,11 @@ void TextImport::onLine(std::string_view line, bool unterminated)
     case LineKind::Comment:
         tracefsHeader_ = tracefsHeader_ || pl.tracerHeader;
         if (pl.cpus > 0 && pl.cpus <= kMaxCpus) fileCpus_ = pl.cpus;
+        if (pl.entriesWritten) {
+            ++entryHeaders_;
+            entriesInBuffer_ = pl.entriesInBuffer;
+            entriesWritten_ = pl.entriesWritten;
+        }
         return;
     case LineKind::CpusHeader:
         traceCmdEvidence_ = true;
@@ -435,7 +443,13 @@ void TextImport::onEvent(ParsedLine &pl, std::string_view line)
     // tracefs shows the ftrace print event as "tracing_mark_write: message": the ip, not an event name.
     const KindSpec &print = kinds::spec(EventKind::Print);
     const bool rawPrint = pl.name == print.textName;
-    const std::string_view name = rawPrint ? print.name() : pl.name;
+    std::string
+        syscallName; // "sys_openat(...)" is syscalls:sys_enter_openat, "sys_openat -> 3" sys_exit_openat
+    if (pl.syscall)
+        syscallName = (pl.syscall == 1 ? "sys_enter_" : "sys_exit_") + std::string(pl.name.substr(4));
+    const std::string_view name = rawPrint     ? print.name()
+                                  : pl.syscall ? std::string_view(syscallName)
+                                               : pl.name;
     TypeRef t{};
     if (!type(in, name, t)) return badLine(line);
     text::Decoded d;
@@ -524,6 +538,20 @@ std::vector<std::unique_ptr<Trace>> TextImport::finish()
     }
     if (!truncated_.empty()) {
         fileWarnings.push_back("skipped the last line: it has no newline (truncated file?): " + truncated_);
+    }
+    // tracefs' header: what the ring buffer held when the text was read, against what follows
+    if (entryHeaders_ == 1 && live.size() == 1 && !live[0]->graphLines && !window_) {
+        const uint64_t lines = live[0]->events + badLines_ + (truncated_.empty() ? 0 : 1);
+        if (entriesWritten_ > entriesInBuffer_)
+            fileWarnings.push_back(
+                "the header says " + std::to_string(entriesWritten_) + " events were written and " +
+                std::to_string(entriesInBuffer_) + " were in the buffer: the ring buffer overwrote the " +
+                std::to_string(entriesWritten_ - entriesInBuffer_) +
+                " oldest before the text was read (each CPU's start is later than the recording's)");
+        if (lines != entriesInBuffer_)
+            fileWarnings.push_back("the header counts " + std::to_string(entriesInBuffer_) +
+                                   " entries and the text holds " + std::to_string(lines) +
+                                   " event lines: lines were cut or added after tracefs wrote it");
     }
     const bool traceCmd = traceCmdEvidence_ && !tracefsHeader_;
     std::vector<std::unique_ptr<Trace>> out;

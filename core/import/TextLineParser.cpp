@@ -111,6 +111,18 @@ bool parseNameAndFields(std::string_view rest, ParsedLine &out)
         out.name = rest[1] == 's' ? "stack_trace" : "user_stack_trace";
         return true;
     }
+    out.syscall = 0;
+    if (rest.starts_with("sys_")) {
+        const size_t open = rest.find('('), arrow = rest.find(" -> ");
+        const size_t end = std::min(open, arrow);
+        if (end != npos && end > 4 && end <= 256 && !hasSpace(rest.substr(0, end)) &&
+            rest.substr(0, end).find(':') == npos) {
+            out.name = rest.substr(0, end);
+            out.fields = end == open ? rest.substr(open) : rest.substr(arrow + 1);
+            out.syscall = end == open ? 1 : 2;
+            return true;
+        }
+    }
     const size_t c = rest.find(':');
     if (c == 0 || c == npos || c > 256) return false;
     out.name = rest.substr(0, c);
@@ -162,6 +174,15 @@ void parseComment(std::string_view s, ParsedLine &out)
     out.kind = LineKind::Comment;
     out.tracerHeader = s.starts_with("# tracer:");
     const size_t p = s.find("#P:");
+    constexpr std::string_view kEntries = "entries-in-buffer/entries-written:";
+    if (const size_t e = s.find(kEntries); e != npos) {
+        std::string_view v = ltrim(s.substr(e + kEntries.size()));
+        v = v.substr(0, v.find_first_of(" \t"));
+        const size_t slash = v.find('/');
+        if (slash == npos || !parseDec(v.substr(0, slash), out.entriesInBuffer) ||
+            !parseDec(v.substr(slash + 1), out.entriesWritten))
+            out.entriesInBuffer = out.entriesWritten = 0;
+    }
     if (p != npos && s.find("entries-in-buffer") != npos) {
         const std::string_view n = s.substr(p + 3);
         parseDec(n.substr(0, static_cast<size_t>(std::find_if_not(n.begin(), n.end(), isDigit) - n.begin())),

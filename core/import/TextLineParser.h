@@ -36,6 +36,7 @@ struct ParsedLine
     // Comment: `# entries-in-buffer/entries-written: A/B   #P:N` gives cpus = N; "# tracer:" sets tracer.
     // CpusHeader: cpus. Lost / CpuEmpty: cpu.
     int cpus = 0;
+    uint64_t entriesInBuffer = 0, entriesWritten = 0; // `# entries-in-buffer/entries-written: A/B` (0: none)
     bool tracerHeader = false;
     int cpu = -1;
     uint64_t lostCount = 0; // 0 when the line does not say
@@ -51,6 +52,9 @@ struct ParsedLine
     bool commCut = false;        // the comm may be cut short (function_graph's funcgraph-proc: 7 chars)
     std::string_view name;       // event name as printed
     std::string_view fields;     // text after "name:", leading padding removed
+    // The syscalls events print no name: "sys_openat(dfd: ...)" enters (1), "sys_openat -> 0x3" returns
+    // (2); `name` is then "sys_openat", the event syscalls:sys_enter_openat / sys_exit_openat.
+    uint8_t syscall = 0;
 };
 
 // Whether a leading "name: " is an instance prefix. Lines that start at column 0 are unambiguous (the

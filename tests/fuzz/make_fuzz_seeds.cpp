@@ -53,6 +53,20 @@ int main(int argc, char **argv)
     write(out / "fuzz_text" / "trace.txt", head(data / "host-trace.txt", 120));
     write(out / "fuzz_text" / "trace-pipe.txt", head(data / "host-trace-pipe.txt", 120));
     write(out / "fuzz_text" / "funcgraph-paste.txt", head(data / "text/seed002-run-timer-softirq.txt", 120));
+    // the forms traces as users have them take: arm64 (the tick an irq_handler_entry named arch_timer),
+    // the syscalls events without their names, an overwritten ring buffer's header
+    write(out / "fuzz_text" / "arm64-nohzfull.txt", head(data / "arm64/arm64-6.1-nohzfull.txt", 200));
+    write(out / "fuzz_text" / "syscalls.txt", head(data / "text/tracefs-syscalls.txt", 120));
+    write(out / "fuzz_text" / "overwritten.txt", head(data / "text/tracefs-noirqinfo.txt", 120));
+    write(
+        out / "fuzz_text" / "report-raw.txt",
+        "cpus=2\n"
+        "       trace-cmd-113   [000]     4.939376: sched_switch:          prev_comm=trace-cmd prev_pid=113 "
+        "prev_prio=120 prev_state=256 next_comm=rcu_preempt next_pid=15 next_prio=120\n"
+        "     rcu_preempt-15    [000]     4.939480: timer_start:           timer=0xff42339c80083e38 "
+        "function=process_timeout expires=4294893482 now=0xfffedfa9 flags=180355072\n"
+        "       trace-cmd-113   [000]     4.938561: hrtimer_expire_entry:  hrtimer=0xff2f6521fe8235c0 "
+        "now=4920149913 function=0xffffffff89368830\n");
     write(out / "fuzz_text" / "funcgraph-abstime.txt",
           "# tracer: function_graph\n"
           "  10.000100 |   1)  <idle>-0    |               |  run_timer_softirq() {\n"
