@@ -6,6 +6,7 @@
 #include "BackgroundJob.h"
 #include "CaptureDialog.h"
 #include "EventTable.h"
+#include "EvidenceDialog.h"
 #include "MainWindow.h"
 #include "PanelDocks.h"
 #include "TimelinePlot.h"
@@ -86,9 +87,9 @@ struct CommandLine
                                   QStringLiteral("NAME")};
     const QCommandLineOption dialog{
         QStringLiteral("dialog"),
-        QStringLiteral(
-            "Open File -> Capture once FILE is shown: 'capture', or 'capture-recording' to start "
-            "recording too (root); --screenshot then takes the dialog (1.5 s into the recording)."),
+        QStringLiteral("Open File -> Capture once FILE is shown: 'capture', or 'capture-recording' to start "
+                       "recording too (root); --screenshot then takes the dialog (1.5 s into the recording). "
+                       "'evidence': View -> What This Trace Can Tell."),
         QStringLiteral("NAME")};
 
     CommandLine()
@@ -205,22 +206,31 @@ int main(int argc, char **argv)
     if (parser.isSet(dialog)) {
         const QString name = parser.value(dialog);
         if (name != QLatin1String("capture") && name != QLatin1String("capture-recording") &&
-            name != QLatin1String("capture-live")) {
-            std::fprintf(stderr,
-                         "tickscope: --dialog: expected capture, capture-recording or capture-live\n");
+            name != QLatin1String("capture-live") && name != QLatin1String("evidence")) {
+            std::fprintf(
+                stderr,
+                "tickscope: --dialog: expected capture, capture-recording, capture-live or evidence\n");
             return 2;
         }
-        const bool record = name != QLatin1String("capture");
-        const bool window = name == QLatin1String("capture-live"); // the window's live view, not the dialog
-        shotDelayMs = record ? 2000 : 300;
-        auto opened = std::make_shared<bool>(false);
-        onShown([&w, &shotTarget, record, window, opened] {
-            if (*opened) return; // the live view's documents are shown too
-            *opened = true;
-            tickscope::CaptureDialog *d = w.captureDialog();
-            if (!window) shotTarget = d;
-            if (record && !d->startCapture()) QApplication::exit(1);
-        });
+        if (name == QLatin1String("evidence")) { // View -> What This Trace Can Tell
+            shotDelayMs = 300;
+            onShown([&w, &shotTarget] {
+                if (QWidget *d = w.evidenceDialog()) shotTarget = d;
+            });
+        } else {
+            const bool record = name != QLatin1String("capture");
+            const bool window =
+                name == QLatin1String("capture-live"); // the window's live view, not the dialog
+            shotDelayMs = record ? 2000 : 300;
+            auto opened = std::make_shared<bool>(false);
+            onShown([&w, &shotTarget, record, window, opened] {
+                if (*opened) return; // the live view's documents are shown too
+                *opened = true;
+                tickscope::CaptureDialog *d = w.captureDialog();
+                if (!window) shotTarget = d;
+                if (record && !d->startCapture()) QApplication::exit(1);
+            });
+        }
     }
     w.setNonInteractive(parser.isSet(shot) || parser.isSet(drawn));
     if (parser.isSet(shot)) {

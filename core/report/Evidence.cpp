@@ -65,6 +65,44 @@ std::vector<std::string> Evidence::missingEvents() const
     return all;
 }
 
+std::vector<std::pair<std::string, std::string>> Evidence::notRecordedReasons() const
+{
+    std::vector<std::pair<std::string, std::string>> reasons;
+    for (size_t f = 0; f < kFigureCount; ++f) {
+        const FigureEvidence &x = figures[f];
+        if (x.status != EvidenceStatus::NotRecorded) continue;
+        auto it =
+            std::find_if(reasons.begin(), reasons.end(), [&](const auto &r) { return r.first == x.basis; });
+        if (it == reasons.end())
+            reasons.emplace_back(x.basis, figureWords(static_cast<Figure>(f)));
+        else
+            it->second += std::string(", ") + figureWords(static_cast<Figure>(f));
+    }
+    return reasons;
+}
+
+std::string formatEvidenceText(const Evidence &e)
+{
+    std::string measured, out;
+    for (size_t f = 0; f < kFigureCount; ++f)
+        if (e.figures[f].status == EvidenceStatus::Measured)
+            measured += (measured.empty() ? "" : ", ") + std::string(figureWords(static_cast<Figure>(f)));
+    out += "Measured: " + (measured.empty() ? std::string("nothing") : measured) + ".\n";
+    for (size_t f = 0; f < kFigureCount; ++f) {
+        const FigureEvidence &x = e.figures[f];
+        if (x.status == EvidenceStatus::Inferred)
+            out += std::string("\nInferred: ") + figureWords(static_cast<Figure>(f)) + ", from " + x.basis +
+                   ".\n";
+    }
+    for (const auto &[basis, figures] : e.notRecordedReasons())
+        out += "\nNot recorded: " + figures + ". Why: " + basis + ".\n";
+    if (const std::string t = e.traceCmdLine(); !t.empty())
+        out += "\nTo record the rest:\n  " + t + "\n  " + e.captureLine() + "\n";
+    else if (e.complete())
+        out += "\nEvery figure of the report is measured from the trace's own events.\n";
+    return out;
+}
+
 std::string Evidence::traceCmdLine() const
 {
     const std::vector<std::string> m = missingEvents();

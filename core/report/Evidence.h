@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tickscope {
@@ -75,10 +76,16 @@ struct Evidence
     // none is missing).
     std::string traceCmdLine() const;
     std::string captureLine() const;
+    // The figures not recorded grouped by reason, in figure order: (reason, "figure, figure, ...").
+    std::vector<std::pair<std::string, std::string>> notRecordedReasons() const;
 
     // The evidence of a loaded (or streamed) trace's analysis; roles: the trace's event types.
     static Evidence of(const Trace &trace, const EventRoles &roles, const TickAnalysis &analysis);
 };
+
+// What the trace can tell, for a reader (the GUI's dialog): the measured figures, each inferred one with
+// what it was inferred from, each reason some are not recorded, and the recording that would give the rest.
+std::string formatEvidenceText(const Evidence &e);
 
 // The JSON key and the words of a figure ("ticks", "tick-stopped time").
 const char *figureKey(Figure f);

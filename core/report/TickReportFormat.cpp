@@ -71,20 +71,8 @@ std::string cell(uint64_t v, bool recorded, int width)
 void appendEvidenceText(std::string &out, const Evidence &e)
 {
     if (e.complete()) return;
-    std::vector<std::pair<std::string, std::string>> reasons; // basis -> figures
-    for (size_t f = 0; f < kFigureCount; ++f) {
-        const FigureEvidence &x = e.figures[f];
-        if (x.status != EvidenceStatus::NotRecorded) continue;
-        auto it =
-            std::find_if(reasons.begin(), reasons.end(), [&](const auto &r) { return r.first == x.basis; });
-        if (it == reasons.end()) {
-            reasons.emplace_back(x.basis, figureWords(static_cast<Figure>(f)));
-        } else {
-            it->second += std::string(", ") + figureWords(static_cast<Figure>(f));
-        }
-    }
     const char *lead = "not recorded (–): ";
-    for (const auto &[basis, figures] : reasons) {
+    for (const auto &[basis, figures] : e.notRecordedReasons()) {
         appendf(out, "%s%s: %s\n", lead, figures.c_str(), basis.c_str());
         lead = "                  ";
     }

@@ -4,6 +4,7 @@
 #include "MainWindow.h"
 #include "BackgroundJob.h"
 #include "EventTableModel.h"
+#include "EvidenceDialog.h"
 #include "GuiTestUtil.h"
 #include "PanelDocks.h"
 #include "SummaryPanel.h"
@@ -18,6 +19,7 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QFileInfo>
 #include <QMessageBox>
 #include <QPlainTextEdit>
@@ -79,6 +81,58 @@ private slots:
         QVERIFY2(text.contains(QStringLiteral("spurious ticks:")), qPrintable(text));
         for (const QString &line : text.split(QLatin1Char('\n')))
             QVERIFY2(line.size() <= 72, qPrintable(line));
+    }
+
+    // View -> What This Trace Can Tell on the arm64 lab trace cut to what `-e irq -e sched_switch` records:
+    // the tick inferred from arch_timer interrupts, the figures it cannot give and why, the recording that
+    // would give them; on the full trace only what its events lack.
+    void theEvidenceDialogSaysWhatTheTraceCanTell()
+    {
+        QTemporaryDir dir;
+        const QString cut = dir.filePath(QStringLiteral("irq-only.txt"));
+        {
+            QFile in(QStringLiteral(TICKSCOPE_TEST_DATA "/arm64/arm64-6.1-nohzfull.txt")), out(cut);
+            QVERIFY(in.open(QIODevice::ReadOnly | QIODevice::Text));
+            QVERIFY(out.open(QIODevice::WriteOnly));
+            const QRegularExpression keep(QStringLiteral(
+                R"(^#|\s(irq_handler_entry|irq_handler_exit|softirq_entry|softirq_exit|sched_switch):\s)"));
+            while (!in.atEnd()) {
+                const QByteArray line = in.readLine();
+                if (keep.match(QString::fromUtf8(line)).hasMatch()) out.write(line);
+            }
+        }
+        MainWindow w;
+        w.setNonInteractive(
+            true); // the cut text's header counts more lines than follow: a warning, not a dialog
+        w.show();
+        QSignalSpy shown(&w, &MainWindow::traceShown);
+        w.openFile(cut);
+        QVERIFY(shown.wait(30000));
+        auto *action = w.findChild<QAction *>(QStringLiteral("evidence"));
+        QVERIFY(action);
+        action->trigger();
+        auto *d = w.findChild<tickscope::EvidenceDialog *>();
+        QVERIFY(d);
+        const QString text = d->text();
+        QVERIFY2(text.contains(QStringLiteral("Inferred: ticks, from timer interrupts (irq:irq_handler_entry "
+                                              "name=arch_timer)")),
+                 qPrintable(text));
+        QVERIFY2(
+            text.contains(QStringLiteral("Not recorded: catch-ups (timer callback time). Why: the timers' "
+                                         "callbacks are not in the trace")),
+            qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("trace-cmd record -e")) &&
+                     text.contains(QStringLiteral("-e timer:hrtimer_expire_entry")),
+                 qPrintable(text));
+        d->close();
+        QSignalSpy again(&w, &MainWindow::traceShown);
+        w.openFile(QStringLiteral(TICKSCOPE_TEST_DATA "/nohzfull-poll.dat"));
+        QVERIFY(again.wait(30000));
+        tickscope::EvidenceDialog *full = w.evidenceDialog();
+        QVERIFY(full);
+        QVERIFY2(full->text().startsWith(QStringLiteral("Measured: ticks, user/kernel split of the ticks")),
+                 qPrintable(full->text()));
+        QVERIFY2(!full->text().contains(QStringLiteral("Not recorded")), qPrintable(full->text()));
     }
 
     // Issue 4 item 8: the first start (no file) shows the simulated seed000-nohzfull-poll baseline.

@@ -30,6 +30,7 @@ class QMessageBox;
 
 namespace tickscope {
 class CaptureDialog;
+class EvidenceDialog;
 }
 class QDockWidget;
 class QFrame;
@@ -97,6 +98,8 @@ public:
     void saveAs(const QString &path);
     // File -> Capture: the (non-modal) capture dialog, connected to this window's live view.
     CaptureDialog *captureDialog();
+    // View -> What This Trace Can Tell (nullptr without a document): non-modal, deleted on close.
+    EvidenceDialog *evidenceDialog();
     // A capture's live snapshot (CaptureDialog): loaded and shown like a file, without a progress bar, a
     // recent-files entry or a warnings dialog; the status line says it is live.
     void showLive(const QString &snapshot);

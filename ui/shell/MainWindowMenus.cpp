@@ -2,6 +2,8 @@
 // The main window's menus and their actions (File, Edit, View, Navigate, Compare), and the what-if
 // panel's requests to open or compare a simulation.
 #include "MainWindow.h"
+
+#include "EvidenceDialog.h"
 #include "PanelDocks.h"
 #include "SimulatorPanel.h"
 #include "TimelineView.h"
@@ -56,6 +58,11 @@ void MainWindow::buildMenus()
     view->addAction(panels_->findingsDock()->toggleViewAction());
     view->addAction(panels_->histogramDock()->toggleViewAction());
     view->addAction(factsDock_->toggleViewAction());
+    view->addSeparator();
+    QAction *evidence = view->addAction(tr("What This Trace Can &Tell…"), this, [this] { evidenceDialog(); });
+    evidence->setObjectName(QStringLiteral("evidence"));
+    evidence->setToolTip(tr("Which figures the trace measures, infers or does not record, and how to record "
+                            "the rest"));
     timeline_->fillNavigateMenu(menuBar()->addMenu(tr("&Navigate")));
     QMenu *cmp = menuBar()->addMenu(tr("&Compare"));
     cmp->addAction(tr("Align by First &Marker"), this, [this] {
@@ -118,6 +125,15 @@ void MainWindow::buildMenus()
         if (e.valid() && (e.run == 0 || e.run == 1)) lastSelected_[e.run] = e;
     });
     connect(state_, &ViewState::comparisonChanged, this, &MainWindow::showFacts);
+}
+
+EvidenceDialog *MainWindow::evidenceDialog()
+{
+    if (!doc_.valid()) return nullptr;
+    auto *d = new EvidenceDialog(doc_, this);
+    d->setAttribute(Qt::WA_DeleteOnClose);
+    d->show();
+    return d;
 }
 
 } // namespace tickscope
