@@ -91,7 +91,7 @@ public:
     int64_t inferredTickPeriodNs = 0;
     std::string tickPeriodSource;  // "CONFIG_HZ=250 from the capture", "HZ=250 from the interrupt intervals"
     bool lanesNotInferred = false; // they would be, but a stream folded its lanes as it read them
-    size_t crossCpuResolved = 0;     // task stretches whose mode came from the CPU they migrated from
+    size_t crossCpuResolved = 0;   // task stretches whose mode came from the CPU they migrated from
     int threads = 1;
     int passesBesideSweep = 0; // CPUs whose pass ran beside the migration sweep (run(): busy CPUs)
     double seconds = 0;        // wall time of run()

@@ -189,11 +189,12 @@ Evidence Evidence::of(const Trace &trace, const EventRoles &roles, const TickAna
     if (tickMeasured && !tickStops) {
         // The lane still follows the tick hrtimer (a cancel, an expiry that does not re-arm), but an idle
         // stop that re-programs the tick far ahead without a cancel is seen by tick_stop only.
-        set(Figure::TickStopped, {EvidenceStatus::Inferred,
-                                  "the tick hrtimer's cancels and expiries (the trace holds no timer:tick_stop "
-                                  "event: a stop that re-programs the tick without cancelling it is not seen, "
-                                  "so this is a lower bound)",
-                                  {"timer:tick_stop"}});
+        set(Figure::TickStopped,
+            {EvidenceStatus::Inferred,
+             "the tick hrtimer's cancels and expiries (the trace holds no timer:tick_stop "
+             "event: a stop that re-programs the tick without cancelling it is not seen, "
+             "so this is a lower bound)",
+             {"timer:tick_stop"}});
     } else if (tickMeasured) {
         // the tick hrtimer's starts, cancels and expiries and tick_stop say when it ran
     } else if (ticks && analysis.inferredTickPeriodNs) {

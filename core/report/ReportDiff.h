@@ -19,7 +19,7 @@ enum class Better : uint8_t
 
 struct MetricDiff
 {
-    const char *name; // the JSON key of `compare --json`
+    const char *name;     // the JSON key of `compare --json`
     double before, after; // NaN where that run's trace does not record the figure (Evidence)
     Better better;
     bool changed() const; // a value that differs, or a figure recorded by one run only

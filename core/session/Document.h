@@ -8,6 +8,7 @@
 
 #include "analysis/TickAnalysis.h"
 #include "model/Trace.h"
+#include "report/Evidence.h"
 #include "view/TimelineIndex.h"
 
 #include <cstdint>
@@ -23,6 +24,8 @@ struct Document
     std::shared_ptr<const Trace> trace;
     std::shared_ptr<const TickAnalysis> analysis;
     std::shared_ptr<const TimelineIndex> timeline; // the LOD index over trace + analysis (core/view)
+    // What the trace can tell (report/Evidence), made once with the analysis for the views that say it.
+    std::shared_ptr<const Evidence> evidence;
     // The whole-trace report, made once for the views that show it (copies of a Document share it).
     std::shared_ptr<ReportMemo> reports = std::make_shared<ReportMemo>();
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "OpenRun.h"
 
+#include "analysis/EventRoles.h"
+
 #include "analysis/TickAnalysis.h"
 #include "sim/Presets.h"
 #include "sim/SimReport.h"
@@ -139,6 +141,8 @@ OpenedRun openRun(const RunSource &source, const OpenOptions &options)
     AnalysisOptions analysis = options.analysis;
     analysis.cancel = options.cancel;
     doc.analysis = std::make_shared<const TickAnalysis>(TickAnalysis::run(*doc.trace, analysis));
+    doc.evidence =
+        std::make_shared<const Evidence>(Evidence::of(*doc.trace, EventRoles(*doc.trace), *doc.analysis));
     run.analysisSeconds = since(t0);
     mark("analysed");
     progress(0.95);

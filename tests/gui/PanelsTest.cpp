@@ -11,6 +11,7 @@
 #include "SummaryPanel.h"
 #include "ViewState.h"
 
+#include "analysis/EventRoles.h"
 #include "import/Loader.h"
 #include "report/TickReport.h"
 
@@ -44,6 +45,7 @@ Document load(const char *name)
     d.analysis = std::make_shared<const TickAnalysis>(TickAnalysis::run(*trace));
     d.trace = std::move(trace);
     d.timeline = std::make_shared<const TimelineIndex>(TimelineIndex::build(*d.trace, *d.analysis));
+    d.evidence = std::make_shared<const Evidence>(Evidence::of(*d.trace, EventRoles(*d.trace), *d.analysis));
     return d;
 }
 

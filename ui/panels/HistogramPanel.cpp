@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "HistogramPanel.h"
 
-#include "analysis/EventRoles.h"
 #include "report/Evidence.h"
 
 #include "BackgroundJob.h"
@@ -207,9 +206,8 @@ void HistogramPanel::compute()
             const QString cls =
                 class_->currentIndex() > 0 ? QStringLiteral(" (%1)").arg(class_->currentText()) : QString();
             // A histogram the trace cannot fill names the events that would (one line, no empty axes).
-            const Evidence ev = Evidence::of(*doc_.trace, EventRoles(*doc_.trace), *doc_.analysis);
-            const auto why = [&ev](Figure f) {
-                const FigureEvidence &e = ev.of(f);
+            const auto why = [ev = doc_.evidence](Figure f) {
+                const FigureEvidence &e = ev->of(f);
                 if (e.status != EvidenceStatus::NotRecorded) return QString();
                 QStringList needs;
                 for (const std::string &x : e.missing)

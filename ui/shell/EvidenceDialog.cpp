@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "EvidenceDialog.h"
 
-#include "analysis/EventRoles.h"
 #include "report/Evidence.h"
 #include "session/Document.h"
 
@@ -31,8 +30,7 @@ EvidenceDialog::EvidenceDialog(const Document &doc, QWidget *parent)
     text_->setReadOnly(true);
     text_->setLineWrapMode(QPlainTextEdit::WidgetWidth);
     text_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    text_->setPlainText(QString::fromStdString(
-        formatEvidenceText(Evidence::of(*doc.trace, EventRoles(*doc.trace), *doc.analysis))));
+    text_->setPlainText(QString::fromStdString(formatEvidenceText(*doc.evidence)));
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     QPushButton *copy = buttons->addButton(tr("&Copy"), QDialogButtonBox::ActionRole);
     connect(copy, &QPushButton::clicked, this,

@@ -31,7 +31,7 @@ class QMessageBox;
 namespace tickscope {
 class CaptureDialog;
 class EvidenceDialog;
-}
+} // namespace tickscope
 class QDockWidget;
 class QFrame;
 

@@ -3,7 +3,6 @@
 
 #include "OnePaintBuffer.h"
 #include "analysis/CpuList.h"
-#include "analysis/EventRoles.h"
 #include "report/Evidence.h"
 
 #include "CpuLanePlottable.h"
@@ -81,7 +80,7 @@ void TimelinePlot::rebuild()
                                         d.analysis->group(cpu), {},  {}};
             spec.taskColours = taskColours_;
             // The tick row's evidence: what the row can show of this run's trace.
-            const Evidence ev = Evidence::of(*d.trace, EventRoles(*d.trace), *d.analysis);
+            const Evidence &ev = *d.evidence;
             const FigureEvidence &t = ev.of(Figure::Ticks);
             if (t.status == EvidenceStatus::NotRecorded)
                 spec.tickNotRecorded = QString::fromStdString(t.basis);
@@ -553,8 +552,8 @@ bool TimelinePlot::event(QEvent *e)
         if (r.text.empty() && h->pos().x() >= geometry_.left && geometry_.hit(h->pos().y(), cpu, row, &run) &&
             row == LaneRow::Tick && (d = this->run(run, zero))) {
             // the tick row says what it is drawn from, or why it is empty
-            const Evidence ev = Evidence::of(*d->trace, EventRoles(*d->trace), *d->analysis);
-            const FigureEvidence &t = ev.of(Figure::Ticks), &s = ev.of(Figure::TickStopped);
+            const FigureEvidence &t = d->evidence->of(Figure::Ticks),
+                                 &s = d->evidence->of(Figure::TickStopped);
             QString text;
             if (t.status == EvidenceStatus::NotRecorded)
                 text = tr("Ticks not recorded: %1").arg(QString::fromStdString(t.basis));
