@@ -87,6 +87,13 @@ const char *FileSymbols::function(uint64_t addr) const
     return text_.data() + names_[i];
 }
 
+const char *FileSymbols::functionAt(uint64_t addr) const
+{
+    const auto it = std::lower_bound(addrs_.begin(), addrs_.end(), addr);
+    if (it == addrs_.end() || *it != addr) return nullptr;
+    return text_.data() + names_[static_cast<size_t>(it - addrs_.begin())];
+}
+
 const char *FileSymbols::comm(int pid) const
 {
     if (pid == 0) return "<idle>"; // as libtraceevent names it

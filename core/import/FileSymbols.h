@@ -17,7 +17,9 @@ class NameResolver
 public:
     virtual ~NameResolver() = default;
     virtual const char *function(uint64_t addr) const = 0; // nullptr when unknown
-    virtual const char *comm(int pid) const = 0;           // nullptr when unknown
+    // The function that starts exactly at addr (a function pointer a generic event holds), or nullptr.
+    virtual const char *functionAt(uint64_t addr) const = 0;
+    virtual const char *comm(int pid) const = 0; // nullptr when unknown
 };
 
 class FileSymbols : public NameResolver
@@ -26,6 +28,7 @@ public:
     // kallsyms: /proc/kallsyms text; cmdlines: saved_cmdlines text ("pid comm" lines).
     FileSymbols(std::string kallsyms, const std::string &cmdlines);
     const char *function(uint64_t addr) const override;
+    const char *functionAt(uint64_t addr) const override;
     const char *comm(int pid) const override;
     size_t functionCount() const { return addrs_.size(); }
 

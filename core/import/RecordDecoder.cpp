@@ -4,6 +4,7 @@
 #include "TraceCmdApi.h"
 #include "model/FieldText.h"
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cstring>
@@ -44,6 +45,41 @@ void EventLayouts::commonFieldsFrom(tep_event *ev)
     commonFlags = ref(tep_find_common_field(ev, "common_flags"));
     commonPreempt = ref(tep_find_common_field(ev, "common_preempt_count"));
     commonPid = ref(tep_find_common_field(ev, "common_pid"));
+}
+
+std::shared_ptr<const RecordFormat> EventLayouts::keepFormat(const tep_event *ev, uint16_t type) const
+{
+    auto format = std::make_shared<RecordFormat>();
+    format->swap = swap;
+    int base = INT32_MAX;
+    for (const tep_format_field *f = ev->format.fields; f; f = f->next)
+        base = std::min(base, f->offset);
+    if (base == INT32_MAX || base < 0) base = 0;
+    format->base = base;
+    for (const tep_format_field *f = ev->format.fields; f; f = f->next) {
+        RecordField &r = format->fields.emplace_back();
+        r.name = f->name ? f->name : "";
+        r.offset = f->offset - base;
+        r.size = f->size;
+        const auto has = [&](unsigned long flag) { return (f->flags & flag) != 0; };
+        r.flags = static_cast<uint16_t>((has(TEP_FIELD_IS_ARRAY) ? RecordField::Array : 0) |
+                                        (has(TEP_FIELD_IS_POINTER) ? RecordField::Pointer : 0) |
+                                        (has(TEP_FIELD_IS_SIGNED) ? RecordField::Signed : 0) |
+                                        (has(TEP_FIELD_IS_STRING) ? RecordField::String : 0) |
+                                        (has(TEP_FIELD_IS_DYNAMIC) ? RecordField::Dynamic : 0) |
+                                        (has(TEP_FIELD_IS_LONG) ? RecordField::Long : 0) |
+                                        (has(TEP_FIELD_IS_RELATIVE) ? RecordField::Relative : 0));
+        if ((r.flags & RecordField::Pointer) && !(r.flags & RecordField::Array) &&
+            (r.size == 4 || r.size == 8))
+            format->symbolFields.push_back(format->fields.size() - 1);
+    }
+    format->bareText = format->fields.size() == 1 && format->fields[0].name == "text" &&
+                       (format->fields[0].flags & RecordField::String);
+    if (formats_ && ev->id >= 0 && static_cast<size_t>(ev->id) < formatIndex_.size() &&
+        formatIndex_[static_cast<size_t>(ev->id)] >= 0)
+        format->formatText = (*formats_)[static_cast<size_t>(formatIndex_[static_cast<size_t>(ev->id)])].text;
+    trace_.setRecordFormat(type, format);
+    return format;
 }
 
 const EventLayout *EventLayouts::add(tep_event *ev) const
@@ -103,8 +139,10 @@ const EventLayout *EventLayouts::add(tep_event *ev) const
             op.spec = &f;
             break;
         case FieldRole::Text:
-            op.code = FieldOp::Const;
-            break; // a generic event's text is not kept (0)
+            // a generic event: its record is kept, and prints by the file's format
+            op.code = FieldOp::Keep;
+            l.kept = keepFormat(ev, l.type);
+            break;
         case FieldRole::Comm:
             break;
         }
@@ -186,6 +224,12 @@ const EventLayout *EventLayouts::parse(int id) const
 const char *TepNames::function(uint64_t addr) const
 {
     return tep_find_function(tep_, addr);
+}
+
+const char *TepNames::functionAt(uint64_t addr) const
+{
+    const char *name = tep_find_function(tep_, addr);
+    return name && tep_find_function_address(tep_, addr) == addr ? name : nullptr;
 }
 
 const char *TepNames::comm(int pid) const
@@ -336,6 +380,25 @@ uint32_t RecordDecoder::fromPrint(const tep_record &rec, const FieldSpec &f)
     return id;
 }
 
+uint32_t RecordDecoder::keep(const uint8_t *d, int size, const RecordFormat &format)
+{
+    if (format.base >= size) return 0;
+    const std::string_view record(reinterpret_cast<const char *>(d) + format.base,
+                                  static_cast<size_t>(size - format.base));
+    if (format.symbolFields.empty()) return strings_.keep(record);
+    // A pointer that is a function's address prints as the function (as libtraceevent does): its name is
+    // looked up now, while the file's symbols are at hand, and kept after the record.
+    kept_.assign(record);
+    for (const size_t k : format.symbolFields) {
+        const RecordField &f = format.fields[k];
+        const uint64_t v = num(d, size, {f.offset + format.base, f.size, 0});
+        const char *name = v ? names_.functionAt(v) : nullptr;
+        const uint32_t id = name ? strings_.intern(name) : 0;
+        kept_.append(reinterpret_cast<const char *>(&id), sizeof id);
+    }
+    return strings_.keep(kept_);
+}
+
 bool RecordDecoder::decode(const tep_record &rec, CpuEvents &out)
 {
     const auto *d = static_cast<const uint8_t *>(rec.data);
@@ -411,6 +474,9 @@ bool RecordDecoder::decode(const tep_record &rec, CpuEvents &out)
         }
         case FieldOp::FromPrint:
             kinds::store(buf, op.at, fromPrint(rec, *op.spec));
+            break;
+        case FieldOp::Keep:
+            kinds::store(buf, op.at, keep(d, sz, *l->kept));
             break;
         }
     }

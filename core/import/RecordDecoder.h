@@ -49,6 +49,7 @@ struct FieldOp
         Pointer,   // a pointer value, stored as its pointer id
         String,    // a char array or __data_loc string
         FromPrint, // from libtraceevent's printed record
+        Keep,      // a generic event: its record from byte `value` on, kept as it is
     };
     Code code = Const;
     bool trimNewlines = false;
@@ -78,6 +79,7 @@ struct EventLayout
     FieldOp ops[kMaxKindFields];
     CommOp comms[kMaxKindFields];
     bool known = false;
+    std::shared_ptr<const RecordFormat> kept; // a generic event's format (its records are kept)
 };
 
 class EventLayouts
@@ -103,6 +105,8 @@ public:
 
 private:
     const EventLayout *add(tep_event *ev) const; // called with the lock held (lazy) or alone (eager)
+    // A generic event's format, kept with its trace type.
+    std::shared_ptr<const RecordFormat> keepFormat(const tep_event *ev, uint16_t type) const;
     const EventLayout *parse(int id) const;
     void commonFieldsFrom(tep_event *ev);
 
@@ -123,6 +127,7 @@ class TepNames : public NameResolver
 public:
     explicit TepNames(tep_handle *tep) : tep_(tep) {}
     const char *function(uint64_t addr) const override;
+    const char *functionAt(uint64_t addr) const override;
     const char *comm(int pid) const override;
 
 private:
@@ -149,6 +154,7 @@ private:
     void noteComm(int64_t ts, int32_t pid, std::string_view comm);
     void notePid(int32_t pid);
     uint32_t fromPrint(const tep_record &rec, const FieldSpec &f);
+    uint32_t keep(const uint8_t *d, int size, const RecordFormat &format);
 
     tep_handle *tep_;
     const NameResolver &names_;
@@ -157,6 +163,7 @@ private:
     std::unordered_map<uint64_t, uint32_t> symbols_;
     std::unordered_set<int32_t> pidsSeen_;
     int32_t lastPid_ = INT32_MIN;
+    std::string kept_; // a generic record being kept, with its function names
     // Direct-mapped cache of the last comm noted per pid, so that a sched event whose comm did not
     // change costs a 16-byte compare instead of a hash lookup.
     struct CommSlot

@@ -267,6 +267,18 @@ void syscallPrint(const KindSpec &, const EventView &e, std::string &o)
     appendf(o, "NR %d", p.id);
 }
 
+void genericPrint(const KindSpec &, const EventView &e, std::string &o)
+{
+    TextP p;
+    std::memcpy(&p, e.payload, sizeof p);
+    const std::string_view kept = e.trace.strings.str(p.text);
+    const auto &types = e.trace.types();
+    if (e.type < types.size() && types[e.type].format)
+        printRecord(*types[e.type].format, kept, e.trace.strings, o);
+    else
+        o += kept;
+}
+
 bool printText(const KindSpec &, std::string_view f, StringPool &strings, Decoded &out, bool textNamed)
 {
     const size_t p = textNamed ? npos : f.find(": ");

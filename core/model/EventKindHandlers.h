@@ -23,6 +23,8 @@ bool timerStartText(const KindSpec &s, std::string_view f, StringPool &strings, 
 void timerStartPrint(const KindSpec &, const EventView &e, std::string &o);
 bool syscallText(const KindSpec &s, std::string_view f, StringPool &strings, Decoded &out, bool);
 void syscallPrint(const KindSpec &, const EventView &e, std::string &o);
+// A generic event: its text, or its kept record printed by the trace.dat's format.
+void genericPrint(const KindSpec &, const EventView &e, std::string &o);
 bool printText(const KindSpec &, std::string_view f, StringPool &strings, Decoded &out, bool textNamed);
 bool isVectorEntry(std::string_view system, std::string_view name);
 bool isVectorExit(std::string_view system, std::string_view name);

@@ -285,7 +285,7 @@ using Kind = KindSpec;
 // kind, system, name(s), payload size, fields; then the entry's special handling, if any
 // clang-format off
 const KindSpec kBuiltin[] = {
-    {K::Generic, "", "generic", size<TextP>(), kGenericF},
+    Kind{K::Generic, "", "generic", size<TextP>(), kGenericF}.printBy(genericPrint),
     {K::HrtimerStart, "timer", "hrtimer_start", size<HrtimerStartP>(), kHrtimerStartF},
     {K::HrtimerCancel, "timer", "hrtimer_cancel", size<PtrP>(), kHrtimerPtrF},
     {K::HrtimerExpireEntry, "timer", "hrtimer_expire_entry", size<HrtimerExpireEntryP>(), kHrtimerExpireEntryF},

@@ -180,6 +180,7 @@ struct EventView
     const Trace &trace;
     const uint8_t *payload;
     int64_t ts;
+    uint16_t type = 0; // the trace's type id (a Generic event's record format is the type's)
 };
 
 struct KindSpec

@@ -45,6 +45,14 @@ std::string_view StringPool::store(std::string_view s)
     return {dst, s.size()};
 }
 
+uint32_t StringPool::keep(std::string_view bytes)
+{
+    std::lock_guard lock(mutex_);
+    const auto id = static_cast<uint32_t>(views_.size());
+    views_.push_back(store(bytes));
+    return id;
+}
+
 uint32_t StringPool::intern(std::string_view s, std::string_view *stable)
 {
     std::lock_guard lock(mutex_);

@@ -28,6 +28,9 @@ public:
 
     // Thread-safe. `stable`, when given, receives the pool's own copy of s.
     uint32_t intern(std::string_view s, std::string_view *stable = nullptr);
+    // Thread-safe. Stores bytes under a new id without looking for an equal one (a generic event's record:
+    // nearly every one differs, and a lookup table would double their cost).
+    uint32_t keep(std::string_view bytes);
     // Not synchronised with intern(): read once loading has finished, or ids you interned yourself.
     std::string_view str(uint32_t id) const { return id < views_.size() ? views_[id] : std::string_view{}; }
     // Returns 0 when absent (and s is not empty). Thread-safe.
@@ -61,6 +64,7 @@ class LocalInterner
 public:
     explicit LocalInterner(StringPool &pool) : pool_(pool) {}
     uint32_t intern(std::string_view s);
+    uint32_t keep(std::string_view bytes) { return pool_.keep(bytes); } // not cached: each is new
     uint32_t internPointer(uint64_t value)
     {
         if (value == 0) return 0; // (the pool's id of the null pointer)

@@ -7,10 +7,12 @@
 #include "CpuEvents.h"
 #include "EventKind.h"
 #include "FunctionSpans.h"
+#include "RecordFormat.h"
 #include "StringPool.h"
 #include "TaskTable.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -21,6 +23,9 @@ struct EventType
     std::string system; // empty when the source does not say (text traces)
     std::string name;
     EventKind kind = EventKind::Generic;
+    // A Generic type read from a trace.dat: the format its kept record bytes print by (nullptr: the
+    // event's text is a string, as a text trace gives it).
+    std::shared_ptr<const RecordFormat> format;
 };
 
 struct TraceMeta
@@ -64,6 +69,10 @@ public:
     }
     int findType(std::string_view name) const; // -1 when absent (first match on name)
     const std::vector<EventType> &types() const { return types_; }
+    void setRecordFormat(uint16_t type, std::shared_ptr<const RecordFormat> f)
+    {
+        types_[type].format = std::move(f);
+    }
     EventKind kind(uint16_t type) const { return types_[type].kind; }
     const std::vector<uint8_t> &typeSizes() const { return typeSizes_; }
 

@@ -41,7 +41,7 @@ public:
         const KindSpec &spec = kinds::spec(type.kind);
         const std::string_view name = spec.textName.empty() ? std::string_view(type.name) : spec.textName;
         line_.clear();
-        kinds::print(type.kind, EventView{t_, ev.payloadBytes(i), ts}, line_);
+        kinds::print(type.kind, EventView{t_, ev.payloadBytes(i), ts, ev.type(i)}, line_);
         std::fprintf(f_, "%16s-%-7d [%03d] %s %5" PRId64 ".%09" PRId64 ": %.*s: %s\n", comm.c_str(), pid, cpu,
                      flags, ts / 1000000000, ts % 1000000000, static_cast<int>(name.size()), name.data(),
                      line_.c_str());

@@ -77,7 +77,22 @@ struct TypeOut
     std::vector<OutField> fields;
     uint32_t fixedSize = kCommon;
     const KindSpec *spec = nullptr;
+    const RecordFormat *recordFormat = nullptr; // a generic event kept from a trace.dat
+    bool asKept = false; // written with the file's own format and its record bytes (else as its text)
 };
+
+// A kept event's own format text, renumbered.
+std::string renumbered(std::string_view text, int id)
+{
+    const size_t at = text.find("\nID: ");
+    if (at == std::string_view::npos) return {};
+    const size_t end = text.find('\n', at + 1);
+    std::string out(text.substr(0, at));
+    out += "\nID: " + std::to_string(id);
+    if (end != std::string_view::npos) out += text.substr(end);
+    if (out.empty() || out.back() != '\n') out += '\n';
+    return out;
+}
 
 std::string typeName(const OutField &f)
 {
@@ -201,6 +216,7 @@ public:
             const EventType &type = types[k];
             const KindSpec &s = kinds::spec(type.kind);
             o.spec = &s;
+            o.recordFormat = type.format.get();
             o.system = !type.system.empty() ? type.system
                        : !s.system.empty()  ? std::string(s.system)
                                             : "generic";
@@ -213,6 +229,13 @@ public:
                                                    : nextId++;
             else
                 o.id = nextId++;
+            // A kept record whose common fields are ours (8 bytes, as on every kernel since 4.x): written as
+            // it was read, with its own format; otherwise as its text.
+            if (o.recordFormat && o.recordFormat->base == static_cast<int>(kCommon) &&
+                !(o.format = renumbered(o.recordFormat->formatText, o.id)).empty()) {
+                o.asKept = true;
+                continue;
+            }
             layFields(o, present[k]);
             buildFormat(o, name);
         }
@@ -238,6 +261,13 @@ public:
         for (const auto &[id, addr] : symbolAddr_) {
             char buf[32];
             std::snprintf(buf, sizeof buf, "%016" PRIx64 " T ", addr);
+            m.kallsyms += buf;
+            m.kallsyms += t_.strings.str(id);
+            m.kallsyms += '\n';
+        }
+        for (const auto &[addr, id] : keptSymbols_) {
+            char buf[32];
+            std::snprintf(buf, sizeof buf, "%016" PRIx64 " t ", addr);
             m.kallsyms += buf;
             m.kallsyms += t_.strings.str(id);
             m.kallsyms += '\n';
@@ -270,6 +300,11 @@ public:
         const int32_t pid = cur.pid();
         std::memcpy(rec_.data() + 4, &pid, 4);
         const uint8_t *payload = ev.payloadBytes(0) + cur.payloadOffset();
+        if (o.asKept) {
+            const std::string_view kept = keptRecord(o, payload);
+            rec_.insert(rec_.end(), kept.begin(), kept.end());
+            return static_cast<uint32_t>(rec_.size());
+        }
         for (const OutField &f : o.fields) {
             uint8_t *at = rec_.data() + f.offset;
             switch (f.put) {
@@ -300,7 +335,12 @@ public:
             case Put::DataLoc:
             case Put::TailText: {
                 const auto id = static_cast<uint32_t>(kinds::load(payload, f.spec->at));
-                const std::string_view s = t_.strings.str(id);
+                std::string_view s = t_.strings.str(id);
+                if (o.recordFormat) {
+                    text_.clear();
+                    printRecord(*o.recordFormat, s, t_.strings, text_);
+                    s = text_;
+                }
                 const auto start = static_cast<uint32_t>(rec_.size());
                 rec_.insert(rec_.end(), s.begin(), s.end());
                 if (f.put == Put::TailText && (s.empty() || s.back() != '\n')) rec_.push_back('\n');
@@ -366,6 +406,36 @@ private:
         o.fixedSize = off;
     }
 
+    // A kept event's record bytes (without the function names kept after them).
+    std::string_view keptRecord(const TypeOut &o, const uint8_t *payload) const
+    {
+        const std::string_view kept =
+            t_.strings.str(static_cast<uint32_t>(kinds::load(payload, o.spec->fields[0].at)));
+        const size_t names = o.recordFormat->symbolFields.size() * sizeof(uint32_t);
+        return kept.size() >= names ? kept.substr(0, kept.size() - names) : std::string_view{};
+    }
+
+    // The functions kept records point at, at their own addresses, so that the file names them again.
+    void noteKeptSymbols(const TypeOut &o, const uint8_t *payload)
+    {
+        const std::string_view kept =
+            t_.strings.str(static_cast<uint32_t>(kinds::load(payload, o.spec->fields[0].at)));
+        const RecordFormat &f = *o.recordFormat;
+        const size_t names = f.symbolFields.size() * sizeof(uint32_t);
+        if (kept.size() < names) return;
+        const size_t bytes = kept.size() - names;
+        for (size_t k = 0; k < f.symbolFields.size(); ++k) {
+            uint32_t id;
+            std::memcpy(&id, kept.data() + bytes + k * sizeof id, sizeof id);
+            const RecordField &field = f.fields[f.symbolFields[k]];
+            if (!id || field.offset < 0 || static_cast<size_t>(field.offset) + 8 > bytes || field.size != 8)
+                continue;
+            uint64_t addr;
+            std::memcpy(&addr, kept.data() + field.offset, 8);
+            keptSymbols_.emplace(addr, id);
+        }
+    }
+
     void collectSymbols()
     {
         std::vector<uint32_t> ids;
@@ -373,6 +443,8 @@ private:
             const CpuEvents &ev = t_.cpu(c);
             for (CpuEvents::Cursor cur(ev, 0); cur.valid(); cur.next()) {
                 const TypeOut &o = out_[ev.type(cur.index())];
+                if (o.asKept && !o.recordFormat->symbolFields.empty())
+                    noteKeptSymbols(o, ev.payloadBytes(0) + cur.payloadOffset());
                 for (const OutField &f : o.fields) {
                     if (f.put != Put::Symbol) continue;
                     const auto id = static_cast<uint32_t>(
@@ -396,7 +468,9 @@ private:
     const Trace &t_;
     std::vector<TypeOut> out_;
     std::map<uint32_t, uint64_t> symbolAddr_;
+    std::map<uint64_t, uint32_t> keptSymbols_; // address -> name id, of kept records' function pointers
     std::vector<uint8_t> rec_;
+    std::string text_; // a kept record printed as text
 };
 
 } // namespace

@@ -17,12 +17,14 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <sstream>
 #include <sys/mount.h>
 #include <unistd.h>
 
@@ -198,15 +200,14 @@ TEST(DatWriter, GapsLongRecordsAndUnknownEventsRoundTrip)
         for (int c = 0; c < 2; ++c) {
             for (size_t i = 0; i < t->cpu(c).size(); ++i) {
                 EXPECT_EQ(back->cpu(c).ts(i), t->cpu(c).ts(i)) << recordApi;
-                const std::string name = t->types()[t->cpu(c).type(i)].name;
-                if (name == "workqueue_execute_start") continue; // a generic event: its text, checked below
                 EXPECT_EQ(formatEventFields(*back, c, i), formatEventFields(*t, c, i)) << recordApi;
             }
         }
         const auto &first = back->cpu(0);
         EXPECT_EQ(formatEventFields(*back, 0, 1), longText);
-        // a generic event keeps its name (the model keeps no fields of trace.dat events it does not know)
+        // a generic event keeps its name and its text
         EXPECT_EQ(back->types()[back->cpu(1).type(0)].name, "workqueue_execute_start");
+        EXPECT_EQ(formatEventFields(*back, 1, 0), "work struct 00000000c0ffee00: function vmstat_update");
         EXPECT_EQ(first.pid(1), 10);
     }
     if (haveTraceCmd()) {
@@ -215,6 +216,46 @@ TEST(DatWriter, GapsLongRecordsAndUnknownEventsRoundTrip)
         EXPECT_NE(rep.out.find(longText), std::string::npos);
         EXPECT_NE(rep.out.find("work struct 00000000c0ffee00: function vmstat_update"), std::string::npos)
             << rep.out;
+    }
+    fs::remove_all(w.dir);
+}
+
+// A trace.dat's events of kinds tickscope has no entry for are written back as they were read: their own
+// format, their record bytes, the functions their pointers name; trace-cmd prints them as it did the
+// original.
+TEST(DatWriter, KeptGenericEventsRoundTripWithTheirOwnFormat)
+{
+    const auto t = loadTrace(dataPath("host-generic.dat"));
+    const WrittenBack w = writeAndLoadBack(*t, "generic.dat");
+    const auto generics = [](const Trace &x) {
+        std::vector<std::string> out;
+        for (int c = 0; c < x.cpuCount(); ++c)
+            for (size_t i = 0; i < x.cpu(c).size(); ++i)
+                if (x.kind(x.cpu(c).type(i)) == EventKind::Generic)
+                    out.push_back(x.types()[x.cpu(c).type(i)].name + ": " + formatEventFields(x, c, i));
+        return out;
+    };
+    const auto before = generics(*t);
+    ASSERT_GE(before.size(), 200u);
+    EXPECT_NE(std::find(before.begin(), before.end(),
+                        "workqueue_execute_start: work=0xffffffff82fe1ca0 function=crng_reseed"),
+              before.end());
+    for (const bool recordApi : {false, true})
+        EXPECT_EQ(generics(*w.loaded[recordApi]), before) << recordApi;
+    if (haveTraceCmd()) {
+        const auto fields = [](const std::string &file) {
+            std::vector<std::string> out;
+            std::istringstream in(run("trace-cmd report -R '" + file + "'").out);
+            for (std::string line; std::getline(in, line);)
+                if (line.find("sched_process_exec:") != std::string::npos ||
+                    line.find("workqueue_execute_start:") != std::string::npos ||
+                    line.find("signal_generate:") != std::string::npos)
+                    out.push_back(line.substr(line.find(": ", line.find(']')) + 2));
+            return out;
+        };
+        const auto a = fields(dataPath("host-generic.dat"));
+        EXPECT_GE(a.size(), 20u);
+        EXPECT_EQ(fields(w.path), a);
     }
     fs::remove_all(w.dir);
 }
