@@ -184,6 +184,10 @@ private:
     bool sawEvent_ = false;
     size_t badLines_ = 0;
     std::string firstBad_;
+    std::string firstBadForm_;    // the unreadable tracefs form the first bad line is in, if any
+    bool microseconds_ = false;   // tracefs's latency format: times in whole microseconds
+    std::string firstHeaderForm_; // the same, of the first header-like line (context-info off looks like one)
+    size_t headerLines_ = 0;
     std::string truncated_;
     std::string carryPrefix_;
     bool carry_ = false;
@@ -298,7 +302,11 @@ void TextImport::onLine(std::string_view line, bool unterminated)
             onGraph(instance(""), g, line);
             return;
         }
-        if (!sawEvent_ && text::looksLikeHeader(line)) return;
+        if (!sawEvent_ && text::looksLikeHeader(line)) {
+            // a header line, or the first of a text in a form no line of which parses
+            if (firstHeaderForm_.empty() && !headerLines_++) firstHeaderForm_ = text::unreadableForm(line);
+            return;
+        }
         break;
     }
     badLine(line);
@@ -306,7 +314,10 @@ void TextImport::onLine(std::string_view line, bool unterminated)
 
 void TextImport::badLine(std::string_view line)
 {
-    if (badLines_++ == 0) firstBad_ = "line " + std::to_string(lineNo_) + ": " + quoteLine(line);
+    if (badLines_++ == 0) {
+        firstBad_ = "line " + std::to_string(lineNo_) + ": " + quoteLine(line);
+        firstBadForm_ = text::unreadableForm(line);
+    }
 }
 
 Instance &TextImport::instance(std::string_view prefix)
@@ -471,7 +482,9 @@ void TextImport::onEvent(ParsedLine &pl, std::string_view line)
         ++in.timerStarts;
         in.timerStartsDPI += d.timerFlagsDPI;
     }
-    traceCmdEvidence_ = traceCmdEvidence_ || pl.latencyColumns || d.pluginForm || !pl.prefix.empty();
+    traceCmdEvidence_ =
+        traceCmdEvidence_ || (pl.latencyColumns && !pl.microseconds) || d.pluginForm || !pl.prefix.empty();
+    microseconds_ = microseconds_ || pl.microseconds;
     sawEvent_ = true;
 
     CpuState &cs = cpu(in, pl.cpu);
@@ -525,6 +538,8 @@ std::vector<std::unique_ptr<Trace>> TextImport::finish()
     if (live.empty() && outside_)
         throw LoadError(path_ +
                         ": no events in the chosen window (--load-window: seconds after the first event)");
+    if (live.empty() && !firstBadForm_.empty()) throw LoadError(path_ + ": " + firstBadForm_);
+    if (live.empty() && !firstHeaderForm_.empty()) throw LoadError(path_ + ": " + firstHeaderForm_);
     if (live.empty())
         throw LoadError(path_ + ": no ftrace events found (not a trace.dat or ftrace text file)");
     std::stable_partition(live.begin(), live.end(), [](const Instance *in) { return in->name.empty(); });
@@ -536,6 +551,9 @@ std::vector<std::unique_ptr<Trace>> TextImport::finish()
         fileWarnings.push_back("skipped " + std::to_string(badLines_) + " unparsable line" +
                                (badLines_ == 1 ? "" : "s") + " (first at " + firstBad_ + ")");
     }
+    if (microseconds_)
+        fileWarnings.push_back("times in whole microseconds since the ring buffer's start (tracefs "
+                               "options/latency-format): nothing finer than 1 us is in this text");
     if (!truncated_.empty()) {
         fileWarnings.push_back("skipped the last line: it has no newline (truncated file?): " + truncated_);
     }

@@ -127,7 +127,44 @@ bool parseNameAndFields(std::string_view rest, ParsedLine &out)
     if (c == 0 || c == npos || c > 256) return false;
     out.name = rest.substr(0, c);
     out.fields = ltrim(rest.substr(c + 1));
+    // options/sym-addr: a print event's caller with its address, "tracing_mark_write <ffffffff814abf11>"
+    if (const size_t lt = out.name.find(" <"); lt != npos && out.name.back() == '>') {
+        const std::string_view addr = out.name.substr(lt + 2, out.name.size() - lt - 3);
+        if (!addr.empty() && std::all_of(addr.begin(), addr.end(),
+                                         [](char ch) { return isDigit(ch) || (ch >= 'a' && ch <= 'f'); }))
+            out.name = out.name.substr(0, lt);
+    }
+    // options/sym-offset: the same caller with its offset, "tracing_mark_write+0x91/0x170"
+    if (const size_t plus = out.name.find("+0x"); plus != npos && out.name.find('/', plus) != npos)
+        out.name = scan::stripSymbolOffset(out.name);
     return !hasSpace(out.name);
+}
+
+// tracefs's latency format (options/latency-format): "  1234us#: ", microseconds since the buffer's start
+// then the delay mark of the next event ('$' > 1 s, '@' > 100 ms, '*' > 10 ms, '#' > 1 ms, '!' > 100 us,
+// '+' > 10 us, ' ').
+bool parseMicrosecondEvent(std::string_view line, const PrefixOracle *prefixes, ParsedLine &out)
+{
+    static constexpr std::string_view kMarks = " +!#*@$";
+    const std::string_view head = line.substr(0, std::min(line.size(), kMaxHead));
+    for (size_t us = head.find("us"); us != npos; us = head.find("us", us + 2)) {
+        if (us + 4 >= line.size() || kMarks.find(line[us + 2]) == npos || line[us + 3] != ':' ||
+            line[us + 4] != ' ')
+            continue;
+        size_t b = us;
+        while (b > 0 && isDigit(line[b - 1]))
+            --b;
+        uint64_t v = 0;
+        if (b == us || b == 0 || !isSpace(line[b - 1]) || us - b > 15 || !parseDec(line.substr(b, us - b), v))
+            continue;
+        if (!parseHead(line.substr(0, b), prefixes, out) || !out.latencyColumns) continue;
+        out.ts = static_cast<int64_t>(v) * 1000;
+        out.microseconds = true;
+        if (!parseNameAndFields(line.substr(us + 4), out)) return false;
+        out.kind = LineKind::Event;
+        return true;
+    }
+    return false;
 }
 
 bool parseEvent(std::string_view line, const PrefixOracle *prefixes, ParsedLine &out)
@@ -136,7 +173,7 @@ bool parseEvent(std::string_view line, const PrefixOracle *prefixes, ParsedLine 
     size_t pos = 0;
     for (int tries = 0; tries < kMaxTsCandidates && pos < limit;) {
         const void *hit = std::memchr(line.data() + pos, ':', limit - pos);
-        if (!hit) return false;
+        if (!hit) break;
         const size_t colon = static_cast<size_t>(static_cast<const char *>(hit) - line.data());
         pos = colon + 1;
         if (colon + 1 >= line.size() || line[colon + 1] != ' ') continue;
@@ -152,7 +189,7 @@ bool parseEvent(std::string_view line, const PrefixOracle *prefixes, ParsedLine 
         out.kind = LineKind::Event;
         return true;
     }
-    return false;
+    return parseMicrosecondEvent(line, prefixes, out);
 }
 
 // "CPU:1 [LOST 12 EVENTS]" (tracefs), "CPU:0 [12 EVENTS DROPPED]", "CPU:0 [EVENTS DROPPED]" (trace-cmd)
@@ -291,6 +328,34 @@ bool looksLikeHeader(std::string_view line)
            line.find_first_of("=:") != std::string_view::npos &&
            std::all_of(line.begin(), line.end(),
                        [](char ch) { return (ch >= 0x20 && ch < 0x7f) || ch == '\t' || ch == '\r'; });
+}
+
+std::string unreadableForm(std::string_view line)
+{
+    const auto word = [&](size_t &at, auto accept) {
+        const size_t from = at;
+        while (at < line.size() && accept(line[at]))
+            ++at;
+        const bool ok = at > from && at < line.size() && line[at] == ' ';
+        ++at;
+        return ok;
+    };
+    const auto isHex = [](char c) { return isDigit(c) || (c >= 'a' && c <= 'f'); };
+    size_t at = 0;
+    if (word(at, isDigit) && word(at, isDigit) && word(at, isDigit))
+        return "ftrace text in the raw form (tracefs options/raw): its lines give event type numbers, not "
+               "the events' names and fields; read the trace with options/raw off, or record a trace.dat";
+    at = 0;
+    if (word(at, isHex) && word(at, isHex) && word(at, isHex) && at == 8 + 1 + 8 + 1 + 16 + 1)
+        return "ftrace text in the hex form (tracefs options/hex): its lines give event type numbers, not "
+               "the events' names and fields; read the trace with options/hex off, or record a trace.dat";
+    at = 0;
+    const auto isName = [](char c) { return (c >= 'a' && c <= 'z') || isDigit(c) || c == '_'; };
+    if (!line.empty() && line[0] >= 'a' && line[0] <= 'z' &&
+        word(at, [&](char c) { return isName(c) || c == ':'; }) && line[at - 2] == ':')
+        return "ftrace text without the context columns (tracefs options/context-info off): no task, CPU or "
+               "timestamp on its lines; read the trace with options/context-info on";
+    return {};
 }
 
 } // namespace tickscope::text

@@ -12,6 +12,7 @@
 #include <charconv>
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <string_view>
 
 namespace tickscope::text {
@@ -50,8 +51,10 @@ struct ParsedLine
     bool hasFlags = false;       // the irq-flags column was present
     bool latencyColumns = false; // `trace-cmd report -l`: comm truncated to 8 chars, cpu fused with flags
     bool commCut = false;        // the comm may be cut short (function_graph's funcgraph-proc: 7 chars)
-    std::string_view name;       // event name as printed
-    std::string_view fields;     // text after "name:", leading padding removed
+    // tracefs with options/latency-format: "  1234us+: ", whole microseconds since the buffer's start
+    bool microseconds = false;
+    std::string_view name;   // event name as printed
+    std::string_view fields; // text after "name:", leading padding removed
     // The syscalls events print no name: "sys_openat(dfd: ...)" enters (1), "sys_openat -> 0x3" returns
     // (2); `name` is then "sys_openat", the event syscalls:sys_enter_openat / sys_exit_openat.
     uint8_t syscall = 0;
@@ -74,6 +77,11 @@ bool hasCpuColumn(std::string_view line);
 // A header line of a tool's text before its events (trace-cmd's "version = 6" and the like): a name,
 // '=' or ':', printable, no CPU column.
 bool looksLikeHeader(std::string_view line);
+
+// For a text none of whose lines is an event: what tracefs form its first line is in, when it is one the
+// importer cannot read (options/raw, options/hex, options/context-info off), as the words of an error;
+// empty otherwise.
+std::string unreadableForm(std::string_view line);
 
 // "335.037977" (us), "4.804849357" (ns), any 1..9 fractional digits, or an integer (counter clocks).
 bool parseTimestamp(std::string_view tok, int64_t &ns);

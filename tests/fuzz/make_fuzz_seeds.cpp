@@ -39,10 +39,12 @@ int main(int argc, char **argv)
     }
     const fs::path data = argv[1], out = argv[2];
     const std::set<std::string> systems{
-        "ftrace",           "timer",        "sched",     "irq", "irq_vectors", "power",
-        "context_tracking", "raw_syscalls", "exceptions"};
+        "ftrace",           "timer",        "sched",      "irq",    "irq_vectors", "power",
+        "context_tracking", "raw_syscalls", "exceptions", "signal", "workqueue",   "task"};
     int n = 0;
-    for (const char *name : {"nohzfull-poll.dat", "host-cyclic-v6.dat", "host-lost.dat"}) {
+    // host-generic.dat: events of kinds outside the table, kept with their own formats
+    for (const char *name :
+         {"nohzfull-poll.dat", "host-cyclic-v6.dat", "host-lost.dat", "host-generic.dat"}) {
         const TinyDat t = TinyDat::fromFile(data / name, 2, systems);
         for (const auto &target : {"fuzz_tracedat", "fuzz_tracedat_reference"}) {
             write(out / target / (std::string(name) + ".v6"), t.write6());
@@ -58,6 +60,12 @@ int main(int argc, char **argv)
     write(out / "fuzz_text" / "arm64-nohzfull.txt", head(data / "arm64/arm64-6.1-nohzfull.txt", 200));
     write(out / "fuzz_text" / "syscalls.txt", head(data / "text/tracefs-syscalls.txt", 120));
     write(out / "fuzz_text" / "overwritten.txt", head(data / "text/tracefs-noirqinfo.txt", 120));
+    // trace_options forms: sym-offset with the TGID column, sym-addr, latency-format (microseconds), and the
+    // refused raw form
+    write(out / "fuzz_text" / "symoffset-tgid.txt", head(data / "text/tracefs-symoffset-tgid.txt", 120));
+    write(out / "fuzz_text" / "symaddr.txt", head(data / "text/tracefs-symaddr.txt", 120));
+    write(out / "fuzz_text" / "latency-format.txt", head(data / "text/tracefs-latency.txt", 120));
+    write(out / "fuzz_text" / "raw-form.txt", head(data / "text/tracefs-raw.txt", 40));
     write(
         out / "fuzz_text" / "report-raw.txt",
         "cpus=2\n"
