@@ -124,6 +124,19 @@ bool parseNameAndFields(std::string_view rest, ParsedLine &out)
         }
     }
     const size_t c = rest.find(':');
+    // The function tracer's lines name no event: "copy_process.part.5+0x14/0x1acc <-_do_fork+0xc0/0x41c"
+    // (options/print-parent, sym-offset), "vfs_read <ffffffff811c2a40> <-ksys_read <ffffffff811c2b3f>"
+    // (sym-addr), or the function alone: kept as a "function" event with the text as written.
+    const std::string_view first = rest.substr(0, rest.find(' '));
+    if (!first.empty() && first.size() <= 256 && c == npos &&
+        std::all_of(first.begin(), first.end(), [](char ch) {
+            return isDigit(ch) || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_' ||
+                   ch == '.' || ch == '+' || ch == '/' || ch == '$';
+        })) {
+        out.name = "function";
+        out.fields = rest;
+        return true;
+    }
     if (c == 0 || c == npos || c > 256) return false;
     out.name = rest.substr(0, c);
     out.fields = ltrim(rest.substr(c + 1));

@@ -107,3 +107,24 @@ TEST(TextForms, RawHexAndNoContextFormsAreRefusedWithTheOptionNamed)
         }
     }
 }
+
+// The function tracer names no event on its lines; each becomes a "function" event with the line's text
+// (the forms trace_output.c prints with options/print-parent, sym-offset and sym-addr, written by hand
+// here: this machine's hypervisor refuses the function tracer).
+TEST(TextForms, FunctionTracerLinesAreFunctionEvents)
+{
+    const std::string path = writeFile("fn.txt", "# tracer: function\n"
+                                                 "#\n"
+                                                 "     <...>-1234    [001] d..1.   100.000100: "
+                                                 "copy_process.part.5+0x14/0x1acc <-_do_fork+0xc0/0x41c\n"
+                                                 "      bash-1234    [001] d..1.   100.000200: vfs_read "
+                                                 "<ffffffff811c2a40> <-ksys_read <ffffffff811c2b3f>\n"
+                                                 "      bash-1234    [000] .....   100.000300: vfs_read\n");
+    const auto t = loadOne(path);
+    ASSERT_TRUE(t);
+    EXPECT_TRUE(t->warnings.empty());
+    ASSERT_EQ(t->eventCount(), 3u);
+    EXPECT_EQ(t->types()[t->cpu(1).type(0)].name, "function");
+    EXPECT_EQ(formatEventFields(*t, 1, 0), "copy_process.part.5+0x14/0x1acc <-_do_fork+0xc0/0x41c");
+    EXPECT_EQ(formatEventFields(*t, 0, 0), "vfs_read");
+}
