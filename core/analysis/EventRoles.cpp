@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "EventRoles.h"
 
+#include "model/MachineFacts.h"
 #include "model/Trace.h"
 
 #include <algorithm>
+#include <cmath>
+#include <unordered_map>
 
 namespace tickscope {
 
@@ -85,6 +88,69 @@ std::string EventRoles::timerIrqNames(const Trace &trace) const
 EventRoles::EventRoles(const Trace &trace)
 {
     refresh(trace);
+    if (!useLocalTimer_ && timerIrqNames_.empty() && recorded(Role::IrqHandlerEntry)) inferTimerIrq(trace);
+}
+
+// An interrupt of a name no clock event driver in kTimerIrqNames uses, taken for the per-CPU timer by how it
+// behaves: of its gaps shorter than kShortGap on a CPU, at least half lie within 10 % of one tick period
+// (HZ from the machine facts, else the best of 100/250/300/1000), at least kMinTicks of them; on more than
+// one CPU when the trace has more than one. A device interrupt is not periodic at a tick period; the tick
+// is, whenever it runs (idle and nohz_full CPUs stop it, which makes long gaps, not short ones).
+void EventRoles::inferTimerIrq(const Trace &trace)
+{
+    constexpr int64_t kShortGap = 50'000'000;
+    constexpr size_t kMinTicks = 20;
+    struct Candidate
+    {
+        std::vector<int64_t> gaps;
+        int cpus = 0;
+    };
+    std::unordered_map<uint32_t, Candidate> byName;
+    int cpusWithData = 0;
+    for (int c = 0; c < trace.cpuCount(); ++c) {
+        const CpuEvents &ev = trace.cpu(c);
+        cpusWithData += !ev.empty();
+        std::unordered_map<uint32_t, int64_t> last;
+        for (CpuEvents::Cursor cur(ev, 0); cur.valid(); cur.next()) {
+            if (role(ev.type(cur.index())) != Role::IrqHandlerEntry) continue;
+            const uint32_t name = cur.payload<IrqEntryP>().name;
+            if (!name) continue;
+            auto [it, first] = last.try_emplace(name, cur.ts());
+            Candidate &cand = byName[name];
+            if (first) {
+                ++cand.cpus;
+                continue;
+            }
+            const int64_t gap = cur.ts() - it->second;
+            it->second = cur.ts();
+            if (gap > 0 && gap < kShortGap && cand.gaps.size() < (size_t{1} << 20)) cand.gaps.push_back(gap);
+        }
+    }
+    std::vector<int> hzs{100, 250, 300, 1000};
+    if (const int hz = MachineFacts::parse(trace.meta.machine).hz; hz > 0) hzs = {hz};
+    uint32_t best = 0;
+    double bestShare = 0;
+    for (const auto &[name, cand] : byName) {
+        if (cand.gaps.size() < kMinTicks || (cpusWithData > 1 && cand.cpus < 2)) continue;
+        for (const int hz : hzs) {
+            const double period = 1e9 / hz;
+            const auto near =
+                static_cast<size_t>(std::count_if(cand.gaps.begin(), cand.gaps.end(), [&](int64_t g) {
+                    return std::abs(static_cast<double>(g) - period) <= 0.1 * period;
+                }));
+            const double share = static_cast<double>(near) / static_cast<double>(cand.gaps.size());
+            if (near >= kMinTicks && share >= 0.5 && share > bestShare) {
+                best = name;
+                bestShare = share;
+                timerIrqBehaviour_ = "taken for the per-CPU timer by its behaviour: " +
+                                     std::to_string(static_cast<int>(share * 100 + 0.5)) + " % of its " +
+                                     std::to_string(cand.gaps.size()) +
+                                     " gaps under 50 ms are one tick period of HZ=" + std::to_string(hz) +
+                                     ", on " + std::to_string(cand.cpus) + " CPUs";
+            }
+        }
+    }
+    if (best) timerIrqNames_.push_back(best);
 }
 
 void EventRoles::refresh(const Trace &trace)

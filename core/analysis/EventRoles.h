@@ -89,6 +89,9 @@ public:
     }
     // The names of kTimerIrqNames the trace's strings hold, comma-separated ("" when none).
     std::string timerIrqNames(const Trace &trace) const;
+    // When no interrupt has such a name: how the one taken for the timer's behaved ("" when none was taken,
+    // or when it was taken by name).
+    const std::string &timerIrqBehaviour() const { return timerIrqBehaviour_; }
 
 private:
     std::vector<Role> roles_;
@@ -96,6 +99,8 @@ private:
     std::array<uint32_t, 3> tickFunctions_{};
     std::vector<uint32_t> timerIrqNames_; // string ids of the clock event devices' interrupt names
     bool useLocalTimer_ = false;
+    std::string timerIrqBehaviour_;
+    void inferTimerIrq(const Trace &trace);
 };
 
 } // namespace tickscope

@@ -141,7 +141,8 @@ Evidence Evidence::of(const Trace &trace, const EventRoles &roles, const TickAna
         localTimer |= analysis.localTimerFallback && !c.ticks.empty();
     const std::string interrupts =
         vectors ? std::string("local timer interrupts (irq_vectors:local_timer_entry)")
-                : "timer interrupts (irq:irq_handler_entry name=" + roles.timerIrqNames(trace) + ")";
+                : "timer interrupts (irq:irq_handler_entry name=" + roles.timerIrqNames(trace) +
+                      (roles.timerIrqBehaviour().empty() ? "" : ", " + roles.timerIrqBehaviour()) + ")";
     const bool tickMeasured = !analysis.localTimerFallback && !analysis.tickFunction.empty();
     uint64_t unnamedExpiries = 0;
     for (const CpuAnalysis &c : analysis.cpus)

@@ -322,6 +322,18 @@ ArchTimer archTimer(const std::string &text, int cpu)
     return t;
 }
 
+// The copy: irq:* and sched_switch (and the markers), as `trace-cmd record -e irq -e sched_switch`.
+std::string irqCut(const std::string &text)
+{
+    std::istringstream in(text);
+    std::string cut, line;
+    static const std::regex kept(
+        R"(\s(irq_handler_entry|irq_handler_exit|softirq_entry|softirq_exit|softirq_raise|sched_switch|tracing_mark_write):\s)");
+    while (std::getline(in, line))
+        if (line.starts_with("#") || std::regex_search(line, kept)) cut += line + "\n";
+    return cut;
+}
+
 TEST_P(ArmLab, TickInferredFromArchTimerInterrupts)
 {
     const std::string name = GetParam();
@@ -332,13 +344,7 @@ TEST_P(ArmLab, TickInferredFromArchTimerInterrupts)
     EXPECT_TRUE(full["evidence"].is_object());
     EXPECT_NE(full["tick_timer"].get<std::string>().find("hrtimer tick_"), std::string::npos);
 
-    // the copy: irq:* and sched_switch (and the markers), as `trace-cmd record -e irq -e sched_switch`
-    std::istringstream in(text);
-    std::string cut, line;
-    static const std::regex kept(
-        R"(\s(irq_handler_entry|irq_handler_exit|softirq_entry|softirq_exit|softirq_raise|sched_switch|tracing_mark_write):\s)");
-    while (std::getline(in, line))
-        if (line.starts_with("#") || std::regex_search(line, kept)) cut += line + "\n";
+    const std::string cut = irqCut(text);
     const auto dir = test::tempDir();
     const std::string file = (dir / (name + "-irq.txt")).string();
     std::ofstream(file) << cut;
@@ -382,6 +388,40 @@ TEST_P(ArmLab, TickInferredFromArchTimerInterrupts)
                 << " stops";
         }
     }
+    std::filesystem::remove_all(dir);
+}
+
+// A clock event device whose interrupt name tickscope does not know (a board's own driver): the same copy
+// with arch_timer renamed gives the same figures, the interrupt taken by its behaviour (periodic at HZ);
+// with the timer interrupts removed, no other interrupt is taken for them and the ticks are not recorded.
+TEST_P(ArmLab, AnUnknownTimerInterruptIsTakenByItsBehaviour)
+{
+    const std::string name = GetParam();
+    const std::string cut = irqCut(read(test::dataPath("arm64/" + name + ".txt")));
+    ASSERT_GT(cut.size(), 10000u);
+    std::string renamed = cut, removed;
+    for (size_t p = 0; (p = renamed.find("name=arch_timer", p)) != std::string::npos;)
+        renamed.replace(p, 15, "name=board_clkevt");
+    std::istringstream in(cut);
+    for (std::string line; std::getline(in, line);)
+        if (line.find("name=arch_timer") == std::string::npos) removed += line + "\n";
+    const auto dir = test::tempDir();
+    const auto write = [&](const std::string &file, const std::string &content) {
+        std::ofstream((dir / file).string()) << content;
+        return (dir / file).string();
+    };
+    const json a = reportJson(write("cut.txt", cut));
+    const json b = reportJson(write("renamed.txt", renamed));
+    const json c = reportJson(write("removed.txt", removed));
+    const std::string from = b["evidence"]["ticks"]["from"];
+    EXPECT_NE(from.find("name=board_clkevt, taken for the per-CPU timer by its behaviour"), std::string::npos)
+        << from;
+    for (int cpu : {0, 1}) {
+        EXPECT_EQ(b["cpus"][cpu]["ticks"], a["cpus"][cpu]["ticks"]) << cpu;
+        EXPECT_EQ(b["cpus"][cpu]["tick_stopped_ns"], a["cpus"][cpu]["tick_stopped_ns"]) << cpu;
+    }
+    EXPECT_EQ(b["nohz_full_cpus"], a["nohz_full_cpus"]);
+    EXPECT_EQ(c["evidence"]["ticks"]["status"], "not_recorded") << c["evidence"]["ticks"].dump();
     std::filesystem::remove_all(dir);
 }
 
