@@ -52,6 +52,17 @@ int main(int argc, char **argv)
         }
         ++n;
     }
+    // trace.dat as trace-cmd writes it on other architectures: 32-bit longs (i386, armhf), arm64 (TinyDat
+    // keeps the long size; it refuses big-endian files, so s390x is not a seed)
+    for (const char *name : {"arch/arm64-6.1-v7.dat", "arch/i386-6.1-v7.dat", "arch/armhf-6.1-v7.dat"}) {
+        const TinyDat t = TinyDat::fromFile(data / name, 2, systems);
+        const std::string base = fs::path(name).stem().string();
+        for (const auto &target : {"fuzz_tracedat", "fuzz_tracedat_reference"}) {
+            write(out / target / (base + ".v6"), t.write6());
+            write(out / target / (base + ".v7"), t.write7());
+        }
+        ++n;
+    }
     write(out / "fuzz_text" / "trace.txt", head(data / "host-trace.txt", 120));
     write(out / "fuzz_text" / "trace-pipe.txt", head(data / "host-trace-pipe.txt", 120));
     write(out / "fuzz_text" / "funcgraph-paste.txt", head(data / "text/seed002-run-timer-softirq.txt", 120));

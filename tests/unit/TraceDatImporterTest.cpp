@@ -8,11 +8,13 @@
 #include "model/EventFormat.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cinttypes>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -21,9 +23,12 @@ using namespace tickscope::test;
 
 namespace {
 
-const char *kDatFiles[] = {"nohzfull-poll.dat",        "nohzfull-nopoll.dat", "host-6.18-idle.dat",
-                           "host-6.18-cyclictest.dat", "host-sleep.dat",      "host-cyclic-v6.dat",
-                           "host-instances.dat",       "host-lost.dat"};
+const char *kDatFiles[] = {
+    "nohzfull-poll.dat", "nohzfull-nopoll.dat", "host-6.18-idle.dat", "host-6.18-cyclictest.dat",
+    "host-sleep.dat", "host-cyclic-v6.dat", "host-instances.dat", "host-lost.dat",
+    // written by trace-cmd 3.1.6 on other architectures (tests/data/arch): 64-bit
+    // arm64, 32-bit i386 and armhf, big-endian s390x
+    "arch/arm64-6.1-v7.dat", "arch/i386-6.1-v7.dat", "arch/armhf-6.1-v7.dat", "arch/s390x-6.1-v7.dat"};
 
 std::vector<const Trace *> ptrs(const std::vector<std::unique_ptr<Trace>> &v)
 {
@@ -495,4 +500,36 @@ TEST(TraceDat, GenericEventsPrintTheirFieldsLikeTheReport)
     for (size_t i = 0; i < t->cpu(1).size() && !found; ++i)
         found = searchText(*t, {1, i}).find("sched_process_exec filename=/usr/bin/sh") != std::string::npos;
     EXPECT_TRUE(found);
+}
+
+// On the other architectures' files (32-bit and big-endian fields), the report's ticks are the tick
+// hrtimer's expiries trace-cmd prints, CPU by CPU: ticks + nohz wakeups = tick_sched_timer expiries.
+TEST(TraceDat, TicksOnOtherArchitecturesAreTheTickExpiriesTraceCmdPrints)
+{
+    if (!haveTraceCmd()) GTEST_SKIP() << "trace-cmd is not installed";
+    for (const char *name : {"arch/arm64-6.1-v7.dat", "arch/i386-6.1-v7.dat", "arch/armhf-6.1-v7.dat",
+                             "arch/s390x-6.1-v7.dat"}) {
+        SCOPED_TRACE(name);
+        const std::string file = dataPath(name);
+        std::map<int, int64_t> expiries;
+        std::istringstream in(run("trace-cmd report '" + file + "'").out);
+        for (std::string line; std::getline(in, line);) {
+            const size_t open = line.find('[');
+            if (open == std::string::npos || line.find(" hrtimer_expire_entry:") == std::string::npos ||
+                line.find("function=tick_sched_timer") == std::string::npos)
+                continue;
+            ++expiries[std::stoi(line.substr(open + 1))];
+        }
+        const auto r = cli("report '" + file + "' --json");
+        ASSERT_EQ(r.exitCode, 0) << r.err;
+        const auto j = nlohmann::json::parse(r.out);
+        int64_t total = 0;
+        for (const auto &c : j["cpus"]) {
+            const int64_t ticks = c["ticks"]["total"].get<int64_t>() +
+                                  (c["nohz_wakeups"].is_null() ? 0 : c["nohz_wakeups"].get<int64_t>());
+            EXPECT_EQ(ticks, expiries[c["cpu"].get<int>()]) << "CPU " << c["cpu"];
+            total += ticks;
+        }
+        EXPECT_GT(total, 100);
+    }
 }
