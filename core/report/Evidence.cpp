@@ -136,7 +136,9 @@ Evidence Evidence::of(const Trace &trace, const EventRoles &roles, const TickAna
     const bool starts = has(Role::HrtimerStart);
     // The timer interrupt: x86's local_timer_entry, elsewhere a clock event device's irq_handler_entry.
     const bool vectors = has(Role::LocalTimerEntry);
-    bool localTimer = vectors;
+    // (a stream has let its ticks go by the time it reports: a clock event device's interrupt name in the
+    // trace says they were there)
+    bool localTimer = vectors || (has(Role::IrqHandlerEntry) && !roles.timerIrqNames(trace).empty());
     for (const CpuAnalysis &c : analysis.cpus)
         localTimer |= analysis.localTimerFallback && !c.ticks.empty();
     const std::string interrupts =

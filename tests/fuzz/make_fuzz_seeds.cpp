@@ -77,6 +77,8 @@ int main(int argc, char **argv)
     write(out / "fuzz_text" / "symaddr.txt", head(data / "text/tracefs-symaddr.txt", 120));
     write(out / "fuzz_text" / "latency-format.txt", head(data / "text/tracefs-latency.txt", 120));
     write(out / "fuzz_text" / "raw-form.txt", head(data / "text/tracefs-raw.txt", 40));
+    write(out / "fuzz_text" / "function-tracer.txt", head(data / "text/lab-fn-symoffset-symaddr.txt", 120));
+    write(out / "fuzz_text" / "function-mixed.txt", head(data / "text/lab-fn-mixed-events.txt", 120));
     write(
         out / "fuzz_text" / "report-raw.txt",
         "cpus=2\n"

@@ -27,6 +27,15 @@ uint64_t headerEntries(const std::string &path)
     return 0;
 }
 
+size_t linesStartingWith(const std::string &path, const std::string &start)
+{
+    std::ifstream in(path);
+    size_t n = 0;
+    for (std::string line; std::getline(in, line);)
+        n += line.rfind(start, 0) == 0;
+    return n;
+}
+
 size_t linesWith(const std::string &path, const std::string &needle)
 {
     std::ifstream in(path);
@@ -108,23 +117,34 @@ TEST(TextForms, RawHexAndNoContextFormsAreRefusedWithTheOptionNamed)
     }
 }
 
-// The function tracer names no event on its lines; each becomes a "function" event with the line's text
-// (the forms trace_output.c prints with options/print-parent, sym-offset and sym-addr, written by hand
-// here: this machine's hypervisor refuses the function tracer).
+// The function tracer names no event on its lines; each becomes a "function" event with the line's text.
+// Real output of Debian's 6.1 kernel in the x86 lab (set_ftrace_filter 'hrtimer_*'), one file per form:
+// print-parent (default) and off, sym-offset, sym-addr, both, latency-format, and mixed with events.
 TEST(TextForms, FunctionTracerLinesAreFunctionEvents)
 {
-    const std::string path = writeFile("fn.txt", "# tracer: function\n"
-                                                 "#\n"
-                                                 "     <...>-1234    [001] d..1.   100.000100: "
-                                                 "copy_process.part.5+0x14/0x1acc <-_do_fork+0xc0/0x41c\n"
-                                                 "      bash-1234    [001] d..1.   100.000200: vfs_read "
-                                                 "<ffffffff811c2a40> <-ksys_read <ffffffff811c2b3f>\n"
-                                                 "      bash-1234    [000] .....   100.000300: vfs_read\n");
-    const auto t = loadOne(path);
-    ASSERT_TRUE(t);
-    EXPECT_TRUE(t->warnings.empty());
-    ASSERT_EQ(t->eventCount(), 3u);
-    EXPECT_EQ(t->types()[t->cpu(1).type(0)].name, "function");
-    EXPECT_EQ(formatEventFields(*t, 1, 0), "copy_process.part.5+0x14/0x1acc <-_do_fork+0xc0/0x41c");
-    EXPECT_EQ(formatEventFields(*t, 0, 0), "vfs_read");
+    for (const char *form :
+         {"default", "noparent", "symoffset", "symaddr", "symoffset-symaddr", "latency", "mixed-events"}) {
+        SCOPED_TRACE(form);
+        const std::string path = dataFile(std::string("text/lab-fn-") + form + ".txt");
+        const auto t = loadOne(path);
+        ASSERT_TRUE(t);
+        EXPECT_EQ(t->warnings.size(), std::string_view(form) == "latency" ? 1u : 0u);
+        EXPECT_EQ(t->eventCount(), linesWith(path, "") - linesStartingWith(path, "#"));
+        const int fn = t->findType("function");
+        ASSERT_GE(fn, 0);
+        size_t functions = 0;
+        std::string first;
+        for (int c = 0; c < t->cpuCount(); ++c)
+            for (size_t i = 0; i < t->cpu(c).size(); ++i)
+                if (t->cpu(c).type(i) == fn) {
+                    ++functions;
+                    if (first.empty()) first = formatEventFields(*t, c, i);
+                }
+        EXPECT_GT(functions, 100u);
+        EXPECT_EQ(first.rfind("hrtimer_", 0), 0u) << first; // the filter's functions, as the line wrote them
+        if (std::string_view(form) == "mixed-events") {
+            EXPECT_EQ(linesWith(path, " sched_switch: "), 25u);
+            EXPECT_EQ(t->eventCount() - functions, 25u + 20u); // sched_switch, hrtimer_expire_entry
+        }
+    }
 }
