@@ -124,7 +124,8 @@ TimelinePickResult pickCall(const TimelineIndex &index, int cpu, int64_t t, int6
 }
 } // namespace
 
-TimelinePickResult pickEvent(const TimelineIndex &index, int cpu, TimelineRow row, int64_t t, int64_t tol)
+TimelinePickResult pickEvent(const TimelineIndex &index, int cpu, TimelineRow row, int64_t t, int64_t tol,
+                             bool modesRecorded)
 {
     TimelinePickResult r;
     if (cpu < 0 || cpu >= index.cpuCount()) return r;
@@ -179,8 +180,11 @@ TimelinePickResult pickEvent(const TimelineIndex &index, int cpu, TimelineRow ro
         if (i == 0 || row != TimelineRow::State) return r;
         const uint8_t task = a.task.codeAt(i - 1), irq = a.irq.codeAt(i - 1);
         r.cpu = cpu;
+        const auto slot = static_cast<TaskSlot>(taskSlotOf(task));
+        const bool mode = slot == TaskSlot::User || slot == TaskSlot::Kernel;
         r.text = formatRelativeTime(t - index.trace().startTs()) + "  CPU " + std::to_string(cpu) + "  " +
-                 std::string(taskSlotName(static_cast<TaskSlot>(taskSlotOf(task))));
+                 (mode && !modesRecorded ? std::string("task (mode not recorded)")
+                                         : std::string(taskSlotName(slot)));
         if (StateCode::irqState(irq) != IrqState::None)
             r.text += " + " + std::string(irqSlotName(static_cast<IrqSlot>(irqSlotOf(irq))));
         return r;

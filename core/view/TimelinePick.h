@@ -27,8 +27,9 @@ struct TimelinePickResult
 };
 
 // The event of `row` on `cpu` nearest to t within `tolerance` ns (ticks: the worst class first).
+// modesRecorded: the trace tells user from kernel mode (else a task's state says "mode not recorded").
 TimelinePickResult pickEvent(const TimelineIndex &index, int cpu, TimelineRow row, int64_t t,
-                             int64_t tolerance);
+                             int64_t tolerance, bool modesRecorded = true);
 
 // "12.345678 s" style time relative to the trace start, with a unit that fits `resolution`.
 std::string formatRelativeTime(int64_t ns, int64_t resolution = 1000);

@@ -4,6 +4,7 @@
 // columns of the nohz_full lab traces; the navigation jumps; the range trees against brute force.
 #include "TestUtil.h"
 
+#include "analysis/StateCode.h"
 #include "analysis/TickAnalysis.h"
 #include "import/Loader.h"
 #include "util/Gallop.h"
@@ -399,6 +400,27 @@ TEST(TimelineIndex, TickPeriodAndPickVerdict)
     EXPECT_EQ(r.event, it->index);
     EXPECT_NE(r.text.find("SPURIOUS"), std::string::npos) << r.text;
     EXPECT_NE(r.text.find("hrtimer_expire_entry"), std::string::npos) << r.text;
+}
+
+// Nothing near the pointer: the state in force, user or kernel only when the trace records modes.
+TEST(TimelineIndex, PickedStateSaysWhenTheModeIsNotRecorded)
+{
+    const auto f = load("nohzfull-poll.dat");
+    const CpuAnalysis &a = f->analysis.cpus[1];
+    const CpuEvents &ev = f->trace->cpu(1);
+    // the middle of the longest user stretch between two events of CPU 1
+    int64_t best = 0, at = 0;
+    for (size_t i = 0; i + 1 < ev.size(); ++i)
+        if (StateCode::taskState(a.task.codeAt(i)) == TaskState::User && ev.ts(i + 1) - ev.ts(i) > best) {
+            best = ev.ts(i + 1) - ev.ts(i);
+            at = ev.ts(i) + best / 2;
+        }
+    ASSERT_GT(best, 100'000);
+    const TimelinePickResult measured = pickEvent(f->index, 1, TimelineRow::State, at, 1000);
+    EXPECT_FALSE(measured.found);
+    EXPECT_NE(measured.text.find("  user"), std::string::npos) << measured.text;
+    const TimelinePickResult unrecorded = pickEvent(f->index, 1, TimelineRow::State, at, 1000, false);
+    EXPECT_NE(unrecorded.text.find("task (mode not recorded)"), std::string::npos) << unrecorded.text;
 }
 
 // The task stretches of a range agree with the pid of every event in it, cover it without gaps, and give

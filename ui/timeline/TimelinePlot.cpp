@@ -467,7 +467,8 @@ TimelinePickResult TimelinePlot::pickAt(QPoint pos, int &run) const
     if (pos.x() < geometry_.left || !geometry_.hit(pos.y(), cpu, row, &run) || !(d = this->run(run, zero)))
         return {};
     const int64_t tol = std::max<int64_t>(1, timeAt(pos.x() + 4) - timeAt(pos.x()));
-    return pickEvent(*d->timeline, cpu, static_cast<TimelineRow>(row), timeAt(pos.x()) - origin_ + zero, tol);
+    return pickEvent(*d->timeline, cpu, static_cast<TimelineRow>(row), timeAt(pos.x()) - origin_ + zero, tol,
+                     d->evidence->modesRecorded);
 }
 
 void TimelinePlot::selectAt(QPoint pos)
