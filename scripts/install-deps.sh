@@ -29,7 +29,7 @@ TEST_PKGS=(
   poppler-utils lintian libkshark2
 )
 BENCH_PKGS=(kernelshark xdotool bc)
-LAB_PKGS=(qemu-system-x86 busybox-static cpio bc gcc python3)
+LAB_PKGS=(qemu-system-x86 qemu-system-arm qemu-system-misc busybox-static cpio xz-utils bc gcc python3)
 case "${1:---test}" in
   --build) PKGS=("${BUILD_PKGS[@]}") ;;
   --test) PKGS=("${BUILD_PKGS[@]}" "${TEST_PKGS[@]}") ;;
