@@ -112,6 +112,30 @@ private slots:
         QVERIFY(qAbs(text(EventTableModel::Time).toDouble() - rel) < 1e-9);
     }
 
+    // An event kind outside the table (sched_process_exec of a real capture) shows its fields from the
+    // file's own format, and the event filter and the Fields column agree with trace-cmd's -R text.
+    void genericEventsShowTheirFields()
+    {
+        Window w("host-generic.dat");
+        QVERIFY(w.waitTable());
+        const Trace &t = *w.doc.trace;
+        QSignalSpy ready(&w.model(), &EventTableModel::rowsReady);
+        w.table().eventFilter()->setFocus();
+        QTest::keyClicks(w.table().eventFilter()->lineEdit(), QStringLiteral("sched_process_exec"));
+        QVERIFY(ready.wait(30000));
+        const int type = t.findType("sched_process_exec");
+        QVERIFY(type >= 0);
+        QCOMPARE(t.kind(static_cast<uint16_t>(type)), EventKind::Generic);
+        QCOMPARE(w.model().rowCount(), 9); // trace-cmd report: 9 sched_process_exec lines
+        QStringList fields;
+        for (int r = 0; r < w.model().rowCount(); ++r)
+            fields << w.model().index(r, EventTableModel::Fields).data().toString();
+        QVERIFY2(fields.contains(QStringLiteral("filename=/usr/bin/sh pid=7488 old_pid=7488")),
+                 qPrintable(fields.join('\n')));
+        for (const QString &f : fields)
+            QVERIFY2(f.startsWith(QStringLiteral("filename=/")), qPrintable(f));
+    }
+
     void selectionFollowsTheViewStateAndClicksSetIt()
     {
         Window w("nohzfull-poll.dat");
