@@ -133,7 +133,10 @@ void lateWakeups(Finding &f, int64_t lateWakeupNs, uint64_t lateRt, const std::s
 {
     f.what = textf("%" PRIu64 " hrtimer wakeup%s with latency ≥ %s (worst %s)", f.count,
                    f.count == 1 ? "" : "s", us(lateWakeupNs).c_str(), us(f.worstNs).c_str());
-    f.pattern = textf("%" PRIu64 " woke RT tasks, %" PRIu64 " others", lateRt, f.count - lateRt);
+    const uint64_t others = f.count - lateRt;
+    f.pattern =
+        textf("%" PRIu64 " woke %s, %" PRIu64 " woke %s", lateRt, lateRt == 1 ? "an RT task" : "RT tasks",
+              others, others == 1 ? "another task" : "other tasks");
     f.cause = cause;
 }
 

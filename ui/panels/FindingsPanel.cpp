@@ -26,7 +26,7 @@ FindingsPanel::FindingsPanel(ViewState *state, QWidget *parent) : QWidget(parent
     list_ = new QTreeWidget(this);
     list_->setRootIsDecorated(false);
     list_->setUniformRowHeights(true);
-    list_->setHeaderLabels({tr("#"), tr("CPU"), tr("Finding"), tr("First at")});
+    list_->setHeaderLabels({tr("#"), tr("CPU"), tr("Finding"), tr("First at (s)")});
     list_->header()->setStretchLastSection(false);
     list_->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
     list_->header()->setSectionResizeMode(2, QHeaderView::Stretch);
