@@ -143,11 +143,12 @@ TEST_P(RtTraces, EveryExpiryMatchesTheGroundTruth)
 
 INSTANTIATE_TEST_SUITE_P(Lab, RtTraces,
                          ::testing::Values("rt-hrtimer-k4", "rt-hrtimer-k32", "rt-hrtimer-k4-fifo50",
-                                           "rt-hrtimer-k32-fifo50"),
+                                           "rt-hrtimer-k32-fifo50", "rt-hrtimer-k4-6.12",
+                                           "rt-hrtimer-k4-fifo50-6.12"),
                          [](const auto &info) {
                              std::string s = info.param;
                              for (char &ch : s)
-                                 ch = ch == '-' ? '_' : ch;
+                                 ch = ch == '-' || ch == '.' ? '_' : ch;
                              return s;
                          });
 
@@ -162,7 +163,9 @@ TEST(RtTraces, ClassesEqualTheWorkloadsOwnCounts)
     };
     for (const Case &k :
          {Case{"rt-hrtimer-k4", 1000, 4195}, Case{"rt-hrtimer-k32", 1000, 13124},
-          Case{"rt-hrtimer-k4-fifo50", 1000 + 4675, 0}, Case{"rt-hrtimer-k32-fifo50", 1000 + 23279, 0}}) {
+          Case{"rt-hrtimer-k4-fifo50", 1000 + 4675, 0}, Case{"rt-hrtimer-k32-fifo50", 1000 + 23279, 0},
+          // Debian's 6.12 -rt kernel (the workload's console: 3120 and 3636 sleeps)
+          Case{"rt-hrtimer-k4-6.12", 1000, 3120}, Case{"rt-hrtimer-k4-fifo50-6.12", 1000 + 3636, 0}}) {
         const auto trace = loadTrace(test::dataPath(std::string(k.name) + ".dat"));
         const TickAnalysis a = TickAnalysis::run(*trace);
         const WakeupReport w = TickReport::make(*trace, a, {}).cpus.at(1).wakeup;
