@@ -12,6 +12,7 @@
 #include "ViewState.h"
 
 #include "analysis/EventRoles.h"
+#include "analysis/WakeupSamples.h"
 #include "import/Loader.h"
 #include "report/TickReport.h"
 
@@ -32,6 +33,8 @@
 #include <QTreeWidget>
 #include <QWheelEvent>
 #include <qcustomplot.h>
+
+#include <numeric>
 
 using namespace tickscope;
 
@@ -434,6 +437,29 @@ private slots:
         w.state.setRange(w.doc.trace->firstTs(), w.doc.trace->lastTs());
         QVERIFY(updated.wait(10000));
         QVERIFY(HistogramPanel::plottedSamples(h->latencyPlot()) > r.cpus[0].wakeup.latency.count);
+    }
+
+    // Expiries that fired within their slack (lateness <= 0) cannot sit on a log axis: the heading says how
+    // many it leaves out, and those drawn and those left out are every sample.
+    void logHistogramSaysWhatItLeavesOut()
+    {
+        Window w("rt-hrtimer-k4.dat");
+        HistogramPanel *h = w.docks.histograms();
+        QVERIFY(h->logScale()->isChecked());
+        QSignalSpy updated(h, &HistogramPanel::updated);
+        w.state.setRange(w.doc.trace->firstTs(), w.doc.trace->lastTs());
+        QVERIFY(updated.wait(10000));
+        std::vector<int> cpus(static_cast<size_t>(w.doc.trace->cpuCount()));
+        std::iota(cpus.begin(), cpus.end(), 0);
+        const WakeupSamples s = WakeupSamples::collect(*w.doc.trace, *w.doc.analysis, cpus,
+                                                       w.doc.trace->firstTs(), w.doc.trace->lastTs(), {});
+        const auto off = static_cast<uint64_t>(
+            std::count_if(s.latenessNs.begin(), s.latenessNs.end(), [](int32_t x) { return x <= 0; }));
+        QVERIFY(off > 100); // on this trace hundreds fire within their slack
+        const auto *title = qobject_cast<QCPTextElement *>(h->latenessPlot()->plotLayout()->element(0, 0));
+        QVERIFY2(title->text().contains(QStringLiteral("%1 at or before 0 µs, not drawn").arg(off)),
+                 qPrintable(title->text()));
+        QCOMPARE(HistogramPanel::plottedSamples(h->latenessPlot()) + off, s.latenessNs.size());
     }
 
     // On a PREEMPT_RT trace the histograms show one class of expiries at a time: each holds the report's

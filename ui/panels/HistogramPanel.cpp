@@ -156,8 +156,13 @@ HistogramPanel::Bins HistogramPanel::bin(std::span<int32_t> v, bool log, int lin
         b.counts.assign(static_cast<size_t>(hi - lo), 0);
         for (int k = lo; k <= hi; ++k)
             b.edges.push_back(std::ldexp(1.0, k) / 1e3);
-        for (int64_t x : v)
+        for (int64_t x : v) {
+            if (x <= 0) { // a timer that fired within its slack: before its hard expiry
+                ++b.offAxis;
+                continue;
+            }
             b.counts[static_cast<size_t>(std::clamp(log2Bucket(x) - lo - 1, 0, hi - lo - 1))] += 1;
+        }
         return b;
     }
     const double from = std::min<double>(0, static_cast<double>(minV));
@@ -289,7 +294,7 @@ void HistogramPanel::plot(QCustomPlot *p, const Bins &a, const Bins *other, cons
                               .arg(a.samples)
                               .arg(QString::fromStdString(c->b.title))
                               .arg(other->samples));
-    } else
+    } else {
         title->setText(a.samples ? tr("%1\n%2 samples\np50 %3 · p99 %4\nmax %5 µs")
                                        .arg(what)
                                        .arg(a.samples)
@@ -297,6 +302,10 @@ void HistogramPanel::plot(QCustomPlot *p, const Bins &a, const Bins *other, cons
                                        .arg(a.p99, 0, 'f', 1)
                                        .arg(a.max, 0, 'f', 1)
                                  : tr("%1\nno samples").arg(what));
+        // the log axis starts above 0: say how many it leaves out
+        if (log && a.offAxis)
+            title->setText(title->text() + tr("\n%1 at or before 0 µs, not drawn").arg(a.offAxis));
+    }
     p->replot();
 }
 

@@ -49,10 +49,11 @@ public:
         std::vector<double> edges;  // µs, size counts + 1
         std::vector<double> counts; // per bin
         uint64_t samples = 0;
+        uint64_t offAxis = 0;             // log: values <= 0, which a log axis cannot show (not in counts)
         double p50 = 0, p99 = 0, max = 0; // µs
     };
     // Linear: bins of equal width from 0 (or the minimum when negative) to the maximum; log: log2 bins
-    // in µs from the bin holding the minimum positive value (values <= that go into the first one).
+    // in µs from the bin holding the minimum positive value, values <= 0 counted apart (offAxis).
     // rangeAlso: further values the bin edges must cover (the other run's, so that both share the bins).
     // The values may be reordered.
     static Bins bin(std::span<int32_t> valuesNs, bool log, int linearBins = 50,
