@@ -3,8 +3,10 @@
 // bad file and get an error dialog; cancel a load.
 #include "MainWindow.h"
 #include "BackgroundJob.h"
+#include "EventTable.h"
 #include "EventTableModel.h"
 #include "EvidenceDialog.h"
+#include "FindingsPanel.h"
 #include "GuiTestUtil.h"
 #include "PanelDocks.h"
 #include "SummaryPanel.h"
@@ -21,6 +23,9 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMenuBar>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QProcessEnvironment>
@@ -31,6 +36,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <QTreeWidget>
 
 #include <algorithm>
 #include <functional>
@@ -58,6 +64,43 @@ private slots:
         QVERIFY(text.contains(QStringLiteral("user_exit")));
         QVERIFY(w.windowTitle().contains(QStringLiteral("nohzfull-poll.dat")));
         QVERIFY(!w.loading());
+    }
+
+    // The timeline's keys work after a click in a panel (W zooms in, A pans), and View lists them; a text
+    // field keeps its letters.
+    void timelineKeysWorkWhereverTheFocusIs()
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        QSignalSpy shown(&w, &MainWindow::traceShown);
+        w.openFile(QStringLiteral(TICKSCOPE_TEST_DATA "/nohzfull-poll.dat"));
+        QVERIFY(shown.wait(30000));
+        tickscope::ViewState *vs = w.viewState();
+        QWidget *findings = w.panels()->findings()->list();
+        findings->setFocus();
+        QTRY_VERIFY(findings->hasFocus());
+        const int64_t span = vs->rangeEnd() - vs->rangeStart();
+        QTest::keyClick(findings, Qt::Key_W);
+        QVERIFY(std::abs((vs->rangeEnd() - vs->rangeStart()) - span / 2) <= 1);
+        const int64_t start = vs->rangeStart();
+        QTest::keyClick(findings, Qt::Key_D);
+        QVERIFY(vs->rangeStart() > start);
+        // the event table's task filter takes "w" as text
+        QLineEdit *task = w.panels()->eventTable()->taskFilter();
+        task->setFocus();
+        QTRY_VERIFY(task->hasFocus());
+        const int64_t before = vs->rangeEnd() - vs->rangeStart();
+        QTest::keyClick(task, Qt::Key_W);
+        QCOMPARE(task->text(), QStringLiteral("w"));
+        QCOMPARE(vs->rangeEnd() - vs->rangeStart(), before);
+        QStringList view;
+        for (QAction *a : w.menuBar()->actions())
+            if (a->text() == QStringLiteral("&View"))
+                for (QAction *item : a->menu()->actions())
+                    view << item->text() + QLatin1Char('\t') + item->shortcut().toString();
+        QVERIFY2(view.contains(QStringLiteral("Zoom &In\tW")), qPrintable(view.join('\n')));
+        QVERIFY2(view.contains(QStringLiteral("Pan &Left\tA")), qPrintable(view.join('\n')));
     }
 
     // Edit -> Copy Summary puts the visible range's report on the clipboard in the mail form.

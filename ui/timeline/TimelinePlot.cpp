@@ -496,22 +496,27 @@ void TimelinePlot::showSelection()
     replot(rpQueuedReplot);
 }
 
+void TimelinePlot::zoomByKey(double factor)
+{
+    if (!doc_.valid()) return;
+    const QPoint mouse = mapFromGlobal(QCursor::pos());
+    const bool mouseIn = rect().contains(mouse) && mouse.x() >= geometry_.left && mouse.x() < geometry_.right;
+    zoomAround(mouseIn ? timeAt(mouse.x()) : (state_->rangeStart() + state_->rangeEnd()) / 2, factor, true);
+}
+
 void TimelinePlot::keyPressEvent(QKeyEvent *e)
 {
     if (!doc_.valid()) return QCustomPlot::keyPressEvent(e);
-    const QPoint mouse = mapFromGlobal(QCursor::pos());
-    const bool mouseIn = rect().contains(mouse) && mouse.x() >= geometry_.left && mouse.x() < geometry_.right;
-    const int64_t centre = mouseIn ? timeAt(mouse.x()) : (state_->rangeStart() + state_->rangeEnd()) / 2;
     const int64_t span = state_->rangeEnd() - state_->rangeStart();
     switch (e->key()) {
     case Qt::Key_W:
     case Qt::Key_Plus:
     case Qt::Key_Equal:
-        zoomAround(centre, 0.5, true);
+        zoomByKey(0.5);
         break;
     case Qt::Key_S:
     case Qt::Key_Minus:
-        zoomAround(centre, 2.0, true);
+        zoomByKey(2.0);
         break;
     case Qt::Key_A:
         pan(-0.25);

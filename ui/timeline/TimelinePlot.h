@@ -40,6 +40,10 @@ public:
     // The same into any painter (an image, SVG, PDF), the plot laid out for `size` and put back after.
     void paintTo(QCPPainter *painter, QSize size);
     const LaneGeometry &geometry() const { return geometry_; }
+    // The keys' zoom and pan (View and Navigate menus): around the mouse when it is over the lanes, else the
+    // view's centre; a pan moves the view by that fraction of its span.
+    void zoomByKey(double factor);
+    void panByKey(double fraction) { pan(fraction); }
     const LaneSummaries &summaries() const { return summaries_; }
     // Starts summarizing the lanes on screen for a repaint at the size the lanes are laid out for
     // (LaneSummaries::prime), before the background and axes are painted.

@@ -55,6 +55,15 @@ TimelineView::TimelineView(ViewState *state, QWidget *parent) : QWidget(parent),
     add(viewActions_, tr("Zoom &Undo"), QKeySequence(Qt::CTRL | Qt::Key_Z), [this] { state_->undoRange(); });
     add(viewActions_, tr("Zoom &Redo"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z),
         [this] { state_->redoRange(); });
+    // W/S/A/D (and +/-) work wherever the focus is in the window, but in a text field
+    QAction *zoomIn = addAction(tr("Zoom &In"), QKeySequence(Qt::Key_W), [this] { plot_->zoomByKey(0.5); });
+    zoomIn->setShortcuts({QKeySequence(Qt::Key_W), QKeySequence(Qt::Key_Plus), QKeySequence(Qt::Key_Equal)});
+    viewActions_ << zoomIn;
+    QAction *zoomOut = addAction(tr("Zoom &Out"), QKeySequence(Qt::Key_S), [this] { plot_->zoomByKey(2.0); });
+    zoomOut->setShortcuts({QKeySequence(Qt::Key_S), QKeySequence(Qt::Key_Minus)});
+    viewActions_ << zoomOut;
+    add(viewActions_, tr("Pan &Left"), QKeySequence(Qt::Key_A), [this] { plot_->panByKey(-0.25); });
+    add(viewActions_, tr("Pan Ri&ght"), QKeySequence(Qt::Key_D), [this] { plot_->panByKey(0.25); });
     add(viewActions_, tr("Zoom to &Whole Trace"), QKeySequence(Qt::Key_0),
         [this] { state_->setRange(state_->boundsStart(), state_->boundsEnd()); });
     add(viewActions_, tr("Zoom to &Markers A–B"), QKeySequence(Qt::Key_M), [this] { zoomToMarkers(); });
@@ -154,7 +163,8 @@ QAction *TimelineView::addAction(const QString &text, const QKeySequence &key, s
 {
     auto *a = new QAction(text, this);
     a->setShortcut(key);
-    a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    // the whole window: a key works after a click in a panel (text fields take their own keys first)
+    a->setShortcutContext(Qt::WindowShortcut);
     connect(a, &QAction::triggered, this, std::move(f));
     QWidget::addAction(a);
     return a;
