@@ -7,6 +7,7 @@
 #include "CaptureDialog.h"
 #include "EventTable.h"
 #include "EvidenceDialog.h"
+#include "KeysDialog.h"
 #include "MainWindow.h"
 #include "PanelDocks.h"
 #include "TimelinePlot.h"
@@ -89,7 +90,7 @@ struct CommandLine
         QStringLiteral("dialog"),
         QStringLiteral("Open File -> Capture once FILE is shown: 'capture', or 'capture-recording' to start "
                        "recording too (root); --screenshot then takes the dialog (1.5 s into the recording). "
-                       "'evidence': View -> What This Trace Can Tell."),
+                       "'evidence': View -> What This Trace Can Tell; 'keys': Help -> Keyboard and Mouse."),
         QStringLiteral("NAME")};
 
     CommandLine()
@@ -206,10 +207,11 @@ int main(int argc, char **argv)
     if (parser.isSet(dialog)) {
         const QString name = parser.value(dialog);
         if (name != QLatin1String("capture") && name != QLatin1String("capture-recording") &&
-            name != QLatin1String("capture-live") && name != QLatin1String("evidence")) {
+            name != QLatin1String("capture-live") && name != QLatin1String("evidence") &&
+            name != QLatin1String("keys")) {
             std::fprintf(
                 stderr,
-                "tickscope: --dialog: expected capture, capture-recording, capture-live or evidence\n");
+                "tickscope: --dialog: expected capture, capture-recording, capture-live, evidence or keys\n");
             return 2;
         }
         if (name == QLatin1String("evidence")) { // View -> What This Trace Can Tell
@@ -217,6 +219,9 @@ int main(int argc, char **argv)
             onShown([&w, &shotTarget] {
                 if (QWidget *d = w.evidenceDialog()) shotTarget = d;
             });
+        } else if (name == QLatin1String("keys")) { // Help -> Keyboard and Mouse
+            shotDelayMs = 300;
+            onShown([&w, &shotTarget] { shotTarget = w.keysDialog(); });
         } else {
             const bool record = name != QLatin1String("capture");
             const bool window =

@@ -8,6 +8,7 @@
 #include "EvidenceDialog.h"
 #include "FindingsPanel.h"
 #include "GuiTestUtil.h"
+#include "KeysDialog.h"
 #include "PanelDocks.h"
 #include "SummaryPanel.h"
 #include "TraceLoader.h"
@@ -35,6 +36,7 @@
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBrowser>
 #include <QTimer>
 #include <QTreeWidget>
 
@@ -101,6 +103,30 @@ private slots:
                     view << item->text() + QLatin1Char('\t') + item->shortcut().toString();
         QVERIFY2(view.contains(QStringLiteral("Zoom &In\tW")), qPrintable(view.join('\n')));
         QVERIFY2(view.contains(QStringLiteral("Pan &Left\tA")), qPrintable(view.join('\n')));
+    }
+
+    // Help -> Keyboard and Mouse lists every menu shortcut from the menus themselves (F1 opens it).
+    void theKeysHelpListsTheMenusShortcuts()
+    {
+        MainWindow w;
+        w.show();
+        auto *keys = w.findChild<QAction *>(QStringLiteral("keysHelp"));
+        QVERIFY(keys);
+        QCOMPARE(keys->shortcut(), QKeySequence(QKeySequence::HelpContents));
+        keys->trigger();
+        auto *d = w.findChild<tickscope::KeysDialog *>();
+        QVERIFY(d);
+        const QString text = d->text()->toPlainText();
+        for (const char *line : {"W, +, =", "View › Zoom In", "Navigate › Next Spurious Tick",
+                                 "Compare › What If (Simulator)", "Help › Keyboard and Mouse", "Ctrl+Click"})
+            QVERIFY2(text.contains(QString::fromUtf8(line)), qPrintable(line + ("\n" + text)));
+        // every menu action with a shortcut is there
+        for (QAction *m : w.menuBar()->actions())
+            for (QAction *a : m->menu() ? m->menu()->actions() : QList<QAction *>{})
+                if (!a->shortcut().isEmpty())
+                    QVERIFY2(text.contains(a->shortcut().toString(QKeySequence::NativeText)),
+                             qPrintable(a->text()));
+        d->close();
     }
 
     // Edit -> Copy Summary puts the visible range's report on the clipboard in the mail form.

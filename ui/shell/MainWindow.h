@@ -31,6 +31,7 @@ class QMessageBox;
 namespace tickscope {
 class CaptureDialog;
 class EvidenceDialog;
+class KeysDialog;
 } // namespace tickscope
 class QDockWidget;
 class QFrame;
@@ -100,6 +101,7 @@ public:
     CaptureDialog *captureDialog();
     // View -> What This Trace Can Tell (nullptr without a document): non-modal, deleted on close.
     EvidenceDialog *evidenceDialog();
+    KeysDialog *keysDialog(); // Help -> Keyboard and Mouse
     // A capture's live snapshot (CaptureDialog): loaded and shown like a file, without a progress bar, a
     // recent-files entry or a warnings dialog; the status line says it is live.
     void showLive(const QString &snapshot);

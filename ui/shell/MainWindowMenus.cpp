@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The main window's menus and their actions (File, Edit, View, Navigate, Compare), and the what-if
+// The main window's menus and their actions (File, Edit, View, Navigate, Compare, Help), and the what-if
 // panel's requests to open or compare a simulation.
 #include "MainWindow.h"
 
 #include "EvidenceDialog.h"
+#include "KeysDialog.h"
 #include "PanelDocks.h"
 #include "SimulatorPanel.h"
 #include "TimelineView.h"
 #include "ViewState.h"
 
+#include <QCoreApplication>
 #include <QDockWidget>
 #include <QInputDialog>
 #include <QLineEdit>
@@ -112,6 +114,21 @@ void MainWindow::buildMenus()
     QAction *whatIf = panels_->simulatorDock()->toggleViewAction();
     whatIf->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
     cmp->addAction(whatIf);
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    QAction *keys = help->addAction(tr("&Keyboard and Mouse…"), this, [this] { keysDialog(); });
+    keys->setObjectName(QStringLiteral("keysHelp"));
+    keys->setShortcut(QKeySequence::HelpContents);
+    help->addAction(evidence);
+    help->addSeparator();
+    help->addAction(tr("&About tickscope"), this, [this] {
+        QMessageBox::about(
+            this, tr("About tickscope"),
+            tr("<h3>tickscope %1</h3><p>Linux timer ticks per CPU, explained: what each tick interrupted, "
+               "when the tick was stopped, and why it was not.</p><p>Licensed under the GNU General Public "
+               "License, version 3 or later. It uses Qt, QCustomPlot, libtraceevent, libtracefs and "
+               "libtracecmd.</p>")
+                .arg(QCoreApplication::applicationVersion()));
+    });
     SimulatorPanel *sim = panels_->simulator();
     connect(sim, &SimulatorPanel::openRequested, this, &MainWindow::openSimulation);
     connect(sim, &SimulatorPanel::compareRequested, this, &MainWindow::openSimulationComparison);
@@ -125,6 +142,14 @@ void MainWindow::buildMenus()
         if (e.valid() && (e.run == 0 || e.run == 1)) lastSelected_[e.run] = e;
     });
     connect(state_, &ViewState::comparisonChanged, this, &MainWindow::showFacts);
+}
+
+KeysDialog *MainWindow::keysDialog()
+{
+    auto *d = new KeysDialog(menuBar(), this);
+    d->setAttribute(Qt::WA_DeleteOnClose);
+    d->show();
+    return d;
 }
 
 EvidenceDialog *MainWindow::evidenceDialog()
