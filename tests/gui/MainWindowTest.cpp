@@ -21,6 +21,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
+#include <QDockWidget>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
@@ -34,6 +35,7 @@
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStatusBar>
+#include <QTabBar>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
@@ -103,6 +105,28 @@ private slots:
                     view << item->text() + QLatin1Char('\t') + item->shortcut().toString();
         QVERIFY2(view.contains(QStringLiteral("Zoom &In\tW")), qPrintable(view.join('\n')));
         QVERIFY2(view.contains(QStringLiteral("Pan &Left\tA")), qPrintable(view.join('\n')));
+    }
+
+    // Opening a trace brings its findings to the front of the right-hand tabs; Ctrl+I the what-if panel.
+    void openingATraceShowsItsFindingsAndCtrlIShowsWhatIf()
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        const auto front = [&w](const QString &title) {
+            for (QTabBar *bar : w.findChildren<QTabBar *>())
+                for (int i = 0; i < bar->count(); ++i)
+                    if (bar->tabText(i) == title) return bar->currentIndex() == i;
+            return false;
+        };
+        w.panels()->summaryDock()->raise();
+        QSignalSpy shown(&w, &MainWindow::traceShown);
+        w.openFile(QStringLiteral(TICKSCOPE_TEST_DATA "/nohzfull-poll.dat"));
+        QVERIFY(shown.wait(30000));
+        QTRY_VERIFY(front(QStringLiteral("Findings")));
+        QTest::keyClick(&w, Qt::Key_I, Qt::ControlModifier);
+        QVERIFY(w.panels()->simulatorDock()->isVisible());
+        QTRY_VERIFY(front(QStringLiteral("What If (Simulator)")));
     }
 
     // Help -> Keyboard and Mouse lists every menu shortcut from the menus themselves (F1 opens it).

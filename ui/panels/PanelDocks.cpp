@@ -34,7 +34,7 @@ PanelDocks::PanelDocks(QMainWindow *window, ViewState *state)
     : QObject(window), table_(new EventTable(state)), summary_(new SummaryPanel(state)),
       histograms_(new HistogramPanel(state)), difference_(new DifferencePanel(state)),
       simulator_(new SimulatorPanel), findings_(new FindingsPanel(state)),
-      functions_(new FunctionsPanel(state))
+      functions_(new FunctionsPanel(state)), state_(state)
 {
     eventDock_ = dock(window, tr("Events"), QStringLiteral("eventsDock"), table_, Qt::BottomDockWidgetArea);
     summaryDock_ =
@@ -62,6 +62,12 @@ PanelDocks::PanelDocks(QMainWindow *window, ViewState *state)
         differenceDock_->show();
         differenceDock_->raise();
     });
+    // A panel shown from the menus (Ctrl+I: the what-if panel) comes to the front of its tabs.
+    for (QDockWidget *d : {eventDock_, summaryDock_, findingsDock_, histogramDock_, functionsDock_,
+                           differenceDock_, simulatorDock_})
+        connect(d->toggleViewAction(), &QAction::triggered, d, [d](bool shown) {
+            if (shown) d->raise();
+        });
 }
 
 void PanelDocks::setDocument(const Document &doc)
@@ -79,6 +85,12 @@ void PanelDocks::setDocument(const Document &doc)
     const bool calls = doc.valid() && !doc.trace->functions.empty() && !doc.callsOnly();
     functionsDock_->setVisible(calls);
     if (calls) functionsDock_->raise();
+    // A new trace (not the next snapshot of a live capture) brings its findings forward, unless it is
+    // compared (the difference is in front then).
+    if (doc.valid() && doc.title != shownTitle_) {
+        shownTitle_ = doc.title;
+        if (!calls && !state_->comparison()) findingsDock_->raise();
+    }
 }
 
 void PanelDocks::addViewActions(QMenu *menu) const

@@ -9,6 +9,8 @@
 
 #include <QObject>
 
+#include <string>
+
 class QDockWidget;
 class QMainWindow;
 class QMenu;
@@ -59,6 +61,8 @@ private:
     FunctionsPanel *functions_;
     QDockWidget *eventDock_, *summaryDock_, *histogramDock_, *differenceDock_, *simulatorDock_,
         *findingsDock_, *functionsDock_;
+    ViewState *state_;
+    std::string shownTitle_; // the document whose panels were last brought forward
 };
 
 } // namespace tickscope
