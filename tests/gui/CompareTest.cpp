@@ -22,6 +22,7 @@
 
 #include "report/TickReport.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
@@ -29,6 +30,8 @@
 #include <QElapsedTimer>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
+#include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -192,6 +195,15 @@ private slots:
         const auto cmp = w.viewState()->comparison();
         QVERIFY(cmp);
         QCOMPARE(cmp->how, std::string("marker")); // the default when both runs have markers
+        // the Compare menu checks the alignment in force, and holds the ways into a comparison
+        const auto checked = [&w] {
+            for (QAction *m : w.menuBar()->actions())
+                if (m->text() == QStringLiteral("&Compare"))
+                    for (QAction *a : m->menu()->actions())
+                        if (a->isChecked()) return a->text();
+            return QString();
+        };
+        QCOMPARE(checked(), QStringLiteral("Align by First &Marker"));
         const Document &a = w.document();
         const int64_t ma = *firstMarker(*a.trace, *a.analysis),
                       mb = *firstMarker(*cmp->b.trace, *cmp->b.analysis);
@@ -208,8 +220,10 @@ private slots:
         QVERIFY(std::abs(plot->xOfRun(0, a.trace->firstTs()) -
                          plot->xOfRun(1, cmp->b.trace->firstTs() + 300'000'000)) < 0.5);
         QVERIFY(std::abs(plot->xOfRun(0, ma) - plot->xOfRun(1, mb)) > 50);
+        QCOMPARE(checked(), QStringLiteral("Align by &Offset…"));
         // By start: both starts on one column.
         QVERIFY(w.setAlignment(Alignment{AlignBy::Start, 0}));
+        QCOMPARE(checked(), QStringLiteral("Align by Trace &Start"));
         w.viewState()->setRange(a.trace->firstTs(), a.trace->firstTs() + 10'000'000);
         QVERIFY(std::abs(plot->xOfRun(0, a.trace->firstTs()) - plot->xOfRun(1, cmp->b.trace->firstTs())) <
                 0.5);
@@ -242,6 +256,8 @@ private slots:
         const auto sel = w.viewState()->comparison();
         QCOMPARE(sel->zeroA, a.trace->cpu(1).ts(10));
         QCOMPARE(sel->zeroB, sel->b.trace->cpu(1).ts(20));
+        QCOMPARE(checked(), QStringLiteral("Align on Selected &Events"));
+        QVERIFY(w.findChild<QAction *>(QStringLiteral("compareWith"))->associatedObjects().size() >= 2);
     }
 
     void aCpuMapPutsTheMappedLanesTogether()

@@ -10,6 +10,7 @@
 #include "TimelineView.h"
 #include "ViewState.h"
 
+#include <QActionGroup>
 #include <QCoreApplication>
 #include <QDockWidget>
 #include <QInputDialog>
@@ -28,9 +29,11 @@ void MainWindow::buildMenus()
     file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::openDialog);
     recentMenu_ = file->addMenu(tr("Open &Recent"));
     QAction *compare = file->addAction(tr("&Compare With…"), this, &MainWindow::compareDialog);
+    compare->setObjectName(QStringLiteral("compareWith"));
     compare->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     compare->setToolTip(tr("Open a second trace as B (after) against the open one as A (before)"));
-    file->addAction(tr("Compare With &Simulation…"), this, &MainWindow::compareScenarioDialog);
+    QAction *compareSim =
+        file->addAction(tr("Compare With &Simulation…"), this, &MainWindow::compareScenarioDialog);
     file->addAction(tr("Ca&pture…"), this, &MainWindow::captureDialog)
         ->setToolTip(tr("Record this machine's kernel (root) into a private tracefs instance and open it"));
     saveAs_ = file->addAction(tr("Save As &Trace.dat…"), this, &MainWindow::saveAsDialog);
@@ -67,20 +70,53 @@ void MainWindow::buildMenus()
                             "the rest"));
     timeline_->fillNavigateMenu(menuBar()->addMenu(tr("&Navigate")));
     QMenu *cmp = menuBar()->addMenu(tr("&Compare"));
-    cmp->addAction(tr("Align by First &Marker"), this, [this] {
-        setAlignment(Alignment{AlignBy::Marker, 0});
-    });
-    cmp->addAction(tr("Align by Trace &Start"), this, [this] { setAlignment(Alignment{AlignBy::Start, 0}); });
-    cmp->addAction(tr("Align on Selected &Events"), this, &MainWindow::alignOnSelections)
-        ->setToolTip(tr("Each run's time zero at the event last selected in it (click one in an A lane, "
-                        "then one in a B lane)"));
-    cmp->addAction(tr("Align by &Offset…"), this, [this] {
+    // every way into a comparison is here too (and in File, where a new user looks first)
+    cmp->addAction(compare);
+    cmp->addAction(compareSim);
+    cmp->addSeparator();
+    // The alignments: the one in force is checked (the comparison says which it is)
+    auto *aligns = new QActionGroup(this);
+    const auto alignAction = [&](QAction *a, const char *how) {
+        a->setCheckable(true);
+        a->setData(QString::fromLatin1(how));
+        aligns->addAction(a);
+    };
+    alignAction(cmp->addAction(tr("Align by First &Marker"), this,
+                               [this] {
+                                   setAlignment(Alignment{AlignBy::Marker, 0});
+                               }),
+                "marker");
+    alignAction(cmp->addAction(tr("Align by Trace &Start"), this,
+                               [this] {
+                                   setAlignment(Alignment{AlignBy::Start, 0});
+                               }),
+                "start");
+    QAction *bySelection =
+        cmp->addAction(tr("Align on Selected &Events"), this, &MainWindow::alignOnSelections);
+    bySelection->setToolTip(
+        tr("Each run's time zero at the event last selected in it (click one in an A lane, "
+           "then one in a B lane)"));
+    alignAction(bySelection, "selected");
+    QAction *byOffset = cmp->addAction(tr("Align by &Offset…"), this, [this] {
         bool ok = false;
         const double s = QInputDialog::getDouble(
             this, tr("Offset of B"), tr("B's time zero, in seconds after its start (A's zero: its start):"),
             align_ && align_->by == AlignBy::Offset ? align_->offsetNs / 1e9 : 0.0, -1e6, 1e6, 6, &ok);
         if (ok) setAlignment(Alignment{AlignBy::Offset, static_cast<int64_t>(std::llround(s * 1e9))});
     });
+    alignAction(byOffset, "offset");
+    const auto showAlignment = [this, aligns] {
+        const auto c = state_->comparison();
+        for (QAction *a : aligns->actions()) {
+            a->setEnabled(c != nullptr);
+            a->setChecked(c && QString::fromStdString(c->how).startsWith(a->data().toString()));
+        }
+    };
+    connect(state_, &ViewState::comparisonChanged, this, showAlignment);
+    // after an alignment that could not be made (no marker in a run) the check goes back to the one in force
+    connect(aligns, &QActionGroup::triggered, this, showAlignment);
+    for (QAction *a : aligns->actions())
+        a->setEnabled(false);
     cmp->addSeparator();
     cmp->addAction(tr("Map &CPUs…"), this, [this] {
         bool ok = false;
