@@ -19,20 +19,6 @@ FieldRef ref(const tep_format_field *f)
     return {f->offset, f->size, f->flags};
 }
 
-uint64_t bswapSized(uint64_t v, int size)
-{
-    switch (size) {
-    case 2:
-        return __builtin_bswap16(static_cast<uint16_t>(v));
-    case 4:
-        return __builtin_bswap32(static_cast<uint32_t>(v));
-    case 8:
-        return __builtin_bswap64(v);
-    default:
-        return v;
-    }
-}
-
 } // namespace
 
 namespace {
@@ -247,47 +233,12 @@ RecordDecoder::RecordDecoder(tep_handle *tep, const NameResolver &names, const E
 uint64_t RecordDecoder::num(const uint8_t *d, int size, const FieldRef &f) const
 {
     if (f.offset < 0 || f.offset + f.size > size) return 0;
-    const uint8_t *p = d + f.offset;
-    uint64_t v = 0;
-    switch (f.size) {
-    case 1:
-        v = *p;
-        break;
-    case 2: {
-        uint16_t x;
-        std::memcpy(&x, p, 2);
-        v = x;
-        break;
-    }
-    case 4: {
-        uint32_t x;
-        std::memcpy(&x, p, 4);
-        v = x;
-        break;
-    }
-    case 8: {
-        std::memcpy(&v, p, 8);
-        break;
-    }
-    default:
-        return 0;
-    }
-    return layouts_.swap ? bswapSized(v, f.size) : v;
+    return readRecordNumber(d + f.offset, f.size, layouts_.swap);
 }
 
 int64_t RecordDecoder::snum(const uint8_t *d, int size, const FieldRef &f) const
 {
-    const uint64_t v = num(d, size, f);
-    switch (f.size) {
-    case 1:
-        return static_cast<int8_t>(v);
-    case 2:
-        return static_cast<int16_t>(v);
-    case 4:
-        return static_cast<int32_t>(v);
-    default:
-        return static_cast<int64_t>(v);
-    }
+    return signExtendRecord(num(d, size, f), f.size);
 }
 
 std::string_view RecordDecoder::str(const uint8_t *d, int size, const FieldRef &f) const

@@ -9,44 +9,6 @@
 namespace tickscope {
 namespace {
 
-uint64_t readNumber(const uint8_t *p, int size, bool swap)
-{
-    uint64_t v = 0;
-    switch (size) {
-    case 1:
-        return *p;
-    case 2: {
-        uint16_t x;
-        std::memcpy(&x, p, 2);
-        return swap ? __builtin_bswap16(x) : x;
-    }
-    case 4: {
-        uint32_t x;
-        std::memcpy(&x, p, 4);
-        return swap ? __builtin_bswap32(x) : x;
-    }
-    case 8:
-        std::memcpy(&v, p, 8);
-        return swap ? __builtin_bswap64(v) : v;
-    default:
-        return 0;
-    }
-}
-
-int64_t signExtend(uint64_t v, int size)
-{
-    switch (size) {
-    case 1:
-        return static_cast<int8_t>(v);
-    case 2:
-        return static_cast<int16_t>(v);
-    case 4:
-        return static_cast<int32_t>(v);
-    default:
-        return static_cast<int64_t>(v);
-    }
-}
-
 // A string the kernel wrote: printable bytes up to the first NUL (or the array's end), nothing after
 // the NUL but more NULs.
 bool printable(std::string_view s, std::string_view &text)
@@ -79,16 +41,11 @@ void appendEscaped(std::string &out, std::string_view text)
 void printRecord(const RecordFormat &format, std::string_view kept, const StringPool &strings,
                  std::string &out)
 {
-    const size_t names = format.symbolFields.size() * sizeof(uint32_t);
-    if (kept.size() < names) return;
-    const std::string_view bytes = kept.substr(0, kept.size() - names);
+    if (kept.size() < format.symbolFields.size() * sizeof(uint32_t)) return;
+    const std::string_view bytes = format.record(kept);
     const auto nameOf = [&](size_t field) -> std::string_view {
-        for (size_t k = 0; k < format.symbolFields.size(); ++k) {
-            if (format.symbolFields[k] != field) continue;
-            uint32_t id;
-            std::memcpy(&id, kept.data() + bytes.size() + k * sizeof id, sizeof id);
-            return strings.str(id);
-        }
+        for (size_t k = 0; k < format.symbolFields.size(); ++k)
+            if (format.symbolFields[k] == field) return strings.str(format.functionName(kept, k));
         return {};
     };
     const auto *d = reinterpret_cast<const uint8_t *>(bytes.data());
@@ -107,7 +64,7 @@ void printRecord(const RecordFormat &format, std::string_view kept, const String
             int64_t off = f.offset;
             int64_t len = f.size;
             if (f.flags & RecordField::Dynamic) {
-                const uint64_t loc = f.size >= 4 ? readNumber(d + f.offset, 4, format.swap) : 0;
+                const uint64_t loc = f.size >= 4 ? readRecordNumber(d + f.offset, 4, format.swap) : 0;
                 off = static_cast<int64_t>(loc & 0xffff);
                 len = static_cast<int64_t>(loc >> 16);
                 // __rel_loc counts from the word's end, __data_loc from the record's start (not kept)
@@ -131,14 +88,14 @@ void printRecord(const RecordFormat &format, std::string_view kept, const String
             }
             continue;
         }
-        const uint64_t v = readNumber(d + f.offset, f.size, format.swap);
+        const uint64_t v = readRecordNumber(d + f.offset, f.size, format.swap);
         if (const std::string_view name = (f.flags & RecordField::Pointer) ? nameOf(k) : std::string_view{};
             !name.empty())
             out += name;
         else if (f.flags & (RecordField::Pointer | RecordField::Long))
             fmt::format_to(std::back_inserter(out), "0x{:x}", v);
         else if (f.flags & RecordField::Signed)
-            fmt::format_to(std::back_inserter(out), "{}", signExtend(v, f.size));
+            fmt::format_to(std::back_inserter(out), "{}", signExtendRecord(v, f.size));
         else
             fmt::format_to(std::back_inserter(out), "{}", v);
     }

@@ -9,6 +9,7 @@
 #include "StringPool.h"
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -47,7 +48,65 @@ struct RecordFormat
     // as the text alone, as it was read.
     bool bareText = false;
     bool swap = false; // the file's byte order is not ours
+
+    // A kept record's bytes, without the function name ids after them (empty when it is too short).
+    std::string_view record(std::string_view kept) const
+    {
+        const size_t names = symbolFields.size() * sizeof(uint32_t);
+        return kept.size() >= names ? kept.substr(0, kept.size() - names) : std::string_view{};
+    }
+    // The string id of the function symbolFields[k] points at (0: none), from a kept record.
+    uint32_t functionName(std::string_view kept, size_t k) const
+    {
+        const size_t names = symbolFields.size() * sizeof(uint32_t);
+        uint32_t id = 0;
+        if (kept.size() >= names)
+            std::memcpy(&id, kept.data() + kept.size() - names + k * sizeof id, sizeof id);
+        return id;
+    }
 };
+
+// A record's integer field of 1, 2, 4 or 8 bytes (0 for another size), byte-swapped when the file's order
+// is not ours; and the same value sign-extended from its size. Inline: the trace.dat decoder reads every
+// field of every event through them.
+inline uint64_t readRecordNumber(const uint8_t *p, int size, bool swap)
+{
+    switch (size) {
+    case 1:
+        return *p;
+    case 2: {
+        uint16_t x;
+        std::memcpy(&x, p, 2);
+        return swap ? __builtin_bswap16(x) : x;
+    }
+    case 4: {
+        uint32_t x;
+        std::memcpy(&x, p, 4);
+        return swap ? __builtin_bswap32(x) : x;
+    }
+    case 8: {
+        uint64_t x;
+        std::memcpy(&x, p, 8);
+        return swap ? __builtin_bswap64(x) : x;
+    }
+    default:
+        return 0;
+    }
+}
+
+inline int64_t signExtendRecord(uint64_t v, int size)
+{
+    switch (size) {
+    case 1:
+        return static_cast<int8_t>(v);
+    case 2:
+        return static_cast<int16_t>(v);
+    case 4:
+        return static_cast<int32_t>(v);
+    default:
+        return static_cast<int64_t>(v);
+    }
+}
 
 // Appends "name=value ..." for every field of a kept record (record bytes, then the function name ids, which
 // `strings` resolves). Fields outside the bytes are left out; control characters in strings print escaped.

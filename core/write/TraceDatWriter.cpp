@@ -231,7 +231,9 @@ public:
                 o.id = nextId++;
             // A kept record whose common fields are ours (8 bytes, as on every kernel since 4.x): written as
             // it was read, with its own format; otherwise as its text.
-            if (o.recordFormat && o.recordFormat->base == static_cast<int>(kCommon) &&
+            // (in our byte order: the file is written in ours)
+            if (o.recordFormat && !o.recordFormat->swap &&
+                o.recordFormat->base == static_cast<int>(kCommon) &&
                 !(o.format = renumbered(o.recordFormat->formatText, o.id)).empty()) {
                 o.asKept = true;
                 continue;
@@ -301,8 +303,8 @@ public:
         std::memcpy(rec_.data() + 4, &pid, 4);
         const uint8_t *payload = ev.payloadBytes(0) + cur.payloadOffset();
         if (o.asKept) {
-            const std::string_view kept = keptRecord(o, payload);
-            rec_.insert(rec_.end(), kept.begin(), kept.end());
+            const std::string_view bytes = o.recordFormat->record(kept(o, payload));
+            rec_.insert(rec_.end(), bytes.begin(), bytes.end());
             return static_cast<uint32_t>(rec_.size());
         }
         for (const OutField &f : o.fields) {
@@ -407,32 +409,26 @@ private:
     }
 
     // A kept event's record bytes (without the function names kept after them).
-    std::string_view keptRecord(const TypeOut &o, const uint8_t *payload) const
+    std::string_view kept(const TypeOut &o, const uint8_t *payload) const
     {
-        const std::string_view kept =
-            t_.strings.str(static_cast<uint32_t>(kinds::load(payload, o.spec->fields[0].at)));
-        const size_t names = o.recordFormat->symbolFields.size() * sizeof(uint32_t);
-        return kept.size() >= names ? kept.substr(0, kept.size() - names) : std::string_view{};
+        return t_.strings.str(static_cast<uint32_t>(kinds::load(payload, o.spec->fields[0].at)));
     }
 
     // The functions kept records point at, at their own addresses, so that the file names them again.
     void noteKeptSymbols(const TypeOut &o, const uint8_t *payload)
     {
-        const std::string_view kept =
-            t_.strings.str(static_cast<uint32_t>(kinds::load(payload, o.spec->fields[0].at)));
+        const std::string_view k = kept(o, payload);
         const RecordFormat &f = *o.recordFormat;
-        const size_t names = f.symbolFields.size() * sizeof(uint32_t);
-        if (kept.size() < names) return;
-        const size_t bytes = kept.size() - names;
-        for (size_t k = 0; k < f.symbolFields.size(); ++k) {
-            uint32_t id;
-            std::memcpy(&id, kept.data() + bytes + k * sizeof id, sizeof id);
-            const RecordField &field = f.fields[f.symbolFields[k]];
-            if (!id || field.offset < 0 || static_cast<size_t>(field.offset) + 8 > bytes || field.size != 8)
-                continue;
-            uint64_t addr;
-            std::memcpy(&addr, kept.data() + field.offset, 8);
-            keptSymbols_.emplace(addr, id);
+        const std::string_view bytes = f.record(k);
+        for (size_t n = 0; n < f.symbolFields.size(); ++n) {
+            const RecordField &field = f.fields[f.symbolFields[n]];
+            const uint32_t id = f.functionName(k, n);
+            if (id && field.size == 8 && field.offset >= 0 &&
+                static_cast<size_t>(field.offset) + 8 <= bytes.size())
+                keptSymbols_.emplace(
+                    readRecordNumber(reinterpret_cast<const uint8_t *>(bytes.data()) + field.offset, 8,
+                                     f.swap),
+                    id);
         }
     }
 

@@ -492,7 +492,8 @@ TEST(TraceDat, GenericEventsPrintTheirFieldsLikeTheReport)
                           << "\nreport: " << (i < onlyReport.size() ? onlyReport[i] : "-");
         EXPECT_EQ(fromModel.size(), fromReport.size());
     }
-    EXPECT_EQ(compared, 883u); // 883 in all: host-generic.dat 207 of 7 kinds, the nohz_full lab traces 341 and 335
+    EXPECT_EQ(compared,
+              883u); // 883 in all: host-generic.dat 207 of 7 kinds, the nohz_full lab traces 341 and 335
 
     // The Events panel's search looks in the same text.
     const auto t = loadTrace(dataPath("host-generic.dat"));
