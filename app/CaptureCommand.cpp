@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `tickscope-cli capture`: records this machine into a private tracefs instance and saves a trace.dat.
 #include "CaptureCommand.h"
+#include "CommandLine.h"
 
 #include "analysis/CpuList.h"
 #include "capture/Capture.h"
@@ -34,52 +35,43 @@ void onSignal(int sig)
 
 int runCapture(const std::vector<std::string> &args, const CaptureHooks &hooks)
 {
+    CaptureArgs a;
+    CommandLine cl = captureCommandLine(a);
+    parseCapture(cl, a, args); // (a UsageError or HelpRequest goes to the caller)
+    if (a.cleanup) {
+        const auto removed = removeStaleInstances();
+        for (const auto &n : removed)
+            std::printf("removed the stale tracefs instance %s\n", n.c_str());
+        if (removed.empty()) std::printf("no stale tickscope instance\n");
+        return 0;
+    }
     CaptureOptions opt;
     double duration = 0;
-    std::string out;
-    bool report = false;
-    std::vector<std::string> command;
-    for (size_t i = 0; i < args.size(); ++i) {
-        const std::string &a = args[i];
-        const bool v = i + 1 < args.size();
-        if (a == "--") {
-            command.assign(args.begin() + static_cast<long>(i) + 1, args.end());
-            break;
-        } else if (a == "--cleanup") {
-            const auto removed = removeStaleInstances();
-            for (const auto &n : removed)
-                std::printf("removed the stale tracefs instance %s\n", n.c_str());
-            if (removed.empty()) std::printf("no stale tickscope instance\n");
-            return 0;
-        } else if (a == "--duration" && v) {
-            char *end = nullptr;
-            duration = std::strtod(args[++i].c_str(), &end);
-            if (!end || *end || !(duration > 0) || duration > 86400)
-                return hooks.usage("capture: --duration: expected seconds (0 < S <= 86400), got '" + args[i] +
-                                   "'");
-        } else if (a == "--cpus" && v) {
-            auto cpus = parseCpuList(args[++i]);
-            if (!cpus)
-                return hooks.usage("capture: --cpus: expected a CPU list like 0-3,8, got '" + args[i] + "'");
-            opt.cpus = *cpus;
-        } else if (a == "--events" && v) {
-            opt.events = splitCommaList(args[++i]);
-        } else if (a == "--filter" && v) {
-            opt.filters.push_back(args[++i]);
-        } else if (a == "--buffer-kb" && v) {
-            const std::string &t = args[++i];
-            char *end = nullptr;
-            const long kb = std::strtol(t.c_str(), &end, 10);
-            if (!end || *end || kb < 64 || kb > (1L << 22))
-                return hooks.usage("capture: --buffer-kb: expected 64 to 4194304, got '" + t + "'");
-            opt.bufferKb = static_cast<int>(kb);
-        } else if (a == "--out" && v) {
-            out = args[++i];
-        } else if (a == "--report") {
-            report = true;
-        } else {
-            return hooks.usage("capture: unknown option " + a + (v ? "" : " (or its value is missing)"));
-        }
+    const std::string &out = a.out;
+    const bool report = a.report;
+    const std::vector<std::string> &command = a.command;
+    if (cl.given("--duration")) {
+        char *end = nullptr;
+        duration = std::strtod(a.duration.c_str(), &end);
+        if (a.duration.empty() || !end || *end || !(duration > 0) || duration > 86400)
+            return hooks.usage("capture: --duration: expected seconds (0 < S <= 86400), got '" + a.duration +
+                               "'");
+    }
+    if (cl.given("--cpus")) {
+        auto cpus = parseCpuList(a.cpus);
+        if (!cpus)
+            return hooks.usage("capture: --cpus: expected a CPU list like 0-3,8, got '" + a.cpus + "'");
+        opt.cpus = *cpus;
+    }
+    if (cl.given("--events")) opt.events = splitCommaList(a.events);
+    opt.filters = a.filters;
+    if (cl.given("--buffer-kb")) {
+        const std::string &t = a.bufferKb;
+        char *end = nullptr;
+        const long kb = std::strtol(t.c_str(), &end, 10);
+        if (t.empty() || !end || *end || kb < 64 || kb > (1L << 22))
+            return hooks.usage("capture: --buffer-kb: expected 64 to 4194304, got '" + t + "'");
+        opt.bufferKb = static_cast<int>(kb);
     }
     if (out.empty()) return hooks.usage("capture: --out FILE.dat is required");
     if (out.size() < 5 || out.compare(out.size() - 4, 4, ".dat") != 0)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // tickscope-cli: the command-line face of core. Exit 0 on success; on failure one line on stderr and 1.
 #include "CaptureCommand.h"
+#include "CommandLine.h"
 #include "ReportBatch.h"
 #include "WindowOption.h"
 #include "analysis/CpuList.h"
@@ -37,81 +38,6 @@ using namespace tickscope;
 
 namespace {
 
-constexpr const char *kUsage =
-    "usage: tickscope-cli COMMAND [ARGS]\n"
-    "  stats FILE [--json] [--instance NAME] [--threads N] [--record-api] [--load-window A:B]\n"
-    "      what was loaded: events per CPU and per event name, span, lost events, load time,\n"
-    "      peak memory per event. FILE is a trace.dat (v6/v7) or ftrace text (tracefs trace,\n"
-    "      trace_pipe, trace-cmd report output). Without --instance every buffer instance\n"
-    "      that has events is listed (NAME 'top' selects the top-level buffer).\n"
-    "  report FILE [--json | --format text|json|mail] [--instance NAME] [--threads N]\n"
-    "         [--nohz-full LIST] [--cpus LIST] [--window A:B | --markers] [--functions NAME,...]\n"
-    "         [--load-window A:B | --stream [--stream-slice-us N] [--stream-exact N]]\n"
-    "  report --jsonl FILE... [the options above but --json/--format]\n"
-    "      the tick analysis per CPU: ticks and what they interrupted, spurious ticks, tick-stopped\n"
-    "      time, failed tick stops, TIMER softirqs, hrtimer wakeup lateness and latency; then the\n"
-    "      findings, worst first, with their pattern and known cause. With function_graph calls\n"
-    "      in the trace (tracer text, trace-cmd report of a recording): the timer functions'\n"
-    "      durations per CPU, and those of the functions --functions names\n"
-    "      --stream: a trace.dat read a slice of time at a time (N us of every CPU per step,\n"
-    "      default 100000) instead of loaded whole first: the same report, but for the p50/p90/p99\n"
-    "      of a distribution of more than N values (default 4096), which come from log-linear\n"
-    "      buckets (within 0.8 %)\n"
-    "      --jsonl: one line per FILE, in the order given, of compact JSON with the keys of --json\n"
-    "      (or {\"file\", \"error\"} for a file that failed, which is also said on stderr); the files\n"
-    "      run side by side over the cores (--threads N in all), each weighed against its share of\n"
-    "      the free memory (one too big for it is tried again alone at the end). Exit 1 when any\n"
-    "      file failed\n"
-    "  simulate PRESET[:VARIANT]|FILE.json[:VARIANT] [--set KEY=VALUE ...] [--seed N] [--out FILE]\n"
-    "           [--json] [--whole]\n"
-    "      simulates the scenario and prints the report of the simulated trace (over its print\n"
-    "      markers unless --whole) with the ground truth; --out writes the trace: FILE.dat as\n"
-    "      trace.dat (trace-cmd and KernelShark open it), any other name as ftrace text\n"
-    "  simulate --list\n"
-    "      the presets and their variants\n"
-    "  compare A B [--seed N] [--json | --format text|json|mail]\n"
-    "          [--whole | --window A:B [--align start|marker|OFFSET]]\n"
-    "      the report numbers of A and B side by side (before -> after); each is a trace file or a\n"
-    "      scenario: PRESET[:VARIANT][,KEY=VALUE...] or FILE.json[:VARIANT][,KEY=VALUE...].\n"
-    "      Each run over its own print markers by default; --window: seconds after each run's time\n"
-    "      zero, which --align sets: its first print marker (the default when both runs have one),\n"
-    "      its start, or OFFSET (seconds, may be negative) after its start for B\n"
-    "  capture --out FILE.dat [--duration S] [--cpus LIST] [--events LIST] [--filter EVENT:EXPR]\n"
-    "          [--buffer-kb N] [--report] [-- COMMAND ARGS...]\n"
-    "      records this machine (root; tracefs mounted) into a private tracefs instance,\n"
-    "      tickscope-PID, and saves a trace.dat with the machine's facts (kernel command line,\n"
-    "      HZ, cpuidle, online CPUs). Events: the tick analysis's set (those this kernel has;\n"
-    "      the missing ones are named with what they cost), or LIST (system/event or system,\n"
-    "      comma-separated). It runs for S seconds, until COMMAND exits (started after the\n"
-    "      recording), or until Ctrl-C/SIGTERM; either way the file is saved and the instance\n"
-    "      removed. Nothing else in tracefs changes. --report: the report of the saved file\n"
-    "  capture --cleanup\n"
-    "      removes tracefs instances left by captures that were killed (SIGKILL), and only those\n"
-    "  render FILE|SCENARIO --out OUT.png|.svg|.pdf [--compare B [--align start|marker|OFFSET]]\n"
-    "         [--window A:B | --markers] [--cpus LIST] [--size WxH] [--scale N] [--title TEXT]\n"
-    "         [--no-legend] [--summary] [--seed N] [--load-window A:B]\n"
-    "      the timeline (or the compare view of A and B) as a picture, without a display, the same\n"
-    "      as the GUI's File -> Export View: a title line, the lanes, the legend, with --summary the\n"
-    "      mail form of the window's report, and a footer with this command. --window: seconds\n"
-    "      after the trace start (after the time zero with --compare); --load-window as for stats;\n"
-    "      needs the GUI build\n"
-    "  --format mail: the few lines a cover letter quotes (ASCII, at most 72 columns): per CPU\n"
-    "      (the nohz_full ones, or --cpus) ticks in userspace/hrtimer wakeups, while polling,\n"
-    "      spurious, tick-stopped share, failed stops, worst TIMER softirq, catch-ups, wakeup\n"
-    "      latency p99/max; then how it was measured\n"
-    "  --load-window A:B (stats, report): load only seconds A to B after the file's first event (a\n"
-    "      trace.dat's pages found by their timestamps; a text's lines outside it skipped): for a file\n"
-    "      whose model would not fit in memory, which is refused before loading, with the span\n"
-    "      that would fit. --window instead analyses a span of the whole loaded trace\n"
-    "  --help, --version\n"
-    "Exit status: 0 done, 1 bad input (one line on stderr names the file and the problem),\n"
-    "2 bad command line.\n";
-
-struct UsageError
-{
-    std::string message;
-};
-
 constexpr int kMaxThreads = 1024;
 
 // A whole-number option value: all of the text, within [lo, hi]; "abc", "5abc", "-1", "2.5" and "1e3" are
@@ -132,31 +58,20 @@ void parseLoadWindow(const std::string &cmd, const std::string &text, LoadOption
 
 int cmdStats(const std::vector<std::string> &args)
 {
-    std::string file;
-    bool json = false;
+    StatsArgs a;
+    CommandLine cl = statsCommandLine(a);
+    cl.parse(args);
+    if (a.file.empty()) throw UsageError{"stats: FILE missing"};
+    const std::string &file = a.file;
+    const bool json = a.json;
     LoadOptions opt;
-    for (size_t i = 0; i < args.size(); ++i) {
-        const std::string &a = args[i];
-        if (a == "--json") {
-            json = true;
-        } else if (a == "--instance" && i + 1 < args.size()) {
-            opt.instance = args[++i] == "top" ? "" : args[i];
-            opt.instanceGiven = true;
-        } else if (a == "--record-api") {
-            opt.recordApi = true;
-        } else if (a == "--load-window" && i + 1 < args.size()) {
-            parseLoadWindow("stats", args[++i], opt);
-        } else if (a == "--threads" && i + 1 < args.size()) {
-            opt.threads = parseThreads("stats", args[++i]);
-        } else if (!a.empty() && a[0] == '-') {
-            throw UsageError{"stats: unknown option " + a};
-        } else if (file.empty()) {
-            file = a;
-        } else {
-            throw UsageError{"stats: one FILE only"};
-        }
+    if (cl.given("--instance")) {
+        opt.instance = a.instance == "top" ? "" : a.instance;
+        opt.instanceGiven = true;
     }
-    if (file.empty()) throw UsageError{"stats: FILE missing"};
+    opt.recordApi = a.recordApi;
+    if (cl.given("--load-window")) parseLoadWindow("stats", a.loadWindow, opt);
+    if (cl.given("--threads")) opt.threads = parseThreads("stats", a.threads);
 
     const auto t0 = std::chrono::steady_clock::now();
     auto traces = loadAll(file, opt);
@@ -230,10 +145,17 @@ std::vector<std::string> parseFunctionNames(const std::string &text)
 
 int cmdReport(const std::vector<std::string> &args)
 {
-    std::vector<std::string> files;
-    Format format = Format::Text;
-    bool formatGiven = false;
-    bool jsonl = false;
+    ReportArgs o;
+    CommandLine cl = reportCommandLine(o);
+    cl.parse(args);
+    const std::vector<std::string> &files = o.files;
+    Format format = o.json ? Format::Json : Format::Text;
+    const bool formatGiven = o.json || cl.given("--format");
+    if (cl.given("--format")) {
+        if (o.json) throw UsageError{"report: --json and --format exclude each other"};
+        format = parseFormat("report", o.format);
+    }
+    const bool jsonl = o.jsonl;
     ReportRequest rq;
     rq.report.findingInstances = 0; // a printed report shows each finding's first and last instance only
     int threads = 0;
@@ -242,53 +164,35 @@ int cmdReport(const std::vector<std::string> &args)
         if (!cpus) throw UsageError{"report: " + option + ": not a CPU list: '" + text + "' (e.g. 1,3-5)"};
         return *cpus;
     };
-    for (size_t i = 0; i < args.size(); ++i) {
-        const std::string &a = args[i];
-        const bool hasValue = i + 1 < args.size();
-        if (a == "--json") {
-            format = Format::Json;
-            formatGiven = true;
-        } else if (a == "--format" && hasValue) {
-            format = parseFormat("report", args[++i]);
-            formatGiven = true;
-        } else if (a == "--jsonl") {
-            jsonl = true;
-        } else if (a == "--stream") {
-            rq.stream = true;
-        } else if (a == "--stream-slice-us" && hasValue) {
-            const auto us = sim::parseWholeText<int64_t>(args[++i], 1, INT64_MAX / 1000);
-            if (!us)
-                throw UsageError{"report: --stream-slice-us: expected a whole number of microseconds >= 1"};
-            rq.sliceNs = *us * 1000;
-        } else if (a == "--stream-exact" && hasValue) {
-            const auto n = sim::parseWholeText<uint64_t>(args[++i], 0, uint64_t{1} << 32);
-            if (!n) throw UsageError{"report: --stream-exact: expected a number of values (0 to 2^32)"};
-            rq.exactValues = static_cast<size_t>(*n);
-        } else if (a == "--markers") {
-            rq.markers = true;
-        } else if (a == "--window" && hasValue) {
-            rq.window = true;
-            parseWindow("report", args[++i], 0, rq.report.from, rq.report.to);
-        } else if (a == "--load-window" && hasValue) {
-            parseLoadWindow("report", args[++i], rq.load);
-        } else if (a == "--nohz-full" && hasValue) {
-            rq.analysis.nohzFullGiven = true;
-            rq.analysis.nohzFull = list(a, args[++i]);
-        } else if (a == "--cpus" && hasValue) {
-            rq.report.cpus = list(a, args[++i]);
-        } else if (a == "--functions" && hasValue) {
-            rq.report.functions = parseFunctionNames(args[++i]);
-        } else if (a == "--instance" && hasValue) {
-            rq.load.instance = args[++i] == "top" ? "" : args[i];
-            rq.load.instanceGiven = true;
-        } else if (a == "--threads" && hasValue) {
-            threads = rq.load.threads = rq.analysis.threads = parseThreads("report", args[++i]);
-        } else if (!a.empty() && a[0] == '-') {
-            throw UsageError{"report: unknown option " + a + (hasValue ? "" : " (or its value is missing)")};
-        } else {
-            files.push_back(a);
-        }
+    rq.stream = o.stream;
+    if (cl.given("--stream-slice-us")) {
+        const auto us = sim::parseWholeText<int64_t>(o.streamSlice, 1, INT64_MAX / 1000);
+        if (!us) throw UsageError{"report: --stream-slice-us: expected a whole number of microseconds >= 1"};
+        rq.sliceNs = *us * 1000;
     }
+    if (cl.given("--stream-exact")) {
+        const auto n = sim::parseWholeText<uint64_t>(o.streamExact, 0, uint64_t{1} << 32);
+        if (!n) throw UsageError{"report: --stream-exact: expected a number of values (0 to 2^32)"};
+        rq.exactValues = static_cast<size_t>(*n);
+    }
+    rq.markers = o.markers;
+    if (cl.given("--window")) {
+        rq.window = true;
+        parseWindow("report", o.window, 0, rq.report.from, rq.report.to);
+    }
+    if (cl.given("--load-window")) parseLoadWindow("report", o.loadWindow, rq.load);
+    if (cl.given("--nohz-full")) {
+        rq.analysis.nohzFullGiven = true;
+        rq.analysis.nohzFull = list("--nohz-full", o.nohzFull);
+    }
+    if (cl.given("--cpus")) rq.report.cpus = list("--cpus", o.cpus);
+    if (cl.given("--functions")) rq.report.functions = parseFunctionNames(o.functions);
+    if (cl.given("--instance")) {
+        rq.load.instance = o.instance == "top" ? "" : o.instance;
+        rq.load.instanceGiven = true;
+    }
+    if (cl.given("--threads"))
+        threads = rq.load.threads = rq.analysis.threads = parseThreads("report", o.threads);
     if (files.empty()) throw UsageError{"report: FILE missing"};
     if (rq.markers && rq.window) throw UsageError{"report: --window and --markers exclude each other"};
     if (rq.stream && rq.load.window)
@@ -321,39 +225,23 @@ uint64_t parseSeed(const std::string &cmd, const std::string &v)
 
 int cmdSimulate(const std::vector<std::string> &args)
 {
-    std::string spec, out;
+    SimulateArgs o;
+    CommandLine cl = simulateCommandLine(o);
+    cl.parse(args);
+    if (o.list) {
+        const std::string text = sim::listPresets();
+        std::fwrite(text.data(), 1, text.size(), stdout);
+        return 0;
+    }
+    const std::string &spec = o.spec, &out = o.out;
+    const bool json = o.json, whole = o.whole;
+    const uint64_t seed = cl.given("--seed") ? parseSeed("simulate", o.seed) : 1;
     std::vector<std::pair<std::string, std::string>> sets;
-    uint64_t seed = 1;
-    bool json = false, whole = false;
-    for (size_t i = 0; i < args.size(); ++i) {
-        const std::string &a = args[i];
-        const bool hasValue = i + 1 < args.size();
-        if (a == "--list") {
-            const std::string text = sim::listPresets();
-            std::fwrite(text.data(), 1, text.size(), stdout);
-            return 0;
-        } else if (a == "--json") {
-            json = true;
-        } else if (a == "--whole") {
-            whole = true;
-        } else if (a == "--seed" && hasValue) {
-            seed = parseSeed("simulate", args[++i]);
-        } else if (a == "--out" && hasValue) {
-            out = args[++i];
-        } else if (a == "--set" && hasValue) {
-            const std::string &kv = args[++i];
-            const size_t eq = kv.find('=');
-            if (eq == std::string::npos || eq == 0)
-                throw UsageError{"simulate: --set: expected KEY=VALUE, got '" + kv + "'"};
-            sets.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
-        } else if (!a.empty() && a[0] == '-') {
-            throw UsageError{"simulate: unknown option " + a +
-                             (hasValue ? "" : " (or its value is missing)")};
-        } else if (spec.empty()) {
-            spec = a;
-        } else {
-            throw UsageError{"simulate: one scenario only"};
-        }
+    for (const std::string &kv : o.sets) {
+        const size_t eq = kv.find('=');
+        if (eq == std::string::npos || eq == 0)
+            throw UsageError{"simulate: --set: expected KEY=VALUE, got '" + kv + "'"};
+        sets.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
     }
     if (spec.empty())
         throw UsageError{"simulate: PRESET or FILE.json missing (simulate --list shows the presets)"};
@@ -400,35 +288,25 @@ int64_t shifted(int64_t zero, int64_t relative)
 
 int cmdCompare(const std::vector<std::string> &args)
 {
-    std::vector<std::string> sides;
-    uint64_t seed = 1;
-    Format format = Format::Text;
-    bool whole = false, window = false;
+    CompareArgs o;
+    CommandLine cl = compareCommandLine(o);
+    cl.parse(args);
+    const std::vector<std::string> &sides = o.sides;
+    const uint64_t seed = cl.given("--seed") ? parseSeed("compare", o.seed) : 1;
+    Format format = o.json ? Format::Json : Format::Text;
+    if (cl.given("--format")) {
+        if (o.json) throw UsageError{"compare: --json and --format exclude each other"};
+        format = parseFormat("compare", o.format);
+    }
+    const bool whole = o.whole, window = cl.given("--window");
     sim::CompareWindow w;
+    if (window) parseWindow("compare", o.window, -9e9, w.from, w.to);
     std::optional<Alignment> align;
-    for (size_t i = 0; i < args.size(); ++i) {
-        const std::string &a = args[i];
-        if (a == "--json") {
-            format = Format::Json;
-        } else if (a == "--format" && i + 1 < args.size()) {
-            format = parseFormat("compare", args[++i]);
-        } else if (a == "--whole") {
-            whole = true;
-        } else if (a == "--seed" && i + 1 < args.size()) {
-            seed = parseSeed("compare", args[++i]);
-        } else if (a == "--window" && i + 1 < args.size()) {
-            window = true;
-            parseWindow("compare", args[++i], -9e9, w.from, w.to);
-        } else if (a == "--align" && i + 1 < args.size()) {
-            align = parseAlignment(args[++i]);
-            if (!align)
-                throw UsageError{"compare: --align: expected start, marker or an offset in seconds, got '" +
-                                 args[i] + "'"};
-        } else if (!a.empty() && a[0] == '-') {
-            throw UsageError{"compare: unknown option " + a};
-        } else {
-            sides.push_back(a);
-        }
+    if (cl.given("--align")) {
+        align = parseAlignment(o.align);
+        if (!align)
+            throw UsageError{"compare: --align: expected start, marker or an offset in seconds, got '" +
+                             o.align + "'"};
     }
     if (sides.size() != 2) throw UsageError{"compare: expected two traces or scenarios (A B)"};
     if (window && whole) throw UsageError{"compare: --window and --whole exclude each other"};
@@ -502,7 +380,7 @@ int main(int argc, char **argv)
 {
     std::vector<std::string> args(argv + 1, argv + argc);
     if (args.empty() || args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
-        std::fputs(kUsage, args.empty() ? stderr : stdout);
+        std::fputs(cliUsage(), args.empty() ? stderr : stdout);
         return args.empty() ? 2 : 0;
     }
     if (args[0] == "--version" || args[0] == "-V") {
@@ -527,6 +405,10 @@ int main(int argc, char **argv)
             return runCapture(args, hooks);
         }
         throw UsageError{"unknown command '" + cmd + "' (try --help)"};
+    } catch (const HelpRequest &h) {
+        const std::string text = usageOf(h.command);
+        std::fwrite(text.data(), 1, text.size(), stdout);
+        return 0;
     } catch (const UsageError &e) {
         std::fprintf(stderr, "tickscope-cli: %s\n", e.message.c_str());
         return 2;

@@ -3,6 +3,7 @@
 // code; tickscope-cli itself stays free of Qt). Renders the timeline of a trace or a scenario — or the
 // compare view of two runs — to PNG, SVG or PDF without a display, through the same code as the GUI's
 // File -> Export View, so that the same view at the same size gives the same picture.
+#include "CommandLine.h"
 #include "ExportView.h"
 #include "TimelinePlot.h"
 #include "ViewState.h"
@@ -35,17 +36,6 @@ using namespace tickscope;
 
 namespace {
 
-struct Usage
-{
-    std::string what;
-};
-
-constexpr const char *kUsage =
-    "usage: tickscope-cli render FILE|SCENARIO --out OUT.png|.svg|.pdf [--compare B] [--align "
-    "start|marker|OFFSET]\n"
-    "         [--window A:B | --markers] [--cpus LIST] [--size WxH] [--scale N] [--title TEXT]\n"
-    "         [--no-legend] [--summary] [--seed N] [--load-window A:B]\n";
-
 Document open(const std::string &spec, uint64_t seed, const LoadOptions &load)
 {
     OpenOptions options;
@@ -53,7 +43,7 @@ Document open(const std::string &spec, uint64_t seed, const LoadOptions &load)
     try {
         return openRun(RunSource::named(spec, seed), options).doc;
     } catch (const RunOptionError &e) {
-        throw Usage{std::string("render: ") + e.what()};
+        throw UsageError{std::string("render: ") + e.what()};
     }
 }
 
@@ -62,59 +52,30 @@ double seconds(const std::string &opt, const std::string &text)
     char *end = nullptr;
     const double v = std::strtod(text.c_str(), &end);
     if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(v) || std::abs(v) > 9e9)
-        throw Usage{"render: " + opt + ": '" + text + "' is not a number of seconds"};
+        throw UsageError{"render: " + opt + ": '" + text + "' is not a number of seconds"};
     return v;
 }
 
 int run(const std::vector<std::string> &args)
 {
-    std::string in, out, compare, window, cpus, title, sizeText, alignText, loadWindow;
-    bool titleGiven = false, markers = false, legend = true, summary = false;
-    double scale = 1;
+    RenderArgs r;
+    CommandLine cl = renderCommandLine(r);
+    cl.parse(args);
+    const std::string &in = r.in, &out = r.out, &compare = r.compare, &window = r.window, &cpus = r.cpus,
+                      &title = r.title, &sizeText = r.size, &alignText = r.align, &loadWindow = r.loadWindow;
+    const bool titleGiven = cl.given("--title"), markers = r.markers, legend = !r.noLegend,
+               summary = r.summary;
+    const double scale = cl.given("--scale") ? seconds("--scale", r.scale) : 1;
     uint64_t seed = 1;
-    for (size_t i = 0; i < args.size(); ++i) {
-        const std::string &a = args[i];
-        const bool v = i + 1 < args.size();
-        if (a == "--out" && v)
-            out = args[++i];
-        else if (a == "--compare" && v)
-            compare = args[++i];
-        else if (a == "--align" && v)
-            alignText = args[++i];
-        else if (a == "--window" && v)
-            window = args[++i];
-        else if (a == "--load-window" && v)
-            loadWindow = args[++i];
-        else if (a == "--markers")
-            markers = true;
-        else if (a == "--cpus" && v)
-            cpus = args[++i];
-        else if (a == "--size" && v)
-            sizeText = args[++i];
-        else if (a == "--scale" && v)
-            scale = seconds("--scale", args[++i]);
-        else if (a == "--title" && v) {
-            title = args[++i];
-            titleGiven = true;
-        } else if (a == "--no-legend")
-            legend = false;
-        else if (a == "--summary")
-            summary = true;
-        else if (a == "--seed" && v) {
-            const double s = seconds("--seed", args[++i]);
-            if (s < 0 || s != std::floor(s)) throw Usage{"render: --seed: expected a whole number"};
-            seed = static_cast<uint64_t>(s);
-        } else if (!a.empty() && a[0] == '-')
-            throw Usage{"render: unknown option " + a + (v ? "" : " (or its value is missing)")};
-        else if (in.empty())
-            in = a;
-        else
-            throw Usage{"render: one FILE or SCENARIO (use --compare B for a second run), got '" + a + "'"};
+    if (cl.given("--seed")) {
+        const double s = seconds("--seed", r.seed);
+        if (s < 0 || s != std::floor(s)) throw UsageError{"render: --seed: expected a whole number"};
+        seed = static_cast<uint64_t>(s);
     }
-    if (in.empty()) throw Usage{"render: expected a FILE or SCENARIO"};
-    if (out.empty()) throw Usage{"render: --out OUT.png|.svg|.pdf is required"};
-    if (window.size() && markers) throw Usage{"render: --window and --markers exclude each other"};
-    if (scale < 0.25 || scale > 8) throw Usage{"render: --scale: expected 0.25 to 8"};
+    if (in.empty()) throw UsageError{"render: expected a FILE or SCENARIO"};
+    if (out.empty()) throw UsageError{"render: --out OUT.png|.svg|.pdf is required"};
+    if (window.size() && markers) throw UsageError{"render: --window and --markers exclude each other"};
+    if (scale < 0.25 || scale > 8) throw UsageError{"render: --scale: expected 0.25 to 8"};
     ExportOptions o;
     o.scale = scale;
     o.legend = legend;
@@ -123,7 +84,8 @@ int run(const std::vector<std::string> &args)
         char x = 0, extra = 0;
         if (std::sscanf(sizeText.c_str(), "%d%c%d%c", &w, &x, &h, &extra) != 3 || x != 'x' || w < 320 ||
             h < 240 || w > 16384 || h > 16384)
-            throw Usage{"render: --size: expected WxH from 320x240 to 16384x16384, got '" + sizeText + "'"};
+            throw UsageError{"render: --size: expected WxH from 320x240 to 16384x16384, got '" + sizeText +
+                             "'"};
         o.size = QSize(w, h);
     }
     // The output is checked before any loading: a wrong name costs nothing.
@@ -136,15 +98,15 @@ int run(const std::vector<std::string> &args)
     std::optional<Alignment> align;
     if (!alignText.empty()) {
         align = parseAlignment(alignText);
-        if (!align) throw Usage{"render: --align: expected start, marker or an offset in seconds"};
-        if (compare.empty()) throw Usage{"render: --align needs --compare"};
+        if (!align) throw UsageError{"render: --align: expected start, marker or an offset in seconds"};
+        if (compare.empty()) throw UsageError{"render: --align needs --compare"};
     }
 
     // Weighed like the GUI (the timeline index besides the model); --load-window A:B loads only seconds A
     // to B after each file's first event, for a file whose whole model would not fit.
     LoadOptions load = viewLoadOptions();
     if (!loadWindow.empty())
-        if (std::string e = parseLoadWindow(loadWindow, load); !e.empty()) throw Usage{"render: " + e};
+        if (std::string e = parseLoadWindow(loadWindow, load); !e.empty()) throw UsageError{"render: " + e};
     const Document a = open(in, seed, load);
     o.functions = a.trace->functions.timed(); // the legend lists the function row's colours
     ViewState state;
@@ -162,7 +124,7 @@ int run(const std::vector<std::string> &args)
     }
     if (!cpus.empty()) {
         const auto list = parseCpuList(cpus);
-        if (!list) throw Usage{"render: --cpus: not a CPU list: '" + cpus + "'"};
+        if (!list) throw UsageError{"render: --cpus: not a CPU list: '" + cpus + "'"};
         for (int c : *list)
             if (c >= a.trace->cpuCount())
                 throw LoadError(in + ": --cpus: CPU " + std::to_string(c) + " is not in the trace (" +
@@ -172,10 +134,10 @@ int run(const std::vector<std::string> &args)
     const int64_t zero = plot.origin();
     if (!window.empty()) {
         const size_t colon = window.find(':');
-        if (colon == std::string::npos) throw Usage{"render: --window: expected A:B in seconds"};
+        if (colon == std::string::npos) throw UsageError{"render: --window: expected A:B in seconds"};
         const double s = seconds("--window", window.substr(0, colon)),
                      e = seconds("--window", window.substr(colon + 1));
-        if (e <= s) throw Usage{"render: --window: A must be below B, got '" + window + "'"};
+        if (e <= s) throw UsageError{"render: --window: A must be below B, got '" + window + "'"};
         const int64_t from = zero + std::llround(s * 1e9), to = zero + std::llround(e * 1e9);
         if (to <= state.boundsStart() || from >= state.boundsEnd())
             throw LoadError(in + ": --window " + window + " is outside the trace (" +
@@ -230,14 +192,17 @@ int main(int argc, char **argv)
     qInstallMessageHandler([](QtMsgType, const QMessageLogContext &, const QString &) {});
     QApplication app(argc, argv);
     std::vector<std::string> args(argv + 1, argv + argc);
-    if (args.empty() || args[0] == "-h" || args[0] == "--help") {
-        std::fputs(kUsage, args.empty() ? stderr : stdout);
-        return args.empty() ? 2 : 0;
+    if (args.empty()) {
+        std::fputs(usageOf("render").c_str(), stderr);
+        return 2;
     }
     try {
         return run(args);
-    } catch (const Usage &u) {
-        std::fprintf(stderr, "tickscope-cli %s\n%s", u.what.c_str(), kUsage);
+    } catch (const HelpRequest &) {
+        std::fputs(usageOf("render").c_str(), stdout);
+        return 0;
+    } catch (const UsageError &u) {
+        std::fprintf(stderr, "tickscope-cli: %s\n", u.message.c_str());
         return 2;
     } catch (const std::exception &e) {
         std::fprintf(stderr, "tickscope-cli: %s\n", e.what());

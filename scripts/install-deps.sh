@@ -18,7 +18,7 @@ BUILD_PKGS=(
   qt6-base-dev qt6-svg-dev libgl-dev libqcustomplot-dev
   libtraceevent-dev libtracefs-dev libtracecmd-dev
   libzstd-dev zlib1g-dev
-  nlohmann-json3-dev libfmt-dev
+  nlohmann-json3-dev libfmt-dev libcli11-dev
 )
 TEST_PKGS=(
   trace-cmd libgtest-dev libgmock-dev libbenchmark-dev
