@@ -1,18 +1,25 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// A minimal streaming JSON writer (objects, arrays, strings, numbers) with stable key order.
+// JSON output with a stable key order, written as a stream of calls (begin/value/end) and kept as an
+// nlohmann-json tree (ordered_json), which does the escaping, the indentation and the check that strings
+// are UTF-8 (bytes that are not become U+FFFD: the output always parses). Numbers keep the report's form:
+// doubles to 6 significant digits, whole ones printed without a fraction.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
-#include <vector>
 
 namespace tickscope {
 
 class JsonWriter
 {
 public:
-    explicit JsonWriter(int indent = 2) : indent_(indent) {}
+    explicit JsonWriter(int indent = 2); // 0: one line
+    ~JsonWriter();
+    JsonWriter(const JsonWriter &) = delete;
+    JsonWriter &operator=(const JsonWriter &) = delete;
+
     JsonWriter &beginObject(std::string_view key = {});
     JsonWriter &endObject();
     JsonWriter &beginArray(std::string_view key = {});
@@ -25,18 +32,14 @@ public:
     JsonWriter &value(std::string_view key, double v);
     JsonWriter &value(std::string_view key, bool v);
     JsonWriter &null(std::string_view key);
-    const std::string &str() const { return out_; }
-    std::string take() { return std::move(out_); } // the text, leaving the writer empty
-    void reserve(size_t bytes) { out_.reserve(bytes); }
+    // The text (a top-level object ends with a newline); the writer is not written to after.
+    const std::string &str() const;
+    std::string take(); // the text, leaving the writer empty
+    void reserve(size_t) {}
 
 private:
-    void prefix(std::string_view key);
-    void newline();
-    static void escape(std::string &out, std::string_view s);
-
-    int indent_;
-    std::string out_;
-    std::vector<bool> first_;
+    struct Tree;
+    std::unique_ptr<Tree> tree_;
 };
 
 } // namespace tickscope

@@ -560,6 +560,22 @@ TEST(Model, JsonWriterEscapesAndNests)
     EXPECT_EQ(j.str(), "{\"a\":\"x\\\"y\\n\",\"b\":[1,true],\"c\":{}}\n");
 }
 
+// Doubles keep the report's 6 significant digits (whole ones without a fraction, as %g prints them), and
+// a string that is not UTF-8 (a task name or an event field is the kernel's bytes) still gives JSON that
+// parses: its bad bytes become U+FFFD.
+TEST(Model, JsonWriterNumbersAndBytesThatAreNotUtf8)
+{
+    JsonWriter j(0);
+    j.beginArray().value({}, 2.0).value({}, 0.1234567891).value({}, -1.5).value({}, 1e-7).value({}, 250000.4);
+    j.value({}, std::nan("")).value({}, "ok \xff\xfe end").value({}, "\xc3\xa9t\xc3\xa9").endArray();
+    EXPECT_EQ(
+        j.str(),
+        "[2,0.123457,-1.5,1e-07,250000,null,\"ok \xef\xbf\xbd\xef\xbf\xbd end\",\"\xc3\xa9t\xc3\xa9\"]");
+    JsonWriter k; // indented: a top-level object ends its line
+    k.beginObject().value("n", int64_t{-3}).beginArray("e").endArray().endObject();
+    EXPECT_EQ(k.take(), "{\n  \"n\": -3,\n  \"e\": []\n}\n");
+}
+
 // Every CPU's idle task is pid 0; the kernel names it swapper/CPU, while a trace's task table has one name
 // for pid 0 (the first CPU's, or "<idle>"): the views name it by the event's CPU.
 TEST(Model, TheIdleTaskIsNamedByItsCpu)
