@@ -160,6 +160,16 @@ void MainWindow::restoreWindow()
     }
 }
 
+// ... and kept for the next one.
+void MainWindow::closeEvent(QCloseEvent *e)
+{
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    loader_->cancel();
+    QMainWindow::closeEvent(e);
+}
+
 MainWindow::~MainWindow() = default;
 
 QString MainWindow::summaryText()

@@ -30,14 +30,6 @@ bool MainWindow::loadingB() const
     return loaderB_->busy();
 }
 
-void MainWindow::open(const QString &run)
-{
-    if (sim::namesTraceFile(run.toStdString()))
-        openFile(run);
-    else
-        openScenario(run);
-}
-
 void MainWindow::dropB()
 {
     if (expectB_) loaderB_->cancel();
@@ -226,15 +218,6 @@ void MainWindow::compareScenarioDialog()
         this, tr("Compare with a simulation"),
         tr("Scenario as B (PRESET[:VARIANT][,KEY=VALUE...] or FILE.json):"), items, 0, true, &ok);
     if (ok && !run.trimmed().isEmpty()) compareWith(run.trimmed());
-}
-
-void MainWindow::closeEvent(QCloseEvent *e)
-{
-    QSettings settings;
-    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
-    settings.setValue(QStringLiteral("window/state"), saveState());
-    loader_->cancel();
-    QMainWindow::closeEvent(e);
 }
 
 } // namespace tickscope

@@ -59,6 +59,15 @@
 
 namespace tickscope {
 
+// A trace file, or a scenario to simulate.
+void MainWindow::open(const QString &run)
+{
+    if (sim::namesTraceFile(run.toStdString()))
+        openFile(run);
+    else
+        openScenario(run);
+}
+
 // Each loader's progress, result, failure and cancel.
 void MainWindow::connectLoaders()
 {
