@@ -4,8 +4,9 @@
 // share is printed), Stop saves a trace.dat the window opens and analyses; a simulated document saves as a
 // trace.dat that loads into the same events, and a loaded trace.dat is copied byte for byte. The capture
 // needs root and tracefs (mounted here when it is not, and unmounted again); it skips with a message
-// otherwise.
+// otherwise, and the program then exits with the skip code ctest reports (GuiTestUtil.h).
 #include "CaptureDialog.h"
+#include "GuiTestUtil.h"
 #include "MainWindow.h"
 
 #include "import/Loader.h"
@@ -58,13 +59,13 @@ class CaptureTest : public QObject
 private slots:
     void captureDialogRecordsLiveAndOpensTheResult()
     {
-        if (geteuid() != 0) QSKIP("needs root: capture creates a tracefs instance");
+        if (geteuid() != 0) TICKSCOPE_SKIP("needs root: capture creates a tracefs instance");
         const QString t = QStringLiteral("/sys/kernel/tracing");
         bool mounted = false;
         if (!QDir(t + QStringLiteral("/events")).exists()) {
             if (QProcess::execute(QStringLiteral("mount"), {QStringLiteral("-t"), QStringLiteral("tracefs"),
                                                             QStringLiteral("nodev"), t}) != 0)
-                QSKIP("tracefs cannot be mounted");
+                TICKSCOPE_SKIP("tracefs cannot be mounted");
             mounted = true;
         }
         const auto unmount = qScopeGuard([&] {
@@ -213,5 +214,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(CaptureTest)
+TICKSCOPE_TEST_MAIN(CaptureTest)
 #include "CaptureTest.moc"

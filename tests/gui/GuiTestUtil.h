@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Helpers the Qt tests share: the test application's identity, counting a colour's pixels in an image,
-// running a program, the longest event-loop stall allowed.
+// running a program, the longest event-loop stall allowed, skips that ctest reports.
 #pragma once
 
 #include "tickscope_version.h"
@@ -12,9 +12,11 @@
 #include <QProcessEnvironment>
 #include <QRect>
 #include <QStringList>
+#include <QTest>
 
 #include <algorithm>
 #include <csignal>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -130,4 +132,58 @@ inline ProgramRun runProgram(const QString &program, const QStringList &args,
     return r;
 }
 
+// What a test program skipped (TICKSCOPE_SKIP): a program that skipped anything and failed nothing exits
+// with kSkipExitCode, which tests/CMakeLists.txt gives ctest as the program's SKIP_RETURN_CODE. ctest runs
+// each Qt test program as one test, so a skip of one function shows as the whole program skipped (its
+// output, with -V, says which part): never as a pass that did not check everything.
+constexpr int kSkipExitCode = 77;
+
+inline QStringList &skipped()
+{
+    static QStringList s;
+    return s;
+}
+
+// QTest::qExec's result (the number of failures) as the program's exit code; the skips are listed last.
+inline int exitCode(int failures)
+{
+    if (skipped().isEmpty()) return std::min(failures, kSkipExitCode - 1); // (77 failures are no skip)
+    for (const QString &why : skipped())
+        std::fprintf(stderr, "SKIPPED, not passed: %s\n", qPrintable(why));
+    return failures != 0 ? std::min(failures, kSkipExitCode - 1) : kSkipExitCode;
+}
+
+// A reference tool is missing: in CI (CI=true in the environment), where scripts/install-deps.sh --test
+// has installed it, that fails the test; elsewhere it skips.
+inline bool inCi()
+{
+    return qgetenv("CI") == "true";
+}
+
 } // namespace tickscope::test
+
+// QSKIP(message), remembered for the program's exit code (tickscope::test::exitCode).
+#define TICKSCOPE_SKIP(message)                                                                              \
+    do {                                                                                                     \
+        tickscope::test::skipped() << QStringLiteral("%1: %2").arg(                                          \
+            QLatin1String(QTest::currentTestFunction()), QLatin1String(message));                            \
+        QSKIP(message);                                                                                      \
+    } while (false)
+
+// A reference tool the test needs is missing: QFAIL in CI, else TICKSCOPE_SKIP.
+#define TICKSCOPE_MISSING_TOOL(message)                                                                      \
+    do {                                                                                                     \
+        if (tickscope::test::inCi()) QFAIL(message " (CI=true: the reference tool must be installed)");      \
+        TICKSCOPE_SKIP(message);                                                                             \
+    } while (false)
+
+// QTEST_MAIN, with the exit code telling ctest about skips.
+#define TICKSCOPE_TEST_MAIN(TestObject)                                                                      \
+    int main(int argc, char *argv[])                                                                         \
+    {                                                                                                        \
+        QApplication app(argc, argv);                                                                        \
+        app.setAttribute(Qt::AA_Use96Dpi, true);                                                             \
+        TestObject tc;                                                                                       \
+        QTEST_SET_MAIN_SOURCE_PATH                                                                           \
+        return tickscope::test::exitCode(QTest::qExec(&tc, argc, argv));                                     \
+    }

@@ -202,7 +202,8 @@ private slots:
         QVERIFY2(r.exit == 0, qPrintable(r.err));
         const QString pdftotext = QStandardPaths::findExecutable(QStringLiteral("pdftotext"));
         if (pdftotext.isEmpty())
-            QSKIP("pdftotext (poppler-utils) is not installed: scripts/install-deps.sh installs it");
+            TICKSCOPE_MISSING_TOOL(
+                "pdftotext (poppler-utils) is not installed: scripts/install-deps.sh installs it");
         const test::ProgramRun p = test::runProgram(pdftotext, {pdf, QStringLiteral("-")},
                                                     QProcessEnvironment::systemEnvironment(), 30000);
         QCOMPARE(p.exit, 0);
@@ -309,5 +310,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(RenderTest)
+TICKSCOPE_TEST_MAIN(RenderTest)
 #include "RenderTest.moc"
