@@ -27,7 +27,7 @@ CommandResult cli(const std::string &args);
 
 std::string dataPath(const std::string &name); // tests/data/NAME
 std::filesystem::path tempDir();               // a fresh directory under the build's temp
-bool haveTraceCmd();
+bool haveTraceCmd(); // false: not installed (a test failure too with CI=true: the reference must be there)
 
 struct ReportCounts
 {

@@ -32,7 +32,7 @@ TEST(TextImporterReal, TraceCmdLostEventsAndInstancePrefixes)
 {
     // host-lost.dat: "inst: CPU:1 [5144 EVENTS DROPPED]" and the next record printed without its prefix
     const std::string lost = dataFile("host-lost.dat");
-    if (!fs::exists(lost)) GTEST_SKIP() << "no " << lost;
+    ASSERT_TRUE(fs::exists(lost)) << "the committed fixture " << lost << " is missing";
     const std::string txt = report(lost, "");
     uint64_t dropped = 0;
     size_t lines = 0;
@@ -58,7 +58,7 @@ TEST(TextImporterReal, TraceCmdLostEventsAndInstancePrefixes)
 TEST(TextImporterReal, TraceCmdSeveralInstancesGiveOneTraceEach)
 {
     const std::string dat = dataFile("host-instances.dat");
-    if (!fs::exists(dat)) GTEST_SKIP() << "no " << dat;
+    ASSERT_TRUE(fs::exists(dat)) << "the committed fixture " << dat << " is missing";
     const std::string txt = report(dat, "");
     auto traces = importText(txt, {});
     ASSERT_EQ(traces.size(), 2u);
