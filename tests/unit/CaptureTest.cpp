@@ -12,6 +12,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <optional>
+#include <set>
 #include <unistd.h>
 
 using namespace tickscope;
@@ -50,6 +52,54 @@ std::string tracefsState()
     return s;
 }
 
+// The tracefs instances whose names start with "tickscope" (a capture's, the tests' own).
+std::set<std::string> tickscopeInstances()
+{
+    std::set<std::string> names;
+    std::error_code ec;
+    for (const auto &e : fs::directory_iterator(kT + "/instances", ec))
+        if (e.path().filename().string().starts_with("tickscope")) names.insert(e.path().filename().string());
+    return names;
+}
+
+// Undoes what a test changed in tracefs, however the test ends (an ASSERT returns from the test body
+// before any cleanup written at its end): the "tickscope*" instances that were not there at the start
+// (a killed capture's, the test's own) are removed, and the mount made for the test is undone. The
+// instances go first: an instance outlives an unmount and would be there at the next mount.
+class TracefsAsFound
+{
+public:
+    TracefsAsFound() = default;
+    TracefsAsFound(const TracefsAsFound &) = delete;
+    TracefsAsFound &operator=(const TracefsAsFound &) = delete;
+    // Mounts tracefs when it is not; false when that fails.
+    bool mount()
+    {
+        if (fs::exists(kT + "/events")) {
+            before_ = tickscopeInstances();
+            return true;
+        }
+        if (run("mount -t tracefs nodev " + kT).exitCode != 0) return false;
+        mounted_ = true;
+        before_ = tickscopeInstances();
+        return true;
+    }
+    ~TracefsAsFound()
+    {
+        for (const std::string &name : tickscopeInstances()) {
+            if (before_.count(name)) continue;
+            const std::string i = kT + "/instances/" + name;
+            const auto r = run("echo 0 > '" + i + "/tracing_on'; rmdir '" + i + "'");
+            if (r.exitCode != 0) ADD_FAILURE() << "could not remove the instance " << name << ": " << r.err;
+        }
+        if (mounted_ && run("umount " + kT).exitCode != 0) ADD_FAILURE() << "could not unmount " << kT;
+    }
+
+private:
+    bool mounted_ = false;
+    std::set<std::string> before_;
+};
+
 class Capture : public ::testing::Test
 {
 protected:
@@ -57,22 +107,49 @@ protected:
     {
         if (::geteuid() != 0) GTEST_SKIP() << "needs root: capture creates a tracefs instance";
         if (!fs::exists(kT)) GTEST_SKIP() << kT << " does not exist (no tracefs in this kernel)";
-        if (!fs::exists(kT + "/events")) {
-            if (run("mount -t tracefs nodev " + kT).exitCode != 0)
-                GTEST_SKIP() << "tracefs cannot be mounted";
-            mounted_ = true;
-        }
+        tracefs_.emplace();
+        if (!tracefs_->mount()) GTEST_SKIP() << "tracefs cannot be mounted";
         dir_ = tempDir();
     }
     void TearDown() override
     {
         if (!dir_.empty()) fs::remove_all(dir_);
-        if (mounted_) run("umount " + kT);
+        tracefs_.reset();
     }
     std::string path(const std::string &name) const { return (dir_ / name).string(); }
 
-    bool mounted_ = false;
+    std::optional<TracefsAsFound> tracefs_;
     fs::path dir_;
+};
+
+// Writes `value` to the tracefs file `file` now and its old value back when it goes (however the test
+// ends). With `clearTrace`, the top-level buffer is emptied then too if it held no event before: what the
+// test recorded there does not stay behind (someone else's events are never cleared).
+class TracefsSetting
+{
+public:
+    TracefsSetting(std::string file, const std::string &value, bool clearTrace = false)
+        : file_(std::move(file))
+    {
+        std::ifstream in(file_);
+        std::getline(in, was_);
+        if (!was_.empty() && was_.back() == '*') was_.pop_back(); // "0*": soft-disabled, written back as 0
+        clear_ = clearTrace && run("grep -qv '^#' " + kT + "/trace").exitCode != 0;
+        ok_ = run("echo " + value + " > " + file_).exitCode == 0;
+    }
+    TracefsSetting(const TracefsSetting &) = delete;
+    TracefsSetting &operator=(const TracefsSetting &) = delete;
+    ~TracefsSetting()
+    {
+        if (run("echo '" + was_ + "' > " + file_).exitCode != 0)
+            ADD_FAILURE() << "could not write " << was_ << " back to " << file_;
+        if (clear_) run(": > " + kT + "/trace");
+    }
+    bool ok() const { return ok_; }
+
+private:
+    std::string file_, was_;
+    bool clear_ = false, ok_ = false;
 };
 
 } // namespace
@@ -157,16 +234,15 @@ TEST_F(Capture, CleanupRemovesOnlyTheKilledCapturesInstance)
     EXPECT_FALSE(fs::exists(kT + "/instances/tickscope-" + pid));
     EXPECT_TRUE(fs::exists(live));
     EXPECT_TRUE(fs::exists(foreign));
-    run("rmdir " + live + " " + foreign);
+    // (the two made here, and the killed capture's when --cleanup missed it: the fixture's TracefsAsFound)
 }
 
 // Another tracer using the top-level buffer keeps recording while a capture runs, with its settings.
 TEST_F(Capture, TopLevelTracerIsUndisturbed)
 {
-    const std::string enable = kT + "/events/sched/sched_switch/enable";
-    std::ifstream in(enable);
-    const std::string was(std::istreambuf_iterator<char>(in), {});
-    ASSERT_EQ(run("echo 1 > " + enable).exitCode, 0);
+    // (the event disabled again and the top-level buffer emptied at the end, however the test ends)
+    const TracefsSetting topLevel(kT + "/events/sched/sched_switch/enable", "1", true);
+    ASSERT_TRUE(topLevel.ok());
     const std::string before = tracefsState();
     const auto r = run(quotedCli() + " capture --duration 1 --out '" + path("a.dat") + "' -- sleep 0.5");
     EXPECT_EQ(r.exitCode, 0) << r.err;
@@ -175,7 +251,6 @@ TEST_F(Capture, TopLevelTracerIsUndisturbed)
     run("sleep 0.05; sleep 0.05");
     const auto top = run("grep -c sched_switch " + kT + "/trace");
     EXPECT_GT(std::atoi(top.out.c_str()), 0);
-    run("echo " + std::string(was.empty() ? "0" : was.substr(0, 1)) + " > " + enable);
 }
 
 // One line saying what to do: not root, tracefs not mounted, an unknown event, a rejected filter; no file.

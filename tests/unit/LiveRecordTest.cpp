@@ -14,9 +14,12 @@ using namespace tickscope::test;
 
 namespace {
 
+// What capture-live.sh must leave as it found it: whether tracefs is mounted, its instances, the events
+// enabled at the top level.
 std::string instancesNow()
 {
-    return run("ls /sys/kernel/tracing/instances 2>/dev/null; cat /sys/kernel/tracing/set_event 2>/dev/null")
+    return run("grep -c ' /sys/kernel/tracing tracefs ' /proc/self/mounts; ls /sys/kernel/tracing/instances "
+               "2>/dev/null; cat /sys/kernel/tracing/set_event 2>/dev/null")
         .out;
 }
 
@@ -33,8 +36,8 @@ TEST(LiveRecord, FreshTraceMatchesTraceCmdReport)
     const std::string dat = (dir / "live.dat").string();
     const std::string script = std::string(TICKSCOPE_TEST_DATA) + "/../capture-live.sh";
     const auto rec = run("'" + script + "' '" + dat + "' 0.5 -- sh -c 'while :; do sleep 0.002; done'");
+    EXPECT_EQ(instancesNow(), before) << "tracefs was not left as found"; // (also when the script failed)
     ASSERT_EQ(rec.exitCode, 0) << rec.err;
-    EXPECT_EQ(instancesNow(), before) << "tracefs was not left as found";
 
     const auto traces = loadAll(dat);
     std::vector<const Trace *> p;
