@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <random>
 #include <string>
 #include <tuple>
@@ -123,6 +124,26 @@ TEST(AnalysisPieces, ACancelledAnalysisWithABusyCpuBesideTheSweepStopsAndThrows)
     o.sliceEvents = 100;
     o.cancel = &cancel;
     EXPECT_THROW(TickAnalysis::run(*trace, o), Cancelled);
+}
+
+// The same analysis cancelled while it runs (from another thread, as the GUI's Cancel does), not before it
+// starts: run() stops and throws Cancelled instead of returning a result.
+TEST(AnalysisPieces, AnAnalysisCancelledWhileItRunsStopsAndThrows)
+{
+    const auto trace = loadTrace(test::dataPath("rt-hrtimer-k32-fifo50.dat"));
+    AnalysisOptions o;
+    o.threads = 2;
+    o.sliceEvents = 100;
+    const auto t0 = std::chrono::steady_clock::now();
+    const TickAnalysis whole = TickAnalysis::run(*trace, o);
+    ASSERT_GT(whole.passesBesideSweep, 0); // (the busy CPU's pass is beside the sweep, as above)
+    EXPECT_TRUE(test::stopsWhenCancelledWhileRunning<Cancelled>(
+        [&](const std::atomic<bool> *cancel) {
+            AnalysisOptions c = o;
+            c.cancel = cancel;
+            TickAnalysis::run(*trace, c);
+        },
+        std::chrono::steady_clock::now() - t0));
 }
 
 TEST(AnalysisPieces, ASimulatedBusyMachineGivesTheSameInAnyPieces)

@@ -2,12 +2,14 @@
 // The merged time order of all CPUs and the event filter, on generated traces whose answer is known
 // independently: a std::sort of every (ts, cpu, index), and a plain count of the matching events.
 #include "ReferenceOrder.h"
+#include "TestUtil.h"
 #include "model/EventFilter.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cstdint>
 #include <random>
 #include <tuple>
@@ -302,4 +304,23 @@ TEST(EventFilter, FindsAMatchManyChunksAway)
     EXPECT_EQ(findRow(t, *m, &rows, at(first) - 1, false, "stress-ng:102 cpu_idle", nullptr), -1);
     std::atomic<bool> cancel{true};
     EXPECT_EQ(findRow(t, *m, &rows, 0, true, "stress-ng:102 cpu_idle", &cancel), -1);
+}
+
+// Set while the filter runs (from another thread, as a newer filter of the event table does), not before
+// it starts: filterEvents() stops and gives nullopt instead of the rows.
+TEST(EventFilter, CancelWhileFilteringStops)
+{
+    Trace t;
+    fill(t, 2, 3000000, 6);
+    const EventFilter f = EventFilter::make(t, 1, "", "");
+    const auto t0 = std::chrono::steady_clock::now();
+    ASSERT_TRUE(filterEvents(t, f, nullptr, 1));
+    struct Stopped
+    {
+    };
+    EXPECT_TRUE(test::stopsWhenCancelledWhileRunning<Stopped>(
+        [&](const std::atomic<bool> *cancel) {
+            if (!filterEvents(t, f, cancel, 1)) throw Stopped{};
+        },
+        std::chrono::steady_clock::now() - t0));
 }

@@ -5,9 +5,12 @@
 // strict; the command line's numbers are checked. Every refusal is one line naming the key or option.
 #include "SimTestUtil.h"
 #include "TestUtil.h"
+#include "sim/Simulator.h"
+#include "util/Cancel.h"
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdio>
 #include <fstream>
 
@@ -146,6 +149,29 @@ TEST(SimLimits, InterruptSourcesAreBounded)
     const sim::Estimate e = sim::estimate(s);
     const sim::SimResult r = sim::simulate(s, simtest::kSeed);
     EXPECT_GE(e.events, static_cast<double>(r.trace->eventCount()));
+}
+
+// A run cancelled while it simulates (from its first progress report, as the GUI's Cancel does while a
+// simulation runs): simulate() throws Cancelled at its next check instead of simulating the rest.
+TEST(SimLimits, ACancelWhileSimulatingStopsTheRun)
+{
+    const sim::Scenario s = sim::scenarioFromSpec("seed003-rt-hrtimer,duration_ms=3000");
+    std::vector<double> whole;
+    sim::SimControl all;
+    all.progress = [&](double f) { whole.push_back(f); };
+    ASSERT_TRUE(sim::simulate(s, simtest::kSeed, all).trace);
+    ASSERT_GE(whole.size(), 3u) << "a whole run reports its progress as it goes";
+    std::atomic<bool> cancel{false};
+    std::vector<double> seen;
+    sim::SimControl c;
+    c.cancel = &cancel;
+    c.progress = [&](double f) {
+        seen.push_back(f);
+        cancel = true;
+    };
+    EXPECT_THROW(sim::simulate(s, simtest::kSeed, c), Cancelled);
+    ASSERT_EQ(seen.size(), 1u);
+    EXPECT_EQ(seen.front(), whole.front()); // the same run until then
 }
 
 // Thousands of threads: the columns are reserved from the estimate, which no CPU can exceed, so the

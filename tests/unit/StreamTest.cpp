@@ -17,11 +17,13 @@
 #include "sim/Simulator.h"
 #include "sim/TextWriter.h"
 #include "stream/StreamReport.h"
+#include "util/Cancel.h"
 #include "write/TraceDatWriter.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <tuple>
@@ -187,6 +189,24 @@ TEST(Stream, DecodesTheEventsOfALoad)
             }
         }
     }
+}
+
+// A stream cancelled while it runs (from another thread, as the GUI's Cancel does), not before it starts:
+// streamReport() stops and throws Cancelled instead of returning a report.
+TEST(Stream, ACancelWhileStreamingStopsIt)
+{
+    const std::string path = dataPath("rt-hrtimer-k32-fifo50.dat");
+    StreamOptions so;
+    so.sliceNs = 1'000'000; // (many steps: one check of the flag per step)
+    const auto t0 = std::chrono::steady_clock::now();
+    ASSERT_GT(streamReport(path, so).steps, 100u);
+    EXPECT_TRUE(stopsWhenCancelledWhileRunning<Cancelled>(
+        [&](const std::atomic<bool> *cancel) {
+            StreamOptions c = so;
+            c.analysis.cancel = cancel;
+            streamReport(path, c);
+        },
+        std::chrono::steady_clock::now() - t0));
 }
 
 TEST(Stream, PassAdvancedAfterEachSliceGivesTheRecordsOfOneRun)

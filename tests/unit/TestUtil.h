@@ -5,9 +5,13 @@
 
 #include "model/Trace.h"
 
+#include <atomic>
+#include <chrono>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace tickscope::test {
@@ -46,6 +50,37 @@ void expectSameEvents(const Trace &a, const Trace &b, const std::string &what);
 
 // The same counts from a loaded model (summed over sources).
 ReportCounts countModel(const std::vector<const Trace *> &traces);
+
+// Cancels `work` while it runs, as the GUI's Cancel button does, for work that reports no progress to
+// set the flag from: `work` gets a flag that is false when it starts, which another thread sets after a
+// quarter of `whole` (how long the work takes uncancelled, measured by the caller in the same run); when
+// the work ended before that, the next attempt sets it twice as soon (at most 10 attempts). True once an
+// attempt threw `Stop` (the work stopped without a result); false when every attempt returned.
+template <class Stop>
+bool stopsWhenCancelledWhileRunning(const std::function<void(const std::atomic<bool> *)> &work,
+                                    std::chrono::nanoseconds whole)
+{
+    for (int attempt = 0; attempt < 10; ++attempt) {
+        std::atomic<bool> cancel{false};
+        const auto delay = whole / (4 << attempt);
+        std::thread setter([&] {
+            std::this_thread::sleep_for(delay);
+            cancel = true;
+        });
+        bool stopped = false;
+        try {
+            work(&cancel);
+        } catch (const Stop &) {
+            stopped = true;
+        } catch (...) {
+            setter.join();
+            throw;
+        }
+        setter.join();
+        if (stopped) return true;
+    }
+    return false;
+}
 
 } // namespace tickscope::test
 

@@ -437,6 +437,20 @@ TEST(TextImporter, ProgressAndCancel)
     LoadOptions stop;
     stop.cancel = &cancel;
     EXPECT_THROW(importText(path, stop), LoadCancelled);
+    // set while the load runs (from its first progress report, as the GUI's Cancel does): it stops at the
+    // next check, before another report, instead of reading the rest of the file
+    std::atomic<bool> midway{false};
+    std::vector<double> before;
+    LoadOptions during;
+    during.cancel = &midway;
+    during.progress = [&](double f) {
+        before.push_back(f);
+        midway = true;
+    };
+    EXPECT_THROW(importText(path, during), LoadCancelled);
+    ASSERT_EQ(before.size(), 1u);
+    EXPECT_EQ(before.front(), seen.front());
+    EXPECT_LT(before.front(), 1.0);
 }
 
 } // namespace

@@ -342,6 +342,33 @@ TEST(TraceDat, CancelStopsTheLoad)
     EXPECT_THROW(loadTrace(dataPath("host-6.18-cyclictest.dat"), o), LoadCancelled);
 }
 
+// The flag set while the load runs, as the GUI's Cancel does (here from the load's first progress report,
+// on one decode thread): the load stops at its next check with LoadCancelled instead of decoding the other
+// CPUs. (A CPU's last report and the one for its end may both come before that check.)
+TEST(TraceDat, CancelWhileLoadingStopsTheLoadThere)
+{
+    const std::string file = dataPath("host-6.18-cyclictest.dat");
+    std::vector<double> whole;
+    LoadOptions all;
+    all.threads = 1;
+    all.progress = [&](double f) { whole.push_back(f); };
+    ASSERT_TRUE(loadTrace(file, all));
+    ASSERT_GE(whole.size(), 4u) << "a whole load reports its progress as it goes";
+    std::atomic<bool> cancel{false};
+    std::vector<double> seen;
+    LoadOptions o;
+    o.threads = 1;
+    o.cancel = &cancel;
+    o.progress = [&](double f) {
+        seen.push_back(f);
+        cancel = true;
+    };
+    EXPECT_THROW(loadTrace(file, o), LoadCancelled);
+    ASSERT_FALSE(seen.empty()) << "the load started uncancelled";
+    EXPECT_LE(seen.size(), 2u) << "the load went on after the flag was set";
+    EXPECT_LT(seen.back(), 0.5);
+}
+
 // The page decoder is the fast path; libtracecmd's record API is the reference. Event for event, field
 // for field, they must agree on every real trace (and so must the lost ranges and task names).
 TEST_P(EveryDatFile, PageDecoderEqualsLibtracecmdRecordApi)
