@@ -27,7 +27,6 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDockWidget>
-#include <QElapsedTimer>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
@@ -287,18 +286,13 @@ private slots:
         w.resize(1500, 900);
         w.show();
         // Event-loop gaps while both simulations, analyses and the difference run.
-        QElapsedTimer sinceTick;
-        qint64 worstGap = 0;
-        QTimer ticker;
-        connect(&ticker, &QTimer::timeout, [&] { worstGap = std::max(worstGap, sinceTick.restart()); });
-        sinceTick.start();
-        ticker.start(2);
+        test::EventLoopStalls stalls;
+        stalls.start();
         QVERIFY(compare(w, QStringLiteral("seed000-nohzfull-poll"),
                         QStringLiteral("seed000-nohzfull-poll:p1p2")));
-        ticker.stop();
-        qInfo("event loop blocked at most %lld ms", static_cast<long long>(worstGap));
-        QVERIFY2(worstGap < test::kStallLimitMs,
-                 qPrintable(QStringLiteral("event loop blocked %1 ms").arg(worstGap)));
+        stalls.stop();
+        qInfo("%s", qPrintable(stalls.describe()));
+        QVERIFY2(stalls.worstMs() < test::kStallLimitMs, qPrintable(stalls.describe()));
         const MetricDiff *user = w.panels()->difference()->metricOf(3, "ticks_user");
         QVERIFY(user);
         QVERIFY2(user->before >= 190 && user->before <= 210, qPrintable(QString::number(user->before)));
@@ -323,21 +317,16 @@ private slots:
                  QStringLiteral("seed000-nohzfull-poll,p1_reevaluate=true,p2_stop_tick_on_poll=true"));
         auto *button = p->findChild<QPushButton *>(QStringLiteral("simCompare"));
         QVERIFY(button);
-        QElapsedTimer sinceTick;
-        qint64 worstGap = 0;
-        QTimer ticker;
-        connect(&ticker, &QTimer::timeout, [&] { worstGap = std::max(worstGap, sinceTick.restart()); });
+        test::EventLoopStalls stalls;
         QSignalSpy shown(&w, &MainWindow::comparisonShown);
         QSignalSpy diff(w.panels()->difference(), &DifferencePanel::updated);
-        sinceTick.start();
-        ticker.start(2);
+        stalls.start();
         button->click();
         QVERIFY(shown.wait(60000));
         QVERIFY(diff.count() > 0 || diff.wait(30000));
-        ticker.stop();
-        qInfo("event loop blocked at most %lld ms", static_cast<long long>(worstGap));
-        QVERIFY2(worstGap < test::kStallLimitMs,
-                 qPrintable(QStringLiteral("event loop blocked %1 ms").arg(worstGap)));
+        stalls.stop();
+        qInfo("%s", qPrintable(stalls.describe()));
+        QVERIFY2(stalls.worstMs() < test::kStallLimitMs, qPrintable(stalls.describe()));
         const MetricDiff *user = w.panels()->difference()->metricOf(3, "ticks_user");
         QVERIFY(user);
         QVERIFY2(user->before >= 190 && user->before <= 210, qPrintable(QString::number(user->before)));
