@@ -104,6 +104,7 @@ int runCapture(const std::vector<std::string> &args, const CaptureHooks &hooks)
                 ::signal(SIGTERM, SIG_DFL);
                 ::setpgid(0, 0); // its own process group: stopping it stops its children too
                 std::vector<char *> argv;
+                argv.reserve(command.size() + 1);
                 for (auto &c : command)
                     argv.push_back(const_cast<char *>(c.c_str()));
                 argv.push_back(nullptr);

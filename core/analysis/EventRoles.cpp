@@ -143,7 +143,7 @@ void EventRoles::inferTimerIrq(const Trace &trace)
                 best = name;
                 bestShare = share;
                 timerIrqBehaviour_ = "taken for the per-CPU timer by its behaviour: " +
-                                     std::to_string(static_cast<int>(share * 100 + 0.5)) + " % of its " +
+                                     std::to_string(std::lround(share * 100)) + " % of its " +
                                      std::to_string(cand.gaps.size()) +
                                      " gaps under 50 ms are one tick period of HZ=" + std::to_string(hz) +
                                      ", on " + std::to_string(cand.cpus) + " CPUs";

@@ -113,6 +113,7 @@ std::unique_ptr<Trace> loadTrace(const std::string &path, const LoadOptions &opt
         throw LoadError(path + ": no instance named '" + options.instance + "' in this text trace");
     }
     std::vector<std::string> names;
+    names.reserve(all.size());
     for (const auto &t : all)
         names.push_back(t->meta.instance);
     throw severalInstancesError(path, names);

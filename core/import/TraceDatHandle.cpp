@@ -89,6 +89,7 @@ pid_t spawnProbe(std::string path)
         if (std::strncmp(*e, prefix.c_str(), prefix.size()) != 0) env.emplace_back(*e);
     env.push_back(prefix + path);
     std::vector<char *> envp;
+    envp.reserve(env.size() + 1);
     for (std::string &e : env)
         envp.push_back(e.data());
     envp.push_back(nullptr);

@@ -267,7 +267,7 @@ size_t columnPopulate(void *p, size_t populatedBytes, size_t needBytes, size_t c
 {
     // Stretches double from one page up to 64 KiB: a small column (one of thousands of CPUs with a few
     // events each) touches a page, not 64 KiB.
-    constexpr size_t kStep = 64 * 1024;
+    constexpr size_t kStep = size_t{64} * 1024;
     const size_t from = populatedBytes;
     const size_t step = std::clamp(from, pageRound(1), kStep);
     size_t to = std::max(pageRound(needBytes), from + step);

@@ -69,7 +69,7 @@ public:
     bool timed() const { return firstTs <= lastTs; } // some calls have timestamps (after finish())
     size_t memoryBytes() const
     {
-        size_t n = cpus.capacity() * sizeof(cpus[0]);
+        size_t n = cpus.capacity() * sizeof(decltype(cpus)::value_type); // the per-CPU vectors themselves
         for (const auto &c : cpus)
             n += c.capacity() * sizeof(FunctionSpan);
         return n;

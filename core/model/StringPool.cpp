@@ -6,7 +6,7 @@
 namespace tickscope {
 
 namespace {
-constexpr size_t kChunk = 64 * 1024;
+constexpr size_t kChunk = size_t{64} * 1024;
 }
 
 StringPool::StringPool()

@@ -104,6 +104,7 @@ FunctionReport makeFunctionReport(const Trace &trace, const TickAnalysis *analys
     FunctionReport r;
     // The functions to report, by pool id: the timer ones present, then the requested ones in order.
     std::vector<std::pair<std::string, bool>> wanted;
+    wanted.reserve(std::size(kTimerFunctions) + names.size());
     for (std::string_view f : kTimerFunctions)
         wanted.emplace_back(std::string(f), false);
     for (const std::string &n : names) {

@@ -172,7 +172,7 @@ std::string mailFigureLine(const std::string &label, const std::string &value)
     return out + line + "\n";
 }
 
-std::string mailSafe(std::string text)
+std::string mailSafe(const std::string &text)
 {
     std::string out;
     size_t col = 0;

@@ -40,7 +40,7 @@ std::string mailMeasured(const std::string &lead, const std::string &tool, const
 std::string mailFigureLine(const std::string &label, const std::string &value);
 
 // Non-ASCII bytes become '?', lines are cut at kMailColumns (the figures never need it; file names might).
-std::string mailSafe(std::string text);
+std::string mailSafe(const std::string &text);
 
 std::string formatReportMail(const TickReport &r, bool allCpus, const std::string &tool);
 // Its function_graph block: the durations of the functions with calls, the catch-up verdicts; empty when

@@ -338,7 +338,7 @@ void Engine::idleLoopEnter(Cpu &c, int64_t &now)
     c.needResched = false;
     now += cost(pf_.idleEntry / 2);
     if (k_.idle == IdleMode::Poll) {
-        if (k_.legacyKernel) {
+        if (k_.legacyKernel) {    // NOLINT(bugprone-branch-clone): two kernels' reasons, kept apart
             tickStopIdle(c, now); // <= 4.16: stopped up front in tick_nohz_idle_enter()
         } else if (c.nohzFull && k_.p2StopTickOnPoll) {
             tickStopIdle(c, now); // P2: nohz_full CPUs stop the tick on polling idle entry

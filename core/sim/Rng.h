@@ -35,7 +35,8 @@ public:
     int64_t range(int64_t lo, int64_t hi)                                   // [lo, hi]
     {
         if (hi <= lo) return lo;
-        const auto span = static_cast<unsigned __int128>(static_cast<uint64_t>(hi - lo) + 1);
+        const auto span =
+            static_cast<unsigned __int128>(static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo)) + 1;
         return lo + static_cast<int64_t>((next() * span) >> 64); // Lemire's multiply-shift, no division
     }
 

@@ -25,7 +25,7 @@ std::string shown(const json &v)
 class Obj
 {
 public:
-    Obj(const json &j, std::string where, std::set<std::string> keys) : j_(j), where_(std::move(where))
+    Obj(const json &j, std::string where, const std::set<std::string> &keys) : j_(j), where_(std::move(where))
     {
         if (!j_.is_object()) throw ScenarioError(where_ + ": expected an object");
         for (const auto &[k, v] : j_.items()) {

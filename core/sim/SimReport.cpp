@@ -239,6 +239,7 @@ std::string formatCompareMail(const Analysed &a, const Analysed &b, const std::s
             return std::string("not recorded");
         };
         std::vector<std::string> labels;
+        labels.reserve(fa.size() + fb.size());
         for (const auto &x : fa)
             labels.push_back(x.first);
         for (const auto &x : fb)

@@ -11,6 +11,7 @@ namespace tickscope {
 
 using Json = nlohmann::ordered_json;
 
+// NOLINTNEXTLINE(bugprone-exception-escape): basic_json() is not declared noexcept; a null one cannot throw
 struct JsonWriter::Tree
 {
     int indent = 2;
@@ -134,10 +135,12 @@ const std::string &JsonWriter::str() const
 std::string JsonWriter::take()
 {
     str();
-    std::string out = std::move(tree_->text);
-    const int indent = tree_->indent;
-    *tree_ = Tree{};
-    tree_->indent = indent;
+    Tree &t = *tree_;
+    std::string out = std::move(t.text);
+    t.root = Json();
+    t.rooted = t.written = false;
+    t.open.clear();
+    t.text.clear();
     return out;
 }
 

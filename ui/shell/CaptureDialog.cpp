@@ -222,7 +222,7 @@ void CaptureDialog::requestSnapshot()
             }
             return error;
         },
-        [this](QString error) {
+        [this](const QString &error) {
             if (!error.isEmpty() || !recording()) {
                 liveBusy_ = false;
                 return;

@@ -9,6 +9,7 @@ void LaneGeometry::layout(const std::vector<int> &cpus, const std::vector<bool> 
                           int scroll, int available)
 {
     std::vector<Lane> l;
+    l.reserve(cpus.size());
     for (int cpu : cpus)
         l.push_back({cpu,
                      cpu >= 0 && cpu < static_cast<int>(collapsed.size()) && collapsed[cpu],
