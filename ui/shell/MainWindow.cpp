@@ -62,7 +62,7 @@ constexpr int kMaxRecent = 10;
 }
 
 MainWindow::MainWindow(QWidget *parent)
-    : QMainWindow(parent), loader_(new TraceLoader(this)), loaderB_(new TraceLoader(this)),
+    : QMainWindow(parent), loader_(new TraceLoader(this)), compare_(new TraceLoader(this)),
       state_(new ViewState(this))
 {
     setWindowTitle(QStringLiteral("tickscope"));

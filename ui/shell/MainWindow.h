@@ -4,6 +4,7 @@
 // the status bar (and the statistics text in a dock). Owns the one ViewState every view shares.
 #pragma once
 
+#include "CompareSession.h"
 #include "ExportView.h"
 #include "TraceLoader.h"
 #include "ViewState.h"
@@ -156,12 +157,7 @@ private:
     void copySummary();
 
     TraceLoader *loader_;
-    TraceLoader *loaderB_;
-    bool expectB_ = false;             // a comparison's B is loading or waits for A
-    std::optional<Document> pendingB_; // B loaded before A
-    std::optional<Alignment> align_;
-    std::vector<int> cpuMap_;
-    EventRef lastSelected_[2];
+    CompareSession compare_; // run B and what was asked of the comparison
     bool busyA_ = false;
     QWidget *rowA_ = nullptr, *rowB_ = nullptr;
     QProgressBar *progressB_ = nullptr;
@@ -180,7 +176,7 @@ private:
     QPushButton *cancel_ = nullptr;
     QLabel *status_ = nullptr;
     QString statusA_;     // the status text of the document alone
-    QString runA_, runB_; // the runs as opened: a path or a scenario
+    QString runA_;        // the run as opened: a path or a scenario
     QMenu *recentMenu_ = nullptr;
     QAction *saveAs_ = nullptr;
     bool live_ = false; // the document is a capture's live snapshot

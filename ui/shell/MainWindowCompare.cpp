@@ -27,20 +27,17 @@ namespace tickscope {
 
 bool MainWindow::loadingB() const
 {
-    return loaderB_->busy();
+    return compare_.loader()->busy();
 }
 
 void MainWindow::dropB()
 {
-    if (expectB_) loaderB_->cancel();
-    expectB_ = false;
-    pendingB_.reset();
+    compare_.drop();
 }
 
 void MainWindow::startB(const QString &name, const std::function<void()> &load)
 {
-    expectB_ = true;
-    pendingB_.reset();
+    compare_.start();
     progressB_->setValue(0);
     labelB_->setText(QStringLiteral("B"));
     labelB_->setToolTip(name);
@@ -52,9 +49,9 @@ void MainWindow::compareWith(const QString &run)
 {
     startB(run, [&] {
         if (sim::namesTraceFile(run.toStdString()))
-            loaderB_->load(run);
+            compare_.loader()->load(run);
         else
-            loaderB_->simulate(run);
+            compare_.loader()->simulate(run);
     });
 }
 
@@ -69,7 +66,7 @@ void MainWindow::openSimulation(const Simulation &s)
 
 void MainWindow::compareWithSimulation(const Simulation &b)
 {
-    startB(b.title, [&] { loaderB_->simulate(b); });
+    startB(b.title, [&] { compare_.loader()->simulate(b); });
 }
 
 void MainWindow::openSimulationComparison(const Simulation &a, const Simulation &b)
@@ -86,28 +83,24 @@ void MainWindow::openComparison(const QString &a, const QString &b)
 
 void MainWindow::onLoadedB(const QString &run, const Document &doc)
 {
-    runB_ = run;
+    compare_.setRunB(run);
     updateBusy();
-    if (!expectB_) return;
+    if (!compare_.expecting()) return;
     if (loader_->busy() || !doc_.valid())
-        pendingB_ = doc; // shown once A is
+        compare_.hold(doc); // shown once A is
     else
         showComparison(doc);
 }
 
 void MainWindow::showComparison(const Document &b)
 {
-    expectB_ = false;
+    compare_.ended();
     std::string why;
-    std::optional<Comparison> compared = compareRuns(doc_, b, align_, why);
-    if (!compared) { // marker alignment asked for, and a run has none: by start, and say so
+    std::shared_ptr<Comparison> c = compare_.compare(doc_, b, why);
+    if (!why.empty()) // marker alignment asked for, and a run has none: by start, and say so
         statusBar()->showMessage(QString::fromStdString(why) + tr("; aligned by start"), 6000);
-        compared = compareRuns(doc_, b, Alignment{AlignBy::Start, 0}, why);
-    }
-    if (!compared) return;
-    auto c = std::make_shared<Comparison>(std::move(*compared));
-    c->cpuMap = cpuMap_;
-    lastSelected_[0] = lastSelected_[1] = {};
+    if (!c) return;
+    compare_.forgetSelections();
     state_->setComparison(std::move(c));
     setWindowTitle(QStringLiteral("tickscope — A: %1 · B: %2")
                        .arg(QString::fromStdString(doc_.title), QString::fromStdString(b.title)));
@@ -117,19 +110,15 @@ void MainWindow::showComparison(const Document &b)
 
 bool MainWindow::setAlignment(std::optional<Alignment> align)
 {
+    compare_.setAlignment(align);
     const auto cur = state_->comparison();
-    align_ = align;
     if (!cur) return false;
     std::string why;
-    std::optional<Comparison> realigned = compareRuns(doc_, cur->b, align_, why);
-    if (!realigned) {
+    std::shared_ptr<Comparison> c = compare_.realigned(doc_, *cur, why);
+    if (!c) {
         statusBar()->showMessage(QString::fromStdString(why), 6000);
         return false;
     }
-    auto c = std::make_shared<Comparison>(*cur);
-    c->zeroA = realigned->zeroA;
-    c->zeroB = realigned->zeroB;
-    c->how = realigned->how;
     state_->setComparison(std::move(c));
     return true;
 }
@@ -137,34 +126,19 @@ bool MainWindow::setAlignment(std::optional<Alignment> align)
 bool MainWindow::alignOnSelections()
 {
     const auto cur = state_->comparison();
-    const EventRef a = lastSelected_[0], b = lastSelected_[1];
-    auto tsOf = [](const Document &d, EventRef e) -> std::optional<int64_t> {
-        if (!e.valid() || e.cpu >= d.trace->cpuCount() ||
-            static_cast<size_t>(e.index) >= d.trace->cpu(e.cpu).size())
-            return std::nullopt;
-        return d.trace->cpu(e.cpu).ts(static_cast<size_t>(e.index));
-    };
-    const auto ta = cur ? tsOf(doc_, a) : std::nullopt, tb = cur ? tsOf(cur->b, b) : std::nullopt;
-    if (!ta || !tb) {
+    std::shared_ptr<Comparison> c = cur ? compare_.alignedOnSelections(doc_, *cur) : nullptr;
+    if (!c) {
         statusBar()->showMessage(tr("Select an event in an A lane and one in a B lane first"), 6000);
         return false;
     }
-    auto c = std::make_shared<Comparison>(*cur);
-    c->zeroA = *ta;
-    c->zeroB = *tb;
-    c->how = tr("selected events").toStdString();
     state_->setComparison(std::move(c));
     return true;
 }
 
 void MainWindow::setCpuMap(std::vector<int> map)
 {
-    cpuMap_ = std::move(map);
-    if (const auto cur = state_->comparison()) {
-        auto c = std::make_shared<Comparison>(*cur);
-        c->cpuMap = cpuMap_;
-        state_->setComparison(std::move(c));
-    }
+    compare_.setCpuMap(std::move(map));
+    if (const auto cur = state_->comparison()) state_->setComparison(compare_.withCpuMap(*cur));
 }
 
 void MainWindow::setOnlyDifferingCpus(bool on)

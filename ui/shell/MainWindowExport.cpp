@@ -47,7 +47,7 @@ QStringList MainWindow::renderArgs(QSize size, bool summary) const
     const auto &c = state_->comparison();
     int64_t zero = timeline_->plot()->origin();
     if (c && c->valid()) {
-        a << QStringLiteral("--compare") << runB_;
+        a << QStringLiteral("--compare") << compare_.runB();
         if (c->how != "marker" && c->how != "start") {
             // any other alignment as render's --align OFFSET: A's zero at its start, B's moved alike
             const int64_t off = (c->zeroB - c->b.trace->startTs()) - (c->zeroA - doc_.trace->startTs());

@@ -82,27 +82,26 @@ void MainWindow::connectLoaders()
         showFacts(); // of what is still shown
         statusBar()->showMessage(tr("Loading cancelled"), 10000);
     });
-    connect(cancelB_, &QPushButton::clicked, loaderB_, &TraceLoader::cancel);
-    connect(loaderB_, &TraceLoader::progress, this,
+    TraceLoader *loaderB = compare_.loader();
+    connect(cancelB_, &QPushButton::clicked, loaderB, &TraceLoader::cancel);
+    connect(loaderB, &TraceLoader::progress, this,
             [this](double f) { progressB_->setValue(static_cast<int>(f * 1000)); });
-    connect(loaderB_, &TraceLoader::loaded, this,
+    connect(loaderB, &TraceLoader::loaded, this,
             [this](const QString &run, auto, const Document &doc, double) { onLoadedB(run, doc); });
     auto failB = [this](const QString &message) {
-        expectB_ = false;
-        pendingB_.reset();
+        compare_.ended();
         updateBusy();
         status_->setText(tr("Failed to load B"));
         emit loadFailed(message);
         QMessageBox::critical(this, tr("Cannot open B"), message);
     };
-    connect(loaderB_, &TraceLoader::failed, this,
+    connect(loaderB, &TraceLoader::failed, this,
             [failB](const QString &, const QString &message) { failB(message); });
     // B too big for the memory: said, not silently dropped (its window cannot be chosen here)
-    connect(loaderB_, &TraceLoader::tooBig, this,
+    connect(loaderB, &TraceLoader::tooBig, this,
             [failB](const QString &, const QString &message, double) { failB(message); });
-    connect(loaderB_, &TraceLoader::cancelled, this, [this] {
-        expectB_ = false;
-        pendingB_.reset();
+    connect(loaderB, &TraceLoader::cancelled, this, [this] {
+        compare_.ended();
         updateBusy();
         statusBar()->showMessage(tr("Loading B cancelled"), 3000);
     });
@@ -215,11 +214,7 @@ void MainWindow::onLoaded(const QString &path,
     }
     markTime("document shown");
     emit traceShown(path);
-    if (pendingB_) {
-        const Document b = *pendingB_;
-        pendingB_.reset();
-        showComparison(b);
-    }
+    if (const std::optional<Document> b = compare_.takeHeld()) showComparison(*b);
 }
 
 void MainWindow::showFacts()
@@ -275,7 +270,7 @@ void MainWindow::setBusy(bool busy)
 
 void MainWindow::updateBusy()
 {
-    const bool b = loaderB_->busy();
+    const bool b = compare_.loader()->busy();
     rowA_->setVisible(busyA_);
     rowB_->setVisible(b);
     labelA_->setVisible(b); // the run letters only when two loads run

@@ -101,7 +101,10 @@ void MainWindow::buildMenus()
         bool ok = false;
         const double s = QInputDialog::getDouble(
             this, tr("Offset of B"), tr("B's time zero, in seconds after its start (A's zero: its start):"),
-            align_ && align_->by == AlignBy::Offset ? align_->offsetNs / 1e9 : 0.0, -1e6, 1e6, 6, &ok);
+            compare_.alignment() && compare_.alignment()->by == AlignBy::Offset
+                ? compare_.alignment()->offsetNs / 1e9
+                : 0.0,
+            -1e6, 1e6, 6, &ok);
         if (ok) setAlignment(Alignment{AlignBy::Offset, static_cast<int64_t>(std::llround(s * 1e9))});
     });
     alignAction(byOffset, "offset");
@@ -174,9 +177,7 @@ void MainWindow::buildMenus()
         else
             openSimulation(b);
     });
-    connect(state_, &ViewState::selectionChanged, this, [this](EventRef e) {
-        if (e.valid() && (e.run == 0 || e.run == 1)) lastSelected_[e.run] = e;
-    });
+    connect(state_, &ViewState::selectionChanged, this, [this](EventRef e) { compare_.select(e); });
     connect(state_, &ViewState::comparisonChanged, this, &MainWindow::showFacts);
 }
 
