@@ -290,9 +290,8 @@ int main(int argc, char **argv)
         w.openFile(files.front()); // a trace file (a missing one is reported as such)
     else if (!files.isEmpty())     // a scenario: PRESET[:VARIANT] or FILE.json
         w.openScenario(files.front());
-    else // first start: a simulated nohz_full box before and after the patch series
-        w.openComparison(QStringLiteral("seed000-nohzfull-poll"),
-                         QStringLiteral("seed000-nohzfull-poll:p1p2"));
+    else // first start: a simulated nohz_full box before and after the patch series, said to be a demo
+        w.showDemo();
     w.show();
     tickscope::markTime("window built");
     return app.exec();

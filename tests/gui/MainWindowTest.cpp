@@ -3,6 +3,7 @@
 // bad file and get an error dialog; cancel a load.
 #include "MainWindow.h"
 #include "BackgroundJob.h"
+#include "DemoBanner.h"
 #include "EventTable.h"
 #include "EventTableModel.h"
 #include "EvidenceDialog.h"
@@ -11,6 +12,7 @@
 #include "KeysDialog.h"
 #include "PanelDocks.h"
 #include "SummaryPanel.h"
+#include "TimelineView.h"
 #include "TraceLoader.h"
 #include "ViewState.h"
 
@@ -32,6 +34,7 @@
 #include <QProcessEnvironment>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QStatusBar>
 #include <QTabBar>
@@ -39,6 +42,7 @@
 #include <QTest>
 #include <QTextBrowser>
 #include <QTimer>
+#include <QToolButton>
 #include <QTreeWidget>
 
 #include <algorithm>
@@ -241,6 +245,40 @@ private slots:
         QVERIFY(text.contains(QStringLiteral("user_exit")));
         QVERIFY(text.contains(QStringLiteral("tick_stop")));
         QVERIFY(w.windowTitle().contains(QStringLiteral("seed000-nohzfull-poll")));
+    }
+
+    // Issue 68 item 2: the first start says it is a demo, with the ways to one's own trace and the recent
+    // files; the note stays over the demo comparison and goes once a file is opened (here a recent one).
+    void theFirstStartSaysItIsADemoUntilAFileIsOpened()
+    {
+        const QString poll = QStringLiteral(TICKSCOPE_TEST_DATA "/nohzfull-poll.dat");
+        QSettings().setValue(QStringLiteral("recentFiles"), QStringList{poll});
+        MainWindow w;
+        w.show();
+        QSignalSpy compared(&w, &MainWindow::comparisonShown);
+        w.showDemo();
+        QVERIFY(compared.wait(60000));
+        tickscope::DemoBanner *banner = w.demoBanner();
+        QVERIFY(banner->isVisible());
+        const QString text = banner->text();
+        for (const char *says : {"Demo:", "seed000-nohzfull-poll", "p1p2", "Open a Trace", "Capture",
+                                 "What If", "Recent:", "nohzfull-poll.dat"})
+            QVERIFY2(text.contains(QLatin1String(says)),
+                     qPrintable(says + (QStringLiteral(" not in: ") + text)));
+        QVERIFY(w.viewState()->comparison()); // the demo is the comparison, under the note
+        // The banner sits above the plot, not over it: the timeline starts below it.
+        QVERIFY(w.timeline()->geometry().top() >= banner->geometry().bottom());
+        QSignalSpy shown(&w, &MainWindow::traceShown);
+        auto *recent = banner->findChild<QToolButton *>(QStringLiteral("recent0"));
+        QVERIFY(recent);
+        QCOMPARE(recent->toolTip(), poll);
+        recent->click();
+        QVERIFY(!banner->isVisible()); // gone as soon as the user's own file is asked for
+        QVERIFY(shown.wait(30000));
+        QCOMPARE(shown.last().first().toString(), poll);
+        QVERIFY(!banner->isVisible());
+        QVERIFY(!w.viewState()->comparison());
+        QSettings().remove(QStringLiteral("recentFiles"));
     }
 
     // The GUI's main starts loading its file before Qt is up; the window's load of that file takes it over,

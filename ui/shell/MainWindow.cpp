@@ -4,6 +4,7 @@
 #include "BackgroundJob.h"
 
 #include "CaptureDialog.h"
+#include "DemoBanner.h"
 
 #include "PanelDocks.h"
 
@@ -81,6 +82,9 @@ void MainWindow::buildCentral()
     auto *central = new QWidget(this);
     auto *layout = new QVBoxLayout(central);
     layout->setContentsMargins(4, 4, 4, 4);
+    demoBanner_ = new DemoBanner(central);
+    demoBanner_->hide();
+    layout->addWidget(demoBanner_);
     timeline_ = new TimelineView(state_, central);
     layout->addWidget(timeline_, 1);
     callsView_ = new FunctionsPanel(state_, central);
@@ -101,6 +105,13 @@ void MainWindow::buildCentral()
         if (visible) fillStats();
     });
     panels_ = new PanelDocks(this, state_);
+    connect(demoBanner_, &DemoBanner::openRequested, this, &MainWindow::openDialog);
+    connect(demoBanner_, &DemoBanner::captureRequested, this, &MainWindow::captureDialog);
+    connect(demoBanner_, &DemoBanner::whatIfRequested, this, [this] {
+        panels_->simulatorDock()->show();
+        panels_->simulatorDock()->raise();
+    });
+    connect(demoBanner_, &DemoBanner::recentRequested, this, &MainWindow::openFile);
     connect(panels_->findings(), &FindingsPanel::goTo, timeline_, &TimelineView::goTo);
     connect(panels_->findings(), &FindingsPanel::goToB, timeline_, &TimelineView::goToB);
     panels_->findings()->setLateWakeupNs(timeline_->latencyThresholdNs());
@@ -224,8 +235,16 @@ void MainWindow::openDialog()
     if (!path.isEmpty()) openFile(path);
 }
 
+void MainWindow::showDemo()
+{
+    openComparison(QStringLiteral("seed000-nohzfull-poll"), QStringLiteral("seed000-nohzfull-poll:p1p2"));
+    demoBanner_->setRecentFiles(QSettings().value(QStringLiteral("recentFiles")).toStringList());
+    demoBanner_->show();
+}
+
 void MainWindow::openFile(const QString &path)
 {
+    demoBanner_->hide();
     live_ = false;
     // A new document ends any comparison, and a B still loading for the old one.
     dropB();
@@ -238,6 +257,7 @@ void MainWindow::openFile(const QString &path)
 
 void MainWindow::openScenario(const QString &scenario)
 {
+    demoBanner_->hide();
     live_ = false;
     dropB(); // a new document ends any comparison, and a B still loading for the old one
     setBusy(true);

@@ -31,6 +31,7 @@ class QMessageBox;
 
 namespace tickscope {
 class CaptureDialog;
+class DemoBanner;
 class EvidenceDialog;
 class KeysDialog;
 } // namespace tickscope
@@ -79,6 +80,11 @@ public:
     // Simulates a scenario (PRESET[:VARIANT] or FILE.json) and shows its trace; the first start opens
     // seed000-nohzfull-poll this way, so that a newcomer sees spurious ticks at once.
     void openScenario(const QString &scenario);
+    // The first start: the simulated demo comparison (seed000-nohzfull-poll before and after p1p2)
+    // under a banner that says so and offers Open, Capture, What If and the recent files; the banner
+    // goes once anything else is opened.
+    void showDemo();
+    DemoBanner *demoBanner() const { return demoBanner_; }
     // For tests: what the summary view shows, and whether a load is running.
     QString summaryText(); // the statistics dock's text (computed on first use)
     QString statusText() const;
@@ -187,6 +193,7 @@ private:
     QPointer<QMessageBox> failureBox_; // the background-failure dialog while it is open
     bool saving_ = false;              // a Save As job is running
     FunctionsPanel *callsView_ = nullptr;
+    DemoBanner *demoBanner_ = nullptr;
 };
 
 } // namespace tickscope

@@ -3,6 +3,8 @@
 // and the window of time offered when a file is too big for memory.
 #include "MainWindow.h"
 
+#include "DemoBanner.h"
+
 #include "BackgroundJob.h"
 
 #include "CaptureDialog.h"
@@ -44,6 +46,7 @@ CaptureDialog *MainWindow::captureDialog()
 void MainWindow::showLive(const QString &snapshot)
 {
     if (loader_->busy() && !live_) return; // the user's own load comes first
+    demoBanner_->hide();
     dropB();
     live_ = true;
     loader_->load(snapshot);

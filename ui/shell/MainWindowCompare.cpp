@@ -3,6 +3,7 @@
 // the comparison, realigning it, mapping CPUs, and the dialogs that start one.
 #include "MainWindow.h"
 
+#include "DemoBanner.h"
 #include "DifferencePanel.h"
 #include "PanelDocks.h"
 #include "SimulatorPanel.h"
@@ -37,6 +38,7 @@ void MainWindow::dropB()
 
 void MainWindow::startB(const QString &name, const std::function<void()> &load)
 {
+    demoBanner_->hide(); // a B of one's own: no longer the demo
     compare_.start();
     progressB_->setValue(0);
     labelB_->setText(QStringLiteral("B"));
@@ -57,6 +59,7 @@ void MainWindow::compareWith(const QString &run)
 
 void MainWindow::openSimulation(const Simulation &s)
 {
+    demoBanner_->hide();
     dropB();
     setBusy(true);
     progress_->setValue(0);
