@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The panels as a person uses them, headless, on real traces: the event table (every event, in time
 // order, filters, search, both ways in sync with the ViewState through real clicks), the per-CPU summary
-// (the report's numbers for the visible range or the whole trace) and the histograms.
+// (the report's numbers for the visible range or the whole trace) and the histograms. The figures the
+// panels must show are counted without tickscope: from `trace-cmd report` of the fixture (the reference
+// reader; without trace-cmd those checks skip, and fail in CI), the kernel lab's ticks.csv and the text
+// of a paste, by the kernel's rules written out here.
 #include "EventTable.h"
 #include "EventTableModel.h"
 #include "FindingsPanel.h"
 #include "FunctionsPanel.h"
+#include "GuiTestUtil.h"
 #include "HistogramPanel.h"
 #include "PanelDocks.h"
 #include "SummaryPanel.h"
@@ -26,6 +30,7 @@
 #include <QMenu>
 #include <QScrollBar>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTableView>
 #include <QTableWidget>
 #include <QTest>
@@ -34,7 +39,14 @@
 #include <QWheelEvent>
 #include <qcustomplot.h>
 
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <map>
 #include <numeric>
+#include <sstream>
+#include <string>
+#include <vector>
 
 using namespace tickscope;
 
@@ -81,6 +93,183 @@ int64_t ts(const Trace &t, EventPos e)
     return t.cpu(e.cpu).ts(e.index);
 }
 
+// ---- Figures counted without tickscope, to check the panels' numbers against ----
+
+bool haveTraceCmd()
+{
+    return !QStandardPaths::findExecutable(QStringLiteral("trace-cmd")).isEmpty();
+}
+
+// One record of `trace-cmd report -t` (the reference reader, not tickscope's importer): its CPU, the pid
+// of its task, the time in ns, the event name and the printed fields.
+struct RefEvent
+{
+    int cpu = -1;
+    int32_t pid = -1;
+    int64_t ts = 0;
+    std::string name, fields;
+};
+
+// `trace-cmd report -t [extra] tests/data/NAME`, parsed: "COMM-PID [CPU] [FLAGS] SEC.NSEC: NAME: FIELDS".
+std::vector<RefEvent> traceCmdReport(const char *name, const QStringList &extra = {})
+{
+    const tickscope::test::ProgramRun r =
+        tickscope::test::runProgram(QStandardPaths::findExecutable(QStringLiteral("trace-cmd")),
+                                    QStringList{QStringLiteral("report"), QStringLiteral("-t")} + extra +
+                                        QStringList{QStringLiteral(TICKSCOPE_TEST_DATA "/") + name});
+    std::vector<RefEvent> out;
+    if (r.exit != 0) return out;
+    std::istringstream in(r.out.toStdString());
+    for (std::string line; std::getline(in, line);) {
+        const size_t open = line.find(" [");
+        const size_t dash = line.rfind('-', open);
+        if (open == std::string::npos || dash == std::string::npos) continue;
+        RefEvent e;
+        e.pid = static_cast<int32_t>(std::strtol(line.c_str() + dash + 1, nullptr, 10));
+        std::istringstream rest(line.substr(open + 1));
+        std::string cpuTag, stamp;
+        rest >> cpuTag >> stamp;
+        if (!stamp.empty() && stamp.back() != ':') rest >> stamp; // (a flags column)
+        rest >> e.name;
+        if (cpuTag.size() < 3 || stamp.size() < 2 || stamp.back() != ':' || e.name.size() < 2 ||
+            e.name.back() != ':')
+            continue;
+        e.name.pop_back();
+        e.cpu = std::atoi(cpuTag.c_str() + 1);
+        const size_t dot = stamp.find('.');
+        std::string frac = stamp.substr(dot + 1, stamp.size() - dot - 2);
+        frac.resize(9, '0');
+        e.ts = std::stoll(stamp.substr(0, dot)) * 1'000'000'000 + std::stoll(frac);
+        std::getline(rest, e.fields);
+        e.fields.erase(0, e.fields.find_first_not_of(' '));
+        out.push_back(std::move(e));
+    }
+    return out;
+}
+
+// The value at rank ceil(p/100 * n) of the sorted values (nearest rank), as µs with one decimal.
+QString nearestRankUs(std::vector<int64_t> v, int p)
+{
+    if (v.empty()) return QString();
+    std::sort(v.begin(), v.end());
+    const size_t rank = (static_cast<size_t>(p) * v.size() + 99) / 100;
+    return QString::number(static_cast<double>(v[std::max<size_t>(rank, 1) - 1]) / 1e3, 'f', 1);
+}
+
+// What `trace-cmd report` of a trace says about one CPU over [from, to], counted by the kernel's rules
+// rather than tickscope's analysis. A tick is an expiry of the tick hrtimer (tick_sched_timer on these
+// 6.1 kernels) that re-armed it (an hrtimer_start of tick_sched_timer before the interrupt's exit; one
+// that does not is a wakeup of the stopped tick). It interrupted user mode when context tracking left user
+// mode (user_exit) right before the interrupt's local_timer_entry, polling idle when the idle task ran and
+// the CPU's last cpu_idle was state=0 (the poll state).
+struct RefCpu
+{
+    uint64_t ticks = 0, user = 0, polling = 0;
+    uint64_t failedStops = 0, stopsInTask = 0; // tick_stop success=0; success=1 while a task ran
+    uint64_t wakeups = 0;                      // hrtimer_wakeup expiries
+    std::vector<int64_t> latencyNs;            // such an expiry -> the switch into the task it woke
+    int64_t timerSoftirqMaxNs = 0;             // TIMER softirqs entered in the window: the longest
+};
+
+RefCpu countRef(const std::vector<RefEvent> &events, int cpu, int64_t from = INT64_MIN,
+                int64_t to = INT64_MAX)
+{
+    RefCpu r;
+    std::string last; // the previous event's name on the CPU
+    bool fromUser = false, polling = false, inTick = false, tickUser = false, tickIdle = false;
+    int64_t tickTs = 0, wakeupTs = 0, softirqTs = -1;
+    bool inWakeup = false;
+    std::map<int32_t, int64_t> woken; // pid -> its expiry's time, until it is switched in
+    auto in = [&](int64_t t) { return t >= from && t <= to; };
+    for (const RefEvent &e : events) {
+        if (e.name == "sched_switch") { // (on any CPU: the woken task is switched in where it runs)
+            const size_t arrow = e.fields.find("==> ");
+            const size_t colon = e.fields.rfind(':', e.fields.find(" [", arrow));
+            const auto next = static_cast<int32_t>(std::strtol(e.fields.c_str() + colon + 1, nullptr, 10));
+            if (const auto w = woken.find(next); w != woken.end()) {
+                r.latencyNs.push_back(e.ts - w->second);
+                woken.erase(w);
+            }
+        }
+        if (e.cpu != cpu) continue;
+        if (e.name == "cpu_idle") {
+            polling = e.fields.rfind("state=0 ", 0) == 0;
+        } else if (e.name == "local_timer_entry") {
+            fromUser = last == "user_exit";
+        } else if (e.name == "hrtimer_expire_entry" &&
+                   e.fields.find("function=tick_sched_timer") != std::string::npos) {
+            inTick = true;
+            tickTs = e.ts;
+            tickIdle = e.pid == 0;
+            tickUser = !tickIdle && fromUser;
+        } else if (e.name == "hrtimer_start" && inTick &&
+                   e.fields.find("function=tick_sched_timer") != std::string::npos) {
+            inTick = false; // re-armed: a periodic tick
+            if (in(tickTs)) {
+                ++r.ticks;
+                r.user += tickUser;
+                r.polling += tickIdle && polling;
+            }
+        } else if (e.name == "local_timer_exit") {
+            inTick = false;
+        } else if (e.name == "tick_stop" && in(e.ts)) {
+            if (e.fields.rfind("success=0", 0) == 0)
+                ++r.failedStops;
+            else
+                r.stopsInTask += e.pid != 0;
+        } else if (e.name == "hrtimer_expire_entry" &&
+                   e.fields.find("function=hrtimer_wakeup") != std::string::npos) {
+            inWakeup = in(e.ts);
+            wakeupTs = e.ts;
+            r.wakeups += inWakeup;
+        } else if (e.name == "hrtimer_expire_exit") {
+            inWakeup = false;
+        } else if (e.name == "sched_waking" && inWakeup) {
+            const size_t pid = e.fields.find(" pid=");
+            woken[static_cast<int32_t>(std::strtol(e.fields.c_str() + pid + 5, nullptr, 10))] = wakeupTs;
+        } else if (e.name == "softirq_entry" && e.fields.find("[action=TIMER]") != std::string::npos) {
+            softirqTs = in(e.ts) ? e.ts : -1;
+        } else if (e.name == "softirq_exit" && e.fields.find("[action=TIMER]") != std::string::npos) {
+            if (softirqTs >= 0) r.timerSoftirqMaxNs = std::max(r.timerSoftirqMaxNs, e.ts - softirqTs);
+            softirqTs = -1;
+        }
+        last = e.name;
+    }
+    return r;
+}
+
+// The first and the last print marker of `trace-cmd report`.
+std::pair<int64_t, int64_t> refMarkers(const std::vector<RefEvent> &events)
+{
+    std::pair<int64_t, int64_t> m{-1, -1};
+    for (const RefEvent &e : events) {
+        if (e.name != "print") continue;
+        if (m.first < 0) m.first = e.ts;
+        m.second = e.ts;
+    }
+    return m;
+}
+
+// The kernel lab's list of CPU 1's ticks between the markers (tests/data/NAME.ticks.csv, written by its
+// own script from the trace, not by tickscope): all of them, and those that interrupted userspace.
+struct LabTicks
+{
+    uint64_t all = 0, user = 0;
+};
+LabTicks labTicks(const char *csvName)
+{
+    std::ifstream csv(std::string(TICKSCOPE_TEST_DATA "/") + csvName);
+    LabTicks t;
+    std::string line;
+    if (!std::getline(csv, line) || line.rfind("timestamp,cpu,context,", 0) != 0) return t;
+    while (std::getline(csv, line)) {
+        if (line.empty()) continue;
+        ++t.all;
+        t.user += line.find(",1,user,") != std::string::npos;
+    }
+    return t;
+}
+
 } // namespace
 
 class PanelsTest : public QObject
@@ -119,6 +308,14 @@ private slots:
     // file's own format, and the event filter and the Fields column agree with trace-cmd's -R text.
     void genericEventsShowTheirFields()
     {
+        if (!haveTraceCmd())
+            TICKSCOPE_MISSING_TOOL("trace-cmd is not installed: nothing to compare the fields to");
+        // trace-cmd's own fields of every sched_process_exec, in time order
+        QStringList expect;
+        for (const RefEvent &e : traceCmdReport("host-generic.dat", {QStringLiteral("-R")})) {
+            if (e.name == "sched_process_exec") expect << QString::fromStdString(e.fields).trimmed();
+        }
+        QVERIFY2(expect.size() >= 5, qPrintable(expect.join('\n'))); // (five /bin/true, tests/data/README.md)
         Window w("host-generic.dat");
         QVERIFY(w.waitTable());
         const Trace &t = *w.doc.trace;
@@ -129,12 +326,11 @@ private slots:
         const int type = t.findType("sched_process_exec");
         QVERIFY(type >= 0);
         QCOMPARE(t.kind(static_cast<uint16_t>(type)), EventKind::Generic);
-        QCOMPARE(w.model().rowCount(), 9); // trace-cmd report: 9 sched_process_exec lines
+        QCOMPARE(w.model().rowCount(), expect.size());
         QStringList fields;
         for (int r = 0; r < w.model().rowCount(); ++r)
             fields << w.model().index(r, EventTableModel::Fields).data().toString();
-        QVERIFY2(fields.contains(QStringLiteral("filename=/usr/bin/sh pid=7488 old_pid=7488")),
-                 qPrintable(fields.join('\n')));
+        QCOMPARE(fields, expect);
         for (const QString &f : fields)
             QVERIFY2(f.startsWith(QStringLiteral("filename=/")), qPrintable(f));
     }
@@ -336,13 +532,18 @@ private slots:
 
     void aNewDocumentIsSummarisedAtOnce()
     {
+        if (!haveTraceCmd()) TICKSCOPE_MISSING_TOOL("trace-cmd is not installed: the ticks were not counted");
+        // CPU 1's spurious ticks over the whole trace (see the summary's test below)
+        const RefCpu ref = countRef(traceCmdReport("nohzfull-poll.dat"), 1);
+        QCOMPARE(ref.failedStops, uint64_t{0});
+        QVERIFY(ref.user + ref.polling > 200);
         Window w("nohzfull-poll.dat"); // shown and reset: the range is the whole trace
         SummaryPanel *s = w.docks.summary();
         HistogramPanel *h = w.docks.histograms();
         // computing already, with no debounce pending for the range and CPUs the reset announced
         QVERIFY(!s->debouncing());
         QVERIFY(!h->debouncing());
-        QTRY_COMPARE(s->cell(QStringLiteral("spurious"), 1), QStringLiteral("237"));
+        QTRY_COMPARE(s->cell(QStringLiteral("spurious"), 1), QString::number(ref.user + ref.polling));
         QTRY_VERIFY(HistogramPanel::plottedSamples(h->latencyPlot()) > 0);
         // the nohz_full CPU 1 comes first: a narrow dock shows it without scrolling
         QCOMPARE(s->table()->horizontalHeaderItem(0)->text(), QStringLiteral("CPU 1"));
@@ -358,36 +559,67 @@ private slots:
 
     void summaryShowsTheReportForTheRangeOrTheWholeTrace()
     {
+        if (!haveTraceCmd())
+            TICKSCOPE_MISSING_TOOL("trace-cmd is not installed: the figures were not counted");
+        const std::vector<RefEvent> events = traceCmdReport("nohzfull-poll.dat");
         Window w("nohzfull-poll.dat");
         SummaryPanel *s = w.docks.summary();
-        // the span between the workload's print markers, as `report --markers`
+        // the span between the workload's print markers, as `report --markers`: trace-cmd's first and last
         const auto markers = markerWindow(*w.doc.trace, *w.doc.analysis);
         QVERIFY(markers);
+        QCOMPARE(refMarkers(events), *markers);
+        // The expected figures. CPU 1 (nohz_full) between the markers: the kernel lab's list of its ticks.
+        // With no failed tick stop on it (no dependency in force) every tick the lab lists is spurious: in
+        // userspace, or idle - polling, under idle=poll. The rest from trace-cmd's text by the rules of
+        // countRef; its count of the window's ticks is the lab's.
+        const LabTicks lab = labTicks("nohzfull-poll.ticks.csv");
+        QVERIFY(lab.user > 150); // (a second and more of HZ=250 ticks in userspace)
+        const RefCpu whole1 = countRef(events, 1),
+                     cpu0 = countRef(events, 0, markers->first, markers->second),
+                     cpu1 = countRef(events, 1, markers->first, markers->second);
+        QCOMPARE(whole1.failedStops, uint64_t{0});
+        QCOMPARE(cpu1.ticks, lab.all);
+        QCOMPARE(cpu1.user, lab.user);
+        QCOMPARE(cpu1.user + cpu1.polling, lab.all);
+        QVERIFY(cpu0.polling > 400); // CPU 0 mostly idles, polling, at HZ=250 for two seconds
+        QVERIFY(cpu1.latencyNs.size() > 150);
+        QVERIFY(cpu0.timerSoftirqMaxNs > 0);
         QSignalSpy updated(s, &SummaryPanel::updated);
         w.state.setRange(markers->first, markers->second);
         QVERIFY(updated.wait(10000));
-        QTRY_COMPARE(s->cell(QStringLiteral("spurious"), 1), QStringLiteral("208"));
-        QCOMPARE(s->cell(QStringLiteral("ticks"), 1), QStringLiteral("208"));
-        QCOMPARE(s->cell(QStringLiteral("user"), 1), QStringLiteral("200"));
-        QCOMPARE(s->cell(QStringLiteral("polling"), 0), QStringLiteral("515"));
+        QTRY_COMPARE(s->cell(QStringLiteral("spurious"), 1), QString::number(lab.all));
+        QCOMPARE(s->cell(QStringLiteral("ticks"), 1), QString::number(lab.all));
+        QCOMPARE(s->cell(QStringLiteral("user"), 1), QString::number(lab.user));
+        QCOMPARE(s->cell(QStringLiteral("polling"), 0), QString::number(cpu0.polling));
+        // nohz_full: the tick stopped while the workload ran on CPU 1, which only nohz_full allows (the
+        // lab booted with nohz_full=1)
+        QVERIFY(cpu1.stopsInTask > 0);
         QCOMPARE(s->cell(QStringLiteral("nohz_full"), 1), QStringLiteral("yes"));
-        QCOMPARE(s->cell(QStringLiteral("hrtimer wakeups"), 1), QStringLiteral("193"));
-        QCOMPARE(s->cell(QStringLiteral("latency p50/p99/max µs"), 1), QStringLiteral("36.3/84.4/157.5"));
-        QCOMPARE(s->cell(QStringLiteral("timer softirq max µs"), 0), QStringLiteral("130.2"));
-        // the whole trace (`tickscope-cli report nohzfull-poll.dat`: CPU 1 has 237 spurious ticks)
+        QCOMPARE(s->cell(QStringLiteral("hrtimer wakeups"), 1), QString::number(cpu1.wakeups));
+        QCOMPARE(s->cell(QStringLiteral("latency p50/p99/max µs"), 1),
+                 nearestRankUs(cpu1.latencyNs, 50) + '/' + nearestRankUs(cpu1.latencyNs, 99) + '/' +
+                     nearestRankUs(cpu1.latencyNs, 100));
+        QCOMPARE(s->cell(QStringLiteral("timer softirq max µs"), 0),
+                 QString::number(static_cast<double>(cpu0.timerSoftirqMaxNs) / 1e3, 'f', 1));
+        // the whole trace: CPU 1's ticks before and after the markers too, some while idle before its
+        // first cpu_idle (not known to poll, so not spurious)
+        QVERIFY(whole1.ticks > whole1.user + whole1.polling);
         s->wholeTrace()->setChecked(true);
-        QTRY_COMPARE(s->cell(QStringLiteral("spurious"), 1), QStringLiteral("237"));
-        QCOMPARE(s->cell(QStringLiteral("ticks"), 1), QStringLiteral("252"));
+        QTRY_COMPARE(s->cell(QStringLiteral("spurious"), 1), QString::number(whole1.user + whole1.polling));
+        QCOMPARE(s->cell(QStringLiteral("ticks"), 1), QString::number(whole1.ticks));
         // only the CPUs shown
         s->wholeTrace()->setChecked(false);
         w.state.setCpus({1});
         QTRY_COMPARE(s->table()->columnCount(), 1);
-        QCOMPARE(s->cell(QStringLiteral("spurious"), 1), QStringLiteral("208"));
+        QCOMPARE(s->cell(QStringLiteral("spurious"), 1), QString::number(lab.all));
         QCOMPARE(s->cell(QStringLiteral("spurious"), 0), QString());
     }
 
     void histogramsHoldTheReportsSamples()
     {
+        if (!haveTraceCmd())
+            TICKSCOPE_MISSING_TOOL("trace-cmd is not installed: the wakeups were not counted");
+        const std::vector<RefEvent> events = traceCmdReport("nohzfull-poll.dat");
         Window w("nohzfull-poll.dat");
         HistogramPanel *h = w.docks.histograms();
         QVERIFY(h->logScale()->isChecked()); // the default
@@ -404,7 +636,10 @@ private slots:
         o.to = markers->second;
         const TickReport r = TickReport::make(*w.doc.trace, *w.doc.analysis, o);
         QCOMPARE(r.cpus.size(), size_t{1});
-        QCOMPARE(r.cpus[0].wakeup.latency.count, uint64_t{193});
+        // CPU 1's hrtimer_wakeup expiries between the markers that trace-cmd shows switching in their task
+        const RefCpu ref = countRef(events, 1, markers->first, markers->second);
+        QVERIFY(ref.latencyNs.size() > 150);
+        QCOMPARE(r.cpus[0].wakeup.latency.count, uint64_t{ref.latencyNs.size()});
         QTRY_COMPARE(HistogramPanel::plottedSamples(h->latencyPlot()), r.cpus[0].wakeup.latency.count);
         QCOMPARE(HistogramPanel::plottedSamples(h->latenessPlot()), r.cpus[0].wakeup.lateness.count);
         QCOMPARE(h->latencyPlot()->xAxis->scaleType(), QCPAxis::stLinear);
@@ -498,13 +733,23 @@ private slots:
     // view centred on it, its event selected), Next to the following one.
     void findingsGoToTheirInstances()
     {
+        if (!haveTraceCmd())
+            TICKSCOPE_MISSING_TOOL("trace-cmd is not installed: the user ticks were not counted");
+        // CPU 1's ticks in user mode over the whole trace, by trace-cmd's text (countRef), none of them under
+        // a tick dependency
+        const RefCpu ref = countRef(traceCmdReport("nohzfull-poll.dat"), 1);
+        QCOMPARE(ref.failedStops, uint64_t{0});
+        QVERIFY(ref.user > 150);
         Window w("nohzfull-poll.dat");
         FindingsPanel *f = w.docks.findings();
         QSignalSpy updated(f, &FindingsPanel::updated);
         QVERIFY(f->findings() || updated.wait(10000));
         const TickReport r = TickReport::make(*w.doc.trace, *w.doc.analysis, {});
         QCOMPARE(static_cast<size_t>(f->list()->topLevelItemCount()), r.findings.size());
-        QVERIFY(f->list()->topLevelItem(0)->text(2).contains(QStringLiteral("spurious ticks in user mode")));
+        QCOMPARE(f->list()->topLevelItem(0)->text(2),
+                 QStringLiteral("%1 spurious ticks in user mode").arg(ref.user));
+        // The known cause's name stays as written: it is the product's wording for the pattern, not a
+        // figure; nothing outside tickscope names it (the lab booted with idle=poll, tests/data/README.md).
         QVERIFY(f->detail()->text().contains(QStringLiteral("idle=poll tick restart")));
         QSignalSpy goTo(f, &FindingsPanel::goTo);
         f->showInstance(0);
@@ -642,5 +887,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(PanelsTest)
+TICKSCOPE_TEST_MAIN(PanelsTest)
 #include "PanelsTest.moc"
