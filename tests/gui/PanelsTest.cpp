@@ -16,6 +16,7 @@
 #include "ViewState.h"
 
 #include "analysis/EventRoles.h"
+#include "analysis/TimerRecords.h"
 #include "analysis/WakeupSamples.h"
 #include "import/Loader.h"
 #include "report/TickReport.h"
@@ -24,10 +25,12 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QFile>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMainWindow>
 #include <QMenu>
+#include <QRegularExpression>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -40,8 +43,10 @@
 #include <qcustomplot.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <numeric>
 #include <sstream>
@@ -268,6 +273,45 @@ LabTicks labTicks(const char *csvName)
         t.user += line.find(",1,user,") != std::string::npos;
     }
     return t;
+}
+
+// The calls of a function_graph paste (tests/data/text/NAME), read here: "CPU) [MARK] DURATION us |
+// NAME();" per line. Per function: the calls, the longest (as the paste writes it) and the calls at least
+// `longNs` long; the same per CPU, by CPU number.
+struct PastedCalls
+{
+    struct Cpu
+    {
+        int calls = 0;
+        double maxUs = -1;
+        QString maxText;
+    };
+    Cpu all;
+    int atLeast = 0;
+    std::map<int, Cpu> cpus;
+};
+std::map<QString, PastedCalls> pastedCalls(const char *name, int64_t longNs)
+{
+    QFile f(QStringLiteral(TICKSCOPE_TEST_DATA "/") + QLatin1String(name));
+    std::map<QString, PastedCalls> out;
+    if (!f.open(QIODevice::ReadOnly | QIODevice::Text)) return out;
+    const QRegularExpression call(
+        QStringLiteral(R"(^\s*(\d+)\)\s*[-+!#*@$]?\s*([0-9.]+) us\s*\|\s*(\w+)\(\);$)"));
+    while (!f.atEnd()) {
+        const QRegularExpressionMatch m = call.match(QString::fromUtf8(f.readLine()).trimmed());
+        if (!m.hasMatch()) continue;
+        PastedCalls &p = out[m.captured(3)];
+        const double us = m.captured(2).toDouble();
+        p.atLeast += us * 1e3 >= static_cast<double>(longNs);
+        for (PastedCalls::Cpu *c : {&p.all, &p.cpus[m.captured(1).toInt()]}) {
+            ++c->calls;
+            if (us > c->maxUs) {
+                c->maxUs = us;
+                c->maxText = m.captured(2);
+            }
+        }
+    }
+    return out;
 }
 
 } // namespace
@@ -775,27 +819,38 @@ private slots:
     // A paste of function_graph output (no events, no timestamps): the Functions panel is its view.
     void functionsPanelShowsTheCallsPerCpu()
     {
+        // the paste's own lines: one function, its calls on three CPUs
+        const auto pasted = pastedCalls("text/seed002-run-timer-softirq.txt", kCatchupMinNs);
+        QCOMPARE(pasted.size(), size_t{1});
+        const auto &[name, calls] = *pasted.begin();
+        QCOMPARE(calls.cpus.size(), size_t{3});
+        const auto cpu = [&](size_t k) { return std::next(calls.cpus.begin(), static_cast<ptrdiff_t>(k)); };
+        QVERIFY(calls.atLeast > 0 && calls.atLeast < calls.all.calls);
         Window w("text/seed002-run-timer-softirq.txt");
         FunctionsPanel *f = w.docks.functions();
         // a paste without timestamps: the main window shows the calls in the timeline's place instead
         QVERIFY(!w.docks.functionsDock()->isVisible());
         QTRY_COMPARE_WITH_TIMEOUT(f->table()->topLevelItemCount(), 1, 10000);
         const QTreeWidgetItem *fn = f->table()->topLevelItem(0);
-        QCOMPARE(fn->text(0), QStringLiteral("run_timer_softirq"));
-        QCOMPARE(fn->text(1), QStringLiteral("6"));
-        QCOMPARE(fn->text(4), QStringLiteral("566.923"));
+        QCOMPARE(fn->text(0), name);
+        QCOMPARE(fn->text(1), QString::number(calls.all.calls));
+        QCOMPARE(fn->text(4), calls.all.maxText);
         QCOMPARE(fn->childCount(), 3);
-        QCOMPARE(fn->child(0)->text(0), QStringLiteral("CPU 10"));
-        QCOMPARE(fn->child(0)->text(1), QStringLiteral("3"));
-        QCOMPARE(fn->child(0)->text(4), QStringLiteral("461.167"));
-        QCOMPARE(fn->child(2)->text(4), QStringLiteral("0.902"));
-        QVERIFY2(f->verdict()->text().contains(QStringLiteral("3 of 6 calls")),
+        for (int k = 0; k < 3; ++k) {
+            QCOMPARE(fn->child(k)->text(0), QStringLiteral("CPU %1").arg(cpu(k)->first));
+            QCOMPARE(fn->child(k)->text(1), QString::number(cpu(k)->second.calls));
+            QCOMPARE(fn->child(k)->text(4), cpu(k)->second.maxText);
+        }
+        // the calls of at least kCatchupMinNs (50 µs, the analysis' "large" TIMER softirq) of them all
+        QVERIFY2(f->verdict()->text().contains(
+                     QStringLiteral("%1 of %2 calls").arg(calls.atLeast).arg(calls.all.calls)),
                  qPrintable(f->verdict()->text()));
-        QTRY_COMPARE(HistogramPanel::plottedSamples(f->plot()), uint64_t{6});
+        QTRY_COMPARE(HistogramPanel::plottedSamples(f->plot()), uint64_t(calls.all.calls));
         // the CPUs shown
+        QVERIFY(calls.cpus.count(12));
         w.state.setCpus({12});
-        QTRY_COMPARE(f->table()->topLevelItem(0)->text(1), QStringLiteral("2"));
-        QTRY_COMPARE(HistogramPanel::plottedSamples(f->plot()), uint64_t{2});
+        QTRY_COMPARE(f->table()->topLevelItem(0)->text(1), QString::number(calls.cpus.at(12).calls));
+        QTRY_COMPARE(HistogramPanel::plottedSamples(f->plot()), uint64_t(calls.cpus.at(12).calls));
         // a recording with timestamps brings it forward
         w.docks.setDocument(load("fgraph-timers.dat"));
         QVERIFY(w.docks.functionsDock()->isVisible());
