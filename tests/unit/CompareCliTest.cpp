@@ -33,6 +33,33 @@ std::string seconds(int64_t ns)
 
 const std::string kPoll = dataPath("nohzfull-poll.dat"), kNopoll = dataPath("nohzfull-nopoll.dat");
 
+// The kernel lab's own list of CPU 1's ticks between a run's print markers (tests/data/NAME.ticks.csv,
+// made by an independent script, not by tickscope), counted over [from, from + 1 s]: all of them, those
+// in userspace and those while idle (polling: the runs that tick in idle are the idle=poll ones).
+struct LabTicks
+{
+    uint64_t all = 0, user = 0, idle = 0;
+};
+LabTicks labTicksInSecond(const std::string &csvName, int64_t from)
+{
+    std::ifstream csv(dataPath(csvName));
+    EXPECT_TRUE(csv) << csvName << " is missing";
+    std::string line;
+    std::getline(csv, line); // timestamp,cpu,context,...
+    EXPECT_EQ(line.rfind("timestamp,cpu,context,", 0), 0u) << csvName;
+    LabTicks t;
+    while (std::getline(csv, line)) {
+        if (line.empty()) continue;
+        const auto ts = static_cast<int64_t>(std::llround(std::stod(line.substr(0, line.find(','))) * 1e9));
+        if (ts < from || ts > from + 1000000000) continue;
+        EXPECT_NE(line.find(",1,"), std::string::npos) << line; // CPU 1 only
+        ++t.all;
+        t.user += line.find(",1,user,") != std::string::npos;
+        t.idle += line.find(",1,idle,") != std::string::npos;
+    }
+    return t;
+}
+
 TEST(CompareCli, RelativeWindowIsEachRunsReportOverItsAlignedSpan)
 {
     const auto r = cli("compare " + kPoll + " " + kNopoll + " --window 0.2:1.2 --json");
@@ -66,34 +93,51 @@ TEST(CompareCli, RelativeWindowIsEachRunsReportOverItsAlignedSpan)
         }
         EXPECT_GT(ticks, 100u) << files[k]; // a second of a 2-CPU HZ=250 trace
     }
-    // seed 000's headline, in relative time: CPU 1's user ticks vanish without polling idle. The before
-    // figure is counted from the kernel lab's own list of CPU 1's ticks (nohzfull-poll.ticks.csv, made by
-    // an independent script), not from tickscope.
+    // seed 000's headline, in relative time: CPU 1's user ticks vanish without polling idle. Its before ->
+    // after figures are counted from the kernel lab's own lists of CPU 1's ticks (nohzfull-poll.ticks.csv,
+    // nohzfull-nopoll.ticks.csv), not from tickscope: the ticks, those in userspace and those in polling
+    // idle; and the spurious ones, which are all of them, as the lab's kernel failed no tick stop on
+    // CPU 1 (no dependency in force: every user tick is spurious) and every idle tick polled (idle=poll).
     const auto text = cli("compare " + kPoll + " " + kNopoll + " --window 0:1");
     ASSERT_EQ(text.exitCode, 0) << text.err;
     EXPECT_NE(text.out.find("aligned by marker"), std::string::npos) << text.out;
     const auto headline = cli("compare " + kPoll + " " + kNopoll + " --window 0:1 --json");
     ASSERT_EQ(headline.exitCode, 0) << headline.err;
     const json h = json::parse(headline.out);
-    const int64_t z = h["window"]["before_zero_ns"];
-    std::ifstream csv(std::string(TICKSCOPE_TEST_DATA) + "/nohzfull-poll.ticks.csv");
-    ASSERT_TRUE(csv) << "nohzfull-poll.ticks.csv is missing";
-    std::string line;
-    std::getline(csv, line); // timestamp,cpu,context,...
-    uint64_t labUser = 0;
-    while (std::getline(csv, line)) {
-        const auto ts = static_cast<int64_t>(std::llround(std::stod(line.substr(0, line.find(','))) * 1e9));
-        if (line.find(",1,user,") != std::string::npos && ts >= z && ts <= z + 1000000000) ++labUser;
+    const int64_t hzero[2] = {h["window"]["before_zero_ns"], h["window"]["after_zero_ns"]};
+    // (each list covers its run's marker window, which is longer than the second compared)
+    for (int k = 0; k < 2; ++k) {
+        const auto trace = loadTrace(files[k]);
+        const auto markers = markerWindow(*trace, TickAnalysis::run(*trace));
+        ASSERT_TRUE(markers) << files[k];
+        EXPECT_GT(markers->second - hzero[k], 1000000000) << files[k];
     }
-    EXPECT_GT(labUser, 50u); // a second of ticks at HZ=250 broken by returns to polling idle
+    const LabTicks lab[2] = {labTicksInSecond("nohzfull-poll.ticks.csv", hzero[0]),
+                             labTicksInSecond("nohzfull-nopoll.ticks.csv", hzero[1])};
+    EXPECT_GT(lab[0].user, 50u); // a second of ticks at HZ=250 broken by returns to polling idle
+    EXPECT_GT(lab[0].idle, 0u);
+    EXPECT_EQ(lab[1].all, 0u); // without polling idle the tick stays stopped
     bool seen = false;
     for (const json &cpu : h["cpus"]) {
         if (cpu["cpu"] != 1) continue;
         seen = true;
-        EXPECT_EQ(cpu["ticks_user"]["before"], labUser);
-        EXPECT_EQ(cpu["ticks_user"]["after"], 0);
+        for (int k = 0; k < 2; ++k) {
+            EXPECT_EQ(cpu["ticks"][side[k]], lab[k].all) << side[k];
+            EXPECT_EQ(cpu["ticks_user"][side[k]], lab[k].user) << side[k];
+            EXPECT_EQ(cpu["ticks_polling"][side[k]], lab[k].idle) << side[k];
+            EXPECT_EQ(cpu["spurious"][side[k]], lab[k].all) << side[k];
+        }
     }
     EXPECT_TRUE(seen) << "no CPU 1 in the comparison";
+    // and the text's line of the headline, "ticks_user  BEFORE -> AFTER", under CPU 1
+    char expect[64];
+    std::snprintf(expect, sizeof expect, "%.3f -> %.3f", static_cast<double>(lab[0].user),
+                  static_cast<double>(lab[1].user));
+    const size_t cpu1 = text.out.find("\nCPU 1\n");
+    ASSERT_NE(cpu1, std::string::npos) << text.out;
+    const size_t at = text.out.find("  ticks_user ", cpu1);
+    ASSERT_NE(at, std::string::npos) << text.out;
+    EXPECT_NE(text.out.substr(at, text.out.find('\n', at) - at).find(expect), std::string::npos) << text.out;
 }
 
 TEST(CompareCli, AlignByStartAndByOffset)
