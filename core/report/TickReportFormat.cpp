@@ -281,7 +281,6 @@ std::string formatReportJson(const TickReport &r, int indent)
     JsonWriter j(indent);
     // About 3.5 KB per CPU indented, 1.6 KB in one line: no copy after copy as it grows (a sparse text
     // trace naming CPU 7000 writes 24 MB)
-    j.reserve((indent ? 4096 : 1792) * (r.cpus.size() + 2));
     j.beginObject();
     j.value("file", r.path).value("tick_timer", r.tickTimer).value("polling_idle", r.polling);
     j.value("nohz_full_source", r.nohzFullSource).value("nohz_full_cpus", r.nohzFullList);

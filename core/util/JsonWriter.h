@@ -35,7 +35,6 @@ public:
     // The text (a top-level object ends with a newline); the writer is not written to after.
     const std::string &str() const;
     std::string take(); // the text, leaving the writer empty
-    void reserve(size_t) {}
 
 private:
     struct Tree;
